@@ -1,0 +1,56 @@
+//! Layer `cli`: command-line arguments (clap) → validated, typed parameters → library calls.
+//! The only layer that reads files named on the command line or prints for people.
+
+mod bench;
+mod games_list;
+mod perft;
+mod replay;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Teaches itself to play two-player board games (completed Descent + tree learning).
+#[derive(Parser, Debug)]
+#[command(name = "descent", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List the registered games, their facts and parameters.
+    Games(games_list::GamesArgs),
+    /// Count the positions reached after exactly DEPTH moves (a rules check), and time it.
+    Perft(perft::PerftArgs),
+    /// Play a move list from the initial position and print every position.
+    Replay(replay::ReplayArgs),
+    /// Benchmarks (each accepts --json for one JSON object on stdout).
+    #[command(subcommand)]
+    Bench(bench::BenchCommand),
+}
+
+/// Parses the command line and runs the subcommand.
+pub fn run() -> anyhow::Result<ExitCode> {
+    let cli = Cli::parse();
+    init_logging();
+    match cli.command {
+        Command::Games(args) => games_list::run(args),
+        Command::Perft(args) => perft::run(args),
+        Command::Replay(args) => replay::run(args),
+        Command::Bench(command) => bench::run(command),
+    }
+}
+
+/// Logs go to stderr (stdout is for results); `RUST_LOG` overrides the default level.
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,descent=info"));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+}
+
+/// Parses a game spec argument, with the registry's error message.
+fn parse_game(text: &str) -> Result<crate::games::GameSpec, String> {
+    text.parse().map_err(|e: crate::games::GameSpecError| e.to_string())
+}

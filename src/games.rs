@@ -1,0 +1,16 @@
+//! Layer `games`: the `Game` trait and the registered games. Knows nothing of search.
+
+pub mod awale;
+pub mod connect_four;
+pub mod game;
+pub mod perft;
+pub mod random_playout;
+pub mod registry;
+pub mod tic_tac_toe;
+mod zobrist;
+
+pub use awale::{Awale, AwaleParams};
+pub use connect_four::ConnectFour;
+pub use game::{Action, EncodingShape, Game, GameExt, MoveError, Outcome, Player, Symmetry};
+pub use registry::{GameSpec, GameSpecError, GameVisitor, REGISTERED_GAMES};
+pub use tic_tac_toe::TicTacToe;

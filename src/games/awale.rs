@@ -1,0 +1,531 @@
+//! Awale (Oware abapa), move for move the rules of OpenSpiel's `oware` (SPEC §9).
+//!
+//! Board: houses 0-5 are P0's (South, sown left to right), houses 6-11 P1's; sowing goes
+//! counter-clockwise (index + 1 mod 12) and skips the emptied origin house on a lap. Action id =
+//! the mover's house numbered 0-5 from the mover's left, text `A`-`F` for P0 and `a`-`f` for P1
+//! (OpenSpiel's `ActionToString`).
+//!
+//! After a move, in this order (OpenSpiel's `DoApplyAction`):
+//! 1. capture: if the last seed lands in the opponent's row on 2 or 3, take it and the preceding
+//!    houses while they are in the opponent's row and hold 2 or 3 — unless the capture would take
+//!    every seed of the opponent's row (grand slam), in which case nothing is captured;
+//! 2. the side to move changes;
+//! 3. repetition: if the position (board, scores, side to move) occurred before since the last
+//!    capture, the game ends;
+//! 4. the game ends if the side to move has no legal move: its row is empty, or the opponent's is
+//!    and no move feeds it (feeding rule), or a player has more than half the seeds, or both have
+//!    exactly half (24-24, a draw).
+//!
+//! Whenever the game ends, each player takes the seeds left in its own row (OpenSpiel's
+//! `CollectAndTerminate`, also applied after a score win, so final scores always sum to 48); the
+//! player with more seeds wins.
+//!
+//! Variants (seed 000 drops feeding and repetition and counts a 500-ply game as a draw) are
+//! parameters. The game also stops at `max_plies` (default 1000, OpenSpiel's `kMaxGameLength`,
+//! beyond which OpenSpiel refuses to play): by default each side then takes its own seeds, as at a
+//! repetition, or, with `cap_is_draw`, the game is a draw.
+//!
+//! Repetition needs the positions since the last capture. Their hashes are kept in a fixed inline
+//! buffer (no allocation while fewer than `INLINE_HISTORY` positions separate two captures, which
+//! covers nearly every game) that spills older hashes into a shared, copy-on-write vector.
+
+use std::fmt;
+use std::sync::Arc;
+
+use super::game::{Action, EncodingShape, Game, MoveError, Outcome, Player, Symmetry};
+use super::zobrist;
+
+/// Houses per player.
+pub const HOUSES: usize = 6;
+/// Houses on the board.
+pub const BOARD: usize = 2 * HOUSES;
+/// Seeds per house at the start.
+pub const START_SEEDS: u8 = 4;
+/// Largest seed count a house or a score can hold in the standard game.
+const MAX_COUNT: usize = 48;
+
+/// Rule variants of Awale.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AwaleParams {
+    /// A player whose opponent has no seeds must give it some, if it can (default true).
+    pub feeding: bool,
+    /// A repeated position (since the last capture) ends the game (default true).
+    pub repetition: bool,
+    /// The game stops after this many plies (default 1000).
+    pub max_plies: u16,
+    /// Reaching `max_plies` is a draw (seed 000) instead of ending as a repetition does.
+    pub cap_is_draw: bool,
+}
+
+impl Default for AwaleParams {
+    fn default() -> Self {
+        AwaleParams { feeding: true, repetition: true, max_plies: 1000, cap_is_draw: false }
+    }
+}
+
+// Zobrist keys: [house][seed count], [player][score], side to move.
+const HOUSE_KEYS: [u64; BOARD * (MAX_COUNT + 1)] = zobrist::keys(0xA3A1_E000_0000_0001);
+const SCORE_KEYS: [u64; 2 * (MAX_COUNT + 1)] = zobrist::keys(0xA3A1_E000_0000_0002);
+const P1_TO_MOVE_KEY: u64 = zobrist::keys::<1>(0xA3A1_E000_0000_0003)[0];
+
+#[inline(always)]
+fn house_key(house: usize, seeds: u8) -> u64 {
+    HOUSE_KEYS[house * (MAX_COUNT + 1) + seeds as usize]
+}
+
+#[inline(always)]
+fn score_key(player: usize, score: u8) -> u64 {
+    SCORE_KEYS[player * (MAX_COUNT + 1) + score as usize]
+}
+
+/// Hashes inline before spilling (see the module doc); 31 × 8 bytes keeps a position at 320 bytes.
+const INLINE_HISTORY: usize = 31;
+
+/// Hashes of the positions since the last capture.
+#[derive(Clone, Debug, Default)]
+struct RepetitionHistory {
+    /// Older hashes, moved out of `recent` when it fills; shared between clones.
+    older: Option<Arc<Vec<u64>>>,
+    recent: [u64; INLINE_HISTORY],
+    recent_len: u8,
+}
+
+impl RepetitionHistory {
+    #[inline]
+    fn clear(&mut self) {
+        self.recent_len = 0;
+        self.older = None;
+    }
+
+    #[inline]
+    fn contains(&self, hash: u64) -> bool {
+        self.recent[..self.recent_len as usize].contains(&hash)
+            || self.older.as_ref().is_some_and(|older| older.contains(&hash))
+    }
+
+    #[inline]
+    fn push(&mut self, hash: u64) {
+        if self.recent_len as usize == INLINE_HISTORY {
+            let older = self.older.get_or_insert_with(Default::default);
+            Arc::make_mut(older).extend_from_slice(&self.recent);
+            self.recent_len = 0;
+        }
+        self.recent[self.recent_len as usize] = hash;
+        self.recent_len += 1;
+    }
+}
+
+/// An Awale position.
+#[derive(Clone, Debug)]
+pub struct Awale {
+    seeds: [u8; BOARD],
+    score: [u8; 2],
+    to_move: Player,
+    outcome: Option<Outcome>,
+    /// A player with more than this many seeds wins; both at exactly this many is a draw.
+    half: u8,
+    ply: u16,
+    mobility: [u16; 2],
+    hash: u64,
+    params: AwaleParams,
+    history: RepetitionHistory,
+}
+
+impl Awale {
+    /// A position from a board: `seeds[0..6]` are P0's houses A-F, `seeds[6..12]` P1's houses
+    /// a-f, `score` the seeds each player has captured. The position counts as ply 0 and as the
+    /// first position of its repetition history; if it is already over (a score past half, or no
+    /// legal move) the remaining seeds are collected as after a move.
+    pub fn from_board(
+        params: AwaleParams,
+        seeds: [u8; BOARD],
+        score: [u8; 2],
+        to_move: Player,
+    ) -> Result<Awale, String> {
+        let total: usize = seeds.iter().chain(score.iter()).map(|&s| s as usize).sum();
+        if total > MAX_COUNT {
+            return Err(format!("a board holds at most {MAX_COUNT} seeds in all, this one {total}"));
+        }
+        if total == 0 {
+            return Err("a board needs at least one seed".to_string());
+        }
+        let mut position = Awale {
+            seeds,
+            score,
+            to_move,
+            outcome: None,
+            half: (total / 2) as u8,
+            ply: 0,
+            mobility: [0; 2],
+            hash: 0,
+            params,
+            history: RepetitionHistory::default(),
+        };
+        position.hash = position.hash_from_scratch();
+        position.history.push(position.hash);
+        if position.score_decides() || position.legal_mask() == 0 {
+            position.collect_and_end();
+        }
+        Ok(position)
+    }
+
+    /// A position from a text description:
+    /// `"<A..F seeds> / <a..f seeds> [; <P0 score> <P1 score>] [; p0|p1]"`, e.g.
+    /// `"4 4 4 4 4 4 / 4 4 4 4 4 4 ; 0 0 ; p0"` is the start. P0's houses are listed A to F and
+    /// P1's a to f (each from its owner's left).
+    pub fn from_description(params: AwaleParams, text: &str) -> Result<Awale, String> {
+        let expected = "expected \"<6 seed counts for A-F> / <6 for a-f> [; <score p0> <score p1>] [; p0|p1]\"";
+        let mut sections = text.split(';').map(str::trim);
+        let board = sections.next().unwrap_or_default();
+        let (south, north) = board
+            .split_once('/')
+            .ok_or_else(|| format!("no '/' between the rows in {text:?}: {expected}"))?;
+        let mut seeds = [0u8; BOARD];
+        for (offset, row) in [(0, south), (HOUSES, north)] {
+            let counts = parse_counts(row).map_err(|e| format!("{e} in {text:?}: {expected}"))?;
+            if counts.len() != HOUSES {
+                return Err(format!("a row has 6 houses, got {} in {row:?}: {expected}", counts.len()));
+            }
+            seeds[offset..offset + HOUSES].copy_from_slice(&counts);
+        }
+        let mut score = [0u8; 2];
+        let mut to_move = Player::P0;
+        for section in sections {
+            match section.to_ascii_lowercase().as_str() {
+                "p0" => to_move = Player::P0,
+                "p1" => to_move = Player::P1,
+                _ => {
+                    let counts = parse_counts(section).map_err(|e| format!("{e} in {text:?}: {expected}"))?;
+                    if counts.len() != 2 {
+                        return Err(format!("scores are two numbers, got {section:?}: {expected}"));
+                    }
+                    score = [counts[0], counts[1]];
+                }
+            }
+        }
+        Awale::from_board(params, seeds, score, to_move)
+    }
+
+    /// Seeds in each house (0-5 P0's, 6-11 P1's).
+    pub fn seeds(&self) -> &[u8; BOARD] {
+        &self.seeds
+    }
+
+    /// Seeds captured by each player, `[P0, P1]`.
+    pub fn scores(&self) -> [u8; 2] {
+        self.score
+    }
+
+    #[inline]
+    fn row_total(&self, player: Player) -> u32 {
+        let base = player.index() * HOUSES;
+        self.seeds[base..base + HOUSES].iter().map(|&s| s as u32).sum()
+    }
+
+    /// Whether the scores alone end the game (a player past half, or both exactly half).
+    #[inline]
+    fn score_decides(&self) -> bool {
+        self.score[0] > self.half
+            || self.score[1] > self.half
+            || (self.score[0] == self.half && self.score[1] == self.half)
+    }
+
+    /// Legal actions of the player to move as a bit mask (bit `a` = action `a`); 0 once over.
+    #[inline]
+    fn legal_mask(&self) -> u8 {
+        if self.outcome.is_some() {
+            return 0;
+        }
+        let base = self.to_move.index() * HOUSES;
+        let must_feed = self.params.feeding && self.row_total(self.to_move.opponent()) == 0;
+        let mut mask = 0u8;
+        for i in 0..HOUSES {
+            let seeds = self.seeds[base + i];
+            // Feeding: the seeds must reach past the mover's last house (HOUSES - 1 - i houses away).
+            let legal = if must_feed { seeds as usize > HOUSES - 1 - i } else { seeds > 0 };
+            mask |= (legal as u8) << i;
+        }
+        mask
+    }
+
+    /// Ends the game: each player takes the seeds left in its own row.
+    fn collect_and_end(&mut self) {
+        for house in 0..BOARD {
+            let owner = house / HOUSES;
+            let seeds = self.seeds[house];
+            if seeds > 0 {
+                self.hash ^= house_key(house, seeds) ^ house_key(house, 0);
+                self.hash ^= score_key(owner, self.score[owner]);
+                self.score[owner] += seeds;
+                self.hash ^= score_key(owner, self.score[owner]);
+                self.seeds[house] = 0;
+            }
+        }
+        self.outcome = Some(self.outcome_from_scores());
+    }
+
+    fn outcome_from_scores(&self) -> Outcome {
+        match self.score[0].cmp(&self.score[1]) {
+            std::cmp::Ordering::Greater => Outcome::WinP0,
+            std::cmp::Ordering::Less => Outcome::WinP1,
+            std::cmp::Ordering::Equal => Outcome::Draw,
+        }
+    }
+
+    /// Whether capturing backwards from `last` (in the opponent's row) would take every seed of
+    /// that row (OpenSpiel's `IsGrandSlam`).
+    #[inline]
+    fn is_grand_slam(&self, last: usize) -> bool {
+        let lower = last / HOUSES * HOUSES;
+        let upper = lower + HOUSES - 1;
+        self.seeds[last + 1..=upper].iter().all(|&s| s == 0)
+            && self.seeds[lower..=last].iter().all(|&s| s == 2 || s == 3)
+    }
+}
+
+fn parse_counts(text: &str) -> Result<Vec<u8>, String> {
+    text.split_whitespace()
+        .map(|word| word.parse::<u8>().map_err(|_| format!("{word:?} is not a seed count")))
+        .collect()
+}
+
+impl Game for Awale {
+    const NAME: &'static str = "awale";
+    const NUM_ACTIONS: usize = HOUSES;
+    const HAS_DRAWS: bool = true;
+    /// Planes over a 2 × 6 board (row 0: P1's houses f..a seen from South, i.e. houses 11..6;
+    /// row 1: P0's houses A..F = 0..5): seeds / 12; one-hot 0, 1 and 2 seeds; P0 to move (all
+    /// ones or zeros); P0's score / 24; P1's score / 24.
+    const ENCODING: EncodingShape = EncodingShape { planes: 7, rows: 2, cols: HOUSES };
+    const ENCODING_VERSION: u32 = 1;
+    /// Turning the board round swaps the players, which changes the value: no symmetry.
+    const SYMMETRIES: &'static [Symmetry] = &[];
+
+    type Params = AwaleParams;
+
+    fn new(params: &AwaleParams) -> Awale {
+        Awale::from_board(*params, [START_SEEDS; BOARD], [0, 0], Player::P0)
+            .expect("the initial board is valid")
+    }
+
+    fn params(&self) -> &AwaleParams {
+        &self.params
+    }
+
+    fn max_game_length(&self) -> usize {
+        self.params.max_plies as usize
+    }
+
+    #[inline]
+    fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    #[inline]
+    fn ply(&self) -> usize {
+        self.ply as usize
+    }
+
+    #[inline]
+    fn legal_actions(&self, out: &mut Vec<Action>) {
+        out.clear();
+        let mut mask = self.legal_mask();
+        while mask != 0 {
+            out.push(mask.trailing_zeros() as Action);
+            mask &= mask - 1;
+        }
+    }
+
+    #[inline]
+    fn is_legal(&self, action: Action) -> bool {
+        (action as usize) < HOUSES && self.legal_mask() & (1 << action) != 0
+    }
+
+    fn play(&mut self, action: Action) {
+        let mask = self.legal_mask();
+        debug_assert!(mask & (1 << action) != 0, "illegal Awale action {action} in\n{self}");
+        let mover = self.to_move;
+        self.mobility[mover.index()] += mask.count_ones() as u16;
+
+        // Sow, skipping the origin house on laps.
+        let origin = mover.index() * HOUSES + action as usize;
+        let mut remaining = self.seeds[origin];
+        self.hash ^= house_key(origin, remaining) ^ house_key(origin, 0);
+        self.seeds[origin] = 0;
+        let mut last = origin;
+        while remaining > 0 {
+            last = if last == BOARD - 1 { 0 } else { last + 1 };
+            if last != origin {
+                let before = self.seeds[last];
+                self.hash ^= house_key(last, before) ^ house_key(last, before + 1);
+                self.seeds[last] = before + 1;
+                remaining -= 1;
+            }
+        }
+
+        // Capture backwards from the last house, unless it would be a grand slam.
+        let in_opponent_row = last / HOUSES != mover.index();
+        if in_opponent_row && !self.is_grand_slam(last) {
+            let lower = last / HOUSES * HOUSES;
+            let mut captured = 0u8;
+            let mut house = last;
+            loop {
+                let seeds = self.seeds[house];
+                if seeds != 2 && seeds != 3 {
+                    break;
+                }
+                captured += seeds;
+                self.hash ^= house_key(house, seeds) ^ house_key(house, 0);
+                self.seeds[house] = 0;
+                if house == lower {
+                    break;
+                }
+                house -= 1;
+            }
+            if captured > 0 {
+                let m = mover.index();
+                self.hash ^= score_key(m, self.score[m]) ^ score_key(m, self.score[m] + captured);
+                self.score[m] += captured;
+                // Captured seeds never come back: no earlier position can recur.
+                self.history.clear();
+            }
+        }
+
+        self.to_move = mover.opponent();
+        self.hash ^= P1_TO_MOVE_KEY;
+        self.ply += 1;
+
+        if self.params.repetition {
+            if self.history.contains(self.hash) {
+                self.collect_and_end();
+                return;
+            }
+            self.history.push(self.hash);
+        }
+        if self.score_decides() || self.legal_mask() == 0 {
+            self.collect_and_end();
+        } else if self.ply >= self.params.max_plies {
+            if self.params.cap_is_draw {
+                self.outcome = Some(Outcome::Draw);
+            } else {
+                self.collect_and_end();
+            }
+        }
+        debug_assert_eq!(self.hash, self.hash_from_scratch(), "incremental Awale hash drifted");
+    }
+
+    #[inline]
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        let mut hash = 0;
+        for (house, &seeds) in self.seeds.iter().enumerate() {
+            hash ^= house_key(house, seeds);
+        }
+        hash ^= score_key(0, self.score[0]) ^ score_key(1, self.score[1]);
+        if self.to_move == Player::P1 {
+            hash ^= P1_TO_MOVE_KEY;
+        }
+        hash
+    }
+
+    fn score_p0(&self) -> Option<i32> {
+        Some(self.score[0] as i32 - self.score[1] as i32)
+    }
+
+    fn piece_counts(&self) -> [u32; 2] {
+        [self.row_total(Player::P0), self.row_total(Player::P1)]
+    }
+
+    fn mobility_sums(&self) -> [u32; 2] {
+        [self.mobility[0] as u32, self.mobility[1] as u32]
+    }
+
+    fn encode(&self, out: &mut [f32]) {
+        let shape = Self::ENCODING;
+        assert_eq!(out.len(), shape.len(), "Awale encodes into {} floats", shape.len());
+        let cells = shape.cells();
+        let p0_to_move = if self.to_move == Player::P0 { 1.0 } else { 0.0 };
+        let score_p0 = self.score[0] as f32 / 24.0;
+        let score_p1 = self.score[1] as f32 / 24.0;
+        for col in 0..HOUSES {
+            // Row 0 (north): P1's house seen above P0's house `col`; row 1 (south): P0's.
+            for (row, house) in [(0, BOARD - 1 - col), (1, col)] {
+                let cell = row * HOUSES + col;
+                let seeds = self.seeds[house];
+                out[cell] = seeds as f32 / 12.0;
+                out[cells + cell] = (seeds == 0) as u8 as f32;
+                out[2 * cells + cell] = (seeds == 1) as u8 as f32;
+                out[3 * cells + cell] = (seeds == 2) as u8 as f32;
+                out[4 * cells + cell] = p0_to_move;
+                out[5 * cells + cell] = score_p0;
+                out[6 * cells + cell] = score_p1;
+            }
+        }
+    }
+
+    fn apply_symmetry(&self, index: usize) -> Awale {
+        panic!("Awale has no symmetry (asked for #{index})")
+    }
+
+    fn action_to_text(player: Player, action: Action) -> String {
+        let base = if player == Player::P0 { b'A' } else { b'a' };
+        char::from(base + action as u8).to_string()
+    }
+
+    fn action_from_text(player: Player, text: &str) -> Result<Action, MoveError> {
+        let unparsable = || MoveError::Unparsable {
+            text: text.to_string(),
+            expected: format!(
+                "a house of the player to move ({player}): {}",
+                Self::notation_help()
+            ),
+        };
+        let mut chars = text.trim().chars();
+        let (Some(c), None) = (chars.next(), chars.next()) else {
+            return Err(unparsable());
+        };
+        let base = if player == Player::P0 { 'A' } else { 'a' };
+        let offset = (c as u32).wrapping_sub(base as u32);
+        if offset < HOUSES as u32 { Ok(offset as Action) } else { Err(unparsable()) }
+    }
+
+    fn notation_help() -> &'static str {
+        "A-F for P0's houses, a-f for P1's, each from its owner's left"
+    }
+}
+
+impl fmt::Display for Awale {
+    /// OpenSpiel's layout: P1's row on top, read right to left; P0's row below.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let marker = |p: Player| if self.outcome.is_none() && self.to_move == p { " [to move]" } else { "" };
+        if self.outcome.is_some() {
+            writeln!(f, "[finished]")?;
+        }
+        writeln!(f, "p1 score = {}{}", self.score[1], marker(Player::P1))?;
+        for action in (0..HOUSES).rev() {
+            write!(f, "{:>3}", Self::action_to_text(Player::P1, action as Action))?;
+        }
+        writeln!(f)?;
+        for house in (HOUSES..BOARD).rev() {
+            write!(f, "{:>3}", self.seeds[house])?;
+        }
+        writeln!(f)?;
+        for house in 0..HOUSES {
+            write!(f, "{:>3}", self.seeds[house])?;
+        }
+        writeln!(f)?;
+        for action in 0..HOUSES {
+            write!(f, "{:>3}", Self::action_to_text(Player::P0, action as Action))?;
+        }
+        writeln!(f)?;
+        write!(f, "p0 score = {}{}", self.score[0], marker(Player::P0))
+    }
+}

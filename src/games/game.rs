@@ -1,0 +1,314 @@
+//! The `Game` trait: what every search, learner and agent knows of a board game.
+//!
+//! Sign convention (SPEC §0): every value in `descent` is **from P0's point of view**. P0 moves
+//! first and maximises; P1 minimises. `Outcome::value_p0` is +1 when P0 won, -1 when P1 won and
+//! 0 for a draw, exactly OpenSpiel's `Returns()[0]`.
+//!
+//! Positions are small `Copy`-like values (fixed-size arrays and bitboards) so that searches can
+//! clone them freely; generating legal actions writes into a caller's buffer and allocates
+//! nothing once the buffer has grown to the game's action count.
+
+use std::fmt;
+
+/// An action id. Ids equal OpenSpiel's numbering for the same game, so that any move list can be
+/// replayed in both implementations and compared position by position.
+pub type Action = u16;
+
+/// One of the two players. P0 moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Player {
+    P0,
+    P1,
+}
+
+impl Player {
+    /// The other player.
+    #[inline]
+    pub fn opponent(self) -> Player {
+        match self {
+            Player::P0 => Player::P1,
+            Player::P1 => Player::P0,
+        }
+    }
+
+    /// 0 for P0, 1 for P1.
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The player of index 0 or 1.
+    #[inline]
+    pub fn from_index(index: usize) -> Player {
+        debug_assert!(index < 2, "a player index is 0 or 1, got {index}");
+        if index == 0 { Player::P0 } else { Player::P1 }
+    }
+
+    /// +1 for P0 (the maximiser), -1 for P1: multiply a mover's-view value by this to get P0's view.
+    #[inline]
+    pub fn sign(self) -> f32 {
+        match self {
+            Player::P0 => 1.0,
+            Player::P1 => -1.0,
+        }
+    }
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Player::P0 => "p0",
+            Player::P1 => "p1",
+        })
+    }
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    WinP0,
+    WinP1,
+    Draw,
+}
+
+impl Outcome {
+    /// The classic gain b_t from P0's point of view: +1, -1 or 0 (SPEC §0).
+    #[inline]
+    pub fn value_p0(self) -> f32 {
+        match self {
+            Outcome::WinP0 => 1.0,
+            Outcome::WinP1 => -1.0,
+            Outcome::Draw => 0.0,
+        }
+    }
+
+    /// OpenSpiel's `Returns()`: `[value for P0, value for P1]`.
+    pub fn returns(self) -> [f32; 2] {
+        let v = self.value_p0();
+        [v, -v]
+    }
+
+    /// The winner, if any.
+    pub fn winner(self) -> Option<Player> {
+        match self {
+            Outcome::WinP0 => Some(Player::P0),
+            Outcome::WinP1 => Some(Player::P1),
+            Outcome::Draw => None,
+        }
+    }
+
+    /// The outcome in which `player` wins.
+    pub fn win_for(player: Player) -> Outcome {
+        match player {
+            Player::P0 => Outcome::WinP0,
+            Player::P1 => Outcome::WinP1,
+        }
+    }
+}
+
+/// The shape of a game's input encoding: `[planes, rows, cols]`, written from P0's fixed point of
+/// view (a side-to-move plane says who moves).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EncodingShape {
+    pub planes: usize,
+    pub rows: usize,
+    pub cols: usize,
+}
+
+impl EncodingShape {
+    /// Number of floats of one encoded position.
+    pub const fn len(&self) -> usize {
+        self.planes * self.rows * self.cols
+    }
+
+    /// Number of cells of one plane.
+    pub const fn cells(&self) -> usize {
+        self.rows * self.cols
+    }
+
+    /// Never true for a real game; present for clippy's `len_without_is_empty`.
+    pub const fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A board symmetry that preserves the value of every position (no colour swap): a permutation
+/// of the board's cells (applied to each plane of the encoding) and the matching permutation of
+/// action ids.
+#[derive(Debug)]
+pub struct Symmetry {
+    /// A short name, e.g. `"mirror"`, `"rot90"`.
+    pub name: &'static str,
+    /// `cell_image[i]` is where cell `i` (row-major over `rows × cols`) goes.
+    pub cell_image: &'static [u8],
+    /// `action_image[a]` is the image of action `a`.
+    pub action_image: &'static [Action],
+}
+
+impl Symmetry {
+    /// Applies the symmetry to an encoded position: `dst[p][image(i)] = src[p][i]` for every
+    /// plane `p` and cell `i`. Both slices have the length of `shape`.
+    pub fn permute_encoding(&self, shape: EncodingShape, src: &[f32], dst: &mut [f32]) {
+        let cells = shape.cells();
+        assert_eq!(self.cell_image.len(), cells, "symmetry built for another board size");
+        assert_eq!(src.len(), shape.len(), "source is not one encoded position");
+        assert_eq!(dst.len(), shape.len(), "destination is not one encoded position");
+        for (src_plane, dst_plane) in src.chunks_exact(cells).zip(dst.chunks_exact_mut(cells)) {
+            for (i, &image) in self.cell_image.iter().enumerate() {
+                dst_plane[image as usize] = src_plane[i];
+            }
+        }
+    }
+}
+
+/// Why a move text or an action id was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    #[error("cannot parse move {text:?}: expected {expected}")]
+    Unparsable { text: String, expected: String },
+    #[error("move {text:?} is not legal here (legal: {legal})")]
+    Illegal { text: String, legal: String },
+    #[error("action id {id} is out of range (this game has ids 0..{count})")]
+    OutOfRange { id: usize, count: usize },
+    #[error("the game is over: no move can be played")]
+    GameOver,
+}
+
+/// A two-player, deterministic, perfect-information board game.
+///
+/// Implementations keep positions small and cheap to clone; `play` updates the Zobrist hash
+/// incrementally and `hash_from_scratch` recomputes it (the conformance suite checks they agree).
+pub trait Game: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
+    /// Registry name, e.g. `"awale"`.
+    const NAME: &'static str;
+    /// Size of the action space (OpenSpiel's `NumDistinctActions`): ids are `0..NUM_ACTIONS`, and
+    /// no position has more legal actions than this.
+    const NUM_ACTIONS: usize;
+    /// Whether a game can end in a draw.
+    const HAS_DRAWS: bool;
+    /// Shape of `encode`'s output.
+    const ENCODING: EncodingShape;
+    /// Version of the encoding, stored with every checkpoint: bump it when `encode` changes.
+    const ENCODING_VERSION: u32;
+    /// The value-preserving board symmetries, identity excluded.
+    const SYMMETRIES: &'static [Symmetry];
+
+    /// Rule variants and other parameters of the game (board size, options).
+    type Params: Clone + Default + fmt::Debug + PartialEq + Send + Sync;
+
+    /// The initial position under `params`.
+    fn new(params: &Self::Params) -> Self;
+
+    /// The parameters this position was created with.
+    fn params(&self) -> &Self::Params;
+
+    /// Upper bound on the number of plies of any game under these parameters.
+    fn max_game_length(&self) -> usize;
+
+    /// The player to move. Meaningless but defined once the game is over.
+    fn to_move(&self) -> Player;
+
+    /// Number of actions played since the initial position.
+    fn ply(&self) -> usize;
+
+    /// Writes the legal actions into `out` (cleared first), in increasing id order. Empty exactly
+    /// when the game is over.
+    fn legal_actions(&self, out: &mut Vec<Action>);
+
+    /// Whether `action` is legal here.
+    fn is_legal(&self, action: Action) -> bool;
+
+    /// Plays a legal action. Playing an illegal action is a logic error (checked in debug builds).
+    fn play(&mut self, action: Action);
+
+    /// `Some(outcome)` once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// Whether the game is over.
+    #[inline]
+    fn is_terminal(&self) -> bool {
+        self.outcome().is_some()
+    }
+
+    /// Zobrist hash of the position, maintained incrementally by `play`.
+    fn hash(&self) -> u64;
+
+    /// The same hash, recomputed from the position's contents.
+    fn hash_from_scratch(&self) -> u64;
+
+    /// The game's own score, P0 minus P1, if it has one (Awale: captured seeds).
+    fn score_p0(&self) -> Option<i32> {
+        None
+    }
+
+    /// Pieces each player has on the board, `[P0, P1]` (the presence heuristic).
+    fn piece_counts(&self) -> [u32; 2];
+
+    /// Sum, over each player's turns so far, of the number of legal actions it had: `[P0, P1]`
+    /// (the cumulative mobility heuristic divides by the number of turns).
+    fn mobility_sums(&self) -> [u32; 2];
+
+    /// Writes the encoding (`ENCODING.len()` floats, `[planes, rows, cols]`) into `out`.
+    fn encode(&self, out: &mut [f32]);
+
+    /// The position's image under `SYMMETRIES[index]`.
+    fn apply_symmetry(&self, index: usize) -> Self;
+
+    /// Text of `action` when played by `player` (e.g. Awale `C` for P0, `c` for P1).
+    fn action_to_text(player: Player, action: Action) -> String;
+
+    /// Parses the text of a move by `player`; does not check legality.
+    fn action_from_text(player: Player, text: &str) -> Result<Action, MoveError>;
+
+    /// The notation accepted by `action_from_text`, for error messages.
+    fn notation_help() -> &'static str;
+}
+
+/// Helpers every game gets for free.
+pub trait GameExt: Game {
+    /// Parses and checks a move text for the player to move.
+    fn parse_legal_move(&self, text: &str) -> Result<Action, MoveError> {
+        if self.is_terminal() {
+            return Err(MoveError::GameOver);
+        }
+        let action = Self::action_from_text(self.to_move(), text)?;
+        self.check_legal(action, text)
+    }
+
+    /// Checks an action id for the player to move.
+    fn check_legal_id(&self, id: usize) -> Result<Action, MoveError> {
+        if self.is_terminal() {
+            return Err(MoveError::GameOver);
+        }
+        if id >= Self::NUM_ACTIONS {
+            return Err(MoveError::OutOfRange { id, count: Self::NUM_ACTIONS });
+        }
+        self.check_legal(id as Action, &id.to_string())
+    }
+
+    #[doc(hidden)]
+    fn check_legal(&self, action: Action, text: &str) -> Result<Action, MoveError> {
+        if self.is_legal(action) {
+            Ok(action)
+        } else {
+            Err(MoveError::Illegal { text: text.to_string(), legal: self.legal_moves_text() })
+        }
+    }
+
+    /// The legal moves as text, space-separated.
+    fn legal_moves_text(&self) -> String {
+        let mut actions = Vec::with_capacity(Self::NUM_ACTIONS);
+        self.legal_actions(&mut actions);
+        let player = self.to_move();
+        actions.iter().map(|&a| Self::action_to_text(player, a)).collect::<Vec<_>>().join(" ")
+    }
+
+    /// The number of legal actions (the mover's mobility).
+    fn mobility(&self) -> usize {
+        let mut actions = Vec::with_capacity(Self::NUM_ACTIONS);
+        self.legal_actions(&mut actions);
+        actions.len()
+    }
+}
+
+impl<G: Game> GameExt for G {}

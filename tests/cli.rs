@@ -1,0 +1,130 @@
+//! The `descent` binary driven as a child process: output, JSON fields and exit codes.
+
+use std::process::{Command, Output};
+
+fn descent(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_descent")).args(args).output().expect("the descent binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn games_lists_every_registered_game() {
+    let out = descent(&["games", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let games: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let names: Vec<&str> = games.as_array().unwrap().iter().map(|g| g["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["awale", "connect_four", "tic_tac_toe"]);
+    assert_eq!(games[0]["num_actions"], 6);
+    assert_eq!(games[1]["symmetries"], serde_json::json!(["mirror"]));
+    let text = descent(&["games"]);
+    assert!(stdout(&text).contains("connect_four"));
+}
+
+#[test]
+fn perft_prints_the_counts() {
+    let out = descent(&["perft", "tic_tac_toe", "9"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains(" 504 ") && text.contains(" 127872 "), "{text}");
+}
+
+#[test]
+fn replay_reports_every_position_as_json() {
+    let out = descent(&["replay", "awale", "--moves", "C d A", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(report["game"], "awale");
+    let positions = report["positions"].as_array().unwrap();
+    assert_eq!(positions.len(), 4);
+    assert_eq!(positions[0]["ply"], 0);
+    assert_eq!(positions[0]["to_move"], "p0");
+    assert_eq!(positions[0]["legal_moves"], serde_json::json!(["A", "B", "C", "D", "E", "F"]));
+    assert_eq!(positions[1]["move"], "C");
+    assert_eq!(positions[1]["move_id"], 2);
+    assert_eq!(positions[1]["to_move"], "p1");
+    assert_eq!(positions[2]["move"], "d");
+    assert_eq!(positions[3]["terminal"], false);
+    assert_eq!(positions[3]["returns"], serde_json::json!([0.0, 0.0]));
+    assert_eq!(positions[3]["score_p0"], 0);
+    for field in ["legal_ids", "hash", "board"] {
+        assert!(positions[3].get(field).is_some(), "missing field {field}");
+    }
+    // The same game by ids gives the same positions.
+    let by_ids = descent(&["replay", "awale", "--ids", "2,3,0", "--json"]);
+    assert_eq!(stdout(&by_ids), stdout(&out));
+}
+
+#[test]
+fn replay_to_the_end_reports_the_result() {
+    // x takes the top row: a1 b1 c1 with o on a2 b2.
+    let out = descent(&["replay", "tic_tac_toe", "--moves", "a1 a2 b1 b2 c1", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let last = &report["positions"][5];
+    assert_eq!(last["terminal"], true);
+    assert_eq!(last["to_move"], serde_json::Value::Null);
+    assert_eq!(last["returns"], serde_json::json!([1.0, -1.0]));
+    assert_eq!(last["legal_moves"], serde_json::json!([]));
+}
+
+#[test]
+fn replay_refuses_an_illegal_move_naming_the_ply_and_the_move() {
+    // Column a is full after six moves: the seventh is illegal.
+    let out = descent(&["replay", "connect_four", "--moves", "a a a a a a a"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("ply 7") && err.contains("\"a\"") && err.contains("not legal"), "{err}");
+}
+
+#[test]
+fn replay_refuses_another_players_move_and_garbled_text() {
+    // After A (P0), P1 moves with lower case: "A" is not P1's notation.
+    let out = descent(&["replay", "awale", "--moves", "A A"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("ply 2") && err.contains("\"A\""), "{err}");
+    let out = descent(&["replay", "awale", "--moves", "A ☃"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("ply 2"), "{}", stderr(&out));
+    let out = descent(&["replay", "awale", "--ids", "2,x"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("ply 2") && err.contains("\"x\""), "{err}");
+    let out = descent(&["replay", "awale", "--ids", "2,9"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("out of range"), "{}", stderr(&out));
+    // A move after the end of the game.
+    let out = descent(&["replay", "tic_tac_toe", "--moves", "a1 a2 b1 b2 c1 c2"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("ply 6") && stderr(&out).contains("over"), "{}", stderr(&out));
+}
+
+#[test]
+fn unknown_games_and_parameters_are_refused() {
+    let out = descent(&["replay", "chess", "--moves", "e4"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("chess") && stderr(&out).contains("awale"), "{}", stderr(&out));
+    let out = descent(&["perft", "awale(seeds=3)", "2"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("seeds"), "{}", stderr(&out));
+}
+
+#[test]
+fn bench_rules_prints_one_json_object() {
+    let out = descent(&["bench", "rules", "tic_tac_toe", "--seconds", "0.2", "--threads", "2", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(report["bench"], "rules");
+    assert_eq!(report["all_threads"]["threads"], 2);
+    assert!(report["single_thread"]["moves_per_s"].as_f64().unwrap() > 0.0);
+    let length = report["mean_game_length"].as_f64().unwrap();
+    assert!((5.0..=9.0).contains(&length), "tic-tac-toe games last 5 to 9 plies, mean {length}");
+    assert!(report["longest_game"].as_u64().unwrap() <= 9);
+}

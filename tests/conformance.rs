@@ -1,0 +1,318 @@
+//! One conformance suite that every registered game runs (OpenSpiel `basic_tests.h` style), plus
+//! perft reference counts and move-by-move differential checks against naive reference
+//! implementations (`tests/reference`).
+
+mod reference;
+
+use std::collections::HashMap;
+
+use descent::games::perft::{perft, perft_parallel};
+use descent::games::{
+    Action, Awale, AwaleParams, ConnectFour, Game, GameSpec, GameVisitor, Outcome, REGISTERED_GAMES, TicTacToe,
+};
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+use reference::awale::RefAwale;
+use reference::connect_four::RefConnectFour;
+use reference::tic_tac_toe::RefTicTacToe;
+use reference::{ReferenceGame, naive_perft};
+
+/// Checks every invariant of one non-terminal or terminal position.
+fn check_position<G: Game>(position: &G, actions: &mut Vec<Action>) {
+    position.legal_actions(actions);
+    // Legal actions: increasing, in range, consistent with is_legal.
+    assert!(actions.windows(2).all(|w| w[0] < w[1]), "{}: legal actions not increasing: {actions:?}", G::NAME);
+    assert!(actions.iter().all(|&a| (a as usize) < G::NUM_ACTIONS));
+    for id in 0..G::NUM_ACTIONS as Action {
+        assert_eq!(position.is_legal(id), actions.contains(&id), "{}: is_legal({id}) disagrees", G::NAME);
+    }
+    // Terminal states have no legal actions and an outcome; others have both the reverse.
+    assert_eq!(position.is_terminal(), actions.is_empty(), "{}: terminal iff no legal action\n{position}", G::NAME);
+    if let Some(outcome) = position.outcome() {
+        let r = outcome.returns();
+        assert_eq!(r[0] + r[1], 0.0, "zero-sum returns");
+        assert!(G::HAS_DRAWS || outcome != Outcome::Draw, "{} declares no draws", G::NAME);
+    }
+    // Hash: incremental equals recomputed.
+    assert_eq!(position.hash(), position.hash_from_scratch(), "{}: incremental hash drifted\n{position}", G::NAME);
+    // Encoding: shape, determinism, finite values.
+    let mut a = vec![f32::NAN; G::ENCODING.len()];
+    let mut b = vec![0.0; G::ENCODING.len()];
+    position.encode(&mut a);
+    position.encode(&mut b);
+    assert_eq!(a, b, "encoding is deterministic and writes every float");
+    assert!(a.iter().all(|x| x.is_finite()));
+    // Text round trip for every legal action, for the player to move.
+    let mover = position.to_move();
+    for &action in actions.iter() {
+        let text = G::action_to_text(mover, action);
+        assert_eq!(G::action_from_text(mover, &text), Ok(action), "{}: text {text:?} round trip", G::NAME);
+    }
+    // Every legal action can be played, and advances the ply and the mover's mobility.
+    for &action in actions.iter() {
+        let mut child = position.clone();
+        child.play(action);
+        assert_eq!(child.ply(), position.ply() + 1);
+        let mut sums = position.mobility_sums();
+        sums[mover.index()] += actions.len() as u32;
+        assert_eq!(child.mobility_sums(), sums, "{}: mobility sums", G::NAME);
+        assert_eq!(child.hash(), child.hash_from_scratch());
+    }
+    check_symmetries(position, actions);
+}
+
+/// Each declared symmetry maps legal actions onto legal actions, commutes with the encoding, and
+/// (checked along whole games in `symmetric_games_have_the_same_outcome`) preserves outcomes.
+fn check_symmetries<G: Game>(position: &G, actions: &[Action]) {
+    let mut encoded = vec![0.0; G::ENCODING.len()];
+    let mut permuted = vec![0.0; G::ENCODING.len()];
+    let mut image_encoded = vec![0.0; G::ENCODING.len()];
+    let mut image_actions = Vec::new();
+    position.encode(&mut encoded);
+    for (index, symmetry) in G::SYMMETRIES.iter().enumerate() {
+        let image = position.apply_symmetry(index);
+        image.legal_actions(&mut image_actions);
+        let mut mapped: Vec<Action> = actions.iter().map(|&a| symmetry.action_image[a as usize]).collect();
+        mapped.sort_unstable();
+        assert_eq!(image_actions, mapped, "{} {}: legal actions of the image", G::NAME, symmetry.name);
+        assert_eq!(image.outcome(), position.outcome());
+        assert_eq!(image.to_move(), position.to_move());
+        assert_eq!(image.piece_counts(), position.piece_counts());
+        symmetry.permute_encoding(G::ENCODING, &encoded, &mut permuted);
+        image.encode(&mut image_encoded);
+        assert_eq!(permuted, image_encoded, "{} {}: encoding permutation", G::NAME, symmetry.name);
+    }
+}
+
+/// Random games from the initial position: no panic, every invariant at every position, every
+/// game within the declared maximum length.
+fn random_games<G: Game>(initial: &G, games: usize, seed: u64) {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut actions = Vec::new();
+    let mut outcomes = HashMap::new();
+    for _ in 0..games {
+        let mut position = initial.clone();
+        loop {
+            check_position(&position, &mut actions);
+            if actions.is_empty() {
+                break;
+            }
+            assert!(position.ply() < initial.max_game_length(), "{}: game longer than its maximum", G::NAME);
+            position.play(actions[rng.random_range(0..actions.len())]);
+        }
+        assert!(position.ply() <= initial.max_game_length());
+        *outcomes.entry(format!("{:?}", position.outcome().unwrap())).or_insert(0) += 1;
+    }
+    // Random play reaches more than one kind of result in every registered game.
+    assert!(outcomes.len() >= 2, "{}: random games all ended alike: {outcomes:?}", G::NAME);
+}
+
+/// Plays the same random game on the position and on each symmetric image: same outcome.
+fn symmetric_games_have_the_same_outcome<G: Game>(initial: &G, games: usize, seed: u64) {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut actions = Vec::new();
+    for (index, symmetry) in G::SYMMETRIES.iter().enumerate() {
+        for _ in 0..games {
+            let mut position = initial.clone();
+            let mut image = initial.apply_symmetry(index);
+            loop {
+                position.legal_actions(&mut actions);
+                if actions.is_empty() {
+                    break;
+                }
+                let action = actions[rng.random_range(0..actions.len())];
+                position.play(action);
+                image.play(symmetry.action_image[action as usize]);
+                assert_eq!(image.outcome(), position.outcome(), "{} {}", G::NAME, symmetry.name);
+            }
+            assert!(image.is_terminal());
+        }
+    }
+}
+
+struct Conformance {
+    games: usize,
+}
+
+impl GameVisitor for Conformance {
+    type Output = ();
+    fn visit<G: Game>(self, initial: G) {
+        assert_eq!(initial.ply(), 0);
+        assert!(!initial.is_terminal());
+        assert_eq!(initial.mobility_sums(), [0, 0]);
+        random_games(&initial, self.games, 1);
+        symmetric_games_have_the_same_outcome(&initial, self.games / 10, 2);
+        // Unparsable text is an error, not a panic.
+        for garbage in ["", " ", "zz", "??", "-1", "é", "A1B2"] {
+            assert!(G::action_from_text(initial.to_move(), garbage).is_err(), "{}: {garbage:?} parsed", G::NAME);
+        }
+    }
+}
+
+#[test]
+fn every_registered_game_passes_the_conformance_suite() {
+    for game in REGISTERED_GAMES {
+        let spec: GameSpec = game.name.parse().unwrap();
+        spec.visit(Conformance { games: 2000 });
+    }
+    // Awale's rule variants too.
+    for variant in ["awale(feeding=false,repetition=false)", "awale(max_plies=60,cap_is_draw=true)"] {
+        variant.parse::<GameSpec>().unwrap().visit(Conformance { games: 500 });
+    }
+}
+
+/// Plays random games in our implementation and the naive reference side by side and compares
+/// legal actions, terminal flags, returns and scores at every ply.
+fn differential<G: Game, R: ReferenceGame>(initial: &G, reference: &R, games: usize, seed: u64) -> usize {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut actions = Vec::new();
+    let mut plies = 0;
+    for _ in 0..games {
+        let (mut ours, mut theirs) = (initial.clone(), reference.clone());
+        loop {
+            ours.legal_actions(&mut actions);
+            let ours_legal: Vec<usize> = actions.iter().map(|&a| a as usize).collect();
+            assert_eq!(ours_legal, theirs.legal(), "{}: legal actions at ply {}\n{ours}", G::NAME, ours.ply());
+            assert_eq!(ours.is_terminal(), theirs.terminal());
+            assert_eq!(ours.outcome().map_or([0.0, 0.0], |o| o.returns()), theirs.returns());
+            assert_eq!(ours.score_p0(), theirs.score_p0(), "{}: score at ply {}\n{ours}", G::NAME, ours.ply());
+            if actions.is_empty() {
+                break;
+            }
+            let action = actions[rng.random_range(0..actions.len())];
+            ours.play(action);
+            theirs.apply(action as usize);
+            plies += 1;
+        }
+    }
+    plies
+}
+
+#[test]
+fn awale_matches_the_reference_move_for_move() {
+    let plies = differential(&Awale::new(&AwaleParams::default()), &RefAwale::new(), 3000, 7);
+    assert!(plies > 100_000, "the random games were too short to mean much: {plies} plies");
+}
+
+#[test]
+fn awale_seeds_and_scores_match_the_reference_on_every_ply() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    let mut actions = Vec::new();
+    for _ in 0..500 {
+        let mut ours = Awale::new(&AwaleParams::default());
+        let mut theirs = RefAwale::new();
+        while !ours.is_terminal() {
+            ours.legal_actions(&mut actions);
+            let action = actions[rng.random_range(0..actions.len())];
+            ours.play(action);
+            theirs.apply(action as usize);
+            let seeds: Vec<i32> = ours.seeds().iter().map(|&s| s as i32).collect();
+            assert_eq!(seeds, theirs.seeds);
+            assert_eq!(ours.scores().map(|s| s as i32), theirs.score);
+        }
+    }
+}
+
+#[test]
+fn connect_four_matches_the_reference_move_for_move() {
+    differential(&ConnectFour::new(&Default::default()), &RefConnectFour::new(), 3000, 8);
+}
+
+#[test]
+fn tic_tac_toe_matches_the_reference_move_for_move() {
+    differential(&TicTacToe::new(&Default::default()), &RefTicTacToe::new(), 3000, 9);
+}
+
+// Perft reference counts. Sources:
+// - tic-tac-toe: the well-known counts of the full game tree (549 946 nodes, 255 168 games);
+//   recomputed here by `naive_perft` on `RefTicTacToe`.
+// - connect four: 7^d up to depth 6 (no game can end before ply 7); depth 7 is 7^7 - 7, since
+//   the 7 move sequences that fill one column in 6 plies leave only 6 legal moves (OEIS A212693);
+//   recomputed here by `naive_perft` on `RefConnectFour` up to depth 6.
+// - awale: computed once by a throw-away Python transcription of OpenSpiel's `oware.cc` rules
+//   (tuples and sets; it also gave perft(7) = 139 157), and recomputed here by `naive_perft` on
+//   `RefAwale`, a second independent transcription, in `awale_perft_matches_the_naive_reference`.
+const TIC_TAC_TOE_PERFT: [u64; 9] = [9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872];
+const CONNECT_FOUR_PERFT: [u64; 7] = [7, 49, 343, 2401, 16807, 117649, 823536];
+const AWALE_PERFT: [u64; 6] = [6, 36, 190, 1014, 5219, 27332];
+
+#[test]
+fn tic_tac_toe_perft_full_game() {
+    let initial = TicTacToe::new(&Default::default());
+    for (depth, &expected) in TIC_TAC_TOE_PERFT.iter().enumerate() {
+        assert_eq!(perft(&initial, depth + 1), expected, "tic-tac-toe perft({})", depth + 1);
+        assert_eq!(naive_perft(&RefTicTacToe::new(), depth + 1), expected);
+    }
+    assert_eq!(perft(&initial, 10), 0, "no game lasts 10 plies");
+    // Finished games over all depths: 255 168.
+    fn finished_games(position: &TicTacToe) -> u64 {
+        let mut actions = Vec::new();
+        position.legal_actions(&mut actions);
+        if actions.is_empty() {
+            return 1;
+        }
+        actions
+            .iter()
+            .map(|&a| {
+                let mut child = *position;
+                child.play(a);
+                finished_games(&child)
+            })
+            .sum()
+    }
+    assert_eq!(finished_games(&initial), 255_168);
+}
+
+#[test]
+fn connect_four_perft_to_depth_7() {
+    let initial = ConnectFour::new(&Default::default());
+    for (depth, &expected) in CONNECT_FOUR_PERFT.iter().enumerate() {
+        assert_eq!(perft_parallel(&initial, depth + 1), expected, "connect four perft({})", depth + 1);
+    }
+    for (depth, &expected) in CONNECT_FOUR_PERFT.iter().enumerate().take(6) {
+        assert_eq!(naive_perft(&RefConnectFour::new(), depth + 1), expected);
+    }
+}
+
+#[test]
+fn awale_perft_to_depth_6() {
+    let initial = Awale::new(&AwaleParams::default());
+    for (depth, &expected) in AWALE_PERFT.iter().enumerate() {
+        assert_eq!(perft(&initial, depth + 1), expected, "awale perft({})", depth + 1);
+    }
+}
+
+#[test]
+fn awale_perft_matches_the_naive_reference() {
+    for (depth, &expected) in AWALE_PERFT.iter().enumerate() {
+        assert_eq!(naive_perft(&RefAwale::new(), depth + 1), expected, "naive awale perft({})", depth + 1);
+    }
+    // Deeper, where captures, feeding and laps start to matter: both implementations agree.
+    let initial = Awale::new(&AwaleParams::default());
+    assert_eq!(perft(&initial, 7), 139_157, "awale perft(7), from the Python transcription");
+    for depth in 7..=9 {
+        assert_eq!(perft_parallel(&initial, depth), naive_perft(&RefAwale::new(), depth), "awale perft({depth})");
+    }
+}
+
+#[test]
+fn hashes_of_distinct_tic_tac_toe_positions_are_distinct() {
+    // Every reachable position (5 478 of them): no two different boards share a hash.
+    let mut seen: HashMap<u64, ([u32; 2], String)> = HashMap::new();
+    let mut stack = vec![TicTacToe::new(&Default::default())];
+    let mut actions = Vec::new();
+    while let Some(position) = stack.pop() {
+        let key = (position.piece_counts(), position.to_string());
+        if let Some(previous) = seen.insert(position.hash(), key.clone()) {
+            assert_eq!(previous, key, "hash collision");
+            continue;
+        }
+        position.legal_actions(&mut actions);
+        for &a in &actions {
+            let mut child = position;
+            child.play(a);
+            stack.push(child);
+        }
+    }
+    assert_eq!(seen.len(), 5478, "tic-tac-toe has 5 478 reachable positions");
+}
