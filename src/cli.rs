@@ -47,10 +47,14 @@ pub fn run() -> anyhow::Result<ExitCode> {
 fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,descent=info"));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
 }
 
 /// Parses a game spec argument, with the registry's error message.
 fn parse_game(text: &str) -> Result<crate::games::GameSpec, String> {
-    text.parse().map_err(|e: crate::games::GameSpecError| e.to_string())
+    text.parse()
+        .map_err(|e: crate::games::GameSpecError| e.to_string())
 }

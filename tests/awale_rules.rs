@@ -16,7 +16,9 @@ fn legal(position: &Awale) -> Vec<Action> {
 }
 
 fn play(position: &mut Awale, text: &str) {
-    let action = position.parse_legal_move(text).unwrap_or_else(|e| panic!("{e}\n{position}"));
+    let action = position
+        .parse_legal_move(text)
+        .unwrap_or_else(|e| panic!("{e}\n{position}"));
     position.play(action);
 }
 
@@ -93,7 +95,10 @@ fn feeding_is_forced_when_the_opponent_row_is_empty() {
     assert_eq!(legal(&p), vec![3, 5]);
     assert!(p.parse_legal_move("A").is_err());
     // Without the feeding rule every non-empty house is legal.
-    let no_feeding = AwaleParams { feeding: false, ..AwaleParams::default() };
+    let no_feeding = AwaleParams {
+        feeding: false,
+        ..AwaleParams::default()
+    };
     let p = Awale::from_description(no_feeding, "1 0 0 3 1 1 / 0 0 0 0 0 0 ; 21 21 ; p0").unwrap();
     assert_eq!(legal(&p), vec![0, 3, 4, 5]);
 }
@@ -123,8 +128,12 @@ fn the_game_ends_when_the_mover_has_no_seed() {
     assert_eq!(p.outcome(), Some(Outcome::WinP1));
     // Without the feeding rule P1 may play a into b; then P0, to move, has no seed: the game
     // ends and P1 takes its 2 seeds.
-    let no_feeding = AwaleParams { feeding: false, ..AwaleParams::default() };
-    let mut p = Awale::from_description(no_feeding, "0 0 0 0 0 1 / 0 1 0 0 0 0 ; 23 23 ; p0").unwrap();
+    let no_feeding = AwaleParams {
+        feeding: false,
+        ..AwaleParams::default()
+    };
+    let mut p =
+        Awale::from_description(no_feeding, "0 0 0 0 0 1 / 0 1 0 0 0 0 ; 23 23 ; p0").unwrap();
     play(&mut p, "F");
     assert!(!p.is_terminal());
     play(&mut p, "a");
@@ -139,7 +148,11 @@ fn a_lap_of_twelve_or_more_seeds_skips_the_origin_house() {
     let mut p = position("12 0 0 0 0 0 / 1 1 1 1 1 1 ; 15 15 ; p0");
     play(&mut p, "A");
     assert_eq!(p.seeds(), &[0, 2, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2]);
-    assert_eq!(p.scores(), [15, 15], "the last seed fell in P0's own row: no capture");
+    assert_eq!(
+        p.scores(),
+        [15, 15],
+        "the last seed fell in P0's own row: no capture"
+    );
     // 17 seeds (P1's row empty, so A must feed): one lap (11 seeds, B..f) skipping the origin,
     // then 6 more into B..a. The last lands in a, now 2, and is taken (b..f keep a seed each).
     let mut p = position("17 0 0 0 0 0 / 0 0 0 0 0 0 ; 15 16 ; p0");
@@ -165,8 +178,12 @@ fn a_repeated_position_ends_the_game_and_each_side_takes_its_own_seeds() {
     assert_eq!(p.outcome(), Some(Outcome::Draw));
 
     // Without the repetition rule the same line goes on.
-    let no_repetition = AwaleParams { repetition: false, ..AwaleParams::default() };
-    let mut p = Awale::from_description(no_repetition, "0 0 0 0 1 1 / 0 0 0 0 1 1 ; 22 22 ; p0").unwrap();
+    let no_repetition = AwaleParams {
+        repetition: false,
+        ..AwaleParams::default()
+    };
+    let mut p =
+        Awale::from_description(no_repetition, "0 0 0 0 1 1 / 0 0 0 0 1 1 ; 22 22 ; p0").unwrap();
     for m in &moves {
         play(&mut p, m);
     }
@@ -191,7 +208,10 @@ fn repetition_is_exact_over_long_captureless_stretches() {
         let mut stretch = 0;
         while !ours.is_terminal() {
             let actions = legal(&ours);
-            assert_eq!(actions.iter().map(|&a| a as usize).collect::<Vec<_>>(), theirs.legal());
+            assert_eq!(
+                actions.iter().map(|&a| a as usize).collect::<Vec<_>>(),
+                theirs.legal()
+            );
             let action = actions[rng.random_range(0..actions.len())];
             let before = ours.scores();
             ours.play(action);
@@ -199,12 +219,19 @@ fn repetition_is_exact_over_long_captureless_stretches() {
             assert_eq!(ours.seeds().map(|s| s as i32).to_vec(), theirs.seeds);
             assert_eq!(ours.scores().map(|s| s as i32), theirs.score);
             assert_eq!(ours.is_terminal(), theirs.terminal());
-            stretch = if ours.scores() == before { stretch + 1 } else { 0 };
+            stretch = if ours.scores() == before {
+                stretch + 1
+            } else {
+                0
+            };
             longest_stretch = longest_stretch.max(stretch);
             repetition_endings += theirs.ended_by_repetition as u32;
         }
     }
-    assert!(longest_stretch > 31, "no stretch outlasted the inline history ({longest_stretch})");
+    assert!(
+        longest_stretch > 31,
+        "no stretch outlasted the inline history ({longest_stretch})"
+    );
     assert!(repetition_endings > 0, "no game ended by repetition");
 }
 
@@ -235,7 +262,10 @@ fn twenty_four_each_is_a_draw() {
 
 #[test]
 fn the_ply_cap_ends_the_game() {
-    let capped = AwaleParams { max_plies: 3, ..AwaleParams::default() };
+    let capped = AwaleParams {
+        max_plies: 3,
+        ..AwaleParams::default()
+    };
     let mut p = Awale::new(&capped);
     for m in ["A", "a", "B"] {
         play(&mut p, m);
@@ -243,7 +273,11 @@ fn the_ply_cap_ends_the_game() {
     assert!(p.is_terminal());
     // A, a, B leave 0 0 6 6 6 5 / 1 5 5 5 5 4: each side takes its own row's seeds at the cap.
     assert_eq!(p.scores(), [23, 25]);
-    let draw_at_cap = AwaleParams { max_plies: 3, cap_is_draw: true, ..AwaleParams::default() };
+    let draw_at_cap = AwaleParams {
+        max_plies: 3,
+        cap_is_draw: true,
+        ..AwaleParams::default()
+    };
     let mut p = Awale::new(&draw_at_cap);
     for m in ["A", "a", "B"] {
         play(&mut p, m);
@@ -255,7 +289,10 @@ fn the_ply_cap_ends_the_game() {
 fn move_text_is_per_player() {
     let p = Awale::new(&AwaleParams::default());
     assert_eq!(p.parse_legal_move("C"), Ok(2));
-    assert!(p.parse_legal_move("c").is_err(), "lower case is P1's notation");
+    assert!(
+        p.parse_legal_move("c").is_err(),
+        "lower case is P1's notation"
+    );
     assert!(p.parse_legal_move("G").is_err());
     assert_eq!(Awale::action_to_text(Player::P1, 5), "f");
 }

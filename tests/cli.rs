@@ -3,7 +3,10 @@
 use std::process::{Command, Output};
 
 fn descent(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_descent")).args(args).output().expect("the descent binary runs")
+    Command::new(env!("CARGO_BIN_EXE_descent"))
+        .args(args)
+        .output()
+        .expect("the descent binary runs")
 }
 
 fn stdout(output: &Output) -> String {
@@ -19,7 +22,12 @@ fn games_lists_every_registered_game() {
     let out = descent(&["games", "--json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let games: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
-    let names: Vec<&str> = games.as_array().unwrap().iter().map(|g| g["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = games
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["name"].as_str().unwrap())
+        .collect();
     assert_eq!(names, ["awale", "connect_four", "tic_tac_toe"]);
     assert_eq!(games[0]["num_actions"], 6);
     assert_eq!(games[1]["symmetries"], serde_json::json!(["mirror"]));
@@ -32,7 +40,10 @@ fn perft_prints_the_counts() {
     let out = descent(&["perft", "tic_tac_toe", "9"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
-    assert!(text.contains(" 504 ") && text.contains(" 127872 "), "{text}");
+    assert!(
+        text.contains(" 504 ") && text.contains(" 127872 "),
+        "{text}"
+    );
 }
 
 #[test]
@@ -45,7 +56,10 @@ fn replay_reports_every_position_as_json() {
     assert_eq!(positions.len(), 4);
     assert_eq!(positions[0]["ply"], 0);
     assert_eq!(positions[0]["to_move"], "p0");
-    assert_eq!(positions[0]["legal_moves"], serde_json::json!(["A", "B", "C", "D", "E", "F"]));
+    assert_eq!(
+        positions[0]["legal_moves"],
+        serde_json::json!(["A", "B", "C", "D", "E", "F"])
+    );
     assert_eq!(positions[1]["move"], "C");
     assert_eq!(positions[1]["move_id"], 2);
     assert_eq!(positions[1]["to_move"], "p1");
@@ -64,7 +78,13 @@ fn replay_reports_every_position_as_json() {
 #[test]
 fn replay_to_the_end_reports_the_result() {
     // x takes the top row: a1 b1 c1 with o on a2 b2.
-    let out = descent(&["replay", "tic_tac_toe", "--moves", "a1 a2 b1 b2 c1", "--json"]);
+    let out = descent(&[
+        "replay",
+        "tic_tac_toe",
+        "--moves",
+        "a1 a2 b1 b2 c1",
+        "--json",
+    ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     let last = &report["positions"][5];
@@ -80,7 +100,10 @@ fn replay_refuses_an_illegal_move_naming_the_ply_and_the_move() {
     let out = descent(&["replay", "connect_four", "--moves", "a a a a a a a"]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
-    assert!(err.contains("ply 7") && err.contains("\"a\"") && err.contains("not legal"), "{err}");
+    assert!(
+        err.contains("ply 7") && err.contains("\"a\"") && err.contains("not legal"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -103,14 +126,22 @@ fn replay_refuses_another_players_move_and_garbled_text() {
     // A move after the end of the game.
     let out = descent(&["replay", "tic_tac_toe", "--moves", "a1 a2 b1 b2 c1 c2"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("ply 6") && stderr(&out).contains("over"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("ply 6") && stderr(&out).contains("over"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
 fn unknown_games_and_parameters_are_refused() {
     let out = descent(&["replay", "chess", "--moves", "e4"]);
     assert!(!out.status.success());
-    assert!(stderr(&out).contains("chess") && stderr(&out).contains("awale"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("chess") && stderr(&out).contains("awale"),
+        "{}",
+        stderr(&out)
+    );
     let out = descent(&["perft", "awale(seeds=3)", "2"]);
     assert!(!out.status.success());
     assert!(stderr(&out).contains("seeds"), "{}", stderr(&out));
@@ -118,13 +149,25 @@ fn unknown_games_and_parameters_are_refused() {
 
 #[test]
 fn bench_rules_prints_one_json_object() {
-    let out = descent(&["bench", "rules", "tic_tac_toe", "--seconds", "0.2", "--threads", "2", "--json"]);
+    let out = descent(&[
+        "bench",
+        "rules",
+        "tic_tac_toe",
+        "--seconds",
+        "0.2",
+        "--threads",
+        "2",
+        "--json",
+    ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let report: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     assert_eq!(report["bench"], "rules");
     assert_eq!(report["all_threads"]["threads"], 2);
     assert!(report["single_thread"]["moves_per_s"].as_f64().unwrap() > 0.0);
     let length = report["mean_game_length"].as_f64().unwrap();
-    assert!((5.0..=9.0).contains(&length), "tic-tac-toe games last 5 to 9 plies, mean {length}");
+    assert!(
+        (5.0..=9.0).contains(&length),
+        "tic-tac-toe games last 5 to 9 plies, mean {length}"
+    );
     assert!(report["longest_game"].as_u64().unwrap() <= 9);
 }

@@ -8,7 +8,8 @@ use std::collections::HashMap;
 
 use descent::games::perft::{perft, perft_parallel};
 use descent::games::{
-    Action, Awale, AwaleParams, ConnectFour, Game, GameSpec, GameVisitor, Outcome, REGISTERED_GAMES, TicTacToe,
+    Action, Awale, AwaleParams, ConnectFour, Game, GameSpec, GameVisitor, Outcome,
+    REGISTERED_GAMES, TicTacToe,
 };
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -21,20 +22,43 @@ use reference::{ReferenceGame, naive_perft};
 fn check_position<G: Game>(position: &G, actions: &mut Vec<Action>) {
     position.legal_actions(actions);
     // Legal actions: increasing, in range, consistent with is_legal.
-    assert!(actions.windows(2).all(|w| w[0] < w[1]), "{}: legal actions not increasing: {actions:?}", G::NAME);
+    assert!(
+        actions.windows(2).all(|w| w[0] < w[1]),
+        "{}: legal actions not increasing: {actions:?}",
+        G::NAME
+    );
     assert!(actions.iter().all(|&a| (a as usize) < G::NUM_ACTIONS));
     for id in 0..G::NUM_ACTIONS as Action {
-        assert_eq!(position.is_legal(id), actions.contains(&id), "{}: is_legal({id}) disagrees", G::NAME);
+        assert_eq!(
+            position.is_legal(id),
+            actions.contains(&id),
+            "{}: is_legal({id}) disagrees",
+            G::NAME
+        );
     }
     // Terminal states have no legal actions and an outcome; others have both the reverse.
-    assert_eq!(position.is_terminal(), actions.is_empty(), "{}: terminal iff no legal action\n{position}", G::NAME);
+    assert_eq!(
+        position.is_terminal(),
+        actions.is_empty(),
+        "{}: terminal iff no legal action\n{position}",
+        G::NAME
+    );
     if let Some(outcome) = position.outcome() {
         let r = outcome.returns();
         assert_eq!(r[0] + r[1], 0.0, "zero-sum returns");
-        assert!(G::HAS_DRAWS || outcome != Outcome::Draw, "{} declares no draws", G::NAME);
+        assert!(
+            G::HAS_DRAWS || outcome != Outcome::Draw,
+            "{} declares no draws",
+            G::NAME
+        );
     }
     // Hash: incremental equals recomputed.
-    assert_eq!(position.hash(), position.hash_from_scratch(), "{}: incremental hash drifted\n{position}", G::NAME);
+    assert_eq!(
+        position.hash(),
+        position.hash_from_scratch(),
+        "{}: incremental hash drifted\n{position}",
+        G::NAME
+    );
     // Encoding: shape, determinism, finite values.
     let mut a = vec![f32::NAN; G::ENCODING.len()];
     let mut b = vec![0.0; G::ENCODING.len()];
@@ -46,7 +70,12 @@ fn check_position<G: Game>(position: &G, actions: &mut Vec<Action>) {
     let mover = position.to_move();
     for &action in actions.iter() {
         let text = G::action_to_text(mover, action);
-        assert_eq!(G::action_from_text(mover, &text), Ok(action), "{}: text {text:?} round trip", G::NAME);
+        assert_eq!(
+            G::action_from_text(mover, &text),
+            Ok(action),
+            "{}: text {text:?} round trip",
+            G::NAME
+        );
     }
     // Every legal action can be played, and advances the ply and the mover's mobility.
     for &action in actions.iter() {
@@ -72,15 +101,30 @@ fn check_symmetries<G: Game>(position: &G, actions: &[Action]) {
     for (index, symmetry) in G::SYMMETRIES.iter().enumerate() {
         let image = position.apply_symmetry(index);
         image.legal_actions(&mut image_actions);
-        let mut mapped: Vec<Action> = actions.iter().map(|&a| symmetry.action_image[a as usize]).collect();
+        let mut mapped: Vec<Action> = actions
+            .iter()
+            .map(|&a| symmetry.action_image[a as usize])
+            .collect();
         mapped.sort_unstable();
-        assert_eq!(image_actions, mapped, "{} {}: legal actions of the image", G::NAME, symmetry.name);
+        assert_eq!(
+            image_actions,
+            mapped,
+            "{} {}: legal actions of the image",
+            G::NAME,
+            symmetry.name
+        );
         assert_eq!(image.outcome(), position.outcome());
         assert_eq!(image.to_move(), position.to_move());
         assert_eq!(image.piece_counts(), position.piece_counts());
         symmetry.permute_encoding(G::ENCODING, &encoded, &mut permuted);
         image.encode(&mut image_encoded);
-        assert_eq!(permuted, image_encoded, "{} {}: encoding permutation", G::NAME, symmetry.name);
+        assert_eq!(
+            permuted,
+            image_encoded,
+            "{} {}: encoding permutation",
+            G::NAME,
+            symmetry.name
+        );
     }
 }
 
@@ -97,14 +141,24 @@ fn random_games<G: Game>(initial: &G, games: usize, seed: u64) {
             if actions.is_empty() {
                 break;
             }
-            assert!(position.ply() < initial.max_game_length(), "{}: game longer than its maximum", G::NAME);
+            assert!(
+                position.ply() < initial.max_game_length(),
+                "{}: game longer than its maximum",
+                G::NAME
+            );
             position.play(actions[rng.random_range(0..actions.len())]);
         }
         assert!(position.ply() <= initial.max_game_length());
-        *outcomes.entry(format!("{:?}", position.outcome().unwrap())).or_insert(0) += 1;
+        *outcomes
+            .entry(format!("{:?}", position.outcome().unwrap()))
+            .or_insert(0) += 1;
     }
     // Random play reaches more than one kind of result in every registered game.
-    assert!(outcomes.len() >= 2, "{}: random games all ended alike: {outcomes:?}", G::NAME);
+    assert!(
+        outcomes.len() >= 2,
+        "{}: random games all ended alike: {outcomes:?}",
+        G::NAME
+    );
 }
 
 /// Plays the same random game on the position and on each symmetric image: same outcome.
@@ -123,7 +177,13 @@ fn symmetric_games_have_the_same_outcome<G: Game>(initial: &G, games: usize, see
                 let action = actions[rng.random_range(0..actions.len())];
                 position.play(action);
                 image.play(symmetry.action_image[action as usize]);
-                assert_eq!(image.outcome(), position.outcome(), "{} {}", G::NAME, symmetry.name);
+                assert_eq!(
+                    image.outcome(),
+                    position.outcome(),
+                    "{} {}",
+                    G::NAME,
+                    symmetry.name
+                );
             }
             assert!(image.is_terminal());
         }
@@ -144,7 +204,11 @@ impl GameVisitor for Conformance {
         symmetric_games_have_the_same_outcome(&initial, self.games / 10, 2);
         // Unparsable text is an error, not a panic.
         for garbage in ["", " ", "zz", "??", "-1", "é", "A1B2"] {
-            assert!(G::action_from_text(initial.to_move(), garbage).is_err(), "{}: {garbage:?} parsed", G::NAME);
+            assert!(
+                G::action_from_text(initial.to_move(), garbage).is_err(),
+                "{}: {garbage:?} parsed",
+                G::NAME
+            );
         }
     }
 }
@@ -156,14 +220,25 @@ fn every_registered_game_passes_the_conformance_suite() {
         spec.visit(Conformance { games: 2000 });
     }
     // Awale's rule variants too.
-    for variant in ["awale(feeding=false,repetition=false)", "awale(max_plies=60,cap_is_draw=true)"] {
-        variant.parse::<GameSpec>().unwrap().visit(Conformance { games: 500 });
+    for variant in [
+        "awale(feeding=false,repetition=false)",
+        "awale(max_plies=60,cap_is_draw=true)",
+    ] {
+        variant
+            .parse::<GameSpec>()
+            .unwrap()
+            .visit(Conformance { games: 500 });
     }
 }
 
 /// Plays random games in our implementation and the naive reference side by side and compares
 /// legal actions, terminal flags, returns and scores at every ply.
-fn differential<G: Game, R: ReferenceGame>(initial: &G, reference: &R, games: usize, seed: u64) -> usize {
+fn differential<G: Game, R: ReferenceGame>(
+    initial: &G,
+    reference: &R,
+    games: usize,
+    seed: u64,
+) -> usize {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut actions = Vec::new();
     let mut plies = 0;
@@ -172,10 +247,25 @@ fn differential<G: Game, R: ReferenceGame>(initial: &G, reference: &R, games: us
         loop {
             ours.legal_actions(&mut actions);
             let ours_legal: Vec<usize> = actions.iter().map(|&a| a as usize).collect();
-            assert_eq!(ours_legal, theirs.legal(), "{}: legal actions at ply {}\n{ours}", G::NAME, ours.ply());
+            assert_eq!(
+                ours_legal,
+                theirs.legal(),
+                "{}: legal actions at ply {}\n{ours}",
+                G::NAME,
+                ours.ply()
+            );
             assert_eq!(ours.is_terminal(), theirs.terminal());
-            assert_eq!(ours.outcome().map_or([0.0, 0.0], |o| o.returns()), theirs.returns());
-            assert_eq!(ours.score_p0(), theirs.score_p0(), "{}: score at ply {}\n{ours}", G::NAME, ours.ply());
+            assert_eq!(
+                ours.outcome().map_or([0.0, 0.0], |o| o.returns()),
+                theirs.returns()
+            );
+            assert_eq!(
+                ours.score_p0(),
+                theirs.score_p0(),
+                "{}: score at ply {}\n{ours}",
+                G::NAME,
+                ours.ply()
+            );
             if actions.is_empty() {
                 break;
             }
@@ -190,8 +280,16 @@ fn differential<G: Game, R: ReferenceGame>(initial: &G, reference: &R, games: us
 
 #[test]
 fn awale_matches_the_reference_move_for_move() {
-    let plies = differential(&Awale::new(&AwaleParams::default()), &RefAwale::new(), 3000, 7);
-    assert!(plies > 100_000, "the random games were too short to mean much: {plies} plies");
+    let plies = differential(
+        &Awale::new(&AwaleParams::default()),
+        &RefAwale::new(),
+        3000,
+        7,
+    );
+    assert!(
+        plies > 100_000,
+        "the random games were too short to mean much: {plies} plies"
+    );
 }
 
 #[test]
@@ -215,12 +313,22 @@ fn awale_seeds_and_scores_match_the_reference_on_every_ply() {
 
 #[test]
 fn connect_four_matches_the_reference_move_for_move() {
-    differential(&ConnectFour::new(&Default::default()), &RefConnectFour::new(), 3000, 8);
+    differential(
+        &ConnectFour::new(&Default::default()),
+        &RefConnectFour::new(),
+        3000,
+        8,
+    );
 }
 
 #[test]
 fn tic_tac_toe_matches_the_reference_move_for_move() {
-    differential(&TicTacToe::new(&Default::default()), &RefTicTacToe::new(), 3000, 9);
+    differential(
+        &TicTacToe::new(&Default::default()),
+        &RefTicTacToe::new(),
+        3000,
+        9,
+    );
 }
 
 // Perft reference counts. Sources:
@@ -240,7 +348,12 @@ const AWALE_PERFT: [u64; 6] = [6, 36, 190, 1014, 5219, 27332];
 fn tic_tac_toe_perft_full_game() {
     let initial = TicTacToe::new(&Default::default());
     for (depth, &expected) in TIC_TAC_TOE_PERFT.iter().enumerate() {
-        assert_eq!(perft(&initial, depth + 1), expected, "tic-tac-toe perft({})", depth + 1);
+        assert_eq!(
+            perft(&initial, depth + 1),
+            expected,
+            "tic-tac-toe perft({})",
+            depth + 1
+        );
         assert_eq!(naive_perft(&RefTicTacToe::new(), depth + 1), expected);
     }
     assert_eq!(perft(&initial, 10), 0, "no game lasts 10 plies");
@@ -267,7 +380,12 @@ fn tic_tac_toe_perft_full_game() {
 fn connect_four_perft_to_depth_7() {
     let initial = ConnectFour::new(&Default::default());
     for (depth, &expected) in CONNECT_FOUR_PERFT.iter().enumerate() {
-        assert_eq!(perft_parallel(&initial, depth + 1), expected, "connect four perft({})", depth + 1);
+        assert_eq!(
+            perft_parallel(&initial, depth + 1),
+            expected,
+            "connect four perft({})",
+            depth + 1
+        );
     }
     for (depth, &expected) in CONNECT_FOUR_PERFT.iter().enumerate().take(6) {
         assert_eq!(naive_perft(&RefConnectFour::new(), depth + 1), expected);
@@ -278,20 +396,38 @@ fn connect_four_perft_to_depth_7() {
 fn awale_perft_to_depth_6() {
     let initial = Awale::new(&AwaleParams::default());
     for (depth, &expected) in AWALE_PERFT.iter().enumerate() {
-        assert_eq!(perft(&initial, depth + 1), expected, "awale perft({})", depth + 1);
+        assert_eq!(
+            perft(&initial, depth + 1),
+            expected,
+            "awale perft({})",
+            depth + 1
+        );
     }
 }
 
 #[test]
 fn awale_perft_matches_the_naive_reference() {
     for (depth, &expected) in AWALE_PERFT.iter().enumerate() {
-        assert_eq!(naive_perft(&RefAwale::new(), depth + 1), expected, "naive awale perft({})", depth + 1);
+        assert_eq!(
+            naive_perft(&RefAwale::new(), depth + 1),
+            expected,
+            "naive awale perft({})",
+            depth + 1
+        );
     }
     // Deeper, where captures, feeding and laps start to matter: both implementations agree.
     let initial = Awale::new(&AwaleParams::default());
-    assert_eq!(perft(&initial, 7), 139_157, "awale perft(7), from the Python transcription");
+    assert_eq!(
+        perft(&initial, 7),
+        139_157,
+        "awale perft(7), from the Python transcription"
+    );
     for depth in 7..=9 {
-        assert_eq!(perft_parallel(&initial, depth), naive_perft(&RefAwale::new(), depth), "awale perft({depth})");
+        assert_eq!(
+            perft_parallel(&initial, depth),
+            naive_perft(&RefAwale::new(), depth),
+            "awale perft({depth})"
+        );
     }
 }
 
@@ -314,5 +450,9 @@ fn hashes_of_distinct_tic_tac_toe_positions_are_distinct() {
             stack.push(child);
         }
     }
-    assert_eq!(seen.len(), 5478, "tic-tac-toe has 5 478 reachable positions");
+    assert_eq!(
+        seen.len(),
+        5478,
+        "tic-tac-toe has 5 478 reachable positions"
+    );
 }

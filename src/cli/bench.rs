@@ -96,7 +96,10 @@ impl GameVisitor for RulesBench {
                     scope.spawn(move || timed_playouts(initial, seed, budget))
                 })
                 .collect();
-            handles.into_iter().map(|h| h.join().expect("a playout thread panicked")).collect()
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a playout thread panicked"))
+                .collect()
         });
         let mut parallel = PlayoutTotals::default();
         let mut parallel_seconds: f64 = 0.0;
@@ -106,7 +109,11 @@ impl GameVisitor for RulesBench {
         }
         let mut all = single;
         all.add(&parallel);
-        (throughput(1, &single, single_seconds), throughput(self.threads, &parallel, parallel_seconds), all)
+        (
+            throughput(1, &single, single_seconds),
+            throughput(self.threads, &parallel, parallel_seconds),
+            all,
+        )
     }
 }
 
@@ -122,10 +129,15 @@ fn bench_rules(args: RulesArgs) -> anyhow::Result<ExitCode> {
         "--seconds must be a positive number, got {}",
         args.seconds
     );
-    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     anyhow::ensure!(threads >= 1, "--threads must be at least 1");
-    let (single, all_threads, totals) =
-        args.game.visit(RulesBench { seconds: args.seconds, threads, seed: args.seed });
+    let (single, all_threads, totals) = args.game.visit(RulesBench {
+        seconds: args.seconds,
+        threads,
+        seed: args.seed,
+    });
     let report = RulesReport {
         bench: "rules",
         game: args.game.to_string(),
@@ -138,7 +150,10 @@ fn bench_rules(args: RulesArgs) -> anyhow::Result<ExitCode> {
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
     } else {
-        println!("random playouts of {} ({:.1} s each)", report.game, args.seconds);
+        println!(
+            "random playouts of {} ({:.1} s each)",
+            report.game, args.seconds
+        );
         for t in [&report.single_thread, &report.all_threads] {
             println!(
                 "  {:>2} thread(s): {:>8.2} M moves/s  {:>10.0} games/s",

@@ -52,8 +52,15 @@ pub fn run(args: GamesArgs) -> anyhow::Result<ExitCode> {
         .iter()
         .map(|game| {
             let spec: GameSpec = game.name.parse().expect("registered names parse");
-            let (num_actions, max_game_length, has_draws, has_score, encoding, encoding_version, symmetries) =
-                spec.visit(Facts);
+            let (
+                num_actions,
+                max_game_length,
+                has_draws,
+                has_score,
+                encoding,
+                encoding_version,
+                symmetries,
+            ) = spec.visit(Facts);
             GameFacts {
                 name: game.name,
                 description: game.description,
@@ -64,7 +71,11 @@ pub fn run(args: GamesArgs) -> anyhow::Result<ExitCode> {
                 encoding,
                 encoding_version,
                 symmetries,
-                params: game.params.iter().map(|(p, doc)| format!("{p}: {doc}")).collect(),
+                params: game
+                    .params
+                    .iter()
+                    .map(|(p, doc)| format!("{p}: {doc}"))
+                    .collect(),
             }
         })
         .collect();
@@ -84,7 +95,11 @@ pub fn run(args: GamesArgs) -> anyhow::Result<ExitCode> {
             f.encoding[1],
             f.encoding[2],
             f.encoding_version,
-            if f.symmetries.is_empty() { "none".to_string() } else { f.symmetries.join(" ") }
+            if f.symmetries.is_empty() {
+                "none".to_string()
+            } else {
+                f.symmetries.join(" ")
+            }
         );
         for p in &f.params {
             println!("  param {p}");

@@ -24,18 +24,28 @@ struct PerftTable {
 impl GameVisitor for PerftTable {
     type Output = ();
     fn visit<G: Game>(self, initial: G) {
-        println!("{:>5} {:>16} {:>10} {:>14}", "depth", "positions", "seconds", "positions/s");
+        println!(
+            "{:>5} {:>16} {:>10} {:>14}",
+            "depth", "positions", "seconds", "positions/s"
+        );
         for depth in 1..=self.depth {
             let start = Instant::now();
             let count = perft_parallel(&initial, depth);
             let seconds = start.elapsed().as_secs_f64();
-            println!("{depth:>5} {count:>16} {seconds:>10.3} {:>14.0}", count as f64 / seconds.max(1e-9));
+            println!(
+                "{depth:>5} {count:>16} {seconds:>10.3} {:>14.0}",
+                count as f64 / seconds.max(1e-9)
+            );
         }
     }
 }
 
 pub fn run(args: PerftArgs) -> anyhow::Result<ExitCode> {
-    anyhow::ensure!(args.depth >= 1, "depth must be at least 1, got {}", args.depth);
+    anyhow::ensure!(
+        args.depth >= 1,
+        "depth must be at least 1, got {}",
+        args.depth
+    );
     args.game.visit(PerftTable { depth: args.depth });
     Ok(ExitCode::SUCCESS)
 }

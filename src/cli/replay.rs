@@ -101,13 +101,13 @@ impl GameVisitor for Replay {
             let action = match self.moves {
                 MoveList::Texts(_) => position.parse_legal_move(word),
                 MoveList::Ids(_) => {
-                    let id: usize = word
-                        .parse()
-                        .with_context(|| format!("ply {ply}: move id {word:?} is not a non-negative integer"))?;
+                    let id: usize = word.parse().with_context(|| {
+                        format!("ply {ply}: move id {word:?} is not a non-negative integer")
+                    })?;
                     position.check_legal_id(id)
                 }
             }
-            .with_context(|| format!("ply {ply}: move {word:?} refused"))?;
+            .with_context(|| format!("ply {ply}"))?;
             let text = G::action_to_text(position.to_move(), action);
             position.play(action);
             reports.push(report(&position, Some((text, action))));
@@ -117,7 +117,10 @@ impl GameVisitor for Replay {
 }
 
 fn split_words(text: &str) -> Vec<String> {
-    text.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty()).map(str::to_string).collect()
+    text.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
@@ -129,7 +132,10 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     };
     let positions = args.game.visit(Replay { moves })?;
     if args.json {
-        let report = ReplayReport { game: args.game.to_string(), positions };
+        let report = ReplayReport {
+            game: args.game.to_string(),
+            positions,
+        };
         println!("{}", serde_json::to_string(&report)?);
         return Ok(ExitCode::SUCCESS);
     }
@@ -142,9 +148,24 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
             Some(player) => format!("{player} to move"),
             None => format!("game over, returns [{}, {}]", p.returns[0], p.returns[1]),
         };
-        let legal: Vec<String> = p.legal_moves.iter().zip(&p.legal_ids).map(|(t, id)| format!("{t}({id})")).collect();
-        let score = p.score_p0.map(|s| format!(", score p0-p1 {s:+}")).unwrap_or_default();
-        println!("{header}: {state}{score}; legal: {}", if legal.is_empty() { "-".to_string() } else { legal.join(" ") });
+        let legal: Vec<String> = p
+            .legal_moves
+            .iter()
+            .zip(&p.legal_ids)
+            .map(|(t, id)| format!("{t}({id})"))
+            .collect();
+        let score = p
+            .score_p0
+            .map(|s| format!(", score p0-p1 {s:+}"))
+            .unwrap_or_default();
+        println!(
+            "{header}: {state}{score}; legal: {}",
+            if legal.is_empty() {
+                "-".to_string()
+            } else {
+                legal.join(" ")
+            }
+        );
         println!("{}\n", p.board);
     }
     Ok(ExitCode::SUCCESS)

@@ -59,7 +59,12 @@ pub struct AwaleParams {
 
 impl Default for AwaleParams {
     fn default() -> Self {
-        AwaleParams { feeding: true, repetition: true, max_plies: 1000, cap_is_draw: false }
+        AwaleParams {
+            feeding: true,
+            repetition: true,
+            max_plies: 1000,
+            cap_is_draw: false,
+        }
     }
 }
 
@@ -71,6 +76,24 @@ const P1_TO_MOVE_KEY: u64 = zobrist::keys::<1>(0xA3A1_E000_0000_0003)[0];
 #[inline(always)]
 fn house_key(house: usize, seeds: u8) -> u64 {
     HOUSE_KEYS[house * (MAX_COUNT + 1) + seeds as usize]
+}
+
+/// `house_key(house, seeds) ^ house_key(house, seeds + 1)`: the hash change of sowing one seed.
+const SOW_KEYS: [u64; BOARD * MAX_COUNT] = {
+    let mut keys = [0u64; BOARD * MAX_COUNT];
+    let mut i = 0;
+    while i < BOARD * MAX_COUNT {
+        let (house, seeds) = (i / MAX_COUNT, i % MAX_COUNT);
+        keys[i] = HOUSE_KEYS[house * (MAX_COUNT + 1) + seeds]
+            ^ HOUSE_KEYS[house * (MAX_COUNT + 1) + seeds + 1];
+        i += 1;
+    }
+    keys
+};
+
+#[inline(always)]
+fn sow_key(house: usize, seeds_before: u8) -> u64 {
+    SOW_KEYS[house * MAX_COUNT + seeds_before as usize]
 }
 
 #[inline(always)]
@@ -100,7 +123,10 @@ impl RepetitionHistory {
     #[inline]
     fn contains(&self, hash: u64) -> bool {
         self.recent[..self.recent_len as usize].contains(&hash)
-            || self.older.as_ref().is_some_and(|older| older.contains(&hash))
+            || self
+                .older
+                .as_ref()
+                .is_some_and(|older| older.contains(&hash))
     }
 
     #[inline]
@@ -122,6 +148,9 @@ pub struct Awale {
     score: [u8; 2],
     to_move: Player,
     outcome: Option<Outcome>,
+    /// Legal actions of the player to move (bit `a` = action `a`), 0 once the game is over;
+    /// computed once per move because the end-of-game test needs it anyway.
+    legal: u8,
     /// A player with more than this many seeds wins; both at exactly this many is a draw.
     half: u8,
     ply: u16,
@@ -144,7 +173,9 @@ impl Awale {
     ) -> Result<Awale, String> {
         let total: usize = seeds.iter().chain(score.iter()).map(|&s| s as usize).sum();
         if total > MAX_COUNT {
-            return Err(format!("a board holds at most {MAX_COUNT} seeds in all, this one {total}"));
+            return Err(format!(
+                "a board holds at most {MAX_COUNT} seeds in all, this one {total}"
+            ));
         }
         if total == 0 {
             return Err("a board needs at least one seed".to_string());
@@ -154,6 +185,7 @@ impl Awale {
             score,
             to_move,
             outcome: None,
+            legal: 0,
             half: (total / 2) as u8,
             ply: 0,
             mobility: [0; 2],
@@ -163,9 +195,7 @@ impl Awale {
         };
         position.hash = position.hash_from_scratch();
         position.history.push(position.hash);
-        if position.score_decides() || position.legal_mask() == 0 {
-            position.collect_and_end();
-        }
+        position.settle();
         Ok(position)
     }
 
@@ -184,7 +214,10 @@ impl Awale {
         for (offset, row) in [(0, south), (HOUSES, north)] {
             let counts = parse_counts(row).map_err(|e| format!("{e} in {text:?}: {expected}"))?;
             if counts.len() != HOUSES {
-                return Err(format!("a row has 6 houses, got {} in {row:?}: {expected}", counts.len()));
+                return Err(format!(
+                    "a row has 6 houses, got {} in {row:?}: {expected}",
+                    counts.len()
+                ));
             }
             seeds[offset..offset + HOUSES].copy_from_slice(&counts);
         }
@@ -195,9 +228,12 @@ impl Awale {
                 "p0" => to_move = Player::P0,
                 "p1" => to_move = Player::P1,
                 _ => {
-                    let counts = parse_counts(section).map_err(|e| format!("{e} in {text:?}: {expected}"))?;
+                    let counts = parse_counts(section)
+                        .map_err(|e| format!("{e} in {text:?}: {expected}"))?;
                     if counts.len() != 2 {
-                        return Err(format!("scores are two numbers, got {section:?}: {expected}"));
+                        return Err(format!(
+                            "scores are two numbers, got {section:?}: {expected}"
+                        ));
                     }
                     score = [counts[0], counts[1]];
                 }
@@ -219,7 +255,22 @@ impl Awale {
     #[inline]
     fn row_total(&self, player: Player) -> u32 {
         let base = player.index() * HOUSES;
-        self.seeds[base..base + HOUSES].iter().map(|&s| s as u32).sum()
+        self.seeds[base..base + HOUSES]
+            .iter()
+            .map(|&s| s as u32)
+            .sum()
+    }
+
+    /// Whether `player`'s row is empty: one 8-byte load instead of six.
+    #[inline(always)]
+    fn row_is_empty(&self, player: Player) -> bool {
+        let (start, shift) = if player == Player::P0 {
+            (0, 0)
+        } else {
+            (BOARD - 8, 16)
+        };
+        let bytes: [u8; 8] = self.seeds[start..start + 8].try_into().expect("8 bytes");
+        (u64::from_le_bytes(bytes) >> shift) & 0xFFFF_FFFF_FFFF == 0
     }
 
     /// Whether the scores alone end the game (a player past half, or both exactly half).
@@ -231,25 +282,50 @@ impl Awale {
     }
 
     /// Legal actions of the player to move as a bit mask (bit `a` = action `a`); 0 once over.
-    #[inline]
+    #[inline(always)]
     fn legal_mask(&self) -> u8 {
-        if self.outcome.is_some() {
-            return 0;
-        }
+        self.legal
+    }
+
+    /// Computes the legal mask of the player to move from the board (ignoring the end of game).
+    #[inline(always)]
+    fn compute_legal_mask(&self) -> u8 {
         let base = self.to_move.index() * HOUSES;
-        let must_feed = self.params.feeding && self.row_total(self.to_move.opponent()) == 0;
+        let must_feed = self.params.feeding && self.row_is_empty(self.to_move.opponent());
         let mut mask = 0u8;
         for i in 0..HOUSES {
             let seeds = self.seeds[base + i];
             // Feeding: the seeds must reach past the mover's last house (HOUSES - 1 - i houses away).
-            let legal = if must_feed { seeds as usize > HOUSES - 1 - i } else { seeds > 0 };
+            let legal = if must_feed {
+                seeds as usize > HOUSES - 1 - i
+            } else {
+                seeds > 0
+            };
             mask |= (legal as u8) << i;
         }
         mask
     }
 
+    /// Decides whether the game is over for the player to move (a decisive score, or no legal
+    /// move: each side then takes its seeds) and caches the legal moves otherwise.
+    #[inline]
+    fn settle(&mut self) {
+        self.legal = 0;
+        if self.score_decides() {
+            self.collect_and_end();
+            return;
+        }
+        let legal = self.compute_legal_mask();
+        if legal == 0 {
+            self.collect_and_end();
+        } else {
+            self.legal = legal;
+        }
+    }
+
     /// Ends the game: each player takes the seeds left in its own row.
     fn collect_and_end(&mut self) {
+        self.legal = 0;
         for house in 0..BOARD {
             let owner = house / HOUSES;
             let seeds = self.seeds[house];
@@ -285,7 +361,10 @@ impl Awale {
 
 fn parse_counts(text: &str) -> Result<Vec<u8>, String> {
     text.split_whitespace()
-        .map(|word| word.parse::<u8>().map_err(|_| format!("{word:?} is not a seed count")))
+        .map(|word| {
+            word.parse::<u8>()
+                .map_err(|_| format!("{word:?} is not a seed count"))
+        })
         .collect()
 }
 
@@ -296,7 +375,11 @@ impl Game for Awale {
     /// Planes over a 2 × 6 board (row 0: P1's houses f..a seen from South, i.e. houses 11..6;
     /// row 1: P0's houses A..F = 0..5): seeds / 12; one-hot 0, 1 and 2 seeds; P0 to move (all
     /// ones or zeros); P0's score / 24; P1's score / 24.
-    const ENCODING: EncodingShape = EncodingShape { planes: 7, rows: 2, cols: HOUSES };
+    const ENCODING: EncodingShape = EncodingShape {
+        planes: 7,
+        rows: 2,
+        cols: HOUSES,
+    };
     const ENCODING_VERSION: u32 = 1;
     /// Turning the board round swaps the players, which changes the value: no symmetry.
     const SYMMETRIES: &'static [Symmetry] = &[];
@@ -343,23 +426,37 @@ impl Game for Awale {
 
     fn play(&mut self, action: Action) {
         let mask = self.legal_mask();
-        debug_assert!(mask & (1 << action) != 0, "illegal Awale action {action} in\n{self}");
+        debug_assert!(
+            mask & (1 << action) != 0,
+            "illegal Awale action {action} in\n{self}"
+        );
         let mover = self.to_move;
         self.mobility[mover.index()] += mask.count_ones() as u16;
 
         // Sow, skipping the origin house on laps.
         let origin = mover.index() * HOUSES + action as usize;
-        let mut remaining = self.seeds[origin];
-        self.hash ^= house_key(origin, remaining) ^ house_key(origin, 0);
+        let sown = self.seeds[origin];
+        self.hash ^= house_key(origin, sown) ^ house_key(origin, 0);
         self.seeds[origin] = 0;
         let mut last = origin;
-        while remaining > 0 {
-            last = if last == BOARD - 1 { 0 } else { last + 1 };
-            if last != origin {
+        if (sown as usize) < BOARD {
+            // No lap (the common case): no origin test per seed.
+            for _ in 0..sown {
+                last = if last == BOARD - 1 { 0 } else { last + 1 };
                 let before = self.seeds[last];
-                self.hash ^= house_key(last, before) ^ house_key(last, before + 1);
+                self.hash ^= sow_key(last, before);
                 self.seeds[last] = before + 1;
-                remaining -= 1;
+            }
+        } else {
+            let mut remaining = sown;
+            while remaining > 0 {
+                last = if last == BOARD - 1 { 0 } else { last + 1 };
+                if last != origin {
+                    let before = self.seeds[last];
+                    self.hash ^= sow_key(last, before);
+                    self.seeds[last] = before + 1;
+                    remaining -= 1;
+                }
             }
         }
 
@@ -402,16 +499,20 @@ impl Game for Awale {
             }
             self.history.push(self.hash);
         }
-        if self.score_decides() || self.legal_mask() == 0 {
-            self.collect_and_end();
-        } else if self.ply >= self.params.max_plies {
+        self.settle();
+        if self.outcome.is_none() && self.ply >= self.params.max_plies {
+            self.legal = 0;
             if self.params.cap_is_draw {
                 self.outcome = Some(Outcome::Draw);
             } else {
                 self.collect_and_end();
             }
         }
-        debug_assert_eq!(self.hash, self.hash_from_scratch(), "incremental Awale hash drifted");
+        debug_assert_eq!(
+            self.hash,
+            self.hash_from_scratch(),
+            "incremental Awale hash drifted"
+        );
     }
 
     #[inline]
@@ -450,7 +551,12 @@ impl Game for Awale {
 
     fn encode(&self, out: &mut [f32]) {
         let shape = Self::ENCODING;
-        assert_eq!(out.len(), shape.len(), "Awale encodes into {} floats", shape.len());
+        assert_eq!(
+            out.len(),
+            shape.len(),
+            "Awale encodes into {} floats",
+            shape.len()
+        );
         let cells = shape.cells();
         let p0_to_move = if self.to_move == Player::P0 { 1.0 } else { 0.0 };
         let score_p0 = self.score[0] as f32 / 24.0;
@@ -494,7 +600,11 @@ impl Game for Awale {
         };
         let base = if player == Player::P0 { 'A' } else { 'a' };
         let offset = (c as u32).wrapping_sub(base as u32);
-        if offset < HOUSES as u32 { Ok(offset as Action) } else { Err(unparsable()) }
+        if offset < HOUSES as u32 {
+            Ok(offset as Action)
+        } else {
+            Err(unparsable())
+        }
     }
 
     fn notation_help() -> &'static str {
@@ -505,13 +615,23 @@ impl Game for Awale {
 impl fmt::Display for Awale {
     /// OpenSpiel's layout: P1's row on top, read right to left; P0's row below.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let marker = |p: Player| if self.outcome.is_none() && self.to_move == p { " [to move]" } else { "" };
+        let marker = |p: Player| {
+            if self.outcome.is_none() && self.to_move == p {
+                " [to move]"
+            } else {
+                ""
+            }
+        };
         if self.outcome.is_some() {
             writeln!(f, "[finished]")?;
         }
         writeln!(f, "p1 score = {}{}", self.score[1], marker(Player::P1))?;
         for action in (0..HOUSES).rev() {
-            write!(f, "{:>3}", Self::action_to_text(Player::P1, action as Action))?;
+            write!(
+                f,
+                "{:>3}",
+                Self::action_to_text(Player::P1, action as Action)
+            )?;
         }
         writeln!(f)?;
         for house in (HOUSES..BOARD).rev() {
@@ -523,7 +643,11 @@ impl fmt::Display for Awale {
         }
         writeln!(f)?;
         for action in 0..HOUSES {
-            write!(f, "{:>3}", Self::action_to_text(Player::P0, action as Action))?;
+            write!(
+                f,
+                "{:>3}",
+                Self::action_to_text(Player::P0, action as Action)
+            )?;
         }
         writeln!(f)?;
         write!(f, "p0 score = {}{}", self.score[0], marker(Player::P0))

@@ -121,10 +121,17 @@ impl Game for ConnectFour {
     const NUM_ACTIONS: usize = COLS;
     const HAS_DRAWS: bool = true;
     /// Planes over the 6 × 7 board, row 0 at the top: P0's stones, P1's stones, P0 to move.
-    const ENCODING: EncodingShape = EncodingShape { planes: 3, rows: ROWS, cols: COLS };
+    const ENCODING: EncodingShape = EncodingShape {
+        planes: 3,
+        rows: ROWS,
+        cols: COLS,
+    };
     const ENCODING_VERSION: u32 = 1;
-    const SYMMETRIES: &'static [Symmetry] =
-        &[Symmetry { name: "mirror", cell_image: &MIRROR_CELLS, action_image: &MIRROR_ACTIONS }];
+    const SYMMETRIES: &'static [Symmetry] = &[Symmetry {
+        name: "mirror",
+        cell_image: &MIRROR_CELLS,
+        action_image: &MIRROR_ACTIONS,
+    }];
 
     type Params = ConnectFourParams;
 
@@ -175,7 +182,10 @@ impl Game for ConnectFour {
     #[inline]
     fn play(&mut self, action: Action) {
         let legal = self.legal_mask();
-        debug_assert!(legal & (1 << action) != 0, "illegal Connect Four action {action} in\n{self}");
+        debug_assert!(
+            legal & (1 << action) != 0,
+            "illegal Connect Four action {action} in\n{self}"
+        );
         let mover = self.to_move.index();
         self.mobility[mover] += legal.count_ones() as u16;
         let col = action as usize;
@@ -204,7 +214,11 @@ impl Game for ConnectFour {
     }
 
     fn hash_from_scratch(&self) -> u64 {
-        let mut hash = if self.to_move == Player::P1 { P1_TO_MOVE_KEY } else { 0 };
+        let mut hash = if self.to_move == Player::P1 {
+            P1_TO_MOVE_KEY
+        } else {
+            0
+        };
         for player in 0..2 {
             let mut stones = self.stones[player];
             while stones != 0 {
@@ -225,7 +239,12 @@ impl Game for ConnectFour {
 
     fn encode(&self, out: &mut [f32]) {
         let shape = Self::ENCODING;
-        assert_eq!(out.len(), shape.len(), "Connect Four encodes into {} floats", shape.len());
+        assert_eq!(
+            out.len(),
+            shape.len(),
+            "Connect Four encodes into {} floats",
+            shape.len()
+        );
         let p0_to_move = if self.to_move == Player::P0 { 1.0 } else { 0.0 };
         for row_from_top in 0..ROWS {
             for col in 0..COLS {
@@ -259,7 +278,9 @@ impl Game for ConnectFour {
     fn action_from_text(_player: Player, text: &str) -> Result<Action, MoveError> {
         let mut chars = text.trim().chars();
         match (chars.next(), chars.next()) {
-            (Some(c @ ('a'..='g' | 'A'..='G')), None) => Ok((c.to_ascii_lowercase() as u8 - b'a') as Action),
+            (Some(c @ ('a'..='g' | 'A'..='G')), None) => {
+                Ok((c.to_ascii_lowercase() as u8 - b'a') as Action)
+            }
             _ => Err(MoveError::Unparsable {
                 text: text.to_string(),
                 expected: Self::notation_help().to_string(),

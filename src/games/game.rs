@@ -150,9 +150,17 @@ impl Symmetry {
     /// plane `p` and cell `i`. Both slices have the length of `shape`.
     pub fn permute_encoding(&self, shape: EncodingShape, src: &[f32], dst: &mut [f32]) {
         let cells = shape.cells();
-        assert_eq!(self.cell_image.len(), cells, "symmetry built for another board size");
+        assert_eq!(
+            self.cell_image.len(),
+            cells,
+            "symmetry built for another board size"
+        );
         assert_eq!(src.len(), shape.len(), "source is not one encoded position");
-        assert_eq!(dst.len(), shape.len(), "destination is not one encoded position");
+        assert_eq!(
+            dst.len(),
+            shape.len(),
+            "destination is not one encoded position"
+        );
         for (src_plane, dst_plane) in src.chunks_exact(cells).zip(dst.chunks_exact_mut(cells)) {
             for (i, &image) in self.cell_image.iter().enumerate() {
                 dst_plane[image as usize] = src_plane[i];
@@ -281,7 +289,10 @@ pub trait GameExt: Game {
             return Err(MoveError::GameOver);
         }
         if id >= Self::NUM_ACTIONS {
-            return Err(MoveError::OutOfRange { id, count: Self::NUM_ACTIONS });
+            return Err(MoveError::OutOfRange {
+                id,
+                count: Self::NUM_ACTIONS,
+            });
         }
         self.check_legal(id as Action, &id.to_string())
     }
@@ -291,7 +302,10 @@ pub trait GameExt: Game {
         if self.is_legal(action) {
             Ok(action)
         } else {
-            Err(MoveError::Illegal { text: text.to_string(), legal: self.legal_moves_text() })
+            Err(MoveError::Illegal {
+                text: text.to_string(),
+                legal: self.legal_moves_text(),
+            })
         }
     }
 
@@ -300,7 +314,11 @@ pub trait GameExt: Game {
         let mut actions = Vec::with_capacity(Self::NUM_ACTIONS);
         self.legal_actions(&mut actions);
         let player = self.to_move();
-        actions.iter().map(|&a| Self::action_to_text(player, a)).collect::<Vec<_>>().join(" ")
+        actions
+            .iter()
+            .map(|&a| Self::action_to_text(player, a))
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     /// The number of legal actions (the mover's mobility).

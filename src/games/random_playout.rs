@@ -16,7 +16,9 @@ pub fn random_playout<G: Game, R: Rng + ?Sized>(
     loop {
         position.legal_actions(actions);
         if actions.is_empty() {
-            let outcome = position.outcome().expect("a position without legal actions is over");
+            let outcome = position
+                .outcome()
+                .expect("a position without legal actions is over");
             return (outcome, position.ply() - start);
         }
         let action = actions[rng.random_range(0..actions.len())];
@@ -44,8 +46,8 @@ impl PlayoutTotals {
     }
 }
 
-/// Plays random games from `initial` until `keep_going(games so far)` says stop (checked every
-/// 64 games). Panics if a game outlasts the game's declared maximum length: a benchmark that
+/// Plays random games from `initial` until `keep_going(games so far)` says stop (asked before
+/// each game). Panics if a game outlasts the game's declared maximum length: a benchmark that
 /// asserts a correct result while it times.
 pub fn run_playouts<G: Game, R: Rng + ?Sized>(
     initial: &G,
@@ -56,12 +58,16 @@ pub fn run_playouts<G: Game, R: Rng + ?Sized>(
     let mut actions = Vec::with_capacity(G::NUM_ACTIONS);
     let max_length = initial.max_game_length();
     loop {
-        if totals.games % 64 == 0 && !keep_going(totals.games) {
+        if !keep_going(totals.games) {
             return totals;
         }
         let mut position = initial.clone();
         let (outcome, plies) = random_playout(&mut position, rng, &mut actions);
-        assert!(plies <= max_length, "{} game of {plies} plies exceeds its maximum {max_length}", G::NAME);
+        assert!(
+            plies <= max_length,
+            "{} game of {plies} plies exceeds its maximum {max_length}",
+            G::NAME
+        );
         totals.games += 1;
         totals.moves += plies as u64;
         totals.sum_value_p0 += outcome.value_p0() as f64;

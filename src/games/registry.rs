@@ -48,14 +48,31 @@ pub const REGISTERED_GAMES: &[RegisteredGame] = &[
         name: "awale",
         description: "Awale / Oware abapa (OpenSpiel's oware rules)",
         params: &[
-            ("feeding=true", "a player must give seeds to an opponent with none, if it can"),
-            ("repetition=true", "a repeated position since the last capture ends the game"),
+            (
+                "feeding=true",
+                "a player must give seeds to an opponent with none, if it can",
+            ),
+            (
+                "repetition=true",
+                "a repeated position since the last capture ends the game",
+            ),
             ("max_plies=1000", "the game stops after this many plies"),
-            ("cap_is_draw=false", "reaching max_plies is a draw instead of each side taking its seeds"),
+            (
+                "cap_is_draw=false",
+                "reaching max_plies is a draw instead of each side taking its seeds",
+            ),
         ],
     },
-    RegisteredGame { name: "connect_four", description: "Connect Four, 7 columns × 6 rows", params: &[] },
-    RegisteredGame { name: "tic_tac_toe", description: "Tic-tac-toe, 3 × 3", params: &[] },
+    RegisteredGame {
+        name: "connect_four",
+        description: "Connect Four, 7 columns × 6 rows",
+        params: &[],
+    },
+    RegisteredGame {
+        name: "tic_tac_toe",
+        description: "Tic-tac-toe, 3 × 3",
+        params: &[],
+    },
 ];
 
 impl GameSpec {
@@ -84,15 +101,28 @@ pub enum GameSpecError {
     #[error("unknown game {0:?}; registered games: {names}", names = registered_names())]
     UnknownGame(String),
     #[error("game {game} has no parameter {key:?}; its parameters: {valid}")]
-    UnknownParam { game: &'static str, key: String, valid: String },
+    UnknownParam {
+        game: &'static str,
+        key: String,
+        valid: String,
+    },
     #[error("bad value {value:?} for {game} parameter {key}: expected {expected}")]
-    BadValue { game: &'static str, key: String, value: String, expected: &'static str },
+    BadValue {
+        game: &'static str,
+        key: String,
+        value: String,
+        expected: &'static str,
+    },
     #[error("cannot parse game {0:?}: expected NAME or NAME(key=value,...)")]
     Syntax(String),
 }
 
 fn registered_names() -> String {
-    REGISTERED_GAMES.iter().map(|g| g.name).collect::<Vec<_>>().join(", ")
+    REGISTERED_GAMES
+        .iter()
+        .map(|g| g.name)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn parse_bool(game: &'static str, key: &str, value: &str) -> Result<bool, GameSpecError> {
@@ -116,7 +146,9 @@ impl FromStr for GameSpec {
         let (name, params) = match text.split_once('(') {
             None => (text, ""),
             Some((name, rest)) => {
-                let inner = rest.strip_suffix(')').ok_or_else(|| GameSpecError::Syntax(text.to_string()))?;
+                let inner = rest
+                    .strip_suffix(')')
+                    .ok_or_else(|| GameSpecError::Syntax(text.to_string()))?;
                 (name.trim(), inner)
             }
         };
@@ -131,10 +163,20 @@ impl FromStr for GameSpec {
             let valid = REGISTERED_GAMES
                 .iter()
                 .find(|g| g.name == game)
-                .map(|g| g.params.iter().map(|(p, _)| *p).collect::<Vec<_>>().join(", "))
+                .map(|g| {
+                    g.params
+                        .iter()
+                        .map(|(p, _)| *p)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
                 .filter(|v| !v.is_empty())
                 .unwrap_or_else(|| "none".to_string());
-            GameSpecError::UnknownParam { game, key: key.to_string(), valid }
+            GameSpecError::UnknownParam {
+                game,
+                key: key.to_string(),
+                valid,
+            }
         };
         match name {
             "awale" | "oware" => {
@@ -145,14 +187,15 @@ impl FromStr for GameSpec {
                         "repetition" => params.repetition = parse_bool("awale", key, value)?,
                         "cap_is_draw" => params.cap_is_draw = parse_bool("awale", key, value)?,
                         "max_plies" => {
-                            params.max_plies = value.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
-                                GameSpecError::BadValue {
-                                    game: "awale",
-                                    key: key.to_string(),
-                                    value: value.to_string(),
-                                    expected: "an integer in 1..=65535",
-                                }
-                            })?
+                            params.max_plies =
+                                value.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+                                    GameSpecError::BadValue {
+                                        game: "awale",
+                                        key: key.to_string(),
+                                        value: value.to_string(),
+                                        expected: "an integer in 1..=65535",
+                                    }
+                                })?
                         }
                         _ => return Err(unknown("awale", key)),
                     }
@@ -160,11 +203,19 @@ impl FromStr for GameSpec {
                 Ok(GameSpec::Awale(params))
             }
             "connect_four" | "tic_tac_toe" => {
-                let name = if name == "connect_four" { "connect_four" } else { "tic_tac_toe" };
+                let name = if name == "connect_four" {
+                    "connect_four"
+                } else {
+                    "tic_tac_toe"
+                };
                 if let Some((key, _)) = pairs.first() {
                     return Err(unknown(name, key));
                 }
-                Ok(if name == "connect_four" { GameSpec::ConnectFour } else { GameSpec::TicTacToe })
+                Ok(if name == "connect_four" {
+                    GameSpec::ConnectFour
+                } else {
+                    GameSpec::TicTacToe
+                })
             }
             _ => Err(GameSpecError::UnknownGame(name.to_string())),
         }
@@ -204,7 +255,12 @@ mod tests {
 
     #[test]
     fn specs_round_trip_through_text() {
-        for text in ["awale", "connect_four", "tic_tac_toe", "awale(feeding=false,max_plies=500,cap_is_draw=true)"] {
+        for text in [
+            "awale",
+            "connect_four",
+            "tic_tac_toe",
+            "awale(feeding=false,max_plies=500,cap_is_draw=true)",
+        ] {
             let spec: GameSpec = text.parse().unwrap();
             assert_eq!(spec.to_string(), text);
             assert_eq!(spec.to_string().parse::<GameSpec>().unwrap(), spec);
@@ -215,11 +271,26 @@ mod tests {
     fn bad_specs_name_the_problem() {
         let err = "chess".parse::<GameSpec>().unwrap_err().to_string();
         assert!(err.contains("chess") && err.contains("awale"), "{err}");
-        let err = "awale(seeds=5)".parse::<GameSpec>().unwrap_err().to_string();
-        assert!(err.contains("seeds") && err.contains("feeding=true"), "{err}");
-        let err = "awale(feeding=maybe)".parse::<GameSpec>().unwrap_err().to_string();
-        assert!(err.contains("maybe") && err.contains("true or false"), "{err}");
-        let err = "awale(max_plies=0)".parse::<GameSpec>().unwrap_err().to_string();
+        let err = "awale(seeds=5)"
+            .parse::<GameSpec>()
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("seeds") && err.contains("feeding=true"),
+            "{err}"
+        );
+        let err = "awale(feeding=maybe)"
+            .parse::<GameSpec>()
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("maybe") && err.contains("true or false"),
+            "{err}"
+        );
+        let err = "awale(max_plies=0)"
+            .parse::<GameSpec>()
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("max_plies"), "{err}");
         assert!("awale(feeding".parse::<GameSpec>().is_err());
         assert!("tic_tac_toe(size=4)".parse::<GameSpec>().is_err());

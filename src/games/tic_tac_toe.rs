@@ -24,6 +24,7 @@ const STONE_KEYS: [u64; 2 * CELLS] = zobrist::keys(0x7777_0000_0000_0001);
 const P1_TO_MOVE_KEY: u64 = zobrist::keys::<1>(0x7777_0000_0000_0002)[0];
 
 #[inline(always)]
+#[allow(clippy::manual_contains)] // false positive: each line is masked with itself, not searched for
 fn has_line(stones: u16) -> bool {
     LINES.iter().any(|&line| stones & line == line)
 }
@@ -95,7 +96,11 @@ pub struct TicTacToe {
 impl TicTacToe {
     #[inline]
     fn empty_cells(&self) -> u16 {
-        if self.outcome.is_some() { 0 } else { !(self.stones[0] | self.stones[1]) & FULL }
+        if self.outcome.is_some() {
+            0
+        } else {
+            !(self.stones[0] | self.stones[1]) & FULL
+        }
     }
 
     /// The stone on cell `cell` (0-8), if any.
@@ -115,14 +120,25 @@ impl Game for TicTacToe {
     const NUM_ACTIONS: usize = CELLS;
     const HAS_DRAWS: bool = true;
     /// Planes over the 3 × 3 board, row 0 at the top: P0's stones, P1's stones, P0 to move.
-    const ENCODING: EncodingShape = EncodingShape { planes: 3, rows: 3, cols: 3 };
+    const ENCODING: EncodingShape = EncodingShape {
+        planes: 3,
+        rows: 3,
+        cols: 3,
+    };
     const ENCODING_VERSION: u32 = 1;
     const SYMMETRIES: &'static [Symmetry] = &SYMMETRIES;
 
     type Params = TicTacToeParams;
 
     fn new(_params: &TicTacToeParams) -> TicTacToe {
-        TicTacToe { stones: [0; 2], to_move: Player::P0, outcome: None, ply: 0, mobility: [0; 2], hash: 0 }
+        TicTacToe {
+            stones: [0; 2],
+            to_move: Player::P0,
+            outcome: None,
+            ply: 0,
+            mobility: [0; 2],
+            hash: 0,
+        }
     }
 
     fn params(&self) -> &TicTacToeParams {
@@ -161,7 +177,10 @@ impl Game for TicTacToe {
     #[inline]
     fn play(&mut self, action: Action) {
         let empty = self.empty_cells();
-        debug_assert!(empty >> action & 1 == 1, "illegal tic-tac-toe action {action} in\n{self}");
+        debug_assert!(
+            empty >> action & 1 == 1,
+            "illegal tic-tac-toe action {action} in\n{self}"
+        );
         let mover = self.to_move.index();
         self.mobility[mover] += empty.count_ones() as u16;
         self.stones[mover] |= 1 << action;
@@ -186,7 +205,11 @@ impl Game for TicTacToe {
     }
 
     fn hash_from_scratch(&self) -> u64 {
-        let mut hash = if self.to_move == Player::P1 { P1_TO_MOVE_KEY } else { 0 };
+        let mut hash = if self.to_move == Player::P1 {
+            P1_TO_MOVE_KEY
+        } else {
+            0
+        };
         for cell in 0..CELLS {
             if let Some(player) = self.cell(cell) {
                 hash ^= STONE_KEYS[player.index() * CELLS + cell];
@@ -204,7 +227,11 @@ impl Game for TicTacToe {
     }
 
     fn encode(&self, out: &mut [f32]) {
-        assert_eq!(out.len(), Self::ENCODING.len(), "tic-tac-toe encodes into 27 floats");
+        assert_eq!(
+            out.len(),
+            Self::ENCODING.len(),
+            "tic-tac-toe encodes into 27 floats"
+        );
         let p0_to_move = if self.to_move == Player::P0 { 1.0 } else { 0.0 };
         for cell in 0..CELLS {
             let stone = self.cell(cell);
@@ -235,7 +262,9 @@ impl Game for TicTacToe {
     fn action_from_text(_player: Player, text: &str) -> Result<Action, MoveError> {
         let lower = text.trim().to_ascii_lowercase();
         match lower.as_bytes() {
-            [col @ b'a'..=b'c', row @ b'1'..=b'3'] => Ok(((row - b'1') * 3 + (col - b'a')) as Action),
+            [col @ b'a'..=b'c', row @ b'1'..=b'3'] => {
+                Ok(((row - b'1') * 3 + (col - b'a')) as Action)
+            }
             _ => Err(MoveError::Unparsable {
                 text: text.to_string(),
                 expected: Self::notation_help().to_string(),

@@ -33,7 +33,14 @@ mod tests {
         // Reference values of SplitMix64 seeded with 0 (first three outputs), as published with
         // the algorithm's reference C implementation.
         let k: [u64; 3] = keys(0);
-        assert_eq!(k, [0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F]);
+        assert_eq!(
+            k,
+            [
+                0xE220_A839_7B1D_CDAF,
+                0x6E78_9E6A_A1B9_65F4,
+                0x06C4_5D18_8009_454F
+            ]
+        );
     }
 
     #[test]

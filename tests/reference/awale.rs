@@ -19,7 +19,13 @@ impl RefAwale {
     }
 
     pub fn from(seeds: Vec<i32>, score: [i32; 2], player: usize) -> Self {
-        let mut g = RefAwale { seeds, score, player, seen: HashSet::new(), ended_by_repetition: false };
+        let mut g = RefAwale {
+            seeds,
+            score,
+            player,
+            seen: HashSet::new(),
+            ended_by_repetition: false,
+        };
         g.seen.insert(g.key());
         g
     }
@@ -53,13 +59,22 @@ impl ReferenceGame for RefAwale {
         let upper = lower + 5;
         let opponent_empty = self.row_sum(1 - self.player) == 0;
         (lower..=upper)
-            .filter(|&h| if opponent_empty { self.seeds[h] - (upper - h) as i32 > 0 } else { self.seeds[h] > 0 })
+            .filter(|&h| {
+                if opponent_empty {
+                    self.seeds[h] - (upper - h) as i32 > 0
+                } else {
+                    self.seeds[h] > 0
+                }
+            })
             .map(|h| h - lower)
             .collect()
     }
 
     fn apply(&mut self, action: usize) {
-        assert!(self.legal().contains(&action), "reference: illegal action {action}");
+        assert!(
+            self.legal().contains(&action),
+            "reference: illegal action {action}"
+        );
         let origin = self.player * 6 + action;
         let mut n = self.seeds[origin];
         self.seeds[origin] = 0;
@@ -79,7 +94,9 @@ impl ReferenceGame for RefAwale {
             if !(beyond_empty && all_capturable) {
                 let mut captured = 0;
                 let mut h = house as i32;
-                while h >= lower as i32 && (self.seeds[h as usize] == 2 || self.seeds[h as usize] == 3) {
+                while h >= lower as i32
+                    && (self.seeds[h as usize] == 2 || self.seeds[h as usize] == 3)
+                {
                     captured += self.seeds[h as usize];
                     self.seeds[h as usize] = 0;
                     h -= 1;
@@ -102,7 +119,9 @@ impl ReferenceGame for RefAwale {
 
     fn terminal(&self) -> bool {
         let half = self.total() / 2;
-        self.score[0] > half || self.score[1] > half || (self.score[0] == half && self.score[1] == half)
+        self.score[0] > half
+            || self.score[1] > half
+            || (self.score[0] == half && self.score[1] == half)
     }
 
     fn returns(&self) -> [f32; 2] {

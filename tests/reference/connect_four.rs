@@ -13,7 +13,12 @@ pub struct RefConnectFour {
 
 impl RefConnectFour {
     pub fn new() -> Self {
-        RefConnectFour { grid: [[0; 7]; 6], player: 0, winner: None, moves: 0 }
+        RefConnectFour {
+            grid: [[0; 7]; 6],
+            player: 0,
+            winner: None,
+            moves: 0,
+        }
     }
 
     fn four_for(&self, stone: u8) -> bool {
@@ -23,7 +28,9 @@ impl RefConnectFour {
                 for (dr, dc) in dirs {
                     if (0..4).all(|k| {
                         let (rr, cc) = (r + k * dr, c + k * dc);
-                        (0..6).contains(&rr) && (0..7).contains(&cc) && self.grid[rr as usize][cc as usize] == stone
+                        (0..6).contains(&rr)
+                            && (0..7).contains(&cc)
+                            && self.grid[rr as usize][cc as usize] == stone
                     }) {
                         return true;
                     }
@@ -43,7 +50,9 @@ impl ReferenceGame for RefConnectFour {
     }
 
     fn apply(&mut self, col: usize) {
-        let row = (0..6).find(|&r| self.grid[r][col] == 0).expect("reference: full column");
+        let row = (0..6)
+            .find(|&r| self.grid[r][col] == 0)
+            .expect("reference: full column");
         self.grid[row][col] = self.player as u8 + 1;
         self.moves += 1;
         if self.four_for(self.player as u8 + 1) {

@@ -11,14 +11,30 @@ pub struct RefTicTacToe {
 
 impl RefTicTacToe {
     pub fn new() -> Self {
-        RefTicTacToe { cells: [0; 9], player: 0 }
+        RefTicTacToe {
+            cells: [0; 9],
+            player: 0,
+        }
     }
 
     fn winner(&self) -> Option<u8> {
-        let lines = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
+        let lines = [
+            [0, 1, 2],
+            [3, 4, 5],
+            [6, 7, 8],
+            [0, 3, 6],
+            [1, 4, 7],
+            [2, 5, 8],
+            [0, 4, 8],
+            [2, 4, 6],
+        ];
         lines
             .iter()
-            .find(|l| self.cells[l[0]] != 0 && self.cells[l[0]] == self.cells[l[1]] && self.cells[l[1]] == self.cells[l[2]])
+            .find(|l| {
+                self.cells[l[0]] != 0
+                    && self.cells[l[0]] == self.cells[l[1]]
+                    && self.cells[l[1]] == self.cells[l[2]]
+            })
             .map(|l| self.cells[l[0]])
     }
 }
