@@ -9,6 +9,8 @@
 //! ```
 //!
 //! - [`games`]: the `Game` trait, Awale, Connect Four, tic-tac-toe, the registry, perft.
+//! - [`search`]: the search table, completed Descent, UBFM / UBFM_s, MCTS / UCT, alpha-beta,
+//!   greedy and random, all through the `Evaluator` trait.
 //! - [`cli`]: argument parsing and the subcommands; the only layer that reads files named on the
 //!   command line.
 //!
@@ -16,3 +18,4 @@
 
 pub mod cli;
 pub mod games;
+pub mod search;

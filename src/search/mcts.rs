@@ -1,0 +1,410 @@
+//! Monte Carlo tree search (SPEC §2.3; seeds 000 and 004; paper remark 3).
+//!
+//! Each simulation: **selection** from the root down the tree — UCT picks the child maximising
+//! `W/N + c·sqrt(ln N_parent / N)` (unvisited children first, at random), where `W/N` is the mean
+//! reward in [0, 1] for the player choosing at the parent; seed 000's plain "MCTS" picks children
+//! uniformly at random — then **expansion** of the reached leaf (all its children are created at
+//! once, one of them is selected), **evaluation** of the new node — a uniformly random playout to
+//! the end (classic), a heavy playout (moves drawn with weight `1 + points scored by the move`,
+//! seed 000), or the `Evaluator` without playout (remark 3) — and **backpropagation** of the value
+//! along the path. The move played is the most visited child (UCT) or the best mean (plain MCTS,
+//! seed 000's `argmax Score`). The tree is transposition-free; it can be kept between moves.
+//!
+//! Defaults: `c = √2/2` with playout rewards in [0, 1]; seed 000 found the plateau there.
+
+use rand::{Rng, RngExt};
+
+use super::budget::Budget;
+use super::descent::SearchStats;
+use super::evaluator::Evaluator;
+use crate::games::random_playout::random_playout;
+use crate::games::{Action, Game};
+
+/// How to choose a child inside the tree.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TreePolicy {
+    /// UCB1 applied to trees with exploration constant `c`.
+    Uct { c: f32 },
+    /// Uniformly at random (seed 000's plain MCTS).
+    Random,
+}
+
+/// How to value a new leaf.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeafValue {
+    RandomPlayout,
+    HeavyPlayout,
+    /// The `Evaluator`, no playout.
+    Evaluator,
+}
+
+/// The move played after the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FinalMove {
+    MostVisits,
+    BestMean,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsOptions {
+    pub tree_policy: TreePolicy,
+    pub leaf: LeafValue,
+    pub final_move: FinalMove,
+}
+
+impl MctsOptions {
+    /// UCT with random playouts, c = √2/2.
+    pub fn uct() -> Self {
+        MctsOptions {
+            tree_policy: TreePolicy::Uct {
+                c: std::f32::consts::FRAC_1_SQRT_2,
+            },
+            leaf: LeafValue::RandomPlayout,
+            final_move: FinalMove::MostVisits,
+        }
+    }
+
+    /// Seed 000's plain MCTS: random tree policy, random playouts, best mean.
+    pub fn plain() -> Self {
+        MctsOptions {
+            tree_policy: TreePolicy::Random,
+            leaf: LeafValue::RandomPlayout,
+            final_move: FinalMove::BestMean,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct MctsNode {
+    /// Sum of the values backed up through this node, P0's view, each in [-1, 1].
+    value_sum_p0: f64,
+    visits: u32,
+    first_child: u32,
+    num_children: u16,
+    expanded: bool,
+    /// The action that led here from the parent.
+    action: Action,
+}
+
+impl MctsNode {
+    fn new(action: Action) -> Self {
+        MctsNode {
+            value_sum_p0: 0.0,
+            visits: 0,
+            first_child: 0,
+            num_children: 0,
+            expanded: false,
+            action,
+        }
+    }
+}
+
+/// An MCTS searcher and its tree (rooted at the position of the last search).
+pub struct Mcts<G: Game> {
+    pub options: MctsOptions,
+    nodes: Vec<MctsNode>,
+    root: Option<G>,
+    path: Vec<u32>,
+    actions: Vec<Action>,
+    weights: Vec<f32>,
+    single: Vec<G>,
+}
+
+/// One child of the root after a search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RootChild {
+    pub action: Action,
+    pub visits: u32,
+    /// Mean value, P0's view, in [-1, 1].
+    pub mean_value_p0: f32,
+}
+
+impl<G: Game> Mcts<G> {
+    pub fn new(options: MctsOptions) -> Self {
+        Mcts {
+            options,
+            nodes: Vec::new(),
+            root: None,
+            path: Vec::new(),
+            actions: Vec::with_capacity(G::NUM_ACTIONS),
+            weights: Vec::with_capacity(G::NUM_ACTIONS),
+            single: Vec::with_capacity(1),
+        }
+    }
+
+    /// Forgets the tree.
+    pub fn clear(&mut self) {
+        self.nodes.clear();
+        self.root = None;
+    }
+
+    /// Number of nodes in the tree.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Keeps the subtree reached from the last searched root by `moves` (tree reuse): the next
+    /// search from that position starts with its statistics. Anything else resets the tree.
+    pub fn advance(&mut self, moves: &[Action]) {
+        let Some(mut position) = self.root.clone() else {
+            return;
+        };
+        let mut node = 0u32;
+        for &action in moves {
+            let n = self.nodes[node as usize];
+            let child = (n.first_child..n.first_child + n.num_children as u32)
+                .find(|&c| self.nodes[c as usize].action == action);
+            match child {
+                Some(c) if n.expanded => node = c,
+                _ => {
+                    self.clear();
+                    return;
+                }
+            }
+            position.play(action);
+        }
+        // Copy the subtree of `node` into a fresh arena, breadth first.
+        let old = std::mem::take(&mut self.nodes);
+        let mut new = vec![old[node as usize]];
+        let mut queue = vec![(node, 0u32)];
+        let mut head = 0;
+        while head < queue.len() {
+            let (old_index, new_index) = queue[head];
+            head += 1;
+            let n = old[old_index as usize];
+            if n.expanded {
+                let first = new.len() as u32;
+                new[new_index as usize].first_child = first;
+                for c in 0..n.num_children as u32 {
+                    new.push(old[(n.first_child + c) as usize]);
+                    queue.push((n.first_child + c, first + c));
+                }
+            }
+        }
+        self.nodes = new;
+        self.root = Some(position);
+    }
+
+    /// Runs simulations from `root` within the budget. Reuses the tree if `root` is the position
+    /// it is rooted at (after `advance`), else starts a new one.
+    pub fn search<E: Evaluator<G>, R: Rng + ?Sized>(
+        &mut self,
+        root: &G,
+        evaluator: &E,
+        budget: &Budget,
+        rng: &mut R,
+    ) -> SearchStats {
+        let mut stats = SearchStats::default();
+        if root.is_terminal() {
+            return stats;
+        }
+        let same_root = self
+            .root
+            .as_ref()
+            .is_some_and(|r| r.hash() == root.hash() && r.ply() == root.ply());
+        if !same_root || self.nodes.is_empty() {
+            self.nodes.clear();
+            self.nodes.push(MctsNode::new(0));
+            self.root = Some(root.clone());
+        }
+        let clock = budget.start();
+        while !clock.exhausted(stats.iterations) {
+            self.simulate(root, evaluator, rng, &mut stats);
+            stats.iterations += 1;
+        }
+        stats.seconds = clock.elapsed().as_secs_f64();
+        stats
+    }
+
+    fn simulate<E: Evaluator<G>, R: Rng + ?Sized>(
+        &mut self,
+        root: &G,
+        evaluator: &E,
+        rng: &mut R,
+        stats: &mut SearchStats,
+    ) {
+        let mut position = root.clone();
+        self.path.clear();
+        let mut node = 0u32;
+        self.path.push(node);
+        // Selection and expansion.
+        loop {
+            if position.is_terminal() {
+                break;
+            }
+            if !self.nodes[node as usize].expanded {
+                self.expand(node, &position);
+                let child = self.select(node, position.to_move(), rng);
+                position.play(self.nodes[child as usize].action);
+                self.path.push(child);
+                stats.expansions += 1;
+                break;
+            }
+            let child = self.select(node, position.to_move(), rng);
+            position.play(self.nodes[child as usize].action);
+            node = child;
+            self.path.push(node);
+        }
+        stats.max_depth = stats.max_depth.max(self.path.len() as u32 - 1);
+        // Evaluation.
+        let value_p0 = if let Some(outcome) = position.outcome() {
+            stats.terminal_visits += 1;
+            outcome.value_p0()
+        } else {
+            match self.options.leaf {
+                LeafValue::RandomPlayout => random_playout(&mut position, rng, &mut self.actions)
+                    .0
+                    .value_p0(),
+                LeafValue::HeavyPlayout => self.heavy_playout(&mut position, rng),
+                LeafValue::Evaluator => {
+                    self.single.clear();
+                    self.single.push(position);
+                    let mut value = [0.0f32];
+                    evaluator.evaluate(&self.single, &mut value);
+                    stats.evaluator_calls += 1;
+                    stats.evaluated_positions += 1;
+                    value[0].clamp(-1.0, 1.0)
+                }
+            }
+        };
+        // Backpropagation.
+        for &n in &self.path {
+            let node = &mut self.nodes[n as usize];
+            node.visits += 1;
+            node.value_sum_p0 += value_p0 as f64;
+        }
+    }
+
+    fn expand(&mut self, node: u32, position: &G) {
+        position.legal_actions(&mut self.actions);
+        let first = self.nodes.len() as u32;
+        for &action in &self.actions {
+            self.nodes.push(MctsNode::new(action));
+        }
+        let n = &mut self.nodes[node as usize];
+        n.first_child = first;
+        n.num_children = self.actions.len() as u16;
+        n.expanded = true;
+    }
+
+    /// The child to follow from `node`, for the player to move there.
+    fn select<R: Rng + ?Sized>(&self, node: u32, mover: crate::games::Player, rng: &mut R) -> u32 {
+        let n = self.nodes[node as usize];
+        let children = n.first_child..n.first_child + n.num_children as u32;
+        match self.options.tree_policy {
+            TreePolicy::Random => n.first_child + rng.random_range(0..n.num_children as u32),
+            TreePolicy::Uct { c } => {
+                let sign = mover.sign() as f64;
+                let log_parent = (n.visits.max(1) as f64).ln();
+                let mut best = n.first_child;
+                let mut best_score = f64::NEG_INFINITY;
+                let mut ties = 0u32;
+                for child in children {
+                    let ch = self.nodes[child as usize];
+                    let score = if ch.visits == 0 {
+                        f64::INFINITY
+                    } else {
+                        let mean_p0 = ch.value_sum_p0 / ch.visits as f64;
+                        let reward = (sign * mean_p0 + 1.0) / 2.0;
+                        reward + c as f64 * (log_parent / ch.visits as f64).sqrt()
+                    };
+                    if score > best_score {
+                        best_score = score;
+                        best = child;
+                        ties = 1;
+                    } else if score == best_score {
+                        ties += 1;
+                        if rng.random_range(0..ties) == 0 {
+                            best = child;
+                        }
+                    }
+                }
+                best
+            }
+        }
+    }
+
+    /// A playout whose moves are drawn with weight `1 + points the move scores for the mover`.
+    fn heavy_playout<R: Rng + ?Sized>(&mut self, position: &mut G, rng: &mut R) -> f32 {
+        loop {
+            position.legal_actions(&mut self.actions);
+            if self.actions.is_empty() {
+                return position
+                    .outcome()
+                    .expect("no legal action: game over")
+                    .value_p0();
+            }
+            let sign = position.to_move().sign();
+            let before = position.score_p0().unwrap_or(0) as f32;
+            self.weights.clear();
+            let mut total = 0.0;
+            for &action in &self.actions {
+                let mut child = position.clone();
+                child.play(action);
+                let gain = (sign * (child.score_p0().unwrap_or(0) as f32 - before)).max(0.0);
+                total += 1.0 + gain;
+                self.weights.push(total);
+            }
+            let draw = rng.random::<f32>() * total;
+            let index = self
+                .weights
+                .iter()
+                .position(|&w| draw < w)
+                .unwrap_or(self.actions.len() - 1);
+            position.play(self.actions[index]);
+        }
+    }
+
+    /// The root's children after a search.
+    pub fn root_children(&self) -> Vec<RootChild> {
+        let Some(root) = self.nodes.first() else {
+            return Vec::new();
+        };
+        (root.first_child..root.first_child + root.num_children as u32)
+            .map(|c| {
+                let n = self.nodes[c as usize];
+                RootChild {
+                    action: n.action,
+                    visits: n.visits,
+                    mean_value_p0: if n.visits == 0 {
+                        0.0
+                    } else {
+                        (n.value_sum_p0 / n.visits as f64) as f32
+                    },
+                }
+            })
+            .collect()
+    }
+
+    /// The move to play at the searched root (`None` before any search).
+    pub fn decide<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Action> {
+        let root = self.root.as_ref()?;
+        let sign = root.to_move().sign();
+        let children = self.root_children();
+        let key = |c: &RootChild| match self.options.final_move {
+            FinalMove::MostVisits => (c.visits as f32, sign * c.mean_value_p0),
+            FinalMove::BestMean => (
+                if c.visits == 0 {
+                    f32::NEG_INFINITY
+                } else {
+                    sign * c.mean_value_p0
+                },
+                c.visits as f32,
+            ),
+        };
+        let best_key =
+            children
+                .iter()
+                .map(key)
+                .fold(None, |acc: Option<(f32, f32)>, k| match acc {
+                    Some(a) if a >= k => Some(a),
+                    _ => Some(k),
+                })?;
+        let tied: Vec<&RootChild> = children.iter().filter(|c| key(c) == best_key).collect();
+        Some(tied[rng.random_range(0..tied.len())].action)
+    }
+}

@@ -1,0 +1,291 @@
+//! The search table T of SPEC §1, shared by Descent, UBFM and UBFM_s and kept across the moves
+//! of one game (self-play reuses it).
+//!
+//! Keyed by Zobrist hash (transpositions merge). For each state of S — the states that are
+//! **expanded or terminal** — a `Node` holds `v(s)` (P0's view), `c(s)` ∈ {-1, 0, 1} and `r(s)`;
+//! for each of its actions a `ChildEdge` holds copies of the child's `v, c, r` and `n(s, a)`.
+//! Leaves that are neither expanded nor terminal exist only as edges of their parent, so S is
+//! exactly the set of keys, the tree-learning targets (SPEC §3).
+//!
+//! Terminal states are keyed with their hash XOR a salt, so that a finished position never shares
+//! an entry with a position in play that has the same board (a game ended by a ply cap, say).
+//!
+//! Memory: a node is 16 bytes plus its 8-byte key in a hash map (about 28 bytes a slot at the
+//! map's load factor), each edge 12 bytes; `memory_bytes` reports the total.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::games::{Action, Game};
+
+/// Keys are Zobrist hashes, already uniformly spread: hash them by identity.
+#[derive(Default, Clone, Copy)]
+pub struct ZobristHasher(u64);
+
+impl Hasher for ZobristHasher {
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    #[inline]
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// A hash map keyed by Zobrist hashes.
+pub type ZobristMap<V> = HashMap<u64, V, BuildHasherDefault<ZobristHasher>>;
+
+/// Salt XORed into a terminal state's key.
+const TERMINAL_SALT: u64 = 0x5A17_7E12_11A1_0001;
+
+/// The table key of a position.
+#[inline]
+pub fn key_of<G: Game>(position: &G) -> u64 {
+    if position.is_terminal() {
+        position.hash() ^ TERMINAL_SALT
+    } else {
+        position.hash()
+    }
+}
+
+/// `(r, c, v)`: resolution, completion and value (P0's view) of a state or edge.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Triple {
+    pub resolved: bool,
+    pub completion: i8,
+    pub value_p0: f32,
+}
+
+/// One state of S.
+#[derive(Clone, Copy, Debug)]
+pub struct Node {
+    pub value_p0: f32,
+    first_child: u32,
+    num_children: u16,
+    pub completion: i8,
+    pub resolved: bool,
+    pub terminal: bool,
+    /// Index into the table's stored positions (`u32::MAX` when positions are not kept).
+    position: u32,
+}
+
+impl Node {
+    pub fn triple(&self) -> Triple {
+        Triple {
+            resolved: self.resolved,
+            completion: self.completion,
+            value_p0: self.value_p0,
+        }
+    }
+
+    pub fn num_children(&self) -> usize {
+        self.num_children as usize
+    }
+}
+
+/// What a state knows of one of its actions.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ChildEdge {
+    /// v(s, a), P0's view.
+    pub value_p0: f32,
+    /// n(s, a): how often the search chose this action in this state.
+    pub visits: u32,
+    pub action: Action,
+    /// c(s, a).
+    pub completion: i8,
+    /// r(s, a).
+    pub resolved: bool,
+}
+
+impl ChildEdge {
+    pub fn new(action: Action, triple: Triple) -> ChildEdge {
+        ChildEdge {
+            value_p0: triple.value_p0,
+            visits: 0,
+            action,
+            completion: triple.completion,
+            resolved: triple.resolved,
+        }
+    }
+
+    pub fn set(&mut self, triple: Triple) {
+        self.value_p0 = triple.value_p0;
+        self.completion = triple.completion;
+        self.resolved = triple.resolved;
+    }
+}
+
+/// The table: S, its values and its edges; optionally the positions of S (for tree learning).
+#[derive(Clone, Debug)]
+pub struct Table<G> {
+    nodes: ZobristMap<Node>,
+    edges: Vec<ChildEdge>,
+    positions: Vec<G>,
+    keep_positions: bool,
+}
+
+impl<G: Game> Table<G> {
+    /// An empty table. With `keep_positions`, every state added to S is stored, so that
+    /// `learning_pairs` can hand the positions to the learner.
+    pub fn new(keep_positions: bool) -> Table<G> {
+        Table {
+            nodes: ZobristMap::default(),
+            edges: Vec::new(),
+            positions: Vec::new(),
+            keep_positions,
+        }
+    }
+
+    /// Forgets everything (keeps the allocations).
+    pub fn clear(&mut self) {
+        self.nodes.clear();
+        self.edges.clear();
+        self.positions.clear();
+    }
+
+    /// Number of states in S.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Number of child edges stored.
+    pub fn num_edges(&self) -> usize {
+        self.edges.len()
+    }
+
+    /// Approximate heap memory in bytes (map slots at capacity, edges, kept positions).
+    pub fn memory_bytes(&self) -> usize {
+        let slot = std::mem::size_of::<(u64, Node)>() + 1;
+        self.nodes.capacity() * slot
+            + self.edges.capacity() * std::mem::size_of::<ChildEdge>()
+            + self.positions.capacity() * std::mem::size_of::<G>()
+    }
+
+    #[inline]
+    pub fn get(&self, key: u64) -> Option<&Node> {
+        self.nodes.get(&key)
+    }
+
+    #[inline]
+    pub fn contains(&self, key: u64) -> bool {
+        self.nodes.contains_key(&key)
+    }
+
+    /// The node of `key` and its edges.
+    #[inline]
+    pub fn node_and_children(&self, key: u64) -> Option<(&Node, &[ChildEdge])> {
+        let node = self.nodes.get(&key)?;
+        let first = node.first_child as usize;
+        Some((node, &self.edges[first..first + node.num_children as usize]))
+    }
+
+    /// The node of `key` and its edges, mutably.
+    #[inline]
+    pub fn node_and_children_mut(&mut self, key: u64) -> Option<(&mut Node, &mut [ChildEdge])> {
+        let node = self.nodes.get_mut(&key)?;
+        let (first, count) = (node.first_child as usize, node.num_children as usize);
+        Some((node, &mut self.edges[first..first + count]))
+    }
+
+    /// The edges of the root `position`, if it has been expanded.
+    pub fn children_of(&self, position: &G) -> Option<&[ChildEdge]> {
+        self.node_and_children(key_of(position))
+            .map(|(_, children)| children)
+    }
+
+    fn push_position(&mut self, position: &G) -> u32 {
+        if !self.keep_positions {
+            return u32::MAX;
+        }
+        self.positions.push(position.clone());
+        (self.positions.len() - 1) as u32
+    }
+
+    /// Adds a terminal state to S (no-op if present) and returns its triple.
+    pub fn insert_terminal(&mut self, position: &G, completion: i8, value_p0: f32) -> Triple {
+        let key = key_of(position);
+        if let Some(node) = self.nodes.get(&key) {
+            return node.triple();
+        }
+        let index = self.push_position(position);
+        let node = Node {
+            value_p0,
+            first_child: 0,
+            num_children: 0,
+            completion,
+            resolved: true,
+            terminal: true,
+            position: index,
+        };
+        self.nodes.insert(key, node);
+        node.triple()
+    }
+
+    /// Starts the edges of a new expanded node: push them with `push_edge`, then call
+    /// `finish_expansion`.
+    pub fn begin_expansion(&self) -> usize {
+        self.edges.len()
+    }
+
+    pub fn push_edge(&mut self, edge: ChildEdge) {
+        self.edges.push(edge);
+    }
+
+    /// The edges pushed since `begin`, to fill in values.
+    pub fn pending_edges_mut(&mut self, begin: usize) -> &mut [ChildEdge] {
+        &mut self.edges[begin..]
+    }
+
+    /// Adds the expanded non-terminal `position` to S with the edges pushed since `begin` and
+    /// the given triple.
+    pub fn finish_expansion(&mut self, position: &G, begin: usize, triple: Triple) {
+        let key = key_of(position);
+        debug_assert!(!self.nodes.contains_key(&key), "state expanded twice");
+        let index = self.push_position(position);
+        let count = self.edges.len() - begin;
+        let node = Node {
+            value_p0: triple.value_p0,
+            first_child: u32::try_from(begin).expect("fewer than 2^32 edges"),
+            num_children: u16::try_from(count).expect("fewer than 65536 actions"),
+            completion: triple.completion,
+            resolved: triple.resolved,
+            terminal: false,
+            position: index,
+        };
+        self.nodes.insert(key, node);
+    }
+
+    /// Every state of S with its value v(s), P0's view (tree learning, SPEC §3). Needs a table
+    /// made with `keep_positions`.
+    pub fn learning_pairs(&self) -> impl Iterator<Item = (&G, f32)> + '_ {
+        assert!(
+            self.keep_positions,
+            "learning pairs need a table that keeps positions"
+        );
+        self.nodes
+            .values()
+            .map(|node| (&self.positions[node.position as usize], node.value_p0))
+    }
+
+    /// Every node of S with its key.
+    pub fn nodes(&self) -> impl Iterator<Item = (u64, &Node)> + '_ {
+        self.nodes.iter().map(|(&k, n)| (k, n))
+    }
+
+    /// The edges of a node.
+    pub fn children(&self, node: &Node) -> &[ChildEdge] {
+        let first = node.first_child as usize;
+        &self.edges[first..first + node.num_children as usize]
+    }
+}

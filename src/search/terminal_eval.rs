@@ -1,0 +1,161 @@
+//! Terminal evaluations f_t, the reinforcement heuristics of SPEC §5 (paper section 6). Each
+//! keeps the order of the classic gain (wins > draws > losses), from P0's point of view.
+//! Completion values always use the classic gain b_t; only `v` uses f_t.
+
+use crate::games::{Game, Outcome};
+
+/// Which terminal evaluation to use, with its parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TerminalEval {
+    /// b_t: +1 / 0 / -1 (the network's output layer uses tanh).
+    Classic,
+    /// ±(P - p + 1) for a P0 / P1 win, 0 for a draw; `max_length` is P, p the plies played.
+    AdditiveDepth { max_length: f32 },
+    /// ±P'/p, `mean_length` P' the (empirical) mean game length.
+    MultiplicativeDepth { mean_length: f32 },
+    /// The game's final score P0 minus P1, at least +1 for a P0 win and at most -1 for a loss.
+    Score,
+    /// M0/M1 if P0 wins, -M1/M0 if P1 wins (Mi: mean legal actions at player i's turns), 0 if draw.
+    Mobility,
+    /// max(n0 - n1, 1) if P0 wins, min(n0 - n1, -1) if P1 wins, 0 if draw (ni: pieces on board).
+    Presence,
+}
+
+impl TerminalEval {
+    /// f_t of a finished game, from P0's point of view. Panics if the game is not over.
+    pub fn value_p0<G: Game>(&self, position: &G) -> f32 {
+        let outcome = position
+            .outcome()
+            .expect("terminal evaluation of a position still in play");
+        if outcome == Outcome::Draw {
+            return 0.0;
+        }
+        let sign = outcome.value_p0();
+        match *self {
+            TerminalEval::Classic => sign,
+            TerminalEval::AdditiveDepth { max_length } => {
+                sign * (max_length - position.ply() as f32 + 1.0).max(1.0)
+            }
+            TerminalEval::MultiplicativeDepth { mean_length } => {
+                sign * mean_length / position.ply().max(1) as f32
+            }
+            TerminalEval::Score => {
+                let score = position.score_p0().unwrap_or(0) as f32;
+                if sign > 0.0 {
+                    score.max(1.0)
+                } else {
+                    score.min(-1.0)
+                }
+            }
+            TerminalEval::Mobility => {
+                let sums = position.mobility_sums();
+                let plies = position.ply() as u32;
+                let turns = [plies.div_ceil(2), plies / 2];
+                let mean = |i: usize| {
+                    if turns[i] == 0 {
+                        1.0
+                    } else {
+                        (sums[i] as f32 / turns[i] as f32).max(1e-3)
+                    }
+                };
+                if sign > 0.0 {
+                    mean(0) / mean(1)
+                } else {
+                    -mean(1) / mean(0)
+                }
+            }
+            TerminalEval::Presence => {
+                let [n0, n1] = position.piece_counts();
+                let diff = n0 as f32 - n1 as f32;
+                if sign > 0.0 {
+                    diff.max(1.0)
+                } else {
+                    diff.min(-1.0)
+                }
+            }
+        }
+    }
+
+    /// Whether values stay within [-1, 1] (a tanh output fits them).
+    pub fn is_bounded(&self) -> bool {
+        matches!(self, TerminalEval::Classic)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{Awale, AwaleParams, GameExt, TicTacToe};
+
+    fn ttt(moves: &str) -> TicTacToe {
+        let mut p = TicTacToe::new(&Default::default());
+        for m in moves.split_whitespace() {
+            let a = p.parse_legal_move(m).unwrap();
+            p.play(a);
+        }
+        p
+    }
+
+    #[test]
+    fn heuristics_on_a_p0_win_in_five_plies() {
+        // x: a1 b1 c1 (top row), o: a2 b2. P0 wins at ply 5.
+        let p = ttt("a1 a2 b1 b2 c1");
+        assert_eq!(TerminalEval::Classic.value_p0(&p), 1.0);
+        assert_eq!(
+            TerminalEval::AdditiveDepth { max_length: 9.0 }.value_p0(&p),
+            5.0
+        );
+        assert_eq!(
+            TerminalEval::MultiplicativeDepth { mean_length: 7.5 }.value_p0(&p),
+            1.5
+        );
+        // Mobility: P0 had 9, 7, 5 legal moves (mean 7), P1 8, 6 (mean 7): 7/7.
+        assert_eq!(TerminalEval::Mobility.value_p0(&p), 1.0);
+        // Presence: 3 - 2 = 1.
+        assert_eq!(TerminalEval::Presence.value_p0(&p), 1.0);
+        // No score in tic-tac-toe: a win is worth at least 1.
+        assert_eq!(TerminalEval::Score.value_p0(&p), 1.0);
+    }
+
+    #[test]
+    fn heuristics_on_a_p1_win_and_a_draw() {
+        // o takes the middle column: x a1 c1 a3, o b1 b2 b3; P1 wins at ply 6.
+        let p = ttt("a1 b1 c1 b2 a3 b3");
+        assert_eq!(p.outcome(), Some(Outcome::WinP1));
+        assert_eq!(TerminalEval::Classic.value_p0(&p), -1.0);
+        assert_eq!(
+            TerminalEval::AdditiveDepth { max_length: 9.0 }.value_p0(&p),
+            -4.0
+        );
+        assert_eq!(
+            TerminalEval::MultiplicativeDepth { mean_length: 6.0 }.value_p0(&p),
+            -1.0
+        );
+        // P0 had 9, 7, 5 (mean 7), P1 8, 6, 4 (mean 6): -6/7.
+        assert!((TerminalEval::Mobility.value_p0(&p) - (-6.0 / 7.0)).abs() < 1e-6);
+        // Presence 3 - 3 = 0, kept at most -1 for a loss.
+        assert_eq!(TerminalEval::Presence.value_p0(&p), -1.0);
+        let draw = ttt("b2 a1 c1 a3 a2 c2 b1 b3 c3");
+        assert_eq!(draw.outcome(), Some(Outcome::Draw));
+        for h in [
+            TerminalEval::Classic,
+            TerminalEval::Score,
+            TerminalEval::Mobility,
+            TerminalEval::Presence,
+        ] {
+            assert_eq!(h.value_p0(&draw), 0.0);
+        }
+    }
+
+    #[test]
+    fn score_heuristic_uses_awale_seeds() {
+        // P0 captures to 25 and P1 takes the 3 seeds of its row: 25 - 23.
+        let mut p = Awale::from_description(
+            AwaleParams::default(),
+            "0 0 0 0 0 1 / 1 3 0 0 0 0 ; 23 20 ; p0",
+        )
+        .unwrap();
+        p.play(5);
+        assert_eq!(TerminalEval::Score.value_p0(&p), 2.0);
+    }
+}
