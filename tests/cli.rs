@@ -171,3 +171,53 @@ fn bench_rules_prints_one_json_object() {
     );
     assert!(report["longest_game"].as_u64().unwrap() <= 9);
 }
+
+#[test]
+fn bench_search_prints_one_json_object_per_algorithm() {
+    for algo in ["descent", "ubfm", "ubfms", "mcts", "alphabeta"] {
+        let out = descent(&[
+            "bench",
+            "search",
+            "tic_tac_toe",
+            "--algo",
+            algo,
+            "--iterations",
+            "200",
+            "--json",
+        ]);
+        assert!(out.status.success(), "{algo}: {}", stderr(&out));
+        let report: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+        assert_eq!(report["bench"], "search");
+        assert_eq!(report["algo"], algo);
+        assert!(report["iterations"].as_u64().unwrap() >= 1);
+        for field in [
+            "iterations_per_s",
+            "expansions_per_s",
+            "evaluator_calls",
+            "mean_batch",
+            "table_entries",
+        ] {
+            assert!(report.get(field).is_some(), "{algo}: missing {field}");
+        }
+    }
+    // Completed Descent proves tic-tac-toe before 200 000 iterations and stops.
+    let out = descent(&[
+        "bench",
+        "search",
+        "tic_tac_toe",
+        "--algo",
+        "descent",
+        "--iterations",
+        "200000",
+        "--json",
+    ]);
+    let report: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert!(report["iterations"].as_u64().unwrap() < 200_000);
+    let out = descent(&["bench", "search", "awale", "--algo", "minimax"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("minimax") && stderr(&out).contains("descent"),
+        "{}",
+        stderr(&out)
+    );
+}

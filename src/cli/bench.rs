@@ -16,6 +16,8 @@ use crate::games::{Game, GameSpec, GameVisitor};
 pub enum BenchCommand {
     /// Random-playout throughput of a game's rules, on one thread and on all cores.
     Rules(RulesArgs),
+    /// Speed of one search from the initial position (iterations/s, nodes/s, evaluator batches).
+    Search(super::bench_search::SearchArgs),
 }
 
 #[derive(Args, Debug)]
@@ -120,6 +122,7 @@ impl GameVisitor for RulesBench {
 pub fn run(command: BenchCommand) -> anyhow::Result<ExitCode> {
     match command {
         BenchCommand::Rules(args) => bench_rules(args),
+        BenchCommand::Search(args) => super::bench_search::run(args),
     }
 }
 

@@ -111,6 +111,9 @@ struct RepetitionHistory {
     older: Option<Arc<Vec<u64>>>,
     recent: [u64; INLINE_HISTORY],
     recent_len: u8,
+    /// A 256-bit Bloom filter of every hash held (bit = low 8 bits of the hash): most positions
+    /// are new, and a clear bit proves it without scanning.
+    seen_bits: [u64; 4],
 }
 
 impl RepetitionHistory {
@@ -118,10 +121,20 @@ impl RepetitionHistory {
     fn clear(&mut self) {
         self.recent_len = 0;
         self.older = None;
+        self.seen_bits = [0; 4];
+    }
+
+    #[inline(always)]
+    fn bloom_bit(hash: u64) -> (usize, u64) {
+        (((hash >> 6) & 3) as usize, 1 << (hash & 63))
     }
 
     #[inline]
     fn contains(&self, hash: u64) -> bool {
+        let (word, bit) = Self::bloom_bit(hash);
+        if self.seen_bits[word] & bit == 0 {
+            return false;
+        }
         self.recent[..self.recent_len as usize].contains(&hash)
             || self
                 .older
@@ -138,6 +151,8 @@ impl RepetitionHistory {
         }
         self.recent[self.recent_len as usize] = hash;
         self.recent_len += 1;
+        let (word, bit) = Self::bloom_bit(hash);
+        self.seen_bits[word] |= bit;
     }
 }
 
@@ -292,6 +307,16 @@ impl Awale {
     fn compute_legal_mask(&self) -> u8 {
         let base = self.to_move.index() * HOUSES;
         let must_feed = self.params.feeding && self.row_is_empty(self.to_move.opponent());
+        if !must_feed {
+            // SWAR: one bit per non-empty house of the mover's row.
+            let (start, shift) = if base == 0 { (0, 0) } else { (BOARD - 8, 16) };
+            let bytes: [u8; 8] = self.seeds[start..start + 8].try_into().expect("8 bytes");
+            let row = (u64::from_le_bytes(bytes) >> shift) & 0xFFFF_FFFF_FFFF;
+            const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+            let non_zero = (((row & LOW7) + LOW7) | row) & !LOW7; // high bit of each non-zero byte
+            // Gather the 8 high bits into one byte.
+            return ((non_zero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8;
+        }
         let mut mask = 0u8;
         for i in 0..HOUSES {
             let seeds = self.seeds[base + i];

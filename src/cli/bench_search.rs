@@ -1,0 +1,226 @@
+//! `descent bench search <game> --algo descent|ubfm|ubfms|mcts|alphabeta …`: the speed of one
+//! search from the initial position, with a fixed seed (iteration budgets are reproducible).
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
+use serde::Serialize;
+
+use crate::games::{Game, GameSpec, GameVisitor};
+use crate::search::{
+    AlphaBeta, AlphaBetaOptions, Budget, ConstantEvaluator, Evaluator, Mcts, MctsOptions,
+    RandomEvaluator, ScoreEvaluator, SearchStats, Table, TreeSearch, TreeSearchOptions,
+};
+
+#[derive(Clone, Copy, Debug, ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Algo {
+    Descent,
+    Ubfm,
+    Ubfms,
+    Mcts,
+    Alphabeta,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EvaluatorChoice {
+    /// 0 for every position.
+    Constant,
+    /// A seeded pseudo-random value per position.
+    Random,
+    /// The game's score (P0 minus P1) / 48.
+    Score,
+}
+
+#[derive(Args, Debug)]
+pub struct SearchArgs {
+    /// Game spec, e.g. awale.
+    #[arg(value_parser = super::parse_game)]
+    game: GameSpec,
+    /// The search to time.
+    #[arg(long, value_enum, default_value_t = Algo::Descent)]
+    algo: Algo,
+    /// Iteration budget (Descent/UBFM iterations, MCTS simulations, alpha-beta nodes).
+    #[arg(long)]
+    iterations: Option<u64>,
+    /// Time budget in seconds (default 3 when no iteration budget is given).
+    #[arg(long)]
+    seconds: Option<f64>,
+    /// Leaf values for the minimax searches and alpha-beta (MCTS uses random playouts).
+    #[arg(long, value_enum, default_value_t = EvaluatorChoice::Constant)]
+    evaluator: EvaluatorChoice,
+    /// Repeat the search this many times (fresh tree each time) and report the totals.
+    #[arg(long, default_value_t = 1)]
+    repeat: u32,
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct SearchReport {
+    bench: &'static str,
+    game: String,
+    algo: Algo,
+    evaluator: EvaluatorChoice,
+    searches: u32,
+    seconds: f64,
+    iterations: u64,
+    iterations_per_s: f64,
+    /// Expanded states (minimax searches), created tree nodes (MCTS), or 0.
+    expansions: u64,
+    expansions_per_s: f64,
+    /// Table entries (S) after the last search and per second of search (minimax searches).
+    table_entries: usize,
+    table_entries_per_s: f64,
+    table_bytes_per_entry: f64,
+    evaluator_calls: u64,
+    evaluated_positions: u64,
+    mean_batch: f64,
+    max_depth: u32,
+}
+
+struct Bench {
+    algo: Algo,
+    budget: Budget,
+    repeat: u32,
+    seed: u64,
+    evaluator: EvaluatorChoice,
+}
+
+impl Bench {
+    fn run<G: Game, E: Evaluator<G>>(&self, root: &G, evaluator: &E) -> (SearchStats, usize, f64) {
+        let mut total = SearchStats::default();
+        let mut entries = 0;
+        let mut bytes_per_entry = 0.0;
+        for i in 0..self.repeat {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(self.seed.wrapping_add(i as u64));
+            let stats = match self.algo {
+                Algo::Descent | Algo::Ubfm | Algo::Ubfms => {
+                    let options = if matches!(self.algo, Algo::Descent) {
+                        TreeSearchOptions::descent()
+                    } else {
+                        TreeSearchOptions::ubfm()
+                    };
+                    let mut table = Table::new(false);
+                    let mut search = TreeSearch::new(options);
+                    let stats = search.search(&mut table, root, evaluator, &self.budget, &mut rng);
+                    entries = table.len();
+                    bytes_per_entry = table.memory_bytes() as f64 / table.len().max(1) as f64;
+                    stats
+                }
+                Algo::Mcts => {
+                    let mut mcts = Mcts::new(MctsOptions::uct());
+                    let stats = mcts.search(root, evaluator, &self.budget, &mut rng);
+                    mcts.decide(&mut rng).expect("a move after a search");
+                    stats
+                }
+                Algo::Alphabeta => {
+                    let mut ab = AlphaBeta::new(AlphaBetaOptions::default());
+                    let (result, stats) = ab.search(root, evaluator, &self.budget, &mut rng);
+                    assert!(
+                        result.best.is_some() || stats.iterations < 2,
+                        "alpha-beta found no move"
+                    );
+                    stats
+                }
+            };
+            total.add(&stats);
+        }
+        (total, entries, bytes_per_entry)
+    }
+}
+
+impl GameVisitor for Bench {
+    type Output = (SearchStats, usize, f64);
+    fn visit<G: Game>(self, root: G) -> Self::Output {
+        match self.evaluator {
+            EvaluatorChoice::Constant => self.run(&root, &ConstantEvaluator(0.0)),
+            EvaluatorChoice::Random => self.run(&root, &RandomEvaluator::new(self.seed)),
+            EvaluatorChoice::Score => self.run(&root, &ScoreEvaluator::default()),
+        }
+    }
+}
+
+pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
+    let time = match (args.iterations, args.seconds) {
+        (None, None) => Some(3.0),
+        (_, seconds) => seconds,
+    };
+    if let Some(t) = time {
+        anyhow::ensure!(
+            t.is_finite() && t > 0.0,
+            "--seconds must be a positive number, got {t}"
+        );
+    }
+    anyhow::ensure!(
+        args.iterations != Some(0),
+        "--iterations must be at least 1"
+    );
+    anyhow::ensure!(args.repeat >= 1, "--repeat must be at least 1");
+    let budget = Budget {
+        iterations: args.iterations,
+        time: time.map(Duration::from_secs_f64),
+    };
+    let bench = Bench {
+        algo: args.algo,
+        budget,
+        repeat: args.repeat,
+        seed: args.seed,
+        evaluator: args.evaluator,
+    };
+    let (stats, table_entries, table_bytes_per_entry) = args.game.visit(bench);
+    let seconds = stats.seconds.max(1e-9);
+    let report = SearchReport {
+        bench: "search",
+        game: args.game.to_string(),
+        algo: args.algo,
+        evaluator: args.evaluator,
+        searches: args.repeat,
+        seconds: stats.seconds,
+        iterations: stats.iterations,
+        iterations_per_s: stats.iterations as f64 / seconds,
+        expansions: stats.expansions,
+        expansions_per_s: stats.expansions as f64 / seconds,
+        table_entries,
+        table_entries_per_s: table_entries as f64 * args.repeat as f64 / seconds,
+        table_bytes_per_entry,
+        evaluator_calls: stats.evaluator_calls,
+        evaluated_positions: stats.evaluated_positions,
+        mean_batch: stats.mean_batch(),
+        max_depth: stats.max_depth,
+    };
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "{:?} on {} ({} search(es), {:.2} s, evaluator {:?})",
+        report.algo, report.game, report.searches, report.seconds, report.evaluator
+    );
+    println!(
+        "  {:>12.0} iterations/s ({} iterations)",
+        report.iterations_per_s, report.iterations
+    );
+    println!(
+        "  {:>12.0} expansions/s ({} expansions)",
+        report.expansions_per_s, report.expansions
+    );
+    if report.table_entries > 0 {
+        println!(
+            "  {:>12.0} table entries/s ({} entries in the last table, {:.0} bytes each)",
+            report.table_entries_per_s, report.table_entries, report.table_bytes_per_entry
+        );
+    }
+    println!(
+        "  {} evaluator calls, {} positions, mean batch {:.2}, deepest ply {}",
+        report.evaluator_calls, report.evaluated_positions, report.mean_batch, report.max_depth
+    );
+    Ok(ExitCode::SUCCESS)
+}
