@@ -596,3 +596,128 @@ fn on_awale_uct_beats_plain_mcts_which_beats_random() {
         "UCT against plain MCTS at equal simulations: {uct_vs_mcts}"
     );
 }
+
+#[test]
+fn greedy_takes_the_biggest_capture_and_epsilon_one_is_random() {
+    use descent::search::greedy::greedy_move;
+    use descent::search::{ScoreEvaluator, TerminalEval};
+    // F (3 seeds) into a b c = 1 2 1 -> 2 3 2 takes 7 seeds; E (1 seed) into F takes nothing.
+    let p = Awale::from_description(
+        AwaleParams::default(),
+        "0 0 0 0 1 3 / 1 2 1 4 0 0 ; 12 24 ; p0",
+    )
+    .unwrap();
+    for seed in 0..20 {
+        let a = greedy_move(
+            &p,
+            &ScoreEvaluator::default(),
+            &TerminalEval::Classic,
+            0.0,
+            &mut rng(seed),
+        );
+        assert_eq!(a, Some(5));
+    }
+    let mut seen = [false; 6];
+    for seed in 0..200 {
+        let a = greedy_move(
+            &p,
+            &ScoreEvaluator::default(),
+            &TerminalEval::Classic,
+            1.0,
+            &mut rng(seed),
+        )
+        .unwrap();
+        seen[a as usize] = true;
+    }
+    assert_eq!(
+        seen,
+        [false, false, false, false, true, true],
+        "ε = 1 plays every legal move"
+    );
+    // A winning terminal move beats any heuristic value.
+    let p = after::<TicTacToe>("a1 a2 b1 b2");
+    let a = greedy_move(
+        &p,
+        &ScoreEvaluator::default(),
+        &TerminalEval::Classic,
+        0.0,
+        &mut rng(0),
+    );
+    assert_eq!(a, p.parse_legal_move("c1").ok());
+}
+
+#[test]
+fn heavy_playouts_and_evaluator_leaves_play_legal_strong_moves() {
+    use descent::search::{LeafValue, ScoreEvaluator};
+    let initial = Awale::new(&AwaleParams::default());
+    let heavy = MctsOptions {
+        leaf: LeafValue::HeavyPlayout,
+        ..MctsOptions::uct()
+    };
+    let score = match_score(&initial, 20, mcts_agent(heavy, 100), random_agent);
+    assert!(
+        score >= 0.95,
+        "UCT with heavy playouts against random: {score}"
+    );
+    // Evaluator leaves (remark 3): the score evaluator, no playout.
+    let leaf = MctsOptions {
+        leaf: LeafValue::Evaluator,
+        ..MctsOptions::uct()
+    };
+    let agent = move |p: &Awale, game: u64| {
+        let mut mcts = Mcts::<Awale>::new(leaf);
+        let mut r = rng(game * 31 + p.ply() as u64);
+        let stats = mcts.search(
+            p,
+            &ScoreEvaluator::default(),
+            &Budget::iterations(200),
+            &mut r,
+        );
+        // Each simulation ends on the evaluator or on a terminal state, never on a playout.
+        assert_eq!(stats.evaluator_calls + stats.terminal_visits, 200);
+        mcts.decide(&mut r).unwrap()
+    };
+    let score = match_score(&initial, 20, agent, random_agent);
+    assert!(
+        score >= 0.9,
+        "UCT with score leaves against random: {score}"
+    );
+}
+
+#[test]
+fn descent_ends_every_iteration_where_positions_recur() {
+    // Without the repetition rule an Awale position can recur; iterations still end (the ply cap
+    // ends every game) and the search runs its budget.
+    let spec: descent::games::GameSpec = "awale(repetition=false,max_plies=200)".parse().unwrap();
+    let descent::games::GameSpec::Awale(params) = spec else {
+        unreachable!()
+    };
+    let root = Awale::new(&params);
+    let (mut search, mut table) = tree_search::<Awale>(Variant::Descent);
+    let stats = search.search(
+        &mut table,
+        &root,
+        &RandomEvaluator::new(1),
+        &Budget::iterations(2_000),
+        &mut rng(1),
+    );
+    assert_eq!(stats.iterations, 2_000);
+    assert!(stats.max_depth <= 200);
+    let plain = TreeSearchOptions {
+        completed: false,
+        ..TreeSearchOptions::descent()
+    };
+    let mut search = TreeSearch::new(plain);
+    let mut table = Table::new(false);
+    let stats = search.search(
+        &mut table,
+        &root,
+        &RandomEvaluator::new(1),
+        &Budget::iterations(500),
+        &mut rng(1),
+    );
+    assert_eq!(
+        stats.iterations, 500,
+        "plain Descent has no resolution stop"
+    );
+}

@@ -156,7 +156,7 @@ impl<G: Game> AlphaBeta<G> {
         clock: &BudgetClock,
     ) -> Result<(f32, bool), Aborted> {
         self.nodes += 1;
-        if self.nodes % 256 == 0 && clock.exhausted(self.nodes) {
+        if self.nodes.is_multiple_of(256) && clock.exhausted(self.nodes) {
             return Err(Aborted);
         }
         let sign = position.to_move().sign();

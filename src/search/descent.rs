@@ -178,10 +178,7 @@ impl<G: Game> TreeSearch<G> {
         .map(|i| children[i].action)
     }
 
-    fn terminal<E>(&mut self, table: &mut Table<G>, position: &G) -> Triple
-    where
-        E: Evaluator<G>,
-    {
+    fn terminal(&mut self, table: &mut Table<G>, position: &G) -> Triple {
         self.stats.terminal_visits += 1;
         let outcome = position.outcome().expect("terminal position");
         let completion = if self.options.completed {
@@ -220,7 +217,7 @@ impl<G: Game> TreeSearch<G> {
             let mut child = position.clone();
             child.play(action);
             if child.is_terminal() {
-                let triple = self.terminal::<E>(table, &child);
+                let triple = self.terminal(table, &child);
                 table.push_edge(ChildEdge::new(action, triple));
             } else {
                 table.push_edge(ChildEdge::new(
@@ -266,7 +263,7 @@ impl<G: Game> TreeSearch<G> {
     ) -> Triple {
         self.stats.max_depth = self.stats.max_depth.max(depth);
         if position.is_terminal() {
-            return self.terminal::<E>(table, position);
+            return self.terminal(table, position);
         }
         let key = key_of(position);
         let newly_expanded = !table.contains(key);
