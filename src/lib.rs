@@ -11,6 +11,7 @@
 //! - [`games`]: the `Game` trait, Awale, Connect Four, tic-tac-toe, the registry, perft.
 //! - [`search`]: the search table, completed Descent, UBFM / UBFM_s, MCTS / UCT, alpha-beta,
 //!   greedy and random, all through the `Evaluator` trait.
+//! - [`value`]: the value network on burn (architectures, `NetEvaluator`, the update step).
 //! - [`cli`]: argument parsing and the subcommands; the only layer that reads files named on the
 //!   command line.
 //!
@@ -19,3 +20,4 @@
 pub mod cli;
 pub mod games;
 pub mod search;
+pub mod value;

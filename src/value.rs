@@ -1,0 +1,13 @@
+//! Layer `value`: the learned evaluator f_θ on burn — architectures, the network, the search's
+//! `NetEvaluator`, and the update step. Values are from P0's point of view, as everywhere.
+
+pub mod architecture;
+pub mod net_evaluator;
+pub mod network;
+pub mod saved_net;
+pub mod trainer;
+
+pub use architecture::Architecture;
+pub use net_evaluator::NetEvaluator;
+pub use network::ValueNet;
+pub use trainer::{AdamSettings, Trainer};

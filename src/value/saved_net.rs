@@ -1,0 +1,166 @@
+//! Saving and loading a value network: the weights as burnpack (`<name>.bpk`) beside a JSON
+//! manifest (`<name>.json`) naming the game, the architecture, the encoding version and the
+//! input shape. Loading checks the manifest against what the caller expects, so a file made for
+//! another game, shape or encoding is a clear error, not a panic. Both files are written
+//! atomically (temporary file, fsync, rename).
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use burn::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::architecture::Architecture;
+use super::network::ValueNet;
+
+/// What a saved network is.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NetManifest {
+    /// Always "descent-value-net".
+    pub format: String,
+    /// The game spec, e.g. "awale".
+    pub game: String,
+    /// The architecture name, e.g. "paper-cnn".
+    pub architecture: String,
+    pub encoding_version: u32,
+    /// `[planes, rows, cols]`.
+    pub input_shape: [usize; 3],
+    pub tanh_output: bool,
+}
+
+const FORMAT: &str = "descent-value-net";
+
+impl NetManifest {
+    pub fn new(
+        game: &str,
+        architecture: &Architecture,
+        encoding_version: u32,
+        input_shape: [usize; 3],
+        tanh_output: bool,
+    ) -> Self {
+        NetManifest {
+            format: FORMAT.to_string(),
+            game: game.to_string(),
+            architecture: architecture.to_string(),
+            encoding_version,
+            input_shape,
+            tanh_output,
+        }
+    }
+}
+
+fn paths(base: &Path) -> (PathBuf, PathBuf) {
+    (base.with_extension("bpk"), base.with_extension("json"))
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file beside it, fsync, rename.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let tmp = path.with_extension(format!(
+        "{}.tmp",
+        path.extension().and_then(|e| e.to_str()).unwrap_or("")
+    ));
+    let mut file =
+        fs::File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+    file.write_all(bytes)
+        .with_context(|| format!("cannot write {}", tmp.display()))?;
+    file.sync_all()?;
+    fs::rename(&tmp, path)
+        .with_context(|| format!("cannot rename {} to {}", tmp.display(), path.display()))?;
+    Ok(())
+}
+
+/// Saves `net` as `<base>.bpk` + `<base>.json`.
+pub fn save_net(net: &ValueNet, manifest: &NetManifest, base: &Path) -> anyhow::Result<()> {
+    let (weights, manifest_path) = paths(base);
+    let bytes = net
+        .clone()
+        .into_record()
+        .into_bytes()
+        .map_err(|e| anyhow::anyhow!("cannot serialise the network: {e:?}"))?;
+    write_atomically(&weights, &bytes)?;
+    write_atomically(
+        &manifest_path,
+        serde_json::to_string_pretty(manifest)?.as_bytes(),
+    )
+}
+
+/// Reads the manifest of a saved network.
+pub fn read_manifest(base: &Path) -> anyhow::Result<NetManifest> {
+    let (_, manifest_path) = paths(base);
+    let text = fs::read_to_string(&manifest_path).with_context(|| {
+        format!(
+            "cannot read the network manifest {}",
+            manifest_path.display()
+        )
+    })?;
+    let manifest: NetManifest = serde_json::from_str(&text).with_context(|| {
+        format!(
+            "{} is not a descent network manifest",
+            manifest_path.display()
+        )
+    })?;
+    if manifest.format != FORMAT {
+        bail!(
+            "{}: format {:?}, expected {FORMAT:?}",
+            manifest_path.display(),
+            manifest.format
+        );
+    }
+    Ok(manifest)
+}
+
+/// Loads a network saved by `save_net`, checking that it was made for `expected`'s game,
+/// architecture, encoding version and input shape.
+pub fn load_net(base: &Path, expected: &NetManifest, device: &Device) -> anyhow::Result<ValueNet> {
+    let found = read_manifest(base)?;
+    let what = |field: &str, found: String, wanted: String| {
+        anyhow::anyhow!(
+            "{} was saved for {field} {found}, but {wanted} is expected",
+            base.display()
+        )
+    };
+    if found.game != expected.game {
+        return Err(what("game", found.game, expected.game.clone()));
+    }
+    if found.encoding_version != expected.encoding_version {
+        return Err(what(
+            "encoding version",
+            found.encoding_version.to_string(),
+            expected.encoding_version.to_string(),
+        ));
+    }
+    if found.input_shape != expected.input_shape {
+        return Err(what(
+            "input shape",
+            format!("{:?}", found.input_shape),
+            format!("{:?}", expected.input_shape),
+        ));
+    }
+    let architecture: Architecture = found
+        .architecture
+        .parse()
+        .map_err(|e: String| anyhow::anyhow!(e))?;
+    if found.architecture != expected.architecture {
+        return Err(what(
+            "architecture",
+            found.architecture,
+            expected.architecture.clone(),
+        ));
+    }
+    let (weights, _) = paths(base);
+    let bytes = fs::read(&weights)
+        .with_context(|| format!("cannot read the network weights {}", weights.display()))?;
+    let record = burn::store::ModuleRecord::from_bytes(burn::tensor::Bytes::from_bytes_vec(bytes))
+        .map_err(|e| anyhow::anyhow!("{} is not a burnpack file: {e:?}", weights.display()))?;
+    ValueNet::new(&architecture, found.input_shape, found.tanh_output, device)
+        .try_load_record(record)
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "{} does not fit a {} network: {e:?}",
+                weights.display(),
+                found.architecture
+            )
+        })
+}

@@ -1,0 +1,282 @@
+//! The value network on the default CPU backend (burn-flex): shapes, training, records, and the
+//! network plugged into Descent unchanged.
+
+use burn::prelude::Device;
+use descent::games::{
+    Awale, AwaleParams, ConnectFour, Game, GameSpec, GameVisitor, REGISTERED_GAMES, TicTacToe,
+};
+use descent::search::table::key_of;
+use descent::search::{Budget, Evaluator, Table, TreeSearch, TreeSearchOptions};
+use descent::value::saved_net::{NetManifest, load_net, save_net};
+use descent::value::{AdamSettings, Architecture, NetEvaluator, Trainer, ValueNet};
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+
+fn device() -> Device {
+    Device::flex()
+}
+
+fn shape<G: Game>() -> [usize; 3] {
+    let e = G::ENCODING;
+    [e.planes, e.rows, e.cols]
+}
+
+/// `count` distinct non-terminal positions reached by random play from the start.
+fn random_positions<G: Game>(initial: &G, count: usize, seed: u64) -> Vec<G> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut actions = Vec::new();
+    while out.len() < count {
+        let mut p = initial.clone();
+        let plies = rng.random_range(0..20);
+        for _ in 0..plies {
+            p.legal_actions(&mut actions);
+            if actions.is_empty() {
+                break;
+            }
+            p.play(actions[rng.random_range(0..actions.len())]);
+        }
+        if !p.is_terminal() && seen.insert(p.hash()) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+fn architectures() -> Vec<Architecture> {
+    vec![
+        Architecture::PaperCnn,
+        "resnet-b2c16-fc32".parse().unwrap(),
+        "resnet-b1c8-fc16-fc8".parse().unwrap(),
+    ]
+}
+
+struct Shapes;
+
+impl GameVisitor for Shapes {
+    type Output = ();
+    fn visit<G: Game>(self, initial: G) {
+        let positions = random_positions(&initial, 9, 1);
+        for architecture in architectures() {
+            for tanh in [true, false] {
+                let net = ValueNet::new(&architecture, shape::<G>(), tanh, &device());
+                let evaluator = NetEvaluator::<G>::new(net, device());
+                let mut values = vec![f32::NAN; positions.len()];
+                evaluator.evaluate(&positions, &mut values);
+                assert!(
+                    values.iter().all(|v| v.is_finite()),
+                    "{} {architecture}: {values:?}",
+                    G::NAME
+                );
+                if tanh {
+                    assert!(values.iter().all(|v| (-1.0..=1.0).contains(v)));
+                }
+                // Batches of one give the same values as the whole batch.
+                for (p, &v) in positions.iter().zip(&values) {
+                    let mut single = [0.0];
+                    evaluator.evaluate(std::slice::from_ref(p), &mut single);
+                    assert!(
+                        (single[0] - v).abs() < 1e-5,
+                        "{} {architecture}: batch {v} vs single {}",
+                        G::NAME,
+                        single[0]
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_architecture_evaluates_every_game() {
+    for game in REGISTERED_GAMES {
+        game.name.parse::<GameSpec>().unwrap().visit(Shapes);
+    }
+}
+
+#[test]
+fn a_linear_head_reaches_targets_beyond_one() {
+    // Targets of ±3 (an additive-depth scale): a linear output can fit them, tanh cannot.
+    let initial = TicTacToe::new(&Default::default());
+    let positions = random_positions(&initial, 64, 2);
+    let targets: Vec<f32> = positions
+        .iter()
+        .map(|p| if p.hash() % 2 == 0 { 3.0 } else { -3.0 })
+        .collect();
+    let mut inputs = vec![0.0; positions.len() * TicTacToe::ENCODING.len()];
+    for (p, slot) in positions
+        .iter()
+        .zip(inputs.chunks_exact_mut(TicTacToe::ENCODING.len()))
+    {
+        p.encode(slot);
+    }
+    let net = ValueNet::new(
+        &"resnet-b1c16-fc32".parse().unwrap(),
+        shape::<TicTacToe>(),
+        false,
+        &device(),
+    );
+    let settings = AdamSettings {
+        learning_rate: 3e-3,
+        l2: 0.0,
+        ..AdamSettings::default()
+    };
+    let mut trainer = Trainer::new(net, settings, &device(), shape::<TicTacToe>());
+    for _ in 0..300 {
+        trainer.step(inputs.clone(), &targets);
+    }
+    let evaluator = NetEvaluator::<TicTacToe>::new(trainer.inference_net(), device());
+    let mut values = vec![0.0; positions.len()];
+    evaluator.evaluate(&positions, &mut values);
+    assert!(
+        values.iter().any(|v| v.abs() > 1.5),
+        "a linear head exceeds 1: {values:?}"
+    );
+}
+
+#[test]
+fn training_drives_the_error_down_by_ninety_percent() {
+    let initial = Awale::new(&AwaleParams::default());
+    let positions = random_positions(&initial, 256, 3);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
+    let targets: Vec<f32> = positions
+        .iter()
+        .map(|_| rng.random_range(-0.9..0.9))
+        .collect();
+    let size = Awale::ENCODING.len();
+    let mut inputs = vec![0.0; positions.len() * size];
+    for (p, slot) in positions.iter().zip(inputs.chunks_exact_mut(size)) {
+        p.encode(slot);
+    }
+    let net = ValueNet::new(&Architecture::PaperCnn, shape::<Awale>(), true, &device());
+    let settings = AdamSettings {
+        learning_rate: 2e-3,
+        l2: 0.0,
+        ..AdamSettings::default()
+    };
+    let mut trainer = Trainer::new(net, settings, &device(), shape::<Awale>());
+    let first = trainer.step(inputs.clone(), &targets);
+    let mut last = first;
+    for step in 0..800 {
+        // Minibatches of 64.
+        let b = step % 4;
+        trainer.step(
+            inputs[b * 64 * size..(b + 1) * 64 * size].to_vec(),
+            &targets[b * 64..(b + 1) * 64],
+        );
+        if step % 50 == 49 {
+            last = trainer.step(inputs.clone(), &targets);
+            if last < first * 0.1 {
+                break;
+            }
+        }
+    }
+    assert!(last < first * 0.1, "MSE {first} -> {last}");
+    // The inference copy carries the trained weights.
+    let evaluator = NetEvaluator::<Awale>::new(trainer.inference_net(), device());
+    let mut values = vec![0.0; positions.len()];
+    evaluator.evaluate(&positions, &mut values);
+    let mse: f32 = values
+        .iter()
+        .zip(&targets)
+        .map(|(v, t)| (v - t).powi(2))
+        .sum::<f32>()
+        / values.len() as f32;
+    assert!(
+        (mse - last).abs() < 0.05 * first,
+        "inference MSE {mse} vs training {last}"
+    );
+}
+
+#[test]
+fn save_then_load_gives_identical_outputs_and_refuses_mismatches() {
+    let dir = std::env::temp_dir().join(format!("descent-value-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let base = dir.join("net");
+    let architecture = Architecture::PaperCnn;
+    let net = ValueNet::new(&architecture, shape::<ConnectFour>(), true, &device());
+    let manifest = NetManifest::new(
+        "connect_four",
+        &architecture,
+        ConnectFour::ENCODING_VERSION,
+        shape::<ConnectFour>(),
+        true,
+    );
+    save_net(&net, &manifest, &base).unwrap();
+    let loaded = load_net(&base, &manifest, &device()).unwrap();
+    let positions = random_positions(&ConnectFour::new(&Default::default()), 32, 5);
+    let (mut a, mut b) = (vec![0.0; 32], vec![0.0; 32]);
+    NetEvaluator::<ConnectFour>::new(net, device()).evaluate(&positions, &mut a);
+    NetEvaluator::<ConnectFour>::new(loaded, device()).evaluate(&positions, &mut b);
+    assert_eq!(a, b, "bit-exact after a round trip");
+
+    // Another game, another encoding version, another architecture: clear errors.
+    let other_game = NetManifest {
+        game: "awale".into(),
+        ..manifest.clone()
+    };
+    let err = load_net(&base, &other_game, &device())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("connect_four") && err.contains("awale"),
+        "{err}"
+    );
+    let newer = NetManifest {
+        encoding_version: 99,
+        ..manifest.clone()
+    };
+    assert!(
+        load_net(&base, &newer, &device())
+            .unwrap_err()
+            .to_string()
+            .contains("encoding version")
+    );
+    let other_arch = NetManifest {
+        architecture: "resnet-b1c8-fc8".into(),
+        ..manifest.clone()
+    };
+    assert!(
+        load_net(&base, &other_arch, &device())
+            .unwrap_err()
+            .to_string()
+            .contains("architecture")
+    );
+    // Missing and corrupt files.
+    assert!(
+        load_net(&dir.join("missing"), &manifest, &device())
+            .unwrap_err()
+            .to_string()
+            .contains("missing")
+    );
+    std::fs::write(base.with_extension("bpk"), b"not a burnpack").unwrap();
+    assert!(load_net(&base, &manifest, &device()).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn descent_runs_with_a_fresh_network_unchanged() {
+    let root = Awale::new(&AwaleParams::default());
+    let net = ValueNet::new(&Architecture::PaperCnn, shape::<Awale>(), true, &device());
+    let evaluator = NetEvaluator::<Awale>::new(net, device());
+    let mut table = Table::new(true);
+    let mut search = TreeSearch::new(TreeSearchOptions::descent());
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(6);
+    let stats = search.search(
+        &mut table,
+        &root,
+        &evaluator,
+        &Budget::iterations(20),
+        &mut rng,
+    );
+    assert_eq!(stats.iterations, 20);
+    assert!(
+        stats.evaluator_calls > 20 && stats.mean_batch() > 3.0,
+        "child batching: {stats:?}"
+    );
+    let children = table.children_of(&root).unwrap();
+    assert_eq!(children.len(), 6);
+    assert!(table.get(key_of(&root)).unwrap().value_p0.is_finite());
+    assert!(table.learning_pairs().count() > 20);
+}
