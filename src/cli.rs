@@ -2,6 +2,7 @@
 //! The only layer that reads files named on the command line or prints for people.
 
 mod bench;
+mod bench_nn;
 mod bench_search;
 mod games_list;
 mod perft;

@@ -2,12 +2,14 @@
 //! `NetEvaluator`, and the update step. Values are from P0's point of view, as everywhere.
 
 pub mod architecture;
+pub mod device;
 pub mod net_evaluator;
 pub mod network;
 pub mod saved_net;
 pub mod trainer;
 
 pub use architecture::Architecture;
+pub use device::DeviceChoice;
 pub use net_evaluator::NetEvaluator;
 pub use network::ValueNet;
 pub use trainer::{AdamSettings, Trainer};

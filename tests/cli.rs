@@ -221,3 +221,48 @@ fn bench_search_prints_one_json_object_per_algorithm() {
         stderr(&out)
     );
 }
+
+#[test]
+fn bench_nn_prints_figures_and_refuses_uncompiled_devices() {
+    let out = descent(&[
+        "bench",
+        "nn",
+        "tic_tac_toe",
+        "--arch",
+        "resnet-b1c8-fc16",
+        "--batch",
+        "1,4",
+        "--train-batch",
+        "8",
+        "--seconds",
+        "0.1",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(report["bench"], "nn");
+    assert_eq!(report["arch"], "resnet-b1c8-fc16");
+    assert_eq!(report["inference"].as_array().unwrap().len(), 2);
+    assert!(report["inference"][1]["positions_per_s"].as_f64().unwrap() > 0.0);
+    assert!(report["train_samples_per_s"].as_f64().unwrap() > 0.0);
+    let out = descent(&["bench", "nn", "awale", "--arch", "vgg"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("vgg") && stderr(&out).contains("paper-cnn"),
+        "{}",
+        stderr(&out)
+    );
+    if !cfg!(feature = "cuda") {
+        let out = descent(&[
+            "bench",
+            "nn",
+            "awale",
+            "--device",
+            "cuda:0",
+            "--seconds",
+            "0.1",
+        ]);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(stderr(&out).contains("--features cuda"), "{}", stderr(&out));
+    }
+}

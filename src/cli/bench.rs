@@ -18,6 +18,8 @@ pub enum BenchCommand {
     Rules(RulesArgs),
     /// Speed of one search from the initial position (iterations/s, nodes/s, evaluator batches).
     Search(super::bench_search::SearchArgs),
+    /// Value-network speed: inference positions/s and GFLOP/s per batch size, training samples/s.
+    Nn(super::bench_nn::NnArgs),
 }
 
 #[derive(Args, Debug)]
@@ -123,6 +125,7 @@ pub fn run(command: BenchCommand) -> anyhow::Result<ExitCode> {
     match command {
         BenchCommand::Rules(args) => bench_rules(args),
         BenchCommand::Search(args) => super::bench_search::run(args),
+        BenchCommand::Nn(args) => super::bench_nn::run(args),
     }
 }
 
