@@ -2,11 +2,5 @@
 # Compares descent's rules with OpenSpiel's on random games (see crosscheck_openspiel.py).
 # Installs open_spiel into scripts/.venv on first use. Not part of CI.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-if [ ! -x scripts/.venv/bin/python ]; then
-  python3 -m venv scripts/.venv
-  scripts/.venv/bin/pip install --quiet open_spiel
-fi
-cargo build --release --bin descent
-target_dir="${CARGO_TARGET_DIR:-target}"
-scripts/.venv/bin/python scripts/crosscheck_openspiel.py --descent "$target_dir/release/descent" "$@"
+source "$(dirname "$0")/openspiel_venv.sh"
+scripts/.venv/bin/python scripts/crosscheck_openspiel.py --descent "$DESCENT_BIN" "$@"

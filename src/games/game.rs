@@ -321,6 +321,21 @@ pub trait GameExt: Game {
             .join(" ")
     }
 
+    /// The legal actions and the position each leads to (for searches that look at every child).
+    fn children(&self) -> (Vec<Action>, Vec<Self>) {
+        let mut actions = Vec::with_capacity(Self::NUM_ACTIONS);
+        self.legal_actions(&mut actions);
+        let children = actions
+            .iter()
+            .map(|&a| {
+                let mut child = self.clone();
+                child.play(a);
+                child
+            })
+            .collect();
+        (actions, children)
+    }
+
     /// The number of legal actions (the mover's mobility).
     fn mobility(&self) -> usize {
         let mut actions = Vec::with_capacity(Self::NUM_ACTIONS);

@@ -17,7 +17,7 @@ use super::descent::SearchStats;
 use super::evaluator::Evaluator;
 use super::table::{ZobristMap, key_of};
 use super::terminal_eval::TerminalEval;
-use crate::games::{Action, Game};
+use crate::games::{Action, Game, GameExt};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AlphaBetaOptions {
@@ -177,16 +177,7 @@ impl<G: Game> AlphaBeta<G> {
             }
         }
         // Children, valued for ordering (and as leaves at depth 1).
-        let mut actions = Vec::with_capacity(G::NUM_ACTIONS);
-        position.legal_actions(&mut actions);
-        let children: Vec<G> = actions
-            .iter()
-            .map(|&a| {
-                let mut c = position.clone();
-                c.play(a);
-                c
-            })
-            .collect();
+        let (actions, children) = position.children();
         let mut values_p0 = vec![0.0f32; children.len()];
         let open: Vec<usize> = (0..children.len())
             .filter(|&i| !children[i].is_terminal())

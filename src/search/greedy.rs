@@ -6,7 +6,7 @@ use rand::{Rng, RngExt};
 
 use super::evaluator::Evaluator;
 use super::terminal_eval::TerminalEval;
-use crate::games::{Action, Game};
+use crate::games::{Action, Game, GameExt};
 
 /// A uniformly random legal move (`None` if the game is over).
 pub fn random_move<G: Game, R: Rng + ?Sized>(position: &G, rng: &mut R) -> Option<Action> {
@@ -26,19 +26,10 @@ pub fn greedy_move<G: Game, E: Evaluator<G>, R: Rng + ?Sized>(
     if epsilon > 0.0 && rng.random::<f32>() < epsilon {
         return random_move(position, rng);
     }
-    let mut actions = Vec::with_capacity(G::NUM_ACTIONS);
-    position.legal_actions(&mut actions);
+    let (actions, children) = position.children();
     if actions.is_empty() {
         return None;
     }
-    let children: Vec<G> = actions
-        .iter()
-        .map(|&a| {
-            let mut c = position.clone();
-            c.play(a);
-            c
-        })
-        .collect();
     let mut values = vec![0.0; children.len()];
     evaluator.evaluate(&children, &mut values);
     // Terminal children: proven results dominate heuristic values.
