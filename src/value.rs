@@ -2,6 +2,7 @@
 //! `NetEvaluator`, and the update step. Values are from P0's point of view, as everywhere.
 
 pub mod architecture;
+pub mod batching_evaluator;
 pub mod device;
 pub mod net_evaluator;
 pub mod network;
@@ -9,6 +10,7 @@ pub mod saved_net;
 pub mod trainer;
 
 pub use architecture::Architecture;
+pub use batching_evaluator::{BatchingEvaluator, BatchingStats};
 pub use device::DeviceChoice;
 pub use net_evaluator::NetEvaluator;
 pub use network::ValueNet;

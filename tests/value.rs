@@ -280,3 +280,55 @@ fn descent_runs_with_a_fresh_network_unchanged() {
     assert!(table.get(key_of(&root)).unwrap().value_p0.is_finite());
     assert!(table.learning_pairs().count() > 20);
 }
+
+#[test]
+fn the_batching_evaluator_returns_each_caller_its_own_values() {
+    use descent::value::BatchingEvaluator;
+    use std::time::Duration;
+    let initial = ConnectFour::new(&Default::default());
+    let positions = random_positions(&initial, 200, 7);
+    let net = ValueNet::new(
+        &Architecture::PaperCnn,
+        shape::<ConnectFour>(),
+        true,
+        &device(),
+    );
+    let direct = NetEvaluator::<ConnectFour>::new(net.clone(), device());
+    let mut expected = vec![0.0; positions.len()];
+    for (p, v) in positions.iter().zip(expected.iter_mut()) {
+        direct.evaluate(std::slice::from_ref(p), std::slice::from_mut(v));
+    }
+    let batching =
+        BatchingEvaluator::<ConnectFour>::new(net, device(), 64, Duration::from_millis(5));
+    let submitted = std::sync::atomic::AtomicU64::new(0);
+    std::thread::scope(|scope| {
+        for thread in 0..8u64 {
+            let (batching, positions, expected, submitted) =
+                (&batching, &positions, &expected, &submitted);
+            scope.spawn(move || {
+                let mut rng = Xoshiro256PlusPlus::seed_from_u64(100 + thread);
+                for _ in 0..40 {
+                    let count = rng.random_range(1..=8);
+                    let start = rng.random_range(0..positions.len() - count);
+                    let mut values = vec![f32::NAN; count];
+                    batching.evaluate(&positions[start..start + count], &mut values);
+                    submitted.fetch_add(count as u64, std::sync::atomic::Ordering::Relaxed);
+                    for (i, v) in values.iter().enumerate() {
+                        let want = expected[start + i];
+                        assert!(
+                            (v - want).abs() < 1e-5,
+                            "thread {thread}: got {v}, direct evaluation {want}"
+                        );
+                    }
+                }
+            });
+        }
+    });
+    let stats = batching.stats();
+    assert_eq!(stats.requests, 8 * 40);
+    assert_eq!(stats.positions, submitted.into_inner());
+    assert!(
+        stats.passes < stats.requests,
+        "requests were merged: {stats:?}"
+    );
+}
