@@ -7,6 +7,7 @@ use descent::games::{
 };
 use descent::search::table::key_of;
 use descent::search::{Budget, Evaluator, Table, TreeSearch, TreeSearchOptions};
+use descent::value::net_evaluator::encode_batch;
 use descent::value::saved_net::{NetManifest, load_net, save_net};
 use descent::value::{AdamSettings, Architecture, NetEvaluator, Trainer, ValueNet};
 use rand::rngs::Xoshiro256PlusPlus;
@@ -17,8 +18,7 @@ fn device() -> Device {
 }
 
 fn shape<G: Game>() -> [usize; 3] {
-    let e = G::ENCODING;
-    [e.planes, e.rows, e.cols]
+    G::ENCODING.dims()
 }
 
 /// `count` distinct non-terminal positions reached by random play from the start.
@@ -104,13 +104,7 @@ fn a_linear_head_reaches_targets_beyond_one() {
         .iter()
         .map(|p| if p.hash() % 2 == 0 { 3.0 } else { -3.0 })
         .collect();
-    let mut inputs = vec![0.0; positions.len() * TicTacToe::ENCODING.len()];
-    for (p, slot) in positions
-        .iter()
-        .zip(inputs.chunks_exact_mut(TicTacToe::ENCODING.len()))
-    {
-        p.encode(slot);
-    }
+    let inputs = encode_batch(&positions);
     let net = ValueNet::new(
         &"resnet-b1c16-fc32".parse().unwrap(),
         shape::<TicTacToe>(),
@@ -145,10 +139,7 @@ fn training_drives_the_error_down_by_ninety_percent() {
         .map(|_| rng.random_range(-0.9..0.9))
         .collect();
     let size = Awale::ENCODING.len();
-    let mut inputs = vec![0.0; positions.len() * size];
-    for (p, slot) in positions.iter().zip(inputs.chunks_exact_mut(size)) {
-        p.encode(slot);
-    }
+    let inputs = encode_batch(&positions);
     let net = ValueNet::new(&Architecture::PaperCnn, shape::<Awale>(), true, &device());
     let settings = AdamSettings {
         learning_rate: 2e-3,

@@ -89,7 +89,7 @@ impl GameVisitor for NnBench {
     type Output = anyhow::Result<(u64, Vec<InferenceFigure>, Option<f64>)>;
     fn visit<G: Game>(self, initial: G) -> Self::Output {
         let e = G::ENCODING;
-        let shape = [e.planes, e.rows, e.cols];
+        let shape = e.dims();
         let flops = self.arch.flops(e.planes, e.rows, e.cols);
         let net = ValueNet::new(&self.arch, shape, true, &self.device);
         let budget = Duration::from_secs_f64(self.seconds);

@@ -40,7 +40,7 @@ impl GameVisitor for Facts {
             initial.max_game_length(),
             G::HAS_DRAWS,
             initial.score_p0().is_some(),
-            [e.planes, e.rows, e.cols],
+            e.dims(),
             G::ENCODING_VERSION,
             G::SYMMETRIES.iter().map(|s| s.name).collect(),
         )

@@ -32,7 +32,9 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::game::{Action, EncodingShape, Game, MoveError, Outcome, Player, Symmetry};
+use super::game::{
+    Action, EncodingShape, Game, MoveError, Outcome, Player, Symmetry, push_mask_actions,
+};
 use super::zobrist;
 
 /// Houses per player.
@@ -276,16 +278,23 @@ impl Awale {
             .sum()
     }
 
-    /// Whether `player`'s row is empty: one 8-byte load instead of six.
+    /// `player`'s six houses as the low six bytes of a word (house 0 of the row lowest): one
+    /// 8-byte load instead of six.
     #[inline(always)]
-    fn row_is_empty(&self, player: Player) -> bool {
+    fn row_bytes(&self, player: Player) -> u64 {
         let (start, shift) = if player == Player::P0 {
             (0, 0)
         } else {
             (BOARD - 8, 16)
         };
         let bytes: [u8; 8] = self.seeds[start..start + 8].try_into().expect("8 bytes");
-        (u64::from_le_bytes(bytes) >> shift) & 0xFFFF_FFFF_FFFF == 0
+        (u64::from_le_bytes(bytes) >> shift) & 0xFFFF_FFFF_FFFF
+    }
+
+    /// Whether `player`'s row is empty.
+    #[inline(always)]
+    fn row_is_empty(&self, player: Player) -> bool {
+        self.row_bytes(player) == 0
     }
 
     /// Whether the scores alone end the game (a player past half, or both exactly half).
@@ -309,9 +318,7 @@ impl Awale {
         let must_feed = self.params.feeding && self.row_is_empty(self.to_move.opponent());
         if !must_feed {
             // SWAR: one bit per non-empty house of the mover's row.
-            let (start, shift) = if base == 0 { (0, 0) } else { (BOARD - 8, 16) };
-            let bytes: [u8; 8] = self.seeds[start..start + 8].try_into().expect("8 bytes");
-            let row = (u64::from_le_bytes(bytes) >> shift) & 0xFFFF_FFFF_FFFF;
+            let row = self.row_bytes(self.to_move);
             const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
             let non_zero = (((row & LOW7) + LOW7) | row) & !LOW7; // high bit of each non-zero byte
             // Gather the 8 high bits into one byte.
@@ -437,11 +444,7 @@ impl Game for Awale {
     #[inline]
     fn legal_actions(&self, out: &mut Vec<Action>) {
         out.clear();
-        let mut mask = self.legal_mask();
-        while mask != 0 {
-            out.push(mask.trailing_zeros() as Action);
-            mask &= mask - 1;
-        }
+        push_mask_actions(self.legal_mask() as u64, out);
     }
 
     #[inline]

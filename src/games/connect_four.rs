@@ -7,7 +7,9 @@
 
 use std::fmt;
 
-use super::game::{Action, EncodingShape, Game, MoveError, Outcome, Player, Symmetry};
+use super::game::{
+    Action, EncodingShape, Game, MoveError, Outcome, Player, Symmetry, push_mask_actions,
+};
 use super::zobrist;
 
 pub const COLS: usize = 7;
@@ -167,11 +169,7 @@ impl Game for ConnectFour {
     #[inline]
     fn legal_actions(&self, out: &mut Vec<Action>) {
         out.clear();
-        let mut mask = self.legal_mask();
-        while mask != 0 {
-            out.push(mask.trailing_zeros() as Action);
-            mask &= mask - 1;
-        }
+        push_mask_actions(self.legal_mask() as u64, out);
     }
 
     #[inline]

@@ -126,6 +126,11 @@ impl EncodingShape {
         self.rows * self.cols
     }
 
+    /// `[planes, rows, cols]`, the input shape of a network.
+    pub const fn dims(&self) -> [usize; 3] {
+        [self.planes, self.rows, self.cols]
+    }
+
     /// Never true for a real game; present for clippy's `len_without_is_empty`.
     pub const fn is_empty(&self) -> bool {
         self.len() == 0
@@ -166,6 +171,16 @@ impl Symmetry {
                 dst_plane[image as usize] = src_plane[i];
             }
         }
+    }
+}
+
+/// Pushes the actions of the set bits of `mask` (bit `a` = action `a`) in increasing order: the
+/// legal-action generator of games that keep their legal moves as a bit mask.
+#[inline(always)]
+pub fn push_mask_actions(mut mask: u64, out: &mut Vec<Action>) {
+    while mask != 0 {
+        out.push(mask.trailing_zeros() as Action);
+        mask &= mask - 1;
     }
 }
 

@@ -4,7 +4,9 @@
 
 use std::fmt;
 
-use super::game::{Action, EncodingShape, Game, MoveError, Outcome, Player, Symmetry};
+use super::game::{
+    Action, EncodingShape, Game, MoveError, Outcome, Player, Symmetry, push_mask_actions,
+};
 use super::zobrist;
 
 const CELLS: usize = 9;
@@ -162,11 +164,7 @@ impl Game for TicTacToe {
     #[inline]
     fn legal_actions(&self, out: &mut Vec<Action>) {
         out.clear();
-        let mut empty = self.empty_cells();
-        while empty != 0 {
-            out.push(empty.trailing_zeros() as Action);
-            empty &= empty - 1;
-        }
+        push_mask_actions(self.empty_cells() as u64, out);
     }
 
     #[inline]

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use burn::prelude::Device;
 
+use super::net_evaluator::encode_batch;
 use super::network::ValueNet;
 use crate::games::Game;
 use crate::search::Evaluator;
@@ -109,7 +110,7 @@ impl<G: Game> BatchingEvaluator<G> {
         }
         let values = {
             let net = self.net.read().expect("network lock poisoned");
-            net.predict(inputs, total, [e.planes, e.rows, e.cols], &self.device)
+            net.predict(inputs, total, e.dims(), &self.device)
         };
         self.passes.fetch_add(1, Ordering::Relaxed);
         self.positions.fetch_add(total as u64, Ordering::Relaxed);
@@ -134,11 +135,7 @@ impl<G: Game> Evaluator<G> for BatchingEvaluator<G> {
         if positions.is_empty() {
             return;
         }
-        let size = G::ENCODING.len();
-        let mut inputs = vec![0.0f32; size * positions.len()];
-        for (p, slot) in positions.iter().zip(inputs.chunks_exact_mut(size)) {
-            p.encode(slot);
-        }
+        let inputs = encode_batch(positions);
         self.requests.fetch_add(1, Ordering::Relaxed);
         let slot = Arc::new(Slot::default());
         let leader_batch = {

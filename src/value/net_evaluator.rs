@@ -9,6 +9,16 @@ use super::network::ValueNet;
 use crate::games::Game;
 use crate::search::Evaluator;
 
+/// Encodes `positions` into one contiguous buffer, `[batch, planes, rows, cols]`.
+pub fn encode_batch<G: Game>(positions: &[G]) -> Vec<f32> {
+    let size = G::ENCODING.len();
+    let mut inputs = vec![0.0f32; size * positions.len()];
+    for (position, slot) in positions.iter().zip(inputs.chunks_exact_mut(size)) {
+        position.encode(slot);
+    }
+    inputs
+}
+
 /// A network evaluating positions of game `G` on `device` (inference only).
 pub struct NetEvaluator<G> {
     net: ValueNet,
@@ -33,11 +43,6 @@ impl<G: Game> NetEvaluator<G> {
     pub fn set_net(&mut self, net: ValueNet) {
         self.net = net;
     }
-
-    fn shape() -> [usize; 3] {
-        let e = G::ENCODING;
-        [e.planes, e.rows, e.cols]
-    }
 }
 
 impl<G: Game> Evaluator<G> for NetEvaluator<G> {
@@ -46,14 +51,10 @@ impl<G: Game> Evaluator<G> for NetEvaluator<G> {
         if positions.is_empty() {
             return;
         }
-        let size = G::ENCODING.len();
-        let mut inputs = vec![0.0f32; size * positions.len()]; // [batch, planes, rows, cols]
-        for (position, slot) in positions.iter().zip(inputs.chunks_exact_mut(size)) {
-            position.encode(slot);
-        }
+        let inputs = encode_batch(positions);
         let values = self
             .net
-            .predict(inputs, positions.len(), Self::shape(), &self.device);
+            .predict(inputs, positions.len(), G::ENCODING.dims(), &self.device);
         values_p0.copy_from_slice(&values);
     }
 }
