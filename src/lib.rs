@@ -19,5 +19,6 @@
 
 pub mod cli;
 pub mod games;
+pub mod learn;
 pub mod search;
 pub mod value;

@@ -1,0 +1,61 @@
+//! Pre-initialisation (SPEC §6): before self-play, the network can be fitted on the terminal
+//! evaluation of terminal states reached by random play.
+
+use rand::Rng;
+
+use crate::games::Game;
+use crate::search::TerminalEval;
+use crate::search::greedy::random_move;
+
+/// `count` terminal positions of uniformly random games from `initial`, each with f_t (P0's
+/// view).
+pub fn random_terminal_pairs<G: Game, R: Rng + ?Sized>(
+    initial: &G,
+    count: usize,
+    terminal_eval: &TerminalEval,
+    rng: &mut R,
+) -> Vec<(G, f32)> {
+    (0..count)
+        .map(|_| {
+            let mut position = initial.clone();
+            while let Some(action) = random_move(&position, rng) {
+                position.play(action);
+            }
+            let value = terminal_eval.value_p0(&position);
+            (position, value)
+        })
+        .collect()
+}
+
+/// The mean length in plies of `games` random games (the empirical P' of the multiplicative
+/// depth heuristic).
+pub fn mean_random_game_length<G: Game, R: Rng + ?Sized>(
+    initial: &G,
+    games: usize,
+    rng: &mut R,
+) -> f32 {
+    let pairs = random_terminal_pairs(initial, games, &TerminalEval::Classic, rng);
+    let total: usize = pairs.iter().map(|(p, _)| p.ply() - initial.ply()).sum();
+    total as f32 / games.max(1) as f32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{Awale, TicTacToe};
+    use rand::SeedableRng;
+    use rand::rngs::Xoshiro256PlusPlus;
+
+    #[test]
+    fn random_terminals_are_terminal_with_their_value() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
+        let t = TicTacToe::new(&Default::default());
+        for (p, v) in random_terminal_pairs(&t, 200, &TerminalEval::Classic, &mut rng) {
+            assert_eq!(v, p.outcome().unwrap().value_p0());
+        }
+        // SPEC §10: random Awale games last about 100 plies.
+        let a = Awale::new(&Default::default());
+        let mean = mean_random_game_length(&a, 300, &mut rng);
+        assert!((60.0..160.0).contains(&mean), "{mean}");
+    }
+}

@@ -1,0 +1,484 @@
+//! The replay buffer and the choice of each learning phase's data (SPEC §6, paper sections 3.1
+//! and 3.2, Algorithm 8).
+//!
+//! - `LastGame`: each phase learns the pairs of the game just played, once.
+//! - Experience replay (μ, σ): a FIFO of at most μ pairs, or of the pairs of the last μ games;
+//!   a phase trains on all of it while it holds at most σ·μ pairs (σ·μ games for a capacity in
+//!   games), else on σ·μ pairs (σ of the held pairs) drawn at random without replacement.
+//! - Stratified experience replay (μ games, duplication δ): per game i of the last μ, the pairs
+//!   not yet learned D_i and those learned D'_i. A phase takes `ceil(δ/μ · |game i|)` pairs of
+//!   every game without replacement, moving them from D_i to D'_i; when D_i runs out it is
+//!   refilled from D'_i. Implemented as rounds: each round is a random permutation of the game's
+//!   pairs, read in order across phases, and a new round never starts with a pair already taken
+//!   in the same phase. A game stays for μ phases, so each pair is learned ⌊δ⌋ or ⌈δ⌉ times
+//!   when `δ/μ · |game i|` is a whole number (about δ times otherwise).
+//!
+//! The chosen n pairs are dealt, in a random order, into `g = max(1, floor(n/B))` minibatches,
+//! or g + 1 if that brings the size closer to B, so each minibatch mixes games.
+//!
+//! Pairs are stored encoded (`[planes, rows, cols]` floats) so that the buffer is independent of
+//! the game type and can be saved in a checkpoint.
+
+use std::collections::VecDeque;
+
+use rand::{Rng, RngExt};
+use serde::{Deserialize, Serialize};
+
+/// What the buffer holds at most.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Capacity {
+    Pairs(usize),
+    Games(usize),
+}
+
+/// How each learning phase picks its data.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ReplayPolicy {
+    LastGame,
+    Experience { capacity: Capacity, fraction: f64 },
+    Stratified { games: usize, duplication: f64 },
+}
+
+/// The pairs of one game. `order[..learned]` is D' (learned), `order[learned..]` is D.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct GamePairs {
+    inputs: Vec<f32>,
+    targets: Vec<f32>,
+    order: Vec<u32>,
+    learned: usize,
+}
+
+impl GamePairs {
+    fn len(&self) -> usize {
+        self.targets.len()
+    }
+}
+
+/// One minibatch: `targets.len()` encoded positions laid out contiguously, and their targets.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Minibatch {
+    pub inputs: Vec<f32>,
+    pub targets: Vec<f32>,
+}
+
+/// The replay buffer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReplayBuffer {
+    policy: ReplayPolicy,
+    /// Floats per encoded position.
+    encoding_len: usize,
+    games: VecDeque<GamePairs>,
+    pairs: usize,
+}
+
+fn shuffle<T, R: Rng + ?Sized>(items: &mut [T], rng: &mut R) {
+    for k in (1..items.len()).rev() {
+        items.swap(k, rng.random_range(0..=k));
+    }
+}
+
+impl ReplayBuffer {
+    pub fn new(policy: ReplayPolicy, encoding_len: usize) -> ReplayBuffer {
+        ReplayBuffer {
+            policy,
+            encoding_len,
+            games: VecDeque::new(),
+            pairs: 0,
+        }
+    }
+
+    pub fn policy(&self) -> ReplayPolicy {
+        self.policy
+    }
+
+    /// Floats per encoded position.
+    pub fn encoding_len(&self) -> usize {
+        self.encoding_len
+    }
+
+    /// Pairs held.
+    pub fn len(&self) -> usize {
+        self.pairs
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.pairs == 0
+    }
+
+    /// Games with pairs held.
+    pub fn num_games(&self) -> usize {
+        self.games.len()
+    }
+
+    /// Adds a finished game's pairs (`targets.len()` encoded positions in `inputs`) and evicts
+    /// what no longer fits.
+    pub fn add_game<R: Rng + ?Sized>(&mut self, inputs: Vec<f32>, targets: Vec<f32>, rng: &mut R) {
+        assert_eq!(
+            inputs.len(),
+            targets.len() * self.encoding_len,
+            "inputs are not {} encoded positions",
+            targets.len()
+        );
+        let mut order: Vec<u32> = (0..targets.len() as u32).collect();
+        shuffle(&mut order, rng);
+        self.pairs += targets.len();
+        self.games.push_back(GamePairs {
+            inputs,
+            targets,
+            order,
+            learned: 0,
+        });
+        match self.policy {
+            ReplayPolicy::LastGame => self.keep_games(1),
+            ReplayPolicy::Stratified { games, .. } => self.keep_games(games),
+            ReplayPolicy::Experience {
+                capacity: Capacity::Games(games),
+                ..
+            } => self.keep_games(games),
+            ReplayPolicy::Experience {
+                capacity: Capacity::Pairs(capacity),
+                ..
+            } => self.keep_pairs(capacity),
+        }
+    }
+
+    fn keep_games(&mut self, games: usize) {
+        while self.games.len() > games {
+            let dropped = self.games.pop_front().expect("more games than the limit");
+            self.pairs -= dropped.len();
+        }
+    }
+
+    /// Evicts the oldest pairs (whole games first, then the front of the oldest) down to
+    /// `capacity`.
+    fn keep_pairs(&mut self, capacity: usize) {
+        while self.pairs > capacity {
+            let excess = self.pairs - capacity;
+            let front = self.games.front_mut().expect("pairs held");
+            if front.len() <= excess {
+                self.pairs -= front.len();
+                self.games.pop_front();
+            } else {
+                // Drop the first `excess` pairs of the oldest game (in storage order).
+                front.inputs.drain(..excess * self.encoding_len);
+                front.targets.drain(..excess);
+                front.order = (0..front.targets.len() as u32).collect();
+                front.learned = 0;
+                self.pairs -= excess;
+            }
+        }
+    }
+
+    /// Picks the data of one learning phase and deals it into minibatches of about
+    /// `batch_size` pairs.
+    pub fn learning_phase<R: Rng + ?Sized>(
+        &mut self,
+        batch_size: usize,
+        rng: &mut R,
+    ) -> Vec<Minibatch> {
+        let chosen = self.choose(rng);
+        self.deal(chosen, batch_size, rng)
+    }
+
+    /// `(game index, pair index)` of the pairs this phase learns.
+    fn choose<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Vec<(usize, u32)> {
+        let all = |games: &VecDeque<GamePairs>| {
+            games
+                .iter()
+                .enumerate()
+                .flat_map(|(g, pairs)| (0..pairs.len() as u32).map(move |i| (g, i)))
+                .collect::<Vec<_>>()
+        };
+        match self.policy {
+            ReplayPolicy::LastGame => all(&self.games),
+            ReplayPolicy::Experience { capacity, fraction } => {
+                let (held, limit) = match capacity {
+                    Capacity::Pairs(pairs) => (self.pairs, (fraction * pairs as f64).ceil()),
+                    Capacity::Games(games) => (self.games.len(), (fraction * games as f64).ceil()),
+                };
+                let mut chosen = all(&self.games);
+                if held as f64 > limit {
+                    let sample = match capacity {
+                        Capacity::Pairs(_) => limit as usize,
+                        Capacity::Games(_) => (fraction * self.pairs as f64).ceil() as usize,
+                    };
+                    // A partial Fisher-Yates: the first `sample` entries are a uniform draw.
+                    for k in 0..sample.min(chosen.len()) {
+                        let j = rng.random_range(k..chosen.len());
+                        chosen.swap(k, j);
+                    }
+                    chosen.truncate(sample);
+                }
+                chosen
+            }
+            ReplayPolicy::Stratified { games, duplication } => {
+                let mut chosen = Vec::new();
+                for (g, pairs) in self.games.iter_mut().enumerate() {
+                    let len = pairs.len();
+                    let take = ((duplication / games as f64) * len as f64).ceil() as usize;
+                    let take = take.min(len);
+                    let unlearned = len - pairs.learned;
+                    if take > unlearned {
+                        // D runs out: take what is left, then start a new round over all the
+                        // game's pairs in a new random order whose head (taken now) holds no
+                        // pair taken earlier in this phase.
+                        let more = take - unlearned;
+                        let (before, just_taken) = pairs.order.split_at(pairs.learned);
+                        chosen.extend(just_taken.iter().map(|&i| (g, i)));
+                        let mut head = before.to_vec();
+                        shuffle(&mut head, rng);
+                        let mut tail = head.split_off(more);
+                        tail.extend_from_slice(just_taken);
+                        shuffle(&mut tail, rng);
+                        chosen.extend(head.iter().map(|&i| (g, i)));
+                        head.extend_from_slice(&tail);
+                        pairs.order = head;
+                        pairs.learned = more;
+                    } else {
+                        let start = pairs.learned;
+                        chosen.extend(pairs.order[start..start + take].iter().map(|&i| (g, i)));
+                        pairs.learned += take;
+                    }
+                }
+                chosen
+            }
+        }
+    }
+
+    fn deal<R: Rng + ?Sized>(
+        &self,
+        mut chosen: Vec<(usize, u32)>,
+        batch_size: usize,
+        rng: &mut R,
+    ) -> Vec<Minibatch> {
+        let n = chosen.len();
+        if n == 0 {
+            return Vec::new();
+        }
+        let count = minibatch_count(n, batch_size);
+        shuffle(&mut chosen, rng);
+        let mut batches: Vec<Minibatch> = (0..count)
+            .map(|k| {
+                let size = n / count + usize::from(k < n % count);
+                Minibatch {
+                    inputs: Vec::with_capacity(size * self.encoding_len),
+                    targets: Vec::with_capacity(size),
+                }
+            })
+            .collect();
+        for (k, &(g, i)) in chosen.iter().enumerate() {
+            let pairs = &self.games[g];
+            let i = i as usize;
+            let batch = &mut batches[k % count];
+            batch.inputs.extend_from_slice(
+                &pairs.inputs[i * self.encoding_len..(i + 1) * self.encoding_len],
+            );
+            batch.targets.push(pairs.targets[i]);
+        }
+        batches
+    }
+}
+
+/// Number of minibatches for n pairs and batch size B: `g = max(1, floor(n/B))`, or g + 1 when
+/// that makes the mean size closer to B.
+pub fn minibatch_count(n: usize, batch_size: usize) -> usize {
+    let g = (n / batch_size.max(1)).max(1);
+    let b = batch_size as f64;
+    let error = |count: usize| (n as f64 / count as f64 - b).abs();
+    if error(g + 1) < error(g) { g + 1 } else { g }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand::rngs::Xoshiro256PlusPlus;
+
+    /// A game of `len` pairs whose targets are unique ids `first..first+len` (encoding length 2:
+    /// both floats equal to the id, so inputs can be checked against targets).
+    fn game(first: usize, len: usize) -> (Vec<f32>, Vec<f32>) {
+        let targets: Vec<f32> = (first..first + len).map(|i| i as f32).collect();
+        let inputs = targets.iter().flat_map(|&t| [t, t]).collect();
+        (inputs, targets)
+    }
+
+    fn learned_ids(batches: &[Minibatch]) -> Vec<usize> {
+        let mut ids = Vec::new();
+        for b in batches {
+            assert_eq!(b.inputs.len(), 2 * b.targets.len());
+            for (k, &t) in b.targets.iter().enumerate() {
+                assert_eq!(b.inputs[2 * k], t, "inputs travel with their target");
+                ids.push(t as usize);
+            }
+        }
+        ids
+    }
+
+    #[test]
+    fn minibatch_sizes() {
+        assert_eq!(minibatch_count(10, 128), 1);
+        assert_eq!(minibatch_count(256, 128), 2);
+        // 300/2 = 150 vs 300/3 = 100: 100 is closer to 128? |150-128| = 22 < 28 → 2.
+        assert_eq!(minibatch_count(300, 128), 2);
+        // 360/2 = 180 vs 120: 3.
+        assert_eq!(minibatch_count(360, 128), 3);
+    }
+
+    #[test]
+    fn stratified_learns_each_pair_delta_times_and_keeps_mu_games() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let (mu, delta) = (5usize, 3.0);
+        let mut buffer = ReplayBuffer::new(
+            ReplayPolicy::Stratified {
+                games: mu,
+                duplication: delta,
+            },
+            2,
+        );
+        // Games of 10, 25 and 40 pairs: δ/μ·len = 6, 15, 24 pairs per phase.
+        let sizes = [10usize, 25, 40, 10, 25, 40, 10, 25, 40, 10, 25, 40];
+        let mut counts = vec![0u32; sizes.iter().sum()];
+        let mut first = 0;
+        let mut firsts = Vec::new();
+        for &len in &sizes {
+            let (inputs, targets) = game(first, len);
+            buffer.add_game(inputs, targets, &mut rng);
+            firsts.push(first);
+            first += len;
+            assert!(buffer.num_games() <= mu);
+            let batches = buffer.learning_phase(16, &mut rng);
+            let ids = learned_ids(&batches);
+            // Without replacement within a phase.
+            let mut unique = ids.clone();
+            unique.sort_unstable();
+            unique.dedup();
+            assert_eq!(unique.len(), ids.len(), "a pair twice in one phase");
+            for id in ids {
+                counts[id] += 1;
+            }
+        }
+        assert_eq!(buffer.num_games(), mu);
+        assert_eq!(
+            buffer.len(),
+            sizes[sizes.len() - mu..].iter().sum::<usize>()
+        );
+        // The games that have left the buffer stayed μ phases: each of their pairs was learned
+        // ⌊δ⌋ or ⌈δ⌉ times (δ = 3 exactly here).
+        for g in 0..sizes.len() - mu {
+            for id in firsts[g]..firsts[g] + sizes[g] {
+                assert_eq!(counts[id], 3, "pair {id} of game {g}");
+            }
+        }
+    }
+
+    #[test]
+    fn stratified_with_fractional_duplication() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
+        // μ = 4, δ = 2.5, games of 8 pairs: 5 pairs per phase, 20 over a stay → 2 or 3 each.
+        let mut buffer = ReplayBuffer::new(
+            ReplayPolicy::Stratified {
+                games: 4,
+                duplication: 2.5,
+            },
+            2,
+        );
+        let mut counts = vec![0u32; 8 * 10];
+        for g in 0..10 {
+            let (inputs, targets) = game(8 * g, 8);
+            buffer.add_game(inputs, targets, &mut rng);
+            for id in learned_ids(&buffer.learning_phase(4, &mut rng)) {
+                counts[id] += 1;
+            }
+        }
+        for id in 0..8 * 6 {
+            assert!((2..=3).contains(&counts[id]), "pair {id}: {}", counts[id]);
+        }
+        let total: u32 = counts[..8 * 6].iter().sum();
+        assert_eq!(total, 6 * 4 * 5);
+    }
+
+    #[test]
+    fn experience_replay_is_a_fifo_and_samples_sigma_mu_once_full() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut buffer = ReplayBuffer::new(
+            ReplayPolicy::Experience {
+                capacity: Capacity::Pairs(100),
+                fraction: 0.25,
+            },
+            2,
+        );
+        // 15 pairs: ≤ σμ = 25, everything is learned.
+        let (inputs, targets) = game(0, 15);
+        buffer.add_game(inputs, targets, &mut rng);
+        let mut ids = learned_ids(&buffer.learning_phase(8, &mut rng));
+        ids.sort_unstable();
+        assert_eq!(ids, (0..15).collect::<Vec<_>>());
+        // 15 + 7·15 = 120 pairs offered: the oldest 20 are evicted.
+        for g in 1..8 {
+            let (inputs, targets) = game(15 * g, 15);
+            buffer.add_game(inputs, targets, &mut rng);
+        }
+        assert_eq!(buffer.len(), 100);
+        let ids = learned_ids(&buffer.learning_phase(8, &mut rng));
+        assert_eq!(ids.len(), 25);
+        assert!(
+            ids.iter().all(|&id| id >= 20),
+            "evicted pair learned: {ids:?}"
+        );
+        let mut unique = ids.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), 25);
+    }
+
+    #[test]
+    fn experience_replay_in_games_and_last_game() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(6);
+        let mut buffer = ReplayBuffer::new(
+            ReplayPolicy::Experience {
+                capacity: Capacity::Games(4),
+                fraction: 0.5,
+            },
+            2,
+        );
+        for g in 0..6 {
+            let (inputs, targets) = game(10 * g, 10);
+            buffer.add_game(inputs, targets, &mut rng);
+        }
+        assert_eq!(buffer.num_games(), 4);
+        assert_eq!(buffer.len(), 40);
+        // 4 games > σμ = 2: half of the 40 pairs.
+        assert_eq!(learned_ids(&buffer.learning_phase(8, &mut rng)).len(), 20);
+
+        let mut last = ReplayBuffer::new(ReplayPolicy::LastGame, 2);
+        for g in 0..3 {
+            let (inputs, targets) = game(10 * g, 10);
+            last.add_game(inputs, targets, &mut rng);
+        }
+        let mut ids = learned_ids(&last.learning_phase(4, &mut rng));
+        ids.sort_unstable();
+        assert_eq!(ids, (20..30).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn minibatches_mix_games() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
+        let mut buffer = ReplayBuffer::new(
+            ReplayPolicy::Experience {
+                capacity: Capacity::Games(2),
+                fraction: 1.0,
+            },
+            2,
+        );
+        for g in 0..2 {
+            let (inputs, targets) = game(100 * g, 100);
+            buffer.add_game(inputs, targets, &mut rng);
+        }
+        let batches = buffer.learning_phase(50, &mut rng);
+        assert_eq!(batches.len(), 4);
+        for b in &batches {
+            assert_eq!(b.targets.len(), 50);
+            assert!(b.targets.iter().any(|&t| t < 100.0) && b.targets.iter().any(|&t| t >= 100.0));
+        }
+    }
+}
