@@ -7,6 +7,7 @@ mod bench_search;
 mod games_list;
 mod perft;
 mod replay;
+mod train;
 
 use std::process::ExitCode;
 
@@ -28,6 +29,8 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Play a move list from the initial position and print every position.
     Replay(replay::ReplayArgs),
+    /// Train a value network by self-play from a YAML configuration, or resume a run.
+    Train(train::TrainArgs),
     /// Benchmarks (each accepts --json for one JSON object on stdout).
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -36,22 +39,34 @@ enum Command {
 /// Parses the command line and runs the subcommand.
 pub fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
-    init_logging();
+    let quiet = matches!(&cli.command, Command::Train(args) if args.is_quiet());
+    init_logging(quiet);
     match cli.command {
         Command::Games(args) => games_list::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Train(args) => train::run(args),
         Command::Bench(command) => bench::run(command),
     }
 }
 
-/// Logs go to stderr (stdout is for results); `RUST_LOG` overrides the default level.
-fn init_logging() {
+/// Logs go to stderr (stdout is for results), printed above any progress bar;
+/// `RUST_LOG` overrides the default level (`--quiet`: warnings only).
+fn init_logging(quiet: bool) {
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    let default = if quiet { "warn" } else { "warn,descent=info" };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,descent=info"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    let progress = tracing_indicatif::IndicatifLayer::new();
+    let _ = tracing_subscriber::registry()
+        .with(filter)
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_target(false)
+                .with_writer(progress.get_stderr_writer()),
+        )
+        .with(progress)
         .try_init();
 }
 

@@ -21,4 +21,5 @@ pub mod cli;
 pub mod games;
 pub mod learn;
 pub mod search;
+pub mod selfplay;
 pub mod value;

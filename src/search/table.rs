@@ -266,16 +266,39 @@ impl<G: Game> Table<G> {
         self.nodes.insert(key, node);
     }
 
-    /// Every state of S with its value v(s), P0's view (tree learning, SPEC §3). Needs a table
-    /// made with `keep_positions`.
+    /// Every state of S with its value v(s), P0's view (tree learning, SPEC §3), in the order
+    /// the states entered S — an order that does not depend on the map's capacity, so that a
+    /// run resumed with a fresh table learns exactly what an uninterrupted one does. Needs a
+    /// table made with `keep_positions`.
     pub fn learning_pairs(&self) -> impl Iterator<Item = (&G, f32)> + '_ {
         assert!(
             self.keep_positions,
             "learning pairs need a table that keeps positions"
         );
-        self.nodes
-            .values()
-            .map(|node| (&self.positions[node.position as usize], node.value_p0))
+        self.positions.iter().map(|position| {
+            let node = self
+                .nodes
+                .get(&key_of(position))
+                .expect("every kept position is in S");
+            (position, node.value_p0)
+        })
+    }
+
+    /// Keeps only the resolved states of S with their edges, forgetting the rest (SPEC §6:
+    /// proven states kept across games spare re-searching solved endgames). The kept states are
+    /// not handed out by `learning_pairs` again: they were learned in the game that found them.
+    pub fn retain_resolved(&mut self) {
+        let mut edges = Vec::with_capacity(self.edges.len() / 4);
+        self.nodes.retain(|_, node| node.resolved);
+        for node in self.nodes.values_mut() {
+            let first = node.first_child as usize;
+            let count = node.num_children as usize;
+            node.first_child = u32::try_from(edges.len()).expect("fewer than 2^32 edges");
+            edges.extend_from_slice(&self.edges[first..first + count]);
+            node.position = u32::MAX;
+        }
+        self.edges = edges;
+        self.positions.clear();
     }
 
     /// Every node of S with its key.

@@ -51,13 +51,7 @@ impl Trainer {
     ) -> Trainer {
         let device = device.clone().autodiff();
         let model = net.fork(&device).train();
-        let weight_decay = (settings.l2 > 0.0).then(|| WeightDecayConfig::new(settings.l2));
-        let optimizer = AdamConfig::new()
-            .with_beta_1(settings.beta1)
-            .with_beta_2(settings.beta2)
-            .with_epsilon(settings.epsilon)
-            .with_weight_decay(weight_decay)
-            .init();
+        let optimizer = new_optimizer(&settings);
         Trainer {
             model,
             optimizer,
@@ -104,4 +98,33 @@ impl Trainer {
     pub fn optimizer(&self) -> &ModuleOptimizer {
         &self.optimizer
     }
+
+    /// The optimiser state (Adam's moments and step counts) as burnpack bytes.
+    pub fn optimizer_bytes(&self) -> anyhow::Result<Vec<u8>> {
+        let bytes = self
+            .optimizer
+            .into_bytes()
+            .map_err(|e| anyhow::anyhow!("cannot serialise the optimiser state: {e:?}"))?;
+        Ok(bytes.to_vec())
+    }
+
+    /// Restores an optimiser state saved by `optimizer_bytes`.
+    pub fn load_optimizer_bytes(&mut self, bytes: Vec<u8>) -> anyhow::Result<()> {
+        let fresh = new_optimizer(&self.settings);
+        self.optimizer = fresh
+            .from_bytes(burn::tensor::Bytes::from_bytes_vec(bytes))
+            .map_err(|e| anyhow::anyhow!("not an optimiser state: {e:?}"))?;
+        Ok(())
+    }
+}
+
+/// Adam with coupled L2 weight decay, as configured.
+fn new_optimizer(settings: &AdamSettings) -> ModuleOptimizer {
+    let weight_decay = (settings.l2 > 0.0).then(|| WeightDecayConfig::new(settings.l2));
+    AdamConfig::new()
+        .with_beta_1(settings.beta1)
+        .with_beta_2(settings.beta2)
+        .with_epsilon(settings.epsilon)
+        .with_weight_decay(weight_decay)
+        .init()
 }

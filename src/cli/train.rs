@@ -1,0 +1,201 @@
+//! `descent train`: start a run from a YAML configuration, or resume one from its directory.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Args;
+use indicatif::ProgressStyle;
+use tracing::{Span, info, info_span};
+use tracing_indicatif::span_ext::IndicatifSpanExt;
+
+use crate::selfplay::training::{EvalMetrics, GameMetrics};
+use crate::selfplay::{DurationText, RunDir, TrainConfig, TrainingObserver, train};
+
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// The run configuration (YAML; see configs/).
+    #[arg(required_unless_present = "resume", conflicts_with = "resume")]
+    config: Option<PathBuf>,
+    /// Resume the run in this directory from its latest checkpoint.
+    #[arg(long, value_name = "RUN_DIR")]
+    resume: Option<PathBuf>,
+    /// Where a new run writes (default: checkpoints/<run.name or the config file's name>).
+    #[arg(long, value_name = "DIR", conflicts_with = "resume")]
+    run_dir: Option<PathBuf>,
+    /// Stop once the run has played this many games in all (overrides run.max_games).
+    #[arg(long, value_name = "N")]
+    max_games: Option<u64>,
+    /// Stop once the run has trained this long in all, e.g. 20m, 2h (overrides run.max_time).
+    #[arg(long, value_name = "DURATION")]
+    max_time: Option<DurationText>,
+    /// Where the network runs: cpu, ndarray, wgpu, cuda:0 (overrides run.device).
+    #[arg(long)]
+    device: Option<String>,
+    /// Self-play games at once (overrides run.threads).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// No progress bar, warnings only (for scripts).
+    #[arg(long)]
+    quiet: bool,
+}
+
+impl TrainArgs {
+    pub fn is_quiet(&self) -> bool {
+        self.quiet
+    }
+}
+
+fn read_config(path: &Path) -> anyhow::Result<TrainConfig> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the configuration {}", path.display()))?;
+    TrainConfig::from_yaml(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+}
+
+pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
+    let (mut config, run_dir, resume) = match (&args.resume, &args.config) {
+        (Some(dir), _) => {
+            let run_dir = RunDir::open(dir)?;
+            let config = TrainConfig::from_yaml(&run_dir.config_text()?).map_err(|e| {
+                anyhow::anyhow!(
+                    "{}: {e}",
+                    dir.join(crate::selfplay::run_dir::CONFIG_FILE).display()
+                )
+            })?;
+            (config, Some(run_dir), true)
+        }
+        (None, Some(path)) => (read_config(path)?, None, false),
+        (None, None) => unreachable!("clap requires a config or --resume"),
+    };
+    if let Some(n) = args.max_games {
+        config.run.max_games = Some(n);
+    }
+    if let Some(t) = args.max_time {
+        config.run.max_time = Some(t);
+    }
+    if let Some(device) = &args.device {
+        config.run.device = device.clone();
+    }
+    if let Some(threads) = args.threads {
+        config.run.threads = threads;
+    }
+    let settings = config.validate().map_err(|e| {
+        let source = args
+            .config
+            .as_ref()
+            .or(args.resume.as_ref())
+            .map_or(String::new(), |p| format!("{}: ", p.display()));
+        anyhow::anyhow!("{source}{e}")
+    })?;
+    let run_dir = match run_dir {
+        Some(run_dir) => run_dir,
+        None => {
+            let root = match &args.run_dir {
+                Some(dir) => dir.clone(),
+                None => {
+                    let name = config.run.name.clone().unwrap_or_else(|| {
+                        args.config
+                            .as_ref()
+                            .and_then(|p| p.file_stem())
+                            .map_or("run".into(), |s| s.to_string_lossy().into_owned())
+                    });
+                    PathBuf::from("checkpoints").join(name)
+                }
+            };
+            RunDir::create(&root, &config.to_yaml())?
+        }
+    };
+    let span = info_span!("train");
+    let mut observer = ProgressObserver {
+        span: span.clone(),
+        quiet: args.quiet,
+        max_games: settings.max_games,
+        last_eval: None,
+    };
+    let _entered = (!args.quiet).then(|| span.enter());
+    let summary = train(&settings, &run_dir, resume, &mut observer)?;
+    drop(_entered);
+    let stop = match summary.stopped_by {
+        crate::selfplay::StopReason::MaxGames => "the game limit",
+        crate::selfplay::StopReason::MaxTime => "the time limit",
+    };
+    println!(
+        "{} games this session, {} in all, {:.0} s of training; stopped by {stop}",
+        summary.games_this_session, summary.total_games, summary.elapsed_seconds
+    );
+    if let Some(path) = &summary.last_checkpoint {
+        println!("latest checkpoint: {}", path.display());
+    }
+    println!(
+        "resume with: descent train --resume {}",
+        run_dir.root().display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Draws the progress bar (through tracing-indicatif, so that logs print above it).
+struct ProgressObserver {
+    span: Span,
+    quiet: bool,
+    max_games: Option<u64>,
+    last_eval: Option<String>,
+}
+
+impl TrainingObserver for ProgressObserver {
+    fn on_start(&mut self, games_done: u64, max_games: Option<u64>, resumed_from: Option<&Path>) {
+        if let Some(dir) = resumed_from {
+            info!(
+                "resuming from {} ({games_done} games played)",
+                dir.display()
+            );
+        }
+        if self.quiet {
+            return;
+        }
+        let template = if max_games.is_some() {
+            "{elapsed_precise} [{bar:30}] {pos}/{len} games  {msg}"
+        } else {
+            "{elapsed_precise} {pos} games  {msg}"
+        };
+        let style = ProgressStyle::with_template(template)
+            .expect("a valid template")
+            .progress_chars("=> ");
+        self.span.pb_set_style(&style);
+        if let Some(max) = max_games {
+            self.span.pb_set_length(max);
+        }
+        self.span.pb_set_position(games_done);
+    }
+
+    fn on_pretrain(&mut self, pairs: usize, loss: Option<f64>) {
+        info!("pre-initialised on {pairs} random terminal states (loss {loss:?})");
+    }
+
+    fn on_game(&mut self, m: &GameMetrics) {
+        if self.quiet {
+            return;
+        }
+        self.span.pb_set_position(m.game);
+        let loss = m.loss.map_or("-".into(), |l| format!("{l:.4}"));
+        let eval = self.last_eval.as_deref().unwrap_or("-");
+        self.span.pb_set_message(&format!(
+            "pairs {} (replay {})  loss {loss}  {:.0} games/h  eval {eval}",
+            m.pairs_added, m.replay_pairs, m.games_per_hour
+        ));
+        let _ = self.max_games;
+    }
+
+    fn on_evaluation(&mut self, m: &EvalMetrics) {
+        let r = &m.report;
+        let text = format!("{:+.2}±{:.2}", r.win_minus_loss, r.ci95);
+        info!(
+            "evaluation after {} games vs {}: W/D/L {}/{}/{}, win-loss {text}",
+            m.game, m.opponent, r.wins, r.draws, r.losses
+        );
+        self.last_eval = Some(text);
+    }
+
+    fn on_checkpoint(&mut self, games: u64, path: &Path) {
+        tracing::debug!("checkpoint after {games} games: {}", path.display());
+    }
+}

@@ -1,0 +1,984 @@
+//! The training configuration: the YAML file of `descent train`, one typed serde section per
+//! concern. Unknown keys and wrong types are refused by serde (the message names the key);
+//! `TrainConfig::validate` checks ranges and combinations and turns the text into the
+//! library's typed parameters. Every default is written on its field and in `configs/`.
+
+use std::fmt;
+use std::time::Duration;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::duration_text::DurationText;
+use crate::games::GameSpec;
+use crate::learn::{ActionSelection, Capacity, Distribution, Exploitation, ReplayPolicy, Targets};
+use crate::search::Budget;
+use crate::value::{AdamSettings, Architecture, DeviceChoice};
+
+/// A whole training run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrainConfig {
+    /// The game and its parameters, e.g. `awale` or `awale(feeding=false)`.
+    pub game: String,
+    /// Seed of every random choice of the run (default 1).
+    #[serde(default = "defaults::seed")]
+    pub seed: u64,
+    #[serde(default)]
+    pub run: RunSection,
+    #[serde(default)]
+    pub network: NetworkSection,
+    #[serde(default)]
+    pub optimizer: OptimizerSection,
+    #[serde(default)]
+    pub search: SearchSection,
+    #[serde(default)]
+    pub learning: LearningSection,
+    #[serde(default)]
+    pub selection: SelectionSection,
+    #[serde(default)]
+    pub replay: ReplaySection,
+    #[serde(default)]
+    pub resolved_states: ResolvedStatesSection,
+    #[serde(default)]
+    pub checkpoint: CheckpointSection,
+    #[serde(default)]
+    pub evaluation: EvaluationSection,
+}
+
+mod defaults {
+    pub fn seed() -> u64 {
+        1
+    }
+    pub fn threads() -> usize {
+        1
+    }
+    pub fn device() -> String {
+        "cpu".into()
+    }
+    pub fn architecture() -> String {
+        "paper-cnn".into()
+    }
+    pub fn learning_rate() -> f64 {
+        1e-3
+    }
+    pub fn beta1() -> f32 {
+        0.9
+    }
+    pub fn beta2() -> f32 {
+        0.999
+    }
+    pub fn epsilon() -> f32 {
+        1e-8
+    }
+    pub fn l2() -> f32 {
+        1e-3
+    }
+    pub fn iterations() -> Option<u64> {
+        Some(500)
+    }
+    pub fn yes() -> bool {
+        true
+    }
+    pub fn exploration() -> f64 {
+        0.7
+    }
+    pub fn depth() -> u32 {
+        64
+    }
+    pub fn pretrain_epochs() -> usize {
+        1
+    }
+    pub fn temperature() -> f64 {
+        1.0
+    }
+    pub fn fraction() -> f64 {
+        0.04
+    }
+    pub fn duplication() -> f64 {
+        3.0
+    }
+    pub fn batch_size() -> usize {
+        128
+    }
+    pub fn every_games() -> u64 {
+        100
+    }
+    pub fn eval_games() -> u64 {
+        20
+    }
+    pub fn six_hours() -> super::DurationText {
+        super::DurationText(std::time::Duration::from_secs(6 * 3600))
+    }
+    pub fn eval_time() -> Option<super::DurationText> {
+        Some(super::DurationText(std::time::Duration::from_millis(100)))
+    }
+}
+
+/// Limits and resources of the run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunSection {
+    /// Directory name under `checkpoints/` (default: the config file's name).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Stop after this many self-play games in all, resumes included (default: no limit).
+    #[serde(default)]
+    pub max_games: Option<u64>,
+    /// Stop after this much training time in all, resumes included (default: no limit).
+    #[serde(default)]
+    pub max_time: Option<DurationText>,
+    /// Self-play games played at once, each on its own thread (default 1: the paper's loop).
+    #[serde(default = "defaults::threads")]
+    pub threads: usize,
+    /// Where the network runs: `cpu`, `ndarray`, `wgpu`, `cuda:0` (default `cpu`).
+    #[serde(default = "defaults::device")]
+    pub device: String,
+}
+
+impl Default for RunSection {
+    fn default() -> Self {
+        RunSection {
+            name: None,
+            max_games: None,
+            max_time: None,
+            threads: defaults::threads(),
+            device: defaults::device(),
+        }
+    }
+}
+
+/// The value network.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetworkSection {
+    /// `paper-cnn` or `resnet-b{blocks}c{filters}-fc{n}[-fc{m}]` (default `paper-cnn`).
+    #[serde(default = "defaults::architecture")]
+    pub architecture: String,
+}
+
+impl Default for NetworkSection {
+    fn default() -> Self {
+        NetworkSection {
+            architecture: defaults::architecture(),
+        }
+    }
+}
+
+/// Adam with L2 regularisation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OptimizerSection {
+    /// Default 0.001.
+    #[serde(default = "defaults::learning_rate")]
+    pub learning_rate: f64,
+    /// Default 0.9.
+    #[serde(default = "defaults::beta1")]
+    pub beta1: f32,
+    /// Default 0.999.
+    #[serde(default = "defaults::beta2")]
+    pub beta2: f32,
+    /// Default 1e-8.
+    #[serde(default = "defaults::epsilon")]
+    pub epsilon: f32,
+    /// L2 penalty (default 0.001, the paper's; 0 = none).
+    #[serde(default = "defaults::l2")]
+    pub l2: f32,
+}
+
+impl Default for OptimizerSection {
+    fn default() -> Self {
+        OptimizerSection {
+            learning_rate: defaults::learning_rate(),
+            beta1: defaults::beta1(),
+            beta2: defaults::beta2(),
+            epsilon: defaults::epsilon(),
+            l2: defaults::l2(),
+        }
+    }
+}
+
+/// The search run before each self-play move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SearchAlgorithm {
+    Descent,
+    Ubfm,
+    Mcts,
+    Alphabeta,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SearchSection {
+    /// `descent` (default), `ubfm`, `mcts` (UCT with the network at the leaves) or `alphabeta`.
+    #[serde(default = "default_algorithm")]
+    pub algorithm: SearchAlgorithm,
+    /// Iterations per move (default 500); with `time` too, whichever ends first.
+    #[serde(default = "defaults::iterations")]
+    pub iterations: Option<u64>,
+    /// Time per move, e.g. `1s` (default: none).
+    #[serde(default)]
+    pub time: Option<DurationText>,
+    /// Completion and the resolution stop (default true).
+    #[serde(default = "defaults::yes")]
+    pub completed: bool,
+    /// UCT's exploration constant for `mcts` (default 0.7).
+    #[serde(default = "defaults::exploration")]
+    pub exploration: f64,
+    /// Maximum depth for `alphabeta` (default 64; the budget stops it first).
+    #[serde(default = "defaults::depth")]
+    pub max_depth: u32,
+}
+
+fn default_algorithm() -> SearchAlgorithm {
+    SearchAlgorithm::Descent
+}
+
+impl Default for SearchSection {
+    fn default() -> Self {
+        SearchSection {
+            algorithm: default_algorithm(),
+            iterations: defaults::iterations(),
+            time: None,
+            completed: true,
+            exploration: defaults::exploration(),
+            max_depth: defaults::depth(),
+        }
+    }
+}
+
+/// The terminal evaluation f_t (reinforcement heuristic, SPEC §5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TerminalEvalName {
+    Classic,
+    AdditiveDepth,
+    MultiplicativeDepth,
+    Score,
+    Mobility,
+    Presence,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TargetsName {
+    Tree,
+    Root,
+    Terminal,
+}
+
+/// What is learned and from which values.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LearningSection {
+    /// `tree` (default: every state of the game's table), `root` or `terminal`.
+    #[serde(default = "default_targets")]
+    pub targets: TargetsName,
+    /// `classic` (default), `additive-depth`, `multiplicative-depth`, `score`, `mobility`,
+    /// `presence`. Anything but `classic` makes the network's output linear.
+    #[serde(default = "default_terminal_eval")]
+    pub terminal_eval: TerminalEvalName,
+    /// P of the additive depth heuristic (default: the game's maximum length).
+    #[serde(default)]
+    pub max_length: Option<f32>,
+    /// P' of the multiplicative depth heuristic (default: the mean length of 1000 random games).
+    #[serde(default)]
+    pub mean_length: Option<f32>,
+    /// Add each pair's images under the board's symmetries (default false).
+    #[serde(default)]
+    pub augment_symmetries: bool,
+    /// Before self-play, fit the network on this many random terminal states (default 0: off).
+    #[serde(default)]
+    pub pretrain_terminal_states: usize,
+    /// Passes over those states (default 1).
+    #[serde(default = "defaults::pretrain_epochs")]
+    pub pretrain_epochs: usize,
+}
+
+fn default_targets() -> TargetsName {
+    TargetsName::Tree
+}
+
+fn default_terminal_eval() -> TerminalEvalName {
+    TerminalEvalName::Classic
+}
+
+impl Default for LearningSection {
+    fn default() -> Self {
+        LearningSection {
+            targets: default_targets(),
+            terminal_eval: default_terminal_eval(),
+            max_length: None,
+            mean_length: None,
+            augment_symmetries: false,
+            pretrain_terminal_states: 0,
+            pretrain_epochs: defaults::pretrain_epochs(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DistributionName {
+    EpsilonGreedy,
+    Softmax,
+    Ordinal,
+}
+
+/// ε' as written in YAML: `anneal`, `uniform` or a number in [0, 1].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ExploitationText(pub Exploitation);
+
+impl Serialize for ExploitationText {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Exploitation::Annealed => serializer.serialize_str("anneal"),
+            Exploitation::UniformPerMove => serializer.serialize_str("uniform"),
+            Exploitation::Fixed(value) => serializer.serialize_f64(value),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ExploitationText {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        const EXPECTED: &str = "`anneal`, `uniform` or a number between 0 and 1";
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = ExploitationText;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(EXPECTED)
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<ExploitationText, E> {
+                match v {
+                    "anneal" => Ok(ExploitationText(Exploitation::Annealed)),
+                    "uniform" => Ok(ExploitationText(Exploitation::UniformPerMove)),
+                    _ => Err(E::custom(format!(
+                        "bad exploitation {v:?}: expected {EXPECTED}"
+                    ))),
+                }
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<ExploitationText, E> {
+                if (0.0..=1.0).contains(&v) {
+                    Ok(ExploitationText(Exploitation::Fixed(v)))
+                } else {
+                    Err(E::custom(format!(
+                        "bad exploitation {v}: expected {EXPECTED}"
+                    )))
+                }
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<ExploitationText, E> {
+                self.visit_f64(v as f64)
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<ExploitationText, E> {
+                self.visit_f64(v as f64)
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
+}
+
+/// How the move is chosen after each search (SPEC §4).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SelectionSection {
+    /// `ordinal` (default), `epsilon-greedy` or `softmax`.
+    #[serde(default = "default_distribution")]
+    pub distribution: DistributionName,
+    /// ε': `uniform` (default: drawn in [0, 1] at each move), `anneal` (0 → 1 over the run;
+    /// needs `run.max_games` or `run.max_time`) or a fixed number (ε-greedy's ε is 1 - ε').
+    #[serde(default = "default_exploitation")]
+    pub exploitation: ExploitationText,
+    /// Softmax temperature τ (default 1).
+    #[serde(default = "defaults::temperature")]
+    pub temperature: f64,
+    /// Play proven wins, never proven losses (default true).
+    #[serde(default = "defaults::yes")]
+    pub completed: bool,
+}
+
+fn default_distribution() -> DistributionName {
+    DistributionName::Ordinal
+}
+
+fn default_exploitation() -> ExploitationText {
+    ExploitationText(Exploitation::UniformPerMove)
+}
+
+impl Default for SelectionSection {
+    fn default() -> Self {
+        SelectionSection {
+            distribution: default_distribution(),
+            exploitation: default_exploitation(),
+            temperature: defaults::temperature(),
+            completed: true,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReplayKind {
+    None,
+    Experience,
+    Stratified,
+}
+
+/// The replay buffer (SPEC §6).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReplaySection {
+    /// `stratified` (default), `experience`, or `none` (learn each game's pairs once).
+    #[serde(default = "default_replay_kind")]
+    pub kind: ReplayKind,
+    /// μ in games (stratified: default 100; experience: alternative to `pairs`).
+    #[serde(default)]
+    pub games: Option<usize>,
+    /// μ in pairs (experience only; default 1 000 000 when `games` is not set).
+    #[serde(default)]
+    pub pairs: Option<usize>,
+    /// σ, experience replay's sampled fraction (default 0.04).
+    #[serde(default = "defaults::fraction")]
+    pub fraction: f64,
+    /// δ, stratified replay's duplication (default 3).
+    #[serde(default = "defaults::duplication")]
+    pub duplication: f64,
+    /// Minibatch size B (default 128).
+    #[serde(default = "defaults::batch_size")]
+    pub batch_size: usize,
+}
+
+fn default_replay_kind() -> ReplayKind {
+    ReplayKind::Stratified
+}
+
+impl Default for ReplaySection {
+    fn default() -> Self {
+        ReplaySection {
+            kind: default_replay_kind(),
+            games: None,
+            pairs: None,
+            fraction: defaults::fraction(),
+            duplication: defaults::duplication(),
+            batch_size: defaults::batch_size(),
+        }
+    }
+}
+
+/// Keeping proven (resolved) states across games (SPEC §6).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResolvedStatesSection {
+    /// Keep the resolved states of each game's table for the next games (default false).
+    #[serde(default)]
+    pub keep: bool,
+    /// Empty them this often (default 6h).
+    #[serde(default = "defaults::six_hours")]
+    pub reset_every: DurationText,
+}
+
+impl Default for ResolvedStatesSection {
+    fn default() -> Self {
+        ResolvedStatesSection {
+            keep: false,
+            reset_every: defaults::six_hours(),
+        }
+    }
+}
+
+/// When checkpoints are written.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckpointSection {
+    /// Every this many games (default 100; 0 = not by games).
+    #[serde(default = "defaults::every_games")]
+    pub every_games: u64,
+    /// And/or every this much time (default: not by time).
+    #[serde(default)]
+    pub every_time: Option<DurationText>,
+    /// Keep only the last N checkpoints (default 0: keep all).
+    #[serde(default)]
+    pub keep_last: usize,
+}
+
+impl Default for CheckpointSection {
+    fn default() -> Self {
+        CheckpointSection {
+            every_games: defaults::every_games(),
+            every_time: None,
+            keep_last: 0,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EvalOpponent {
+    Mcts,
+    Random,
+}
+
+/// Periodic evaluation inside the run: the current net with UBFM_s against a baseline, both
+/// sides (paper section 8.5).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EvaluationSection {
+    /// Every this many games (default 0: off).
+    #[serde(default)]
+    pub every_games: u64,
+    /// Games per evaluation, half with each colour (default 20).
+    #[serde(default = "defaults::eval_games")]
+    pub games: u64,
+    /// `mcts` (default: UCT with random playouts) or `random`.
+    #[serde(default = "default_opponent")]
+    pub opponent: EvalOpponent,
+    /// Time per move for both sides (default 100ms).
+    #[serde(default = "defaults::eval_time")]
+    pub time_per_move: Option<DurationText>,
+    /// Or iterations per move for both sides (reproducible; default: none).
+    #[serde(default)]
+    pub iterations_per_move: Option<u64>,
+}
+
+fn default_opponent() -> EvalOpponent {
+    EvalOpponent::Mcts
+}
+
+impl Default for EvaluationSection {
+    fn default() -> Self {
+        EvaluationSection {
+            every_games: 0,
+            games: defaults::eval_games(),
+            opponent: default_opponent(),
+            time_per_move: defaults::eval_time(),
+            iterations_per_move: None,
+        }
+    }
+}
+
+/// The validated settings of a run, in the library's types.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainSettings {
+    pub game: GameSpec,
+    pub seed: u64,
+    pub max_games: Option<u64>,
+    pub max_time: Option<Duration>,
+    pub threads: usize,
+    pub device: DeviceChoice,
+    pub architecture: Architecture,
+    pub adam: AdamSettings,
+    pub algorithm: SearchAlgorithm,
+    pub budget: Budget,
+    pub completed: bool,
+    pub exploration: f64,
+    pub max_depth: u32,
+    pub targets: Targets,
+    pub terminal_eval: TerminalEvalName,
+    pub max_length: Option<f32>,
+    pub mean_length: Option<f32>,
+    pub augment_symmetries: bool,
+    pub pretrain_terminal_states: usize,
+    pub pretrain_epochs: usize,
+    pub selection: ActionSelection,
+    pub replay: ReplayPolicy,
+    pub batch_size: usize,
+    pub keep_resolved: Option<Duration>,
+    pub checkpoint_every_games: u64,
+    pub checkpoint_every_time: Option<Duration>,
+    pub keep_last_checkpoints: usize,
+    pub evaluation: Option<EvaluationSettings>,
+}
+
+/// Validated periodic evaluation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EvaluationSettings {
+    pub every_games: u64,
+    pub games: u64,
+    pub opponent: EvalOpponent,
+    pub budget: Budget,
+}
+
+/// A configuration error naming the key.
+#[derive(Debug, thiserror::Error)]
+#[error("{key}: {message}")]
+pub struct ConfigError {
+    pub key: String,
+    pub message: String,
+}
+
+fn error(key: &str, message: impl Into<String>) -> ConfigError {
+    ConfigError {
+        key: key.to_string(),
+        message: message.into(),
+    }
+}
+
+fn check(ok: bool, key: &str, message: &str) -> Result<(), ConfigError> {
+    if ok { Ok(()) } else { Err(error(key, message)) }
+}
+
+impl TrainConfig {
+    /// Parses YAML text (unknown keys and wrong types are errors naming the key).
+    pub fn from_yaml(text: &str) -> Result<TrainConfig, String> {
+        serde_saphyr::from_str(text).map_err(|e| e.to_string())
+    }
+
+    /// The resolved configuration as YAML (written into the run directory).
+    pub fn to_yaml(&self) -> String {
+        serde_saphyr::to_string(self).expect("a config serialises")
+    }
+
+    /// Checks ranges and combinations and converts to typed settings.
+    pub fn validate(&self) -> Result<TrainSettings, ConfigError> {
+        let game: GameSpec = self
+            .game
+            .parse()
+            .map_err(|e: crate::games::GameSpecError| error("game", e.to_string()))?;
+        let run = &self.run;
+        check(run.threads >= 1, "run.threads", "must be at least 1")?;
+        check(
+            run.max_games != Some(0),
+            "run.max_games",
+            "must be at least 1 (leave it out for no limit)",
+        )?;
+        let device: DeviceChoice = run
+            .device
+            .parse()
+            .map_err(|e: String| error("run.device", e))?;
+        let architecture: Architecture = self
+            .network
+            .architecture
+            .parse()
+            .map_err(|e: String| error("network.architecture", e))?;
+        let o = &self.optimizer;
+        check(
+            o.learning_rate > 0.0 && o.learning_rate.is_finite(),
+            "optimizer.learning_rate",
+            "must be a positive number",
+        )?;
+        check(
+            (0.0..1.0).contains(&o.beta1),
+            "optimizer.beta1",
+            "must be in [0, 1)",
+        )?;
+        check(
+            (0.0..1.0).contains(&o.beta2),
+            "optimizer.beta2",
+            "must be in [0, 1)",
+        )?;
+        check(o.epsilon > 0.0, "optimizer.epsilon", "must be positive")?;
+        check(o.l2 >= 0.0, "optimizer.l2", "must be at least 0")?;
+        let s = &self.search;
+        check(
+            s.iterations.is_some() || s.time.is_some(),
+            "search",
+            "give search.iterations or search.time (or both)",
+        )?;
+        check(
+            s.iterations != Some(0),
+            "search.iterations",
+            "must be at least 1",
+        )?;
+        check(
+            s.exploration >= 0.0,
+            "search.exploration",
+            "must be at least 0",
+        )?;
+        check(s.max_depth >= 1, "search.max_depth", "must be at least 1")?;
+        let l = &self.learning;
+        let targets = match l.targets {
+            TargetsName::Tree => Targets::Tree,
+            TargetsName::Root => Targets::Root,
+            TargetsName::Terminal => Targets::Terminal,
+        };
+        if targets == Targets::Tree {
+            check(
+                matches!(
+                    s.algorithm,
+                    SearchAlgorithm::Descent | SearchAlgorithm::Ubfm
+                ),
+                "learning.targets",
+                "tree learning needs search.algorithm descent or ubfm (mcts and alphabeta keep no minimax table: use root or terminal)",
+            )?;
+        }
+        check(
+            l.max_length.is_none_or(|p| p >= 1.0),
+            "learning.max_length",
+            "must be at least 1",
+        )?;
+        check(
+            l.mean_length.is_none_or(|p| p > 0.0),
+            "learning.mean_length",
+            "must be positive",
+        )?;
+        check(
+            l.pretrain_epochs >= 1,
+            "learning.pretrain_epochs",
+            "must be at least 1",
+        )?;
+        let sel = &self.selection;
+        check(
+            sel.temperature > 0.0,
+            "selection.temperature",
+            "must be positive",
+        )?;
+        if sel.exploitation.0 == Exploitation::Annealed {
+            check(
+                run.max_games.is_some() || run.max_time.is_some(),
+                "selection.exploitation",
+                "`anneal` grows over the run's duration: set run.max_games or run.max_time",
+            )?;
+        }
+        if s.algorithm == SearchAlgorithm::Alphabeta {
+            check(
+                sel.distribution == DistributionName::EpsilonGreedy,
+                "selection.distribution",
+                "alphabeta knows only its best move: use epsilon-greedy",
+            )?;
+        }
+        let selection = ActionSelection {
+            distribution: match sel.distribution {
+                DistributionName::EpsilonGreedy => Distribution::EpsilonGreedy,
+                DistributionName::Softmax => Distribution::Softmax {
+                    temperature: sel.temperature,
+                },
+                DistributionName::Ordinal => Distribution::Ordinal,
+            },
+            exploitation: sel.exploitation.0,
+            completed: sel.completed,
+        };
+        let r = &self.replay;
+        check(r.batch_size >= 1, "replay.batch_size", "must be at least 1")?;
+        let replay = match r.kind {
+            ReplayKind::None => {
+                check(
+                    r.games.is_none() && r.pairs.is_none(),
+                    "replay",
+                    "kind none takes no games or pairs",
+                )?;
+                ReplayPolicy::LastGame
+            }
+            ReplayKind::Experience => {
+                check(
+                    r.fraction > 0.0 && r.fraction <= 1.0,
+                    "replay.fraction",
+                    "must be in (0, 1]",
+                )?;
+                let capacity = match (r.games, r.pairs) {
+                    (Some(_), Some(_)) => {
+                        return Err(error(
+                            "replay",
+                            "give replay.games or replay.pairs, not both",
+                        ));
+                    }
+                    (Some(games), None) => Capacity::Games(games),
+                    (None, pairs) => Capacity::Pairs(pairs.unwrap_or(1_000_000)),
+                };
+                check(
+                    !matches!(capacity, Capacity::Games(0) | Capacity::Pairs(0)),
+                    "replay",
+                    "the capacity must be at least 1",
+                )?;
+                ReplayPolicy::Experience {
+                    capacity,
+                    fraction: r.fraction,
+                }
+            }
+            ReplayKind::Stratified => {
+                check(
+                    r.pairs.is_none(),
+                    "replay.pairs",
+                    "stratified replay counts games: use replay.games",
+                )?;
+                let games = r.games.unwrap_or(100);
+                check(games >= 1, "replay.games", "must be at least 1")?;
+                check(
+                    r.duplication > 0.0 && r.duplication <= games as f64,
+                    "replay.duplication",
+                    "must be in (0, replay.games]",
+                )?;
+                ReplayPolicy::Stratified {
+                    games,
+                    duplication: r.duplication,
+                }
+            }
+        };
+        let c = &self.checkpoint;
+        check(
+            c.every_games > 0 || c.every_time.is_some(),
+            "checkpoint",
+            "set checkpoint.every_games or checkpoint.every_time",
+        )?;
+        let e = &self.evaluation;
+        let evaluation = if e.every_games == 0 {
+            None
+        } else {
+            check(
+                e.games >= 2 && e.games % 2 == 0,
+                "evaluation.games",
+                "must be an even number ≥ 2 (both sides)",
+            )?;
+            check(
+                e.time_per_move.is_some() || e.iterations_per_move.is_some(),
+                "evaluation",
+                "give evaluation.time_per_move or evaluation.iterations_per_move",
+            )?;
+            Some(EvaluationSettings {
+                every_games: e.every_games,
+                games: e.games,
+                opponent: e.opponent,
+                budget: Budget {
+                    iterations: e.iterations_per_move,
+                    time: e.time_per_move.map(|d| d.0),
+                },
+            })
+        };
+        Ok(TrainSettings {
+            game,
+            seed: self.seed,
+            max_games: run.max_games,
+            max_time: run.max_time.map(|d| d.0),
+            threads: run.threads,
+            device,
+            architecture,
+            adam: AdamSettings {
+                learning_rate: o.learning_rate,
+                beta1: o.beta1,
+                beta2: o.beta2,
+                epsilon: o.epsilon,
+                l2: o.l2,
+            },
+            algorithm: s.algorithm,
+            budget: Budget {
+                iterations: s.iterations,
+                time: s.time.map(|d| d.0),
+            },
+            completed: s.completed,
+            exploration: s.exploration,
+            max_depth: s.max_depth,
+            targets,
+            terminal_eval: l.terminal_eval,
+            max_length: l.max_length,
+            mean_length: l.mean_length,
+            augment_symmetries: l.augment_symmetries,
+            pretrain_terminal_states: l.pretrain_terminal_states,
+            pretrain_epochs: l.pretrain_epochs,
+            selection,
+            replay,
+            batch_size: r.batch_size,
+            keep_resolved: self
+                .resolved_states
+                .keep
+                .then_some(self.resolved_states.reset_every.0),
+            checkpoint_every_games: c.every_games,
+            checkpoint_every_time: c.every_time.map(|d| d.0),
+            keep_last_checkpoints: c.keep_last,
+            evaluation,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<TrainSettings, String> {
+        TrainConfig::from_yaml(text)?
+            .validate()
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn defaults_are_the_documented_ones() {
+        let s = parse("game: tic_tac_toe\n").unwrap();
+        assert_eq!(s.seed, 1);
+        assert_eq!(s.threads, 1);
+        assert_eq!(s.architecture, Architecture::PaperCnn);
+        assert_eq!(s.algorithm, SearchAlgorithm::Descent);
+        assert_eq!(s.budget.iterations, Some(500));
+        assert_eq!(s.targets, Targets::Tree);
+        assert_eq!(
+            s.replay,
+            ReplayPolicy::Stratified {
+                games: 100,
+                duplication: 3.0
+            }
+        );
+        assert_eq!(s.batch_size, 128);
+        assert_eq!(s.selection.distribution, Distribution::Ordinal);
+        assert_eq!(s.evaluation, None);
+    }
+
+    #[test]
+    fn round_trips_through_yaml() {
+        let text = "game: awale(feeding=false)\nseed: 9\nrun:\n  max_time: 1h30m\nselection:\n  exploitation: 0.25\nreplay:\n  kind: experience\n  games: 7\n";
+        let config = TrainConfig::from_yaml(text).unwrap();
+        let again = TrainConfig::from_yaml(&config.to_yaml()).unwrap();
+        assert_eq!(config, again);
+        let s = again.validate().unwrap();
+        assert_eq!(s.max_time, Some(Duration::from_secs(5400)));
+        assert_eq!(s.selection.exploitation, Exploitation::Fixed(0.25));
+        assert_eq!(
+            s.replay,
+            ReplayPolicy::Experience {
+                capacity: Capacity::Games(7),
+                fraction: 0.04
+            }
+        );
+    }
+
+    #[test]
+    fn bad_input_names_the_key_and_the_expected_form() {
+        let cases = [
+            (
+                "game: tic_tac_toe\nsearch:\n  iterations: 10\n  itrations: 5\n",
+                "itrations",
+            ),
+            (
+                "game: tic_tac_toe\nsearch:\n  algorithm: dijkstra\n",
+                "dijkstra",
+            ),
+            (
+                "game: tic_tac_toe\nsearch:\n  iterations: lots\n",
+                "iterations",
+            ),
+            ("game: chess\n", "game"),
+            (
+                "game: tic_tac_toe\nselection:\n  exploitation: 1.5\n",
+                "exploitation",
+            ),
+            (
+                "game: tic_tac_toe\nselection:\n  exploitation: anneal\n",
+                "run.max_games",
+            ),
+            ("game: tic_tac_toe\nrun:\n  max_time: soon\n", "duration"),
+            ("game: tic_tac_toe\nrun:\n  threads: 0\n", "run.threads"),
+            (
+                "game: tic_tac_toe\nreplay:\n  duplication: 200\n",
+                "replay.duplication",
+            ),
+            (
+                "game: tic_tac_toe\nsearch:\n  algorithm: mcts\n",
+                "learning.targets",
+            ),
+            (
+                "game: tic_tac_toe\nnetwork:\n  architecture: transformer\n",
+                "network.architecture",
+            ),
+            ("game: tic_tac_toe\nrun:\n  device: tpu\n", "run.device"),
+            (
+                "game: tic_tac_toe\nlearning:\n  terminal_eval: elo\n",
+                "elo",
+            ),
+            (
+                "game: tic_tac_toe\noptimizer:\n  learning_rate: -1\n",
+                "optimizer.learning_rate",
+            ),
+            ("seed: 3\n", "game"),
+            ("game: [1, 2\n", ""),
+        ];
+        for (text, needle) in cases {
+            let message = parse(text).expect_err(text);
+            assert!(message.contains(needle), "{text:?} → {message}");
+        }
+    }
+}

@@ -1,0 +1,74 @@
+//! The learner: the replay buffer and the network being trained. After each finished game it
+//! adds the game's pairs (augmented if asked) to the buffer and runs one learning phase — one
+//! pass of Adam steps over the minibatches the buffer deals (SPEC §6).
+
+use rand::rngs::Xoshiro256PlusPlus;
+
+use crate::games::Game;
+use crate::learn::ReplayBuffer;
+use crate::learn::augment::encode_pairs;
+use crate::value::Trainer;
+
+/// What one learning phase did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PhaseReport {
+    /// Pairs added to the buffer (after augmentation).
+    pub pairs_added: usize,
+    /// Pairs trained on, and in how many minibatches.
+    pub pairs_learned: usize,
+    pub minibatches: usize,
+    /// Mean of the minibatches' losses (before each step); `None` when nothing was learned.
+    pub mean_loss: Option<f64>,
+}
+
+/// The replay buffer and the trainer.
+pub struct Learner {
+    pub trainer: Trainer,
+    pub replay: ReplayBuffer,
+    pub batch_size: usize,
+    pub augment_symmetries: bool,
+    pub rng: Xoshiro256PlusPlus,
+}
+
+impl Learner {
+    /// Adds a game's pairs and runs a learning phase.
+    pub fn learn_game<G: Game>(&mut self, pairs: &[(G, f32)]) -> PhaseReport {
+        let (inputs, targets) = encode_pairs(pairs, self.augment_symmetries);
+        let pairs_added = targets.len();
+        self.replay.add_game(inputs, targets, &mut self.rng);
+        let batches = self.replay.learning_phase(self.batch_size, &mut self.rng);
+        let mut report = PhaseReport {
+            pairs_added,
+            minibatches: batches.len(),
+            ..PhaseReport::default()
+        };
+        let mut loss_sum = 0.0;
+        for batch in batches {
+            report.pairs_learned += batch.targets.len();
+            loss_sum += self.trainer.step(batch.inputs, &batch.targets) as f64;
+        }
+        if report.minibatches > 0 {
+            report.mean_loss = Some(loss_sum / report.minibatches as f64);
+        }
+        report
+    }
+
+    /// Fits the network on fixed pairs for `epochs` passes in shuffled minibatches
+    /// (pre-initialisation); returns the mean loss of the last pass.
+    pub fn fit<G: Game>(&mut self, pairs: &[(G, f32)], epochs: usize) -> Option<f64> {
+        let (inputs, targets) = encode_pairs(pairs, self.augment_symmetries);
+        let mut fixed = ReplayBuffer::new(crate::learn::ReplayPolicy::LastGame, G::ENCODING.len());
+        fixed.add_game(inputs, targets, &mut self.rng);
+        let mut last = None;
+        for _ in 0..epochs {
+            let batches = fixed.learning_phase(self.batch_size, &mut self.rng);
+            let count = batches.len();
+            let sum: f64 = batches
+                .into_iter()
+                .map(|b| self.trainer.step(b.inputs, &b.targets) as f64)
+                .sum();
+            last = (count > 0).then(|| sum / count as f64);
+        }
+        last
+    }
+}

@@ -1,0 +1,228 @@
+//! One self-play game (the inner loop of paper Algorithm 3): search from the current position
+//! with the table kept across the game's moves, draw the move from the root's children with
+//! the configured distribution, play it; at the end, turn the game into learning pairs.
+
+use std::time::{Duration, Instant};
+
+use rand::{Rng, RngExt};
+
+use crate::games::{Action, Game, Outcome};
+use crate::learn::targets::collect_pairs;
+use crate::learn::{ActionSelection, SearchedPosition, Targets};
+use crate::search::{
+    AlphaBeta, AlphaBetaOptions, Budget, ChildEdge, Evaluator, FinalMove, LeafValue, Mcts,
+    MctsOptions, SearchStats, Table, TerminalEval, TreePolicy, TreeSearch, TreeSearchOptions,
+    Variant,
+};
+
+use super::config::SearchAlgorithm;
+
+/// How self-play searches and moves.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SelfPlaySettings {
+    pub algorithm: SearchAlgorithm,
+    pub budget: Budget,
+    pub completed: bool,
+    pub terminal_eval: TerminalEval,
+    pub targets: Targets,
+    pub selection: ActionSelection,
+    /// UCT's exploration constant (mcts).
+    pub exploration: f64,
+    /// Deepest alpha-beta iteration.
+    pub max_depth: u32,
+    /// Keep resolved states across games, emptied this often.
+    pub keep_resolved: Option<Duration>,
+}
+
+/// What a finished game produced.
+#[derive(Clone, Debug)]
+pub struct FinishedGame<G> {
+    /// The learning pairs `(position, target P0's view)`, before augmentation.
+    pub pairs: Vec<(G, f32)>,
+    pub moves: Vec<Action>,
+    pub outcome: Outcome,
+    /// f_t of the final position.
+    pub final_value_p0: f32,
+    /// The searches' work, summed over the game's moves.
+    pub search: SearchStats,
+    /// Wall time of the whole game.
+    pub seconds: f64,
+    /// States in the game's table at the end (tree searches).
+    pub table_states: usize,
+}
+
+/// A self-play player: its searchers and the table it keeps across a game's moves.
+pub struct SelfPlayer<G: Game> {
+    settings: SelfPlaySettings,
+    tree: TreeSearch<G>,
+    mcts: Mcts<G>,
+    alphabeta: AlphaBeta<G>,
+    table: Table<G>,
+    last_reset: Instant,
+    children: Vec<ChildEdge>,
+    actions: Vec<Action>,
+}
+
+impl<G: Game> SelfPlayer<G> {
+    pub fn new(settings: SelfPlaySettings) -> Self {
+        let tree = TreeSearch::new(TreeSearchOptions {
+            variant: if settings.algorithm == SearchAlgorithm::Ubfm {
+                Variant::Ubfm
+            } else {
+                Variant::Descent
+            },
+            completed: settings.completed,
+            terminal_eval: settings.terminal_eval,
+            record_terminals: true,
+        });
+        let mcts = Mcts::new(MctsOptions {
+            tree_policy: TreePolicy::Uct {
+                c: settings.exploration as f32,
+            },
+            leaf: LeafValue::Evaluator,
+            final_move: FinalMove::MostVisits,
+        });
+        let alphabeta = AlphaBeta::new(AlphaBetaOptions {
+            max_depth: Some(settings.max_depth),
+            terminal_eval: settings.terminal_eval,
+        });
+        SelfPlayer {
+            settings,
+            tree,
+            mcts,
+            alphabeta,
+            table: Table::new(settings.targets == Targets::Tree),
+            last_reset: Instant::now(),
+            children: Vec::new(),
+            actions: Vec::new(),
+        }
+    }
+
+    /// The table of the last game (its states are the tree-learning pairs).
+    pub fn table(&self) -> &Table<G> {
+        &self.table
+    }
+
+    /// Plays one game from `initial`; `progress` ∈ [0, 1] is the run's progress (annealing).
+    pub fn play<E: Evaluator<G>, R: Rng + ?Sized>(
+        &mut self,
+        initial: &G,
+        evaluator: &E,
+        progress: f64,
+        rng: &mut R,
+    ) -> FinishedGame<G> {
+        let start = Instant::now();
+        self.start_game();
+        let mut position = initial.clone();
+        let mut searched = Vec::new();
+        let mut moves = Vec::new();
+        let mut stats = SearchStats::default();
+        while !position.is_terminal() {
+            let exploitation = self.settings.selection.exploitation_at(progress, rng);
+            let (action, value_p0) =
+                self.choose_move(&position, evaluator, exploitation, &mut stats, rng);
+            searched.push(SearchedPosition {
+                position: position.clone(),
+                value_p0,
+            });
+            moves.push(action);
+            position.play(action);
+        }
+        let outcome = position.outcome().expect("the game is over");
+        let final_value_p0 = self.settings.terminal_eval.value_p0(&position);
+        let mut pairs = Vec::new();
+        let table = (self.settings.targets == Targets::Tree).then_some(&self.table);
+        collect_pairs(
+            self.settings.targets,
+            table,
+            &searched,
+            final_value_p0,
+            &mut pairs,
+        );
+        FinishedGame {
+            pairs,
+            moves,
+            outcome,
+            final_value_p0,
+            search: stats,
+            seconds: start.elapsed().as_secs_f64(),
+            table_states: self.table.len(),
+        }
+    }
+
+    /// Empties the table, or keeps its resolved states (emptied every `keep_resolved`).
+    fn start_game(&mut self) {
+        match self.settings.keep_resolved {
+            Some(period) if self.last_reset.elapsed() < period => self.table.retain_resolved(),
+            Some(_) => {
+                self.table.clear();
+                self.last_reset = Instant::now();
+            }
+            None => self.table.clear(),
+        }
+    }
+
+    /// Searches `position` and draws the move; returns it with the search's value of the
+    /// position (P0's view).
+    fn choose_move<E: Evaluator<G>, R: Rng + ?Sized>(
+        &mut self,
+        position: &G,
+        evaluator: &E,
+        exploitation: f64,
+        stats: &mut SearchStats,
+        rng: &mut R,
+    ) -> (Action, f32) {
+        let budget = &self.settings.budget;
+        let mover = position.to_move();
+        let selection = &self.settings.selection;
+        match self.settings.algorithm {
+            SearchAlgorithm::Descent | SearchAlgorithm::Ubfm => {
+                let done = self
+                    .tree
+                    .search(&mut self.table, position, evaluator, budget, rng);
+                stats.add(&done);
+                let (node, children) = self
+                    .table
+                    .node_and_children(crate::search::table::key_of(position))
+                    .expect("the root is expanded by the first iteration");
+                let index = selection.choose(children, mover, exploitation, rng);
+                (children[index].action, node.value_p0)
+            }
+            SearchAlgorithm::Mcts => {
+                self.mcts.clear();
+                let done = self.mcts.search(position, evaluator, budget, rng);
+                stats.add(&done);
+                self.children.clear();
+                self.children
+                    .extend(self.mcts.root_children().iter().map(|c| ChildEdge {
+                        value_p0: c.mean_value_p0,
+                        visits: c.visits,
+                        action: c.action,
+                        completion: 0,
+                        resolved: false,
+                    }));
+                let index = selection.choose(&self.children, mover, exploitation, rng);
+                let best_visits = self.children.iter().map(|c| c.visits).max().unwrap_or(0);
+                let value = self
+                    .children
+                    .iter()
+                    .find(|c| c.visits == best_visits)
+                    .map_or(0.0, |c| c.value_p0);
+                (self.children[index].action, value)
+            }
+            SearchAlgorithm::Alphabeta => {
+                // ε-greedy only (checked by the config): the search knows its best move alone.
+                let (result, done) = self.alphabeta.search(position, evaluator, budget, rng);
+                stats.add(&done);
+                position.legal_actions(&mut self.actions);
+                let best = result.best.unwrap_or(self.actions[0]);
+                let action = if rng.random::<f64>() < exploitation {
+                    best
+                } else {
+                    self.actions[rng.random_range(0..self.actions.len())]
+                };
+                (action, result.value_p0)
+            }
+        }
+    }
+}

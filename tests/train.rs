@@ -1,0 +1,310 @@
+//! `descent train` end to end, as a child process on real files: the run directory, resume,
+//! reproducibility across a resume, a kill during a checkpoint write, bad configurations, and
+//! that the tic-tac-toe network learns the game's values.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use burn::prelude::Device;
+use descent::games::{Game, GameExt, TicTacToe};
+use descent::search::Evaluator;
+use descent::value::NetEvaluator;
+use descent::value::saved_net::{load_net, read_manifest};
+use serde_json::Value;
+
+const TTT_CONFIG: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/tic_tac_toe.yaml");
+
+fn descent(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_descent"))
+        .args(args)
+        .output()
+        .expect("the descent binary runs")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn metrics(run: &Path) -> Vec<Value> {
+    std::fs::read_to_string(run.join("metrics.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn games(run: &Path) -> Vec<Value> {
+    metrics(run)
+        .into_iter()
+        .filter(|m| m["kind"] == "game")
+        .collect()
+}
+
+/// A small config: fast enough to run several times.
+fn write_config(dir: &Path, extra: &str) -> String {
+    let path = dir.join("small.yaml");
+    std::fs::write(
+        &path,
+        format!(
+            "game: tic_tac_toe\nseed: 5\nsearch:\n  iterations: 20\nreplay:\n  games: 4\n  duplication: 2\n  batch_size: 32\n{extra}"
+        ),
+    )
+    .unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+fn values(run: &Path, positions: &[TicTacToe]) -> Vec<f32> {
+    let base = run.join("latest").join("net");
+    let manifest = read_manifest(&base).unwrap();
+    let device = Device::flex();
+    let net = load_net(&base, &manifest, &device).unwrap();
+    let evaluator = NetEvaluator::<TicTacToe>::new(net, device);
+    let mut values = vec![0.0; positions.len()];
+    evaluator.evaluate(positions, &mut values);
+    values
+}
+
+fn ttt(moves: &str) -> TicTacToe {
+    let mut p = TicTacToe::new(&Default::default());
+    for m in moves.split_whitespace() {
+        let a = p.parse_legal_move(m).unwrap();
+        p.play(a);
+    }
+    p
+}
+
+#[test]
+fn tic_tac_toe_run_writes_its_directory_resumes_and_learns() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = tmp.path().join("run");
+    let run_s = run.to_str().unwrap();
+    let out = descent(&[
+        "train",
+        TTT_CONFIG,
+        "--run-dir",
+        run_s,
+        "--max-games",
+        "40",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    for file in [
+        "config.yaml",
+        "metrics.jsonl",
+        "ckpt-20",
+        "ckpt-40",
+        "latest",
+    ] {
+        assert!(run.join(file).exists(), "{file} missing");
+    }
+    for file in [
+        "net.bpk",
+        "net.json",
+        "optimizer.bpk",
+        "replay.bin",
+        "state.json",
+    ] {
+        assert!(
+            run.join("latest").join(file).is_file(),
+            "checkpoint file {file} missing"
+        );
+    }
+    assert_eq!(
+        std::fs::read_link(run.join("latest")).unwrap(),
+        Path::new("ckpt-40")
+    );
+    // The resolved configuration parses back, with the command line's limit in it.
+    let config = std::fs::read_to_string(run.join("config.yaml")).unwrap();
+    assert!(config.contains("max_games: 40"), "{config}");
+
+    let out = descent(&["train", "--resume", run_s, "--max-games", "60", "--quiet"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines = games(&run);
+    let numbers: Vec<u64> = lines.iter().map(|g| g["game"].as_u64().unwrap()).collect();
+    assert_eq!(
+        numbers,
+        (1..=60).collect::<Vec<_>>(),
+        "counters continue across the resume"
+    );
+    let state: Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("latest/state.json")).unwrap())
+            .unwrap();
+    assert_eq!(state["games"], 60);
+    for g in &lines {
+        assert!(g["pairs_added"].as_u64().unwrap() > 0);
+        assert!(g["loss"].as_f64().unwrap().is_finite());
+    }
+
+    // The classic gain: tic-tac-toe is a draw, and x to move with two in a row wins.
+    let empty = TicTacToe::new(&Default::default());
+    let x_wins = ttt("a1 a2 b1 b2"); // x to move plays c1
+    let o_wins = ttt("a1 a2 b1 b2 c3"); // o to move plays c2
+    let v = values(&run, &[empty, x_wins, o_wins]);
+    assert!(v[0].abs() < 0.3, "empty board {v:?}");
+    assert!(v[1] > 0.6, "x to win {v:?}");
+    assert!(v[2] < -0.6, "o to win {v:?}");
+}
+
+#[test]
+fn a_resumed_run_continues_as_if_never_stopped() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = write_config(tmp.path(), "checkpoint:\n  every_games: 3\n");
+    let straight = tmp.path().join("straight");
+    let split = tmp.path().join("split");
+    let run = |dir: &Path, games: &str, resume: bool| {
+        let dir_s = dir.to_str().unwrap();
+        let args: Vec<&str> = if resume {
+            vec!["train", "--resume", dir_s, "--max-games", games, "--quiet"]
+        } else {
+            vec![
+                "train",
+                &config,
+                "--run-dir",
+                dir_s,
+                "--max-games",
+                games,
+                "--quiet",
+            ]
+        };
+        let out = descent(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+    };
+    run(&straight, "8", false);
+    run(&split, "4", false);
+    run(&split, "8", true);
+    let key = |g: &Value| {
+        (
+            g["game"].clone(),
+            g["plies"].clone(),
+            g["result_p0"].clone(),
+            g["pairs_added"].clone(),
+            g["replay_pairs"].clone(),
+            g["loss"].clone(),
+        )
+    };
+    let a: Vec<_> = games(&straight).iter().map(key).collect();
+    let b: Vec<_> = games(&split).iter().map(key).collect();
+    assert_eq!(a.len(), 8);
+    assert_eq!(a, b);
+}
+
+#[test]
+fn a_run_killed_while_checkpointing_resumes_from_the_previous_checkpoint() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = write_config(tmp.path(), "checkpoint:\n  every_games: 2\n");
+    let run = tmp.path().join("run");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_descent"))
+        .args([
+            "train",
+            &config,
+            "--run-dir",
+            run.to_str().unwrap(),
+            "--max-games",
+            "6",
+            "--quiet",
+        ])
+        .env("DESCENT_CHECKPOINT_PAUSE_MS", "400")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait for the second checkpoint to be half written, then SIGKILL.
+    let start = Instant::now();
+    while !run.join(".tmp-ckpt-4").exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no checkpoint started"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(!run.join("ckpt-4").exists());
+    assert_eq!(
+        std::fs::read_link(run.join("latest")).unwrap(),
+        Path::new("ckpt-2")
+    );
+
+    let out = descent(&[
+        "train",
+        "--resume",
+        run.to_str().unwrap(),
+        "--max-games",
+        "6",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("ckpt-2"), "{}", stderr(&out));
+    assert!(!run.join(".tmp-ckpt-4").exists());
+    let numbers: Vec<u64> = games(&run)
+        .iter()
+        .map(|g| g["game"].as_u64().unwrap())
+        .collect();
+    assert_eq!(numbers, (1..=6).collect::<Vec<_>>());
+}
+
+#[test]
+fn bad_configurations_are_refused_and_nothing_is_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cases = [
+        ("search:\n  iterations: 10\n  budget: 3\n", "budget"),
+        ("selection:\n  distribution: boltzmann\n", "boltzmann"),
+        ("learning:\n  terminal_eval: score\n", "score"),
+        ("replay:\n  batch_size: many\n", "batch_size"),
+    ];
+    for (k, (extra, needle)) in cases.iter().enumerate() {
+        let config = write_config(tmp.path(), extra);
+        let run = tmp.path().join(format!("bad{k}"));
+        let out = descent(&[
+            "train",
+            &config,
+            "--run-dir",
+            run.to_str().unwrap(),
+            "--max-games",
+            "2",
+        ]);
+        assert!(!out.status.success(), "{extra}");
+        assert!(stderr(&out).contains(needle), "{extra}: {}", stderr(&out));
+        // Validation errors are found before the run directory is made; the score check needs
+        // the game, after it: then nothing but the configuration is there.
+        if run.exists() {
+            let entries: Vec<_> = std::fs::read_dir(&run).unwrap().collect();
+            assert!(entries.len() <= 2, "{extra}: {entries:?}");
+        }
+    }
+    let out = descent(&["train", "/nonexistent/config.yaml"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("/nonexistent/config.yaml"));
+    // An existing run is never overwritten.
+    let config = write_config(tmp.path(), "");
+    let run = tmp.path().join("once");
+    let out = descent(&[
+        "train",
+        &config,
+        "--run-dir",
+        run.to_str().unwrap(),
+        "--max-games",
+        "1",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let before = std::fs::read_to_string(run.join("metrics.jsonl")).unwrap();
+    let out = descent(&[
+        "train",
+        &config,
+        "--run-dir",
+        run.to_str().unwrap(),
+        "--max-games",
+        "1",
+    ]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--resume"), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read_to_string(run.join("metrics.jsonl")).unwrap(),
+        before
+    );
+    // Resuming what is not a run.
+    let out = descent(&["train", "--resume", tmp.path().to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("not a run directory"));
+}
