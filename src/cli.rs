@@ -4,6 +4,7 @@
 mod bench;
 mod bench_nn;
 mod bench_search;
+mod eval;
 mod games_list;
 mod perft;
 mod replay;
@@ -31,6 +32,8 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Train a value network by self-play from a YAML configuration, or resume a run.
     Train(train::TrainArgs),
+    /// Play a trained network (UBFM_s) against a baseline, both sides, and report the result.
+    Eval(eval::EvalArgs),
     /// Benchmarks (each accepts --json for one JSON object on stdout).
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -46,6 +49,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Perft(args) => perft::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Train(args) => train::run(args),
+        Command::Eval(args) => eval::run(args),
         Command::Bench(command) => bench::run(command),
     }
 }

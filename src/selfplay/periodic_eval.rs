@@ -13,7 +13,8 @@ use super::config::{EvalOpponent, EvaluationSettings};
 use crate::games::{Game, Player};
 use crate::search::greedy::random_move;
 use crate::search::{
-    Decision, Evaluator, Mcts, MctsOptions, Table, TerminalEval, TreeSearch, TreeSearchOptions,
+    Budget, Decision, Evaluator, Mcts, MctsOptions, Table, TerminalEval, TreeSearch,
+    TreeSearchOptions,
 };
 
 /// The result of one evaluation, from the network's side.
@@ -32,11 +33,57 @@ pub struct EvalReport {
     pub as_p1: [u64; 3],
 }
 
-/// Plays `settings.games` games between the network (through `net`) and the baseline.
+/// Plays `settings.games` games between the network (through `net`) and the baseline, both
+/// with `settings.budget` per move.
 pub fn evaluate_against_baseline<G: Game, E: Evaluator<G>>(
     initial: &G,
     net: &E,
     settings: &EvaluationSettings,
+    terminal_eval: TerminalEval,
+    seed: u64,
+) -> EvalReport {
+    play_match(
+        initial,
+        net,
+        &settings.budget,
+        Baseline::from_settings(settings),
+        settings.games,
+        terminal_eval,
+        seed,
+    )
+}
+
+/// The baseline player and its budget.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Baseline {
+    /// UCT with random playouts (exploration constant `c`).
+    Mcts {
+        budget: Budget,
+        c: f32,
+    },
+    Random,
+}
+
+impl Baseline {
+    fn from_settings(settings: &EvaluationSettings) -> Baseline {
+        match settings.opponent {
+            EvalOpponent::Mcts => Baseline::Mcts {
+                budget: settings.budget,
+                c: std::f32::consts::FRAC_1_SQRT_2,
+            },
+            EvalOpponent::Random => Baseline::Random,
+        }
+    }
+}
+
+/// Plays `games` games (`games / 2` with the network as P0) between the network, searching
+/// with completed UBFM_s within `net_budget`, and `baseline`.
+pub fn play_match<G: Game, E: Evaluator<G>>(
+    initial: &G,
+    net: &E,
+    net_budget: &Budget,
+    baseline: Baseline,
+    games: u64,
     terminal_eval: TerminalEval,
     seed: u64,
 ) -> EvalReport {
@@ -45,10 +92,16 @@ pub fn evaluate_against_baseline<G: Game, E: Evaluator<G>>(
         terminal_eval,
         ..TreeSearchOptions::ubfm()
     });
-    let mut mcts = Mcts::<G>::new(MctsOptions::uct());
+    let mut mcts = Mcts::<G>::new(match baseline {
+        Baseline::Mcts { c, .. } => MctsOptions {
+            tree_policy: crate::search::TreePolicy::Uct { c },
+            ..MctsOptions::uct()
+        },
+        Baseline::Random => MctsOptions::uct(),
+    });
     let mut table = Table::new(false);
     let mut tally = [[0u64; 3]; 2];
-    for game in 0..settings.games {
+    for game in 0..games {
         let net_side = if game % 2 == 0 {
             Player::P0
         } else {
@@ -58,10 +111,10 @@ pub fn evaluate_against_baseline<G: Game, E: Evaluator<G>>(
         let mut position = initial.clone();
         while !position.is_terminal() {
             let action = if position.to_move() == net_side {
-                ubfm.search(&mut table, &position, net, &settings.budget, &mut rng);
+                ubfm.search(&mut table, &position, net, net_budget, &mut rng);
                 ubfm.decide(&table, &position, Decision::Safest, &mut rng)
             } else {
-                baseline_move(&mut mcts, settings.opponent, &position, settings, &mut rng)
+                baseline_move(&mut mcts, baseline, &position, &mut rng)
             }
             .expect("a position in play has a move");
             position.play(action);
@@ -82,12 +135,12 @@ pub fn evaluate_against_baseline<G: Game, E: Evaluator<G>>(
         as_p0[1] + as_p1[1],
         as_p0[2] + as_p1[2],
     );
-    let n = settings.games as f64;
+    let n = games as f64;
     let mean = (wins as f64 - losses as f64) / n;
     let mean_square = (wins + losses) as f64 / n;
     let variance = (mean_square - mean * mean).max(0.0);
     EvalReport {
-        games: settings.games,
+        games,
         wins,
         draws,
         losses,
@@ -100,20 +153,19 @@ pub fn evaluate_against_baseline<G: Game, E: Evaluator<G>>(
 
 fn baseline_move<G: Game, R: Rng + ?Sized>(
     mcts: &mut Mcts<G>,
-    opponent: EvalOpponent,
+    baseline: Baseline,
     position: &G,
-    settings: &EvaluationSettings,
     rng: &mut R,
 ) -> Option<crate::games::Action> {
-    match opponent {
-        EvalOpponent::Random => random_move(position, rng),
-        EvalOpponent::Mcts => {
+    match baseline {
+        Baseline::Random => random_move(position, rng),
+        Baseline::Mcts { budget, .. } => {
             mcts.clear();
             // The random playouts need no evaluator; any will do.
             mcts.search(
                 position,
                 &crate::search::ConstantEvaluator::default(),
-                &settings.budget,
+                &budget,
                 rng,
             );
             mcts.decide(rng)
