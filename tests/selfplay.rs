@@ -67,7 +67,7 @@ fn root_and_terminal_learning_yield_the_played_positions() {
             game.moves.len(),
             "{targets:?}: one pair per move"
         );
-        let mut position = initial.clone();
+        let mut position = initial;
         for ((learned, value), &action) in game.pairs.iter().zip(&game.moves) {
             assert_eq!(
                 learned.hash(),

@@ -195,7 +195,7 @@ impl GameVisitor for EvalVisitor<'_> {
 }
 
 pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
-    if args.games < 2 || args.games % 2 != 0 {
+    if args.games < 2 || !args.games.is_multiple_of(2) {
         bail!(
             "--games {}: expected an even number ≥ 2 (both sides)",
             args.games

@@ -109,7 +109,6 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     let mut observer = ProgressObserver {
         span: span.clone(),
         quiet: args.quiet,
-        max_games: settings.max_games,
         last_eval: None,
     };
     let _entered = (!args.quiet).then(|| span.enter());
@@ -137,7 +136,6 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
 struct ProgressObserver {
     span: Span,
     quiet: bool,
-    max_games: Option<u64>,
     last_eval: Option<String>,
 }
 
@@ -182,7 +180,6 @@ impl TrainingObserver for ProgressObserver {
             "pairs {} (replay {})  loss {loss}  {:.0} games/h  eval {eval}",
             m.pairs_added, m.replay_pairs, m.games_per_hour
         ));
-        let _ = self.max_games;
     }
 
     fn on_evaluation(&mut self, m: &EvalMetrics) {

@@ -39,7 +39,7 @@ mod tests {
             let a = p.parse_legal_move(m).unwrap();
             p.play(a);
         }
-        let (inputs, targets) = encode_pairs(&[(p.clone(), 0.25)], true);
+        let (inputs, targets) = encode_pairs(&[(p, 0.25)], true);
         let len = TicTacToe::ENCODING.len();
         assert_eq!(targets, vec![0.25; 8]);
         for (k, _) in TicTacToe::SYMMETRIES.iter().enumerate() {

@@ -365,8 +365,8 @@ mod tests {
         // The games that have left the buffer stayed μ phases: each of their pairs was learned
         // ⌊δ⌋ or ⌈δ⌉ times (δ = 3 exactly here).
         for g in 0..sizes.len() - mu {
-            for id in firsts[g]..firsts[g] + sizes[g] {
-                assert_eq!(counts[id], 3, "pair {id} of game {g}");
+            for (id, &count) in counts.iter().enumerate().skip(firsts[g]).take(sizes[g]) {
+                assert_eq!(count, 3, "pair {id} of game {g}");
             }
         }
     }
@@ -390,8 +390,8 @@ mod tests {
                 counts[id] += 1;
             }
         }
-        for id in 0..8 * 6 {
-            assert!((2..=3).contains(&counts[id]), "pair {id}: {}", counts[id]);
+        for (id, count) in counts.iter().enumerate().take(8 * 6) {
+            assert!((2..=3).contains(count), "pair {id}: {count}");
         }
         let total: u32 = counts[..8 * 6].iter().sum();
         assert_eq!(total, 6 * 4 * 5);

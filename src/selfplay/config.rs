@@ -813,7 +813,7 @@ impl TrainConfig {
             None
         } else {
             check(
-                e.games >= 2 && e.games % 2 == 0,
+                e.games >= 2 && e.games.is_multiple_of(2),
                 "evaluation.games",
                 "must be an even number ≥ 2 (both sides)",
             )?;

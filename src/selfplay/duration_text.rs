@@ -63,7 +63,7 @@ fn seconds_to_duration(seconds: f64) -> Option<Duration> {
 impl fmt::Display for DurationText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let ms = self.0.as_millis();
-        if ms % 1000 != 0 || ms == 0 {
+        if !ms.is_multiple_of(1000) || ms == 0 {
             return write!(f, "{ms}ms");
         }
         let mut seconds = ms / 1000;

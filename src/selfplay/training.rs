@@ -614,7 +614,7 @@ impl<G: Game> Session<'_, G> {
         self.metrics.write(&line)?;
         self.observer.on_game(&line);
         if let Some(evaluation) = self.settings.evaluation
-            && self.state.games % evaluation.every_games == 0
+            && self.state.games.is_multiple_of(evaluation.every_games)
         {
             let start = Instant::now();
             let net =
@@ -641,7 +641,10 @@ impl<G: Game> Session<'_, G> {
             self.observer.on_evaluation(&line);
         }
         let by_games = self.settings.checkpoint_every_games > 0
-            && self.state.games % self.settings.checkpoint_every_games == 0;
+            && self
+                .state
+                .games
+                .is_multiple_of(self.settings.checkpoint_every_games);
         let by_time = self
             .settings
             .checkpoint_every_time
