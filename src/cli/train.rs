@@ -113,7 +113,10 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     };
     let _entered = (!args.quiet).then(|| span.enter());
     let summary = train(&settings, &run_dir, resume, &mut observer)?;
+    // Close the span so that its progress bar is cleared before the summary prints.
     drop(_entered);
+    drop(observer);
+    drop(span);
     let stop = match summary.stopped_by {
         crate::selfplay::StopReason::MaxGames => "the game limit",
         crate::selfplay::StopReason::MaxTime => "the time limit",
