@@ -8,8 +8,8 @@ use std::collections::HashMap;
 
 use descent::games::perft::{perft, perft_parallel};
 use descent::games::{
-    Action, Awale, AwaleParams, ConnectFour, Game, GameSpec, GameVisitor, Outcome,
-    REGISTERED_GAMES, TicTacToe,
+    Action, Awale, AwaleParams, ConnectFour, Game, GameExt, GameSpec, GameVisitor, MoveError,
+    Outcome, REGISTERED_GAMES, TicTacToe,
 };
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -455,4 +455,18 @@ fn hashes_of_distinct_tic_tac_toe_positions_are_distinct() {
         5478,
         "tic-tac-toe has 5 478 reachable positions"
     );
+}
+
+#[test]
+fn a_move_list_plays_until_its_first_bad_move() {
+    let mut p = TicTacToe::new(&Default::default());
+    p.play_moves("a1 b2").unwrap();
+    assert_eq!(p.ply(), 2);
+    let err = p.play_moves("c3 c3 a2").unwrap_err();
+    assert!(matches!(err, MoveError::Illegal { .. }), "{err}");
+    assert_eq!(p.ply(), 3, "the moves before the bad one are played");
+    assert!(matches!(
+        p.play_moves("zz"),
+        Err(MoveError::Unparsable { .. })
+    ));
 }

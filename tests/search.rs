@@ -36,12 +36,8 @@ impl NewDefault for ConnectFour {
 
 fn after<G: NewDefault>(moves: &str) -> G {
     let mut p = G::initial();
-    for m in moves.split_whitespace() {
-        let a = p
-            .parse_legal_move(m)
-            .unwrap_or_else(|e| panic!("{m}: {e}\n{p}"));
-        p.play(a);
-    }
+    p.play_moves(moves)
+        .unwrap_or_else(|e| panic!("{moves}: {e}\n{p}"));
     p
 }
 

@@ -67,10 +67,7 @@ fn values(run: &Path, positions: &[TicTacToe]) -> Vec<f32> {
 
 fn ttt(moves: &str) -> TicTacToe {
     let mut p = TicTacToe::new(&Default::default());
-    for m in moves.split_whitespace() {
-        let a = p.parse_legal_move(m).unwrap();
-        p.play(a);
-    }
+    p.play_moves(moves).unwrap();
     p
 }
 

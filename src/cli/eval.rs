@@ -100,7 +100,7 @@ fn parse_opponent(spec: &str) -> anyhow::Result<Baseline> {
         "random" if spec == "random" => Ok(Baseline::Random),
         "mcts" => {
             let pairs = spec_pairs(spec, "mcts", &["time", "iters", "c"])?;
-            let mut c = std::f32::consts::FRAC_1_SQRT_2;
+            let mut c = crate::search::MctsOptions::DEFAULT_C;
             for &(key, value) in &pairs {
                 if key == "c" {
                     c = value

@@ -299,6 +299,16 @@ pub trait GameExt: Game {
     }
 
     /// Checks an action id for the player to move.
+    /// Plays a whitespace-separated list of moves in the game's notation, each checked for
+    /// the player to move; on a bad move, returns its error with the moves before it played.
+    fn play_moves(&mut self, moves: &str) -> Result<(), MoveError> {
+        for text in moves.split_whitespace() {
+            let action = self.parse_legal_move(text)?;
+            self.play(action);
+        }
+        Ok(())
+    }
+
     fn check_legal_id(&self, id: usize) -> Result<Action, MoveError> {
         if self.is_terminal() {
             return Err(MoveError::GameOver);

@@ -10,19 +10,14 @@ pub fn encode_pairs<G: Game>(pairs: &[(G, f32)], augment: bool) -> (Vec<f32>, Ve
     let copies = if augment { 1 + G::SYMMETRIES.len() } else { 1 };
     let mut inputs = vec![0.0f32; pairs.len() * copies * len];
     let mut targets = Vec::with_capacity(pairs.len() * copies);
-    let mut slots = inputs.chunks_exact_mut(len);
-    for (position, value_p0) in pairs {
-        let original = slots.next().expect("one slot per copy");
+    for (pair, (position, value_p0)) in inputs.chunks_exact_mut(copies * len).zip(pairs) {
+        // [original, image 1, image 2, …], each `len` floats.
+        let (original, images) = pair.split_at_mut(len);
         position.encode(original);
-        targets.push(*value_p0);
-        if augment {
-            let original = original.to_vec();
-            for symmetry in G::SYMMETRIES {
-                let image = slots.next().expect("one slot per copy");
-                symmetry.permute_encoding(G::ENCODING, &original, image);
-                targets.push(*value_p0);
-            }
+        for (symmetry, image) in G::SYMMETRIES.iter().zip(images.chunks_exact_mut(len)) {
+            symmetry.permute_encoding(G::ENCODING, original, image);
         }
+        targets.extend(std::iter::repeat_n(*value_p0, copies));
     }
     (inputs, targets)
 }
@@ -35,10 +30,7 @@ mod tests {
     #[test]
     fn images_encode_the_symmetric_positions() {
         let mut p = TicTacToe::new(&Default::default());
-        for m in ["a1", "b2", "c2"] {
-            let a = p.parse_legal_move(m).unwrap();
-            p.play(a);
-        }
+        p.play_moves("a1 b2 c2").unwrap();
         let (inputs, targets) = encode_pairs(&[(p, 0.25)], true);
         let len = TicTacToe::ENCODING.len();
         assert_eq!(targets, vec![0.25; 8]);

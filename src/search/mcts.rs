@@ -54,11 +54,13 @@ pub struct MctsOptions {
 
 impl MctsOptions {
     /// UCT with random playouts, c = √2/2.
+    /// UCT's default exploration constant, 1/√2 (Kocsis and Szepesvári's choice for rewards in
+    /// [0, 1]).
+    pub const DEFAULT_C: f32 = std::f32::consts::FRAC_1_SQRT_2;
+
     pub fn uct() -> Self {
         MctsOptions {
-            tree_policy: TreePolicy::Uct {
-                c: std::f32::consts::FRAC_1_SQRT_2,
-            },
+            tree_policy: TreePolicy::Uct { c: Self::DEFAULT_C },
             leaf: LeafValue::RandomPlayout,
             final_move: FinalMove::MostVisits,
         }

@@ -4,6 +4,7 @@
 
 use rand::rngs::Xoshiro256PlusPlus;
 
+use super::config::TrainSettings;
 use crate::games::Game;
 use crate::learn::ReplayBuffer;
 use crate::learn::augment::encode_pairs;
@@ -31,6 +32,22 @@ pub struct Learner {
 }
 
 impl Learner {
+    /// A learner with the run's replay, batch size and augmentation settings.
+    pub fn new(
+        trainer: Trainer,
+        replay: ReplayBuffer,
+        settings: &TrainSettings,
+        rng: Xoshiro256PlusPlus,
+    ) -> Learner {
+        Learner {
+            trainer,
+            replay,
+            batch_size: settings.batch_size,
+            augment_symmetries: settings.augment_symmetries,
+            rng,
+        }
+    }
+
     /// Adds a game's pairs and runs a learning phase.
     pub fn learn_game<G: Game>(&mut self, pairs: &[(G, f32)]) -> PhaseReport {
         let (inputs, targets) = encode_pairs(pairs, self.augment_symmetries);

@@ -69,7 +69,7 @@ impl Baseline {
         match settings.opponent {
             EvalOpponent::Mcts => Baseline::Mcts {
                 budget: settings.budget,
-                c: std::f32::consts::FRAC_1_SQRT_2,
+                c: MctsOptions::DEFAULT_C,
             },
             EvalOpponent::Random => Baseline::Random,
         }

@@ -300,13 +300,12 @@ fn train_game<G: Game>(
         Some(dir) => load_checkpoint::<G>(dir, settings, &manifest, &device)?,
         None => {
             let net = ValueNet::new(&settings.architecture, shape, manifest.tanh_output, &device);
-            let learner = Learner {
-                trainer: Trainer::new(net, settings.adam, &device, shape),
-                replay: ReplayBuffer::new(settings.replay, G::ENCODING.len()),
-                batch_size: settings.batch_size,
-                augment_symmetries: settings.augment_symmetries,
-                rng: stream_rng(settings.seed, STREAM_LEARNER, 0),
-            };
+            let learner = Learner::new(
+                Trainer::new(net, settings.adam, &device, shape),
+                ReplayBuffer::new(settings.replay, G::ENCODING.len()),
+                settings,
+                stream_rng(settings.seed, STREAM_LEARNER, 0),
+            );
             let state = RunState {
                 format: STATE_FORMAT,
                 game: settings.game.to_string(),
@@ -406,13 +405,7 @@ fn load_checkpoint<G: Game>(
             settings.replay
         );
     }
-    let learner = Learner {
-        trainer,
-        replay,
-        batch_size: settings.batch_size,
-        augment_symmetries: settings.augment_symmetries,
-        rng: state.learner_rng.clone(),
-    };
+    let learner = Learner::new(trainer, replay, settings, state.learner_rng.clone());
     Ok((learner, state))
 }
 
