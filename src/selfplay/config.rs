@@ -14,6 +14,10 @@ use crate::learn::{ActionSelection, Capacity, Distribution, Exploitation, Replay
 use crate::search::Budget;
 use crate::value::{AdamSettings, Architecture, DeviceChoice};
 
+fn default_seed() -> u64 {
+    1
+}
+
 /// A whole training run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -21,7 +25,7 @@ pub struct TrainConfig {
     /// The game and its parameters, e.g. `awale` or `awale(feeding=false)`.
     pub game: String,
     /// Seed of every random choice of the run (default 1).
-    #[serde(default = "defaults::seed")]
+    #[serde(default = "default_seed")]
     pub seed: u64,
     #[serde(default)]
     pub run: RunSection,
@@ -45,93 +49,19 @@ pub struct TrainConfig {
     pub evaluation: EvaluationSection,
 }
 
-mod defaults {
-    pub fn seed() -> u64 {
-        1
-    }
-    pub fn threads() -> usize {
-        1
-    }
-    pub fn device() -> String {
-        "cpu".into()
-    }
-    pub fn architecture() -> String {
-        "paper-cnn".into()
-    }
-    pub fn learning_rate() -> f64 {
-        1e-3
-    }
-    pub fn beta1() -> f32 {
-        0.9
-    }
-    pub fn beta2() -> f32 {
-        0.999
-    }
-    pub fn epsilon() -> f32 {
-        1e-8
-    }
-    pub fn l2() -> f32 {
-        1e-3
-    }
-    pub fn iterations() -> Option<u64> {
-        Some(500)
-    }
-    pub fn yes() -> bool {
-        true
-    }
-    pub fn exploration() -> f64 {
-        0.7
-    }
-    pub fn depth() -> u32 {
-        64
-    }
-    pub fn pretrain_epochs() -> usize {
-        1
-    }
-    pub fn temperature() -> f64 {
-        1.0
-    }
-    pub fn fraction() -> f64 {
-        0.04
-    }
-    pub fn duplication() -> f64 {
-        3.0
-    }
-    pub fn batch_size() -> usize {
-        128
-    }
-    pub fn every_games() -> u64 {
-        100
-    }
-    pub fn eval_games() -> u64 {
-        20
-    }
-    pub fn six_hours() -> super::DurationText {
-        super::DurationText(std::time::Duration::from_secs(6 * 3600))
-    }
-    pub fn eval_time() -> Option<super::DurationText> {
-        Some(super::DurationText(std::time::Duration::from_millis(100)))
-    }
-}
-
 /// Limits and resources of the run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct RunSection {
     /// Directory name under `checkpoints/` (default: the config file's name).
-    #[serde(default)]
     pub name: Option<String>,
     /// Stop after this many self-play games in all, resumes included (default: no limit).
-    #[serde(default)]
     pub max_games: Option<u64>,
     /// Stop after this much training time in all, resumes included (default: no limit).
-    #[serde(default)]
     pub max_time: Option<DurationText>,
     /// Self-play games played at once, each on its own thread (default 1: the paper's loop).
-    #[serde(default = "defaults::threads")]
     pub threads: usize,
     /// Where the network runs: `cpu`, `ndarray`, `wgpu`, `cuda:0` (default `cpu`).
-    #[serde(default = "defaults::device")]
     pub device: String,
 }
 
@@ -141,58 +71,52 @@ impl Default for RunSection {
             name: None,
             max_games: None,
             max_time: None,
-            threads: defaults::threads(),
-            device: defaults::device(),
+            threads: 1,
+            device: "cpu".into(),
         }
     }
 }
 
 /// The value network.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct NetworkSection {
     /// `paper-cnn` or `resnet-b{blocks}c{filters}-fc{n}[-fc{m}]` (default `paper-cnn`).
-    #[serde(default = "defaults::architecture")]
     pub architecture: String,
 }
 
 impl Default for NetworkSection {
     fn default() -> Self {
         NetworkSection {
-            architecture: defaults::architecture(),
+            architecture: "paper-cnn".into(),
         }
     }
 }
 
 /// Adam with L2 regularisation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct OptimizerSection {
     /// Default 0.001.
-    #[serde(default = "defaults::learning_rate")]
     pub learning_rate: f64,
     /// Default 0.9.
-    #[serde(default = "defaults::beta1")]
     pub beta1: f32,
     /// Default 0.999.
-    #[serde(default = "defaults::beta2")]
     pub beta2: f32,
     /// Default 1e-8.
-    #[serde(default = "defaults::epsilon")]
     pub epsilon: f32,
     /// L2 penalty (default 0.001, the paper's; 0 = none).
-    #[serde(default = "defaults::l2")]
     pub l2: f32,
 }
 
 impl Default for OptimizerSection {
     fn default() -> Self {
         OptimizerSection {
-            learning_rate: defaults::learning_rate(),
-            beta1: defaults::beta1(),
-            beta2: defaults::beta2(),
-            epsilon: defaults::epsilon(),
-            l2: defaults::l2(),
+            learning_rate: 1e-3,
+            beta1: 0.9,
+            beta2: 0.999,
+            epsilon: 1e-8,
+            l2: 1e-3,
         }
     }
 }
@@ -208,41 +132,31 @@ pub enum SearchAlgorithm {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct SearchSection {
     /// `descent` (default), `ubfm`, `mcts` (UCT with the network at the leaves) or `alphabeta`.
-    #[serde(default = "default_algorithm")]
     pub algorithm: SearchAlgorithm,
     /// Iterations per move (default 500); with `time` too, whichever ends first.
-    #[serde(default = "defaults::iterations")]
     pub iterations: Option<u64>,
     /// Time per move, e.g. `1s` (default: none).
-    #[serde(default)]
     pub time: Option<DurationText>,
     /// Completion and the resolution stop (default true).
-    #[serde(default = "defaults::yes")]
     pub completed: bool,
     /// UCT's exploration constant for `mcts` (default 0.7).
-    #[serde(default = "defaults::exploration")]
     pub exploration: f64,
     /// Maximum depth for `alphabeta` (default 64; the budget stops it first).
-    #[serde(default = "defaults::depth")]
     pub max_depth: u32,
-}
-
-fn default_algorithm() -> SearchAlgorithm {
-    SearchAlgorithm::Descent
 }
 
 impl Default for SearchSection {
     fn default() -> Self {
         SearchSection {
-            algorithm: default_algorithm(),
-            iterations: defaults::iterations(),
+            algorithm: SearchAlgorithm::Descent,
+            iterations: Some(500),
             time: None,
             completed: true,
-            exploration: defaults::exploration(),
-            max_depth: defaults::depth(),
+            exploration: 0.7,
+            max_depth: 64,
         }
     }
 }
@@ -269,50 +183,35 @@ pub enum TargetsName {
 
 /// What is learned and from which values.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct LearningSection {
     /// `tree` (default: every state of the game's table), `root` or `terminal`.
-    #[serde(default = "default_targets")]
     pub targets: TargetsName,
     /// `classic` (default), `additive-depth`, `multiplicative-depth`, `score`, `mobility`,
     /// `presence`. Anything but `classic` makes the network's output linear.
-    #[serde(default = "default_terminal_eval")]
     pub terminal_eval: TerminalEvalName,
     /// P of the additive depth heuristic (default: the game's maximum length).
-    #[serde(default)]
     pub max_length: Option<f32>,
     /// P' of the multiplicative depth heuristic (default: the mean length of 1000 random games).
-    #[serde(default)]
     pub mean_length: Option<f32>,
     /// Add each pair's images under the board's symmetries (default false).
-    #[serde(default)]
     pub augment_symmetries: bool,
     /// Before self-play, fit the network on this many random terminal states (default 0: off).
-    #[serde(default)]
     pub pretrain_terminal_states: usize,
     /// Passes over those states (default 1).
-    #[serde(default = "defaults::pretrain_epochs")]
     pub pretrain_epochs: usize,
-}
-
-fn default_targets() -> TargetsName {
-    TargetsName::Tree
-}
-
-fn default_terminal_eval() -> TerminalEvalName {
-    TerminalEvalName::Classic
 }
 
 impl Default for LearningSection {
     fn default() -> Self {
         LearningSection {
-            targets: default_targets(),
-            terminal_eval: default_terminal_eval(),
+            targets: TargetsName::Tree,
+            terminal_eval: TerminalEvalName::Classic,
             max_length: None,
             mean_length: None,
             augment_symmetries: false,
             pretrain_terminal_states: 0,
-            pretrain_epochs: defaults::pretrain_epochs(),
+            pretrain_epochs: 1,
         }
     }
 }
@@ -379,37 +278,25 @@ impl<'de> Deserialize<'de> for ExploitationText {
 
 /// How the move is chosen after each search (SPEC §4).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct SelectionSection {
     /// `ordinal` (default), `epsilon-greedy` or `softmax`.
-    #[serde(default = "default_distribution")]
     pub distribution: DistributionName,
     /// ε': `uniform` (default: drawn in [0, 1] at each move), `anneal` (0 → 1 over the run;
     /// needs `run.max_games` or `run.max_time`) or a fixed number (ε-greedy's ε is 1 - ε').
-    #[serde(default = "default_exploitation")]
     pub exploitation: ExploitationText,
     /// Softmax temperature τ (default 1).
-    #[serde(default = "defaults::temperature")]
     pub temperature: f64,
     /// Play proven wins, never proven losses (default true).
-    #[serde(default = "defaults::yes")]
     pub completed: bool,
-}
-
-fn default_distribution() -> DistributionName {
-    DistributionName::Ordinal
-}
-
-fn default_exploitation() -> ExploitationText {
-    ExploitationText(Exploitation::UniformPerMove)
 }
 
 impl Default for SelectionSection {
     fn default() -> Self {
         SelectionSection {
-            distribution: default_distribution(),
-            exploitation: default_exploitation(),
-            temperature: defaults::temperature(),
+            distribution: DistributionName::Ordinal,
+            exploitation: ExploitationText(Exploitation::UniformPerMove),
+            temperature: 1.0,
             completed: true,
         }
     }
@@ -425,54 +312,42 @@ pub enum ReplayKind {
 
 /// The replay buffer (SPEC §6).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct ReplaySection {
     /// `stratified` (default), `experience`, or `none` (learn each game's pairs once).
-    #[serde(default = "default_replay_kind")]
     pub kind: ReplayKind,
     /// μ in games (stratified: default 100; experience: alternative to `pairs`).
-    #[serde(default)]
     pub games: Option<usize>,
     /// μ in pairs (experience only; default 1 000 000 when `games` is not set).
-    #[serde(default)]
     pub pairs: Option<usize>,
     /// σ, experience replay's sampled fraction (default 0.04).
-    #[serde(default = "defaults::fraction")]
     pub fraction: f64,
     /// δ, stratified replay's duplication (default 3).
-    #[serde(default = "defaults::duplication")]
     pub duplication: f64,
     /// Minibatch size B (default 128).
-    #[serde(default = "defaults::batch_size")]
     pub batch_size: usize,
-}
-
-fn default_replay_kind() -> ReplayKind {
-    ReplayKind::Stratified
 }
 
 impl Default for ReplaySection {
     fn default() -> Self {
         ReplaySection {
-            kind: default_replay_kind(),
+            kind: ReplayKind::Stratified,
             games: None,
             pairs: None,
-            fraction: defaults::fraction(),
-            duplication: defaults::duplication(),
-            batch_size: defaults::batch_size(),
+            fraction: 0.04,
+            duplication: 3.0,
+            batch_size: 128,
         }
     }
 }
 
 /// Keeping proven (resolved) states across games (SPEC §6).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct ResolvedStatesSection {
     /// Keep the resolved states of each game's table for the next games (default false).
-    #[serde(default)]
     pub keep: bool,
     /// Empty them this often (default 6h).
-    #[serde(default = "defaults::six_hours")]
     pub reset_every: DurationText,
 }
 
@@ -480,30 +355,27 @@ impl Default for ResolvedStatesSection {
     fn default() -> Self {
         ResolvedStatesSection {
             keep: false,
-            reset_every: defaults::six_hours(),
+            reset_every: DurationText(Duration::from_secs(6 * 3600)),
         }
     }
 }
 
 /// When checkpoints are written.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct CheckpointSection {
     /// Every this many games (default 100; 0 = not by games).
-    #[serde(default = "defaults::every_games")]
     pub every_games: u64,
     /// And/or every this much time (default: not by time).
-    #[serde(default)]
     pub every_time: Option<DurationText>,
     /// Keep only the last N checkpoints (default 0: keep all).
-    #[serde(default)]
     pub keep_last: usize,
 }
 
 impl Default for CheckpointSection {
     fn default() -> Self {
         CheckpointSection {
-            every_games: defaults::every_games(),
+            every_games: 100,
             every_time: None,
             keep_last: 0,
         }
@@ -520,36 +392,27 @@ pub enum EvalOpponent {
 /// Periodic evaluation inside the run: the current net with UBFM_s against a baseline, both
 /// sides (paper section 8.5).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct EvaluationSection {
     /// Every this many games (default 0: off).
-    #[serde(default)]
     pub every_games: u64,
     /// Games per evaluation, half with each colour (default 20).
-    #[serde(default = "defaults::eval_games")]
     pub games: u64,
     /// `mcts` (default: UCT with random playouts) or `random`.
-    #[serde(default = "default_opponent")]
     pub opponent: EvalOpponent,
     /// Time per move for both sides (default 100ms).
-    #[serde(default = "defaults::eval_time")]
     pub time_per_move: Option<DurationText>,
     /// Or iterations per move for both sides (reproducible; default: none).
-    #[serde(default)]
     pub iterations_per_move: Option<u64>,
-}
-
-fn default_opponent() -> EvalOpponent {
-    EvalOpponent::Mcts
 }
 
 impl Default for EvaluationSection {
     fn default() -> Self {
         EvaluationSection {
             every_games: 0,
-            games: defaults::eval_games(),
-            opponent: default_opponent(),
-            time_per_move: defaults::eval_time(),
+            games: 20,
+            opponent: EvalOpponent::Mcts,
+            time_per_move: Some(DurationText(Duration::from_millis(100))),
             iterations_per_move: None,
         }
     }
