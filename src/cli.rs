@@ -1,6 +1,7 @@
 //! Layer `cli`: command-line arguments (clap) → validated, typed parameters → library calls.
 //! The only layer that reads files named on the command line or prints for people.
 
+mod arena_output;
 mod bench;
 mod bench_nn;
 mod bench_search;
@@ -8,6 +9,7 @@ mod eval;
 mod games_list;
 mod perft;
 mod replay;
+mod tournament;
 mod train;
 
 use std::process::ExitCode;
@@ -32,8 +34,10 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Train a value network by self-play from a YAML configuration, or resume a run.
     Train(train::TrainArgs),
-    /// Play a trained network (UBFM_s) against a baseline, both sides, and report the result.
+    /// Play one agent against another, both colours, and report the result with its statistics.
     Eval(eval::EvalArgs),
+    /// All-play-all between several agents: score matrix, significance, ratings.
+    Tournament(tournament::TournamentArgs),
     /// Benchmarks (each accepts --json for one JSON object on stdout).
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -50,6 +54,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Replay(args) => replay::run(args),
         Command::Train(args) => train::run(args),
         Command::Eval(args) => eval::run(args),
+        Command::Tournament(args) => tournament::run(args),
         Command::Bench(command) => bench::run(command),
     }
 }

@@ -5,18 +5,23 @@
 //! Layers, imports pointing one way only (a layer uses those before it, never those after):
 //!
 //! ```text
-//! games → search → value → learn → selfplay → arena → cli
+//! games → search → value → arena → learn → selfplay → cli
 //! ```
 //!
 //! - [`games`]: the `Game` trait, Awale, Connect Four, tic-tac-toe, the registry, perft.
 //! - [`search`]: the search table, completed Descent, UBFM / UBFM_s, MCTS / UCT, alpha-beta,
 //!   greedy and random, all through the `Evaluator` trait.
 //! - [`value`]: the value network on burn (architectures, `NetEvaluator`, the update step).
+//! - [`arena`]: agents from spec strings, matches, tournaments, their statistics (used by
+//!   training's periodic evaluation, hence below `selfplay`).
+//! - [`learn`]: learning targets, move selection, replay buffers.
+//! - [`selfplay`]: the training loop, run directory, checkpoints.
 //! - [`cli`]: argument parsing and the subcommands; the only layer that reads files named on the
 //!   command line.
 //!
 //! Sign convention, everywhere: values are from P0's point of view (P0 maximises).
 
+pub mod arena;
 pub mod cli;
 pub mod games;
 pub mod learn;

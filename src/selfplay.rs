@@ -3,14 +3,13 @@
 //! and checkpoints, resume, and the periodic evaluation.
 
 pub mod config;
-pub mod duration_text;
 pub mod learner;
 pub mod periodic_eval;
 pub mod run_dir;
 pub mod self_play;
 pub mod training;
 
+pub use crate::search::DurationText;
 pub use config::{TrainConfig, TrainSettings};
-pub use duration_text::DurationText;
 pub use run_dir::RunDir;
 pub use training::{SilentObserver, StopReason, TrainSummary, TrainingObserver, train};

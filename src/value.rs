@@ -4,6 +4,7 @@
 pub mod architecture;
 pub mod batching_evaluator;
 pub mod device;
+pub mod exported_net;
 pub mod net_evaluator;
 pub mod network;
 pub mod saved_net;

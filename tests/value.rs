@@ -192,7 +192,7 @@ fn save_then_load_gives_identical_outputs_and_refuses_mismatches() {
         &architecture,
         ConnectFour::ENCODING_VERSION,
         shape::<ConnectFour>(),
-        true,
+        descent::search::TerminalEval::Classic,
     );
     save_net(&net, &manifest, &base).unwrap();
     let loaded = load_net(&base, &manifest, &device()).unwrap();
@@ -338,7 +338,7 @@ fn a_trainer_restored_from_weights_and_optimizer_state_steps_identically() {
         &architecture,
         TicTacToe::ENCODING_VERSION,
         shape::<TicTacToe>(),
-        true,
+        descent::search::TerminalEval::Classic,
     );
     let net = ValueNet::new(&architecture, shape::<TicTacToe>(), true, &device());
     let settings = AdamSettings::default();

@@ -1,134 +1,52 @@
-//! `descent eval`: a trained network (UBFM_s) against a baseline, both sides, with the win
-//! rate minus loss rate and its 95 % interval. First step of the arena: the agent is
-//! `ubfms:model=…`, the opponent `mcts:…` or `random`.
+//! `descent eval`: one agent against another, both colours, with W/D/L per side, score, the
+//! win − loss rate, Elo difference (95 % intervals) and the exact binomial p-value of equal
+//! strength; optionally every game as JSON and a chart.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::Args;
 
+use super::arena_output::{check_out_dir, games_progress, write_out_dir};
+use crate::arena::svg_chart::match_chart;
+use crate::arena::{AgentFactory, AgentSpec, MatchReport, play_match};
 use crate::games::{Game, GameSpec, GameVisitor};
-use crate::search::{Budget, TerminalEval};
-use crate::selfplay::DurationText;
-use crate::selfplay::periodic_eval::{Baseline, EvalReport, play_match};
-use crate::value::saved_net::{NetManifest, load_net, read_manifest};
-use crate::value::{Architecture, NetEvaluator, ValueNet};
+use crate::value::DeviceChoice;
 
 #[derive(Args, Debug)]
 pub struct EvalArgs {
     /// The game, e.g. awale.
     #[arg(long, value_parser = super::parse_game)]
     game: GameSpec,
-    /// The evaluated agent: `ubfms:model=<run dir | checkpoint dir | net file>,time=1s` (or
-    /// `iters=N`); `model=untrained[,arch=paper-cnn]` for a freshly initialised network.
+    /// The evaluated agent, e.g. `ubfms:model=runs/awale,time=1s` (see README "Agents").
     #[arg(long)]
-    agent: String,
-    /// The opponent: `mcts:time=1s` or `mcts:iters=N` (UCT, random playouts; `c=0.7`), or `random`.
+    agent: AgentSpec,
+    /// Its opponent, e.g. `mcts:time=1s`, `alphabeta:depth=4`, `random`.
     #[arg(long)]
-    opponent: String,
+    opponent: AgentSpec,
     /// Games, half with each colour.
     #[arg(long, default_value_t = 100)]
     games: u64,
+    /// Seeds every game (with iteration budgets, a match replays exactly).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// One JSON object on stdout.
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Where networks run: cpu, wgpu, cuda:N (GPU backends need their cargo feature).
+    #[arg(long, default_value = "cpu")]
+    device: DeviceChoice,
+    /// Write report.json (every game's moves) and chart.svg into this directory.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// One JSON object on stdout (the report without the games).
     #[arg(long)]
     json: bool,
-}
-
-/// `key=value` pairs after `kind:`.
-fn spec_pairs<'a>(
-    spec: &'a str,
-    kind: &str,
-    valid: &[&str],
-) -> anyhow::Result<Vec<(&'a str, &'a str)>> {
-    let rest = spec.strip_prefix(kind).unwrap_or("");
-    let rest = rest.strip_prefix(':').unwrap_or(rest);
-    let mut pairs = Vec::new();
-    for item in rest.split(',').filter(|s| !s.is_empty()) {
-        let Some((key, value)) = item.split_once('=') else {
-            bail!(
-                "{spec:?}: expected key=value, got {item:?} (keys: {})",
-                valid.join(", ")
-            );
-        };
-        if !valid.contains(&key) {
-            bail!(
-                "{spec:?}: unknown key {key:?} (valid keys: {})",
-                valid.join(", ")
-            );
-        }
-        pairs.push((key, value));
-    }
-    Ok(pairs)
-}
-
-fn budget(spec: &str, pairs: &[(&str, &str)]) -> anyhow::Result<Budget> {
-    let mut budget = Budget {
-        iterations: None,
-        time: None,
-    };
-    for &(key, value) in pairs {
-        match key {
-            "iters" => {
-                budget.iterations =
-                    Some(value.parse().ok().filter(|&n| n > 0).with_context(|| {
-                        format!("{spec:?}: iters={value:?} is not a positive whole number")
-                    })?)
-            }
-            "time" => {
-                budget.time = Some(
-                    value
-                        .parse::<DurationText>()
-                        .map_err(|e| anyhow::anyhow!("{spec:?}: {e}"))?
-                        .0,
-                )
-            }
-            _ => {}
-        }
-    }
-    if budget.iterations.is_none() && budget.time.is_none() {
-        bail!("{spec:?}: give a budget, time=… or iters=…");
-    }
-    Ok(budget)
-}
-
-fn parse_opponent(spec: &str) -> anyhow::Result<Baseline> {
-    match spec.split(':').next().unwrap_or("") {
-        "random" if spec == "random" => Ok(Baseline::Random),
-        "mcts" => {
-            let pairs = spec_pairs(spec, "mcts", &["time", "iters", "c"])?;
-            let mut c = crate::search::MctsOptions::DEFAULT_C;
-            for &(key, value) in &pairs {
-                if key == "c" {
-                    c = value
-                        .parse()
-                        .ok()
-                        .filter(|c: &f32| *c >= 0.0)
-                        .with_context(|| format!("{spec:?}: c={value:?} is not a number ≥ 0"))?;
-                }
-            }
-            Ok(Baseline::Mcts {
-                budget: budget(spec, &pairs)?,
-                c,
-            })
-        }
-        _ => bail!("unknown opponent {spec:?}: expected `mcts:time=…|iters=…[,c=…]` or `random`"),
-    }
-}
-
-/// Where a `model=` path points: a run directory (its latest checkpoint), a checkpoint
-/// directory, or a saved network's base path.
-fn network_base(path: &Path) -> PathBuf {
-    if path.join("latest").join("net.json").is_file() {
-        path.join("latest").join("net")
-    } else if path.join("net.json").is_file() {
-        path.join("net")
-    } else {
-        path.with_extension("")
-    }
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
 }
 
 struct EvalVisitor<'a> {
@@ -136,99 +54,115 @@ struct EvalVisitor<'a> {
 }
 
 impl GameVisitor for EvalVisitor<'_> {
-    type Output = anyhow::Result<EvalReport>;
+    type Output = anyhow::Result<MatchReport>;
 
     fn visit<G: Game>(self, initial: G) -> Self::Output {
         let args = self.args;
-        if !args.agent.starts_with("ubfms:") {
-            bail!(
-                "unknown agent {:?}: expected `ubfms:model=…,time=…|iters=…`",
-                args.agent
-            );
-        }
-        let pairs = spec_pairs(&args.agent, "ubfms", &["model", "time", "iters", "arch"])?;
-        let net_budget = budget(&args.agent, &pairs)?;
-        let value = |key: &str| pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
-        let model = value("model").with_context(|| format!("{:?}: give model=…", args.agent))?;
-        let device = burn::prelude::Device::flex();
+        let device = args.device.device().map_err(anyhow::Error::msg)?;
         device.seed(args.seed);
-        let shape = G::ENCODING.dims();
-        let net = if model == "untrained" {
-            let architecture: Architecture = value("arch")
-                .unwrap_or("paper-cnn")
-                .parse()
-                .map_err(|e: String| anyhow::anyhow!(e))?;
-            ValueNet::new(&architecture, shape, true, &device)
-        } else {
-            let base = network_base(Path::new(model));
-            let found = read_manifest(&base)?;
-            if !found.tanh_output {
-                bail!(
-                    "{}: a network with a linear output (trained with a reinforcement heuristic) cannot be evaluated yet; only classic-gain (tanh) networks",
-                    base.display()
-                );
-            }
-            let architecture: Architecture = found
-                .architecture
-                .parse()
-                .map_err(|e: String| anyhow::anyhow!(e))?;
-            let expected = NetManifest::new(
-                &args.game.to_string(),
-                &architecture,
-                G::ENCODING_VERSION,
-                shape,
-                true,
-            );
-            load_net(&base, &expected, &device)?
-        };
-        let evaluator = NetEvaluator::<G>::new(net, device);
-        Ok(play_match(
+        let game = args.game.to_string();
+        let agent = AgentFactory::<G>::new(args.agent.clone(), &game, &device)?;
+        let opponent = AgentFactory::<G>::new(args.opponent.clone(), &game, &device)?;
+        let progress = games_progress(args.games, args.quiet || args.json);
+        let tally = std::sync::Mutex::new([0u64; 3]);
+        let report = play_match(
             &initial,
-            &evaluator,
-            &net_budget,
-            parse_opponent(&args.opponent)?,
+            &agent,
+            &opponent,
             args.games,
-            TerminalEval::Classic,
             args.seed,
-        ))
+            args.threads,
+            &|record| {
+                let mut t = tally.lock().expect("tally lock");
+                t[(1 - record.agent_result) as usize] += 1;
+                progress.set_message(format!("agent W/D/L {}/{}/{}", t[0], t[1], t[2]));
+                progress.inc(1);
+            },
+        );
+        progress.finish_and_clear();
+        Ok(report)
     }
 }
 
 pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     if args.games < 2 || !args.games.is_multiple_of(2) {
         bail!(
-            "--games {}: expected an even number ≥ 2 (both sides)",
+            "--games {}: expected an even number ≥ 2 (both colours equally)",
             args.games
         );
     }
-    parse_opponent(&args.opponent)?;
+    if args.threads == 0 {
+        bail!("--threads 0: expected at least 1");
+    }
+    if let Some(dir) = &args.out {
+        check_out_dir(dir, "report.json")?;
+    }
     let start = Instant::now();
     let report = args.game.visit(EvalVisitor { args: &args })?;
     let seconds = start.elapsed().as_secs_f64();
+    let mut json = serde_json::to_value(&report)?;
+    json["game"] = args.game.to_string().into();
+    json["seed"] = args.seed.into();
+    json["seconds"] = seconds.into();
+    if let Some(dir) = &args.out {
+        write_out_dir(
+            dir,
+            &[
+                (
+                    "report.json",
+                    serde_json::to_string_pretty(&json)?.as_bytes(),
+                ),
+                ("chart.svg", match_chart(&report).as_bytes()),
+            ],
+        )?;
+    }
     if args.json {
-        let mut value = serde_json::to_value(&report)?;
-        value["game"] = args.game.to_string().into();
-        value["agent"] = args.agent.clone().into();
-        value["opponent"] = args.opponent.clone().into();
-        value["seconds"] = seconds.into();
-        println!("{}", serde_json::to_string_pretty(&value)?);
+        json.as_object_mut().expect("an object").remove("games");
+        println!("{}", serde_json::to_string_pretty(&json)?);
     } else {
-        let side = |t: [u64; 3]| format!("{}/{}/{}", t[0], t[1], t[2]);
-        println!(
-            "{} vs {} on {} ({} games, {seconds:.0} s)",
-            args.agent, args.opponent, args.game, report.games
-        );
-        println!("  as P0  W/D/L {}", side(report.as_p0));
-        println!("  as P1  W/D/L {}", side(report.as_p1));
-        println!(
-            "  total  W/D/L {}/{}/{}  score {:.1} %  win-loss {:+.2} ± {:.2} (95 %)",
-            report.wins,
-            report.draws,
-            report.losses,
-            100.0 * (report.wins as f64 + 0.5 * report.draws as f64) / report.games as f64,
-            report.win_minus_loss,
-            report.ci95
-        );
+        print_report(&report, &args.game.to_string(), seconds);
+        if let Some(dir) = &args.out {
+            println!("  wrote {}/report.json and chart.svg", dir.display());
+        }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn print_report(report: &MatchReport, game: &str, seconds: f64) {
+    let s = &report.summary;
+    println!(
+        "{} vs {} on {game}: {} games in {seconds:.0} s",
+        report.agent, report.opponent, s.games
+    );
+    println!("             W    D    L");
+    for (label, t) in [
+        ("as P0", report.as_p0),
+        ("as P1", report.as_p1),
+        ("total", [s.wins, s.draws, s.losses]),
+    ] {
+        println!("  {label}  {:>5}{:>5}{:>5}", t[0], t[1], t[2]);
+    }
+    let (low, high) = crate::arena::statistics::wilson_interval(
+        s.wins as f64 + 0.5 * s.draws as f64,
+        s.games as f64,
+    );
+    println!(
+        "  score       {:.1} % [{:.1}, {:.1}] (Wilson 95 %)",
+        100.0 * s.score,
+        100.0 * low,
+        100.0 * high
+    );
+    println!(
+        "  win − loss  {:+.2} ± {:.2} (95 %)",
+        s.win_minus_loss, s.win_minus_loss_ci95
+    );
+    println!(
+        "  Elo         {:+.0} [{:+.0}, {:+.0}] (95 %)",
+        s.elo, s.elo_ci95[0], s.elo_ci95[1]
+    );
+    println!(
+        "  p-value     {:.4} (equal strength; exact two-sided binomial on the {} decisive games)",
+        s.p_value_equal,
+        s.wins + s.losses
+    );
 }

@@ -4,8 +4,10 @@
 
 use crate::games::{Game, Outcome};
 
-/// Which terminal evaluation to use, with its parameters.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// Which terminal evaluation to use, with its parameters. Serialised (in network manifests) as
+/// `{"kind": "additive_depth", "max_length": 120.0}`.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum TerminalEval {
     /// b_t: +1 / 0 / -1 (the network's output layer uses tanh).
     Classic,

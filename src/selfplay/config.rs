@@ -8,10 +8,10 @@ use std::time::Duration;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::duration_text::DurationText;
 use crate::games::GameSpec;
 use crate::learn::{ActionSelection, Capacity, Distribution, Exploitation, ReplayPolicy, Targets};
 use crate::search::Budget;
+use crate::search::DurationText;
 use crate::value::{AdamSettings, Architecture, DeviceChoice};
 
 fn default_seed() -> u64 {

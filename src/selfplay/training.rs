@@ -288,7 +288,7 @@ fn train_game<G: Game>(
         &settings.architecture,
         G::ENCODING_VERSION,
         shape,
-        terminal_eval.is_bounded(),
+        terminal_eval,
     );
     let checkpoint = if resume {
         run_dir.remove_partial_checkpoints()?;
@@ -614,7 +614,7 @@ impl<G: Game> Session<'_, G> {
                 NetEvaluator::<G>::new(self.learner.trainer.inference_net(), self.device.clone());
             let report = evaluate_against_baseline(
                 &self.initial,
-                &net,
+                std::sync::Arc::new(net),
                 &evaluation,
                 self.terminal_eval,
                 rand::Rng::next_u64(&mut stream_rng(

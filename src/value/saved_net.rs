@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::architecture::Architecture;
 use super::network::ValueNet;
+use crate::search::TerminalEval;
 
 /// What a saved network is.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -28,6 +29,11 @@ pub struct NetManifest {
     /// `[planes, rows, cols]`.
     pub input_shape: [usize; 3],
     pub tanh_output: bool,
+    /// The terminal evaluation f_t the network was trained with: its values are on f_t's scale,
+    /// and a search with the network must value terminal states with it. Absent in manifests
+    /// written before it was recorded (then: the classic gain if `tanh_output`).
+    #[serde(default)]
+    pub terminal_eval: Option<TerminalEval>,
 }
 
 const FORMAT: &str = "descent-value-net";
@@ -38,7 +44,7 @@ impl NetManifest {
         architecture: &Architecture,
         encoding_version: u32,
         input_shape: [usize; 3],
-        tanh_output: bool,
+        terminal_eval: TerminalEval,
     ) -> Self {
         NetManifest {
             format: FORMAT.to_string(),
@@ -46,7 +52,20 @@ impl NetManifest {
             architecture: architecture.to_string(),
             encoding_version,
             input_shape,
-            tanh_output,
+            tanh_output: terminal_eval.is_bounded(),
+            terminal_eval: Some(terminal_eval),
+        }
+    }
+
+    /// The terminal evaluation to search with alongside this network.
+    pub fn search_terminal_eval(&self) -> anyhow::Result<TerminalEval> {
+        match self.terminal_eval {
+            Some(eval) => Ok(eval),
+            None if self.tanh_output => Ok(TerminalEval::Classic),
+            None => bail!(
+                "this {} network has a linear output but its manifest does not say which terminal evaluation it was trained with",
+                self.game
+            ),
         }
     }
 }

@@ -1,0 +1,17 @@
+//! Layer `arena`: agents built from spec strings, matches between two agents, tournaments, and
+//! the statistics of their results (SPEC §8, seed 000 "Method", paper sections 3.3 and 8.5).
+//! Training's periodic evaluation plays its games through this layer.
+
+pub mod agent;
+pub mod agent_spec;
+pub mod match_play;
+pub mod model;
+pub mod statistics;
+pub mod svg_chart;
+pub mod tournament;
+
+pub use agent::{Agent, AgentFactory, AgentRng, MoveChoice};
+pub use agent_spec::{AgentKind, AgentSpec, ModelSource};
+pub use match_play::{GameRecord, MatchReport, play_match};
+pub use statistics::ResultSummary;
+pub use tournament::{TournamentReport, play_tournament};

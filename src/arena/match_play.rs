@@ -1,0 +1,140 @@
+//! Matches: `games` games between two agents, alternating colours (the agent is P0 in the even
+//! games), each game seeded from the match seed and its index — so a match with iteration budgets
+//! replays game for game, whatever the number of threads.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rand::SeedableRng;
+use serde::Serialize;
+
+use super::agent::{AgentFactory, AgentRng};
+use super::statistics::ResultSummary;
+use crate::games::{Game, Player};
+
+/// One finished game of a match.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameRecord {
+    /// Index in the match (0-based).
+    pub index: u64,
+    /// The seed of the game's random number generator.
+    pub seed: u64,
+    /// The side the (first-named) agent played: "p0" or "p1".
+    pub agent_side: String,
+    /// The moves in the game's notation.
+    pub moves: Vec<String>,
+    /// The outcome from P0's point of view: 1, 0 or -1.
+    pub result_p0: i8,
+    /// The outcome from the agent's point of view: 1, 0 or -1.
+    pub agent_result: i8,
+    /// P0's score minus P1's, in games with a score.
+    pub score_p0: Option<i32>,
+}
+
+/// A finished match, from the first agent's side.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MatchReport {
+    pub agent: String,
+    pub opponent: String,
+    /// Wins, draws, losses with the agent as P0, then as P1.
+    pub as_p0: [u64; 3],
+    pub as_p1: [u64; 3],
+    pub summary: ResultSummary,
+    pub games: Vec<GameRecord>,
+}
+
+/// The seed of game `index` of a match seeded `seed` (SplitMix64 of both).
+pub fn game_seed(seed: u64, index: u64) -> u64 {
+    let mut z = seed ^ index.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Plays `games` games between `agent` and `opponent` on `threads` threads; `on_game` is
+/// called after each game (in completion order).
+pub fn play_match<G: Game>(
+    initial: &G,
+    agent: &AgentFactory<G>,
+    opponent: &AgentFactory<G>,
+    games: u64,
+    seed: u64,
+    threads: usize,
+    on_game: &(dyn Fn(&GameRecord) + Sync),
+) -> MatchReport {
+    let next = AtomicU64::new(0);
+    let records = Mutex::new(Vec::with_capacity(games as usize));
+    std::thread::scope(|scope| {
+        for _ in 0..threads.clamp(1, games.max(1) as usize) {
+            scope.spawn(|| {
+                let mut players = [agent.build(), opponent.build()];
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= games {
+                        break;
+                    }
+                    let record = play_game(initial, &mut players, index, game_seed(seed, index));
+                    on_game(&record);
+                    records.lock().expect("records lock").push(record);
+                }
+            });
+        }
+    });
+    let mut records = records.into_inner().expect("records lock");
+    records.sort_by_key(|r| r.index);
+    let mut tally = [[0u64; 3]; 2];
+    for record in &records {
+        let side = usize::from(record.agent_side == "p1");
+        tally[side][(1 - record.agent_result) as usize] += 1;
+    }
+    let [as_p0, as_p1] = tally;
+    MatchReport {
+        agent: agent.spec.to_string(),
+        opponent: opponent.spec.to_string(),
+        as_p0,
+        as_p1,
+        summary: ResultSummary::new(
+            as_p0[0] + as_p1[0],
+            as_p0[1] + as_p1[1],
+            as_p0[2] + as_p1[2],
+        ),
+        games: records,
+    }
+}
+
+/// Plays game `index` of a match: `players[0]` (the agent) is P0 when `index` is even.
+fn play_game<G: Game>(
+    initial: &G,
+    players: &mut [Box<dyn super::agent::Agent<G>>; 2],
+    index: u64,
+    seed: u64,
+) -> GameRecord {
+    let mut rng = AgentRng::seed_from_u64(seed);
+    let agent_side = if index.is_multiple_of(2) {
+        Player::P0
+    } else {
+        Player::P1
+    };
+    for player in players.iter_mut() {
+        player.new_game();
+    }
+    let mut position = initial.clone();
+    let mut moves = Vec::new();
+    while !position.is_terminal() {
+        let mover = position.to_move();
+        let who = usize::from(mover != agent_side);
+        let choice = players[who].choose_move(&position, &mut rng);
+        moves.push(G::action_to_text(mover, choice.action));
+        position.play(choice.action);
+    }
+    let result_p0 = position.outcome().expect("the game is over").value_p0() as i8;
+    GameRecord {
+        index,
+        seed,
+        agent_side: if agent_side == Player::P0 { "p0" } else { "p1" }.to_string(),
+        moves,
+        result_p0,
+        agent_result: result_p0 * agent_side.sign() as i8,
+        score_p0: position.score_p0(),
+    }
+}

@@ -1,0 +1,85 @@
+//! Loading an agent's network from wherever it is: a run directory (its latest checkpoint), a
+//! checkpoint directory, a saved network (`…/net.json` / `…/net.bpk` / `…/net`), an exported
+//! `.descent` file — or a freshly initialised one. Every path is checked against the game being
+//! played (game, encoding version, input shape).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use burn::prelude::Device;
+
+use super::agent_spec::ModelSource;
+use crate::games::Game;
+use crate::search::TerminalEval;
+use crate::value::ValueNet;
+use crate::value::exported_net::{is_export_file, load_export};
+use crate::value::saved_net::{load_net, read_manifest};
+
+/// A network ready to evaluate, with the terminal evaluation its values are scaled to.
+pub struct LoadedModel {
+    pub net: ValueNet,
+    pub terminal_eval: TerminalEval,
+    /// Where it came from, for reports.
+    pub origin: String,
+}
+
+/// Where a `model=` path points: a run directory (its latest checkpoint), a checkpoint
+/// directory, or a saved network's base path (with or without its extension).
+pub fn network_base(path: &Path) -> PathBuf {
+    if path.join("latest").join("net.json").is_file() {
+        path.join("latest").join("net")
+    } else if path.join("net.json").is_file() {
+        path.join("net")
+    } else {
+        path.with_extension("")
+    }
+}
+
+/// Loads the network of `source` for game `game` (its spec text, e.g. "awale").
+pub fn load_model<G: Game>(
+    source: &ModelSource,
+    game: &str,
+    device: &Device,
+) -> anyhow::Result<LoadedModel> {
+    let shape = G::ENCODING.dims();
+    match source {
+        ModelSource::Untrained(architecture) => Ok(LoadedModel {
+            net: ValueNet::new(architecture, shape, true, device),
+            terminal_eval: TerminalEval::Classic,
+            origin: format!("untrained {architecture}"),
+        }),
+        ModelSource::Path(path) if path.is_file() && is_export_file(path) => {
+            let (net, manifest) = load_export(path, game, G::ENCODING_VERSION, shape, device)?;
+            Ok(LoadedModel {
+                net,
+                terminal_eval: manifest
+                    .net
+                    .search_terminal_eval()
+                    .with_context(|| path.display().to_string())?,
+                origin: path.display().to_string(),
+            })
+        }
+        ModelSource::Path(path) => {
+            if !path.exists() && !path.with_extension("json").exists() {
+                anyhow::bail!(
+                    "model {}: no such file or directory (expected a run directory, a checkpoint directory, a saved network or a .descent export)",
+                    path.display()
+                );
+            }
+            let base = network_base(path);
+            let mut expected = read_manifest(&base)?;
+            // The architecture is the file's own; the game, encoding and shape must be ours.
+            expected.game = game.to_string();
+            expected.encoding_version = G::ENCODING_VERSION;
+            expected.input_shape = shape;
+            let net = load_net(&base, &expected, device)?;
+            Ok(LoadedModel {
+                net,
+                terminal_eval: expected
+                    .search_terminal_eval()
+                    .with_context(|| base.display().to_string())?,
+                origin: base.display().to_string(),
+            })
+        }
+    }
+}

@@ -1,0 +1,193 @@
+//! `descent tournament`: all-play-all between several agents, both colours; the score matrix,
+//! seed 000's significance relation, Bradley-Terry ratings; JSON and a heat map.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::bail;
+use clap::Args;
+
+use super::arena_output::{check_out_dir, games_progress, write_out_dir};
+use crate::arena::svg_chart::tournament_heat_map;
+use crate::arena::tournament::TournamentReport;
+use crate::arena::{AgentFactory, AgentSpec, play_tournament};
+use crate::games::{Game, GameSpec, GameVisitor};
+use crate::value::DeviceChoice;
+
+#[derive(Args, Debug)]
+pub struct TournamentArgs {
+    /// The game, e.g. awale.
+    #[arg(long, value_parser = super::parse_game)]
+    game: GameSpec,
+    /// An agent (give two or more), e.g. `--agent random --agent mcts:iters=1000`.
+    #[arg(long = "agent", required = true)]
+    agents: Vec<AgentSpec>,
+    /// Games per pair of agents, half with each colour.
+    #[arg(long, default_value_t = 50)]
+    games_per_pair: u64,
+    /// The agent rated 0 (its position in the --agent list, from 1).
+    #[arg(long, default_value_t = 1)]
+    anchor: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Where networks run: cpu, wgpu, cuda:N.
+    #[arg(long, default_value = "cpu")]
+    device: DeviceChoice,
+    /// Write tournament.json (every game) and heatmap.svg into this directory.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// One JSON object on stdout (without the games).
+    #[arg(long)]
+    json: bool,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+struct TournamentVisitor<'a> {
+    args: &'a TournamentArgs,
+}
+
+impl GameVisitor for TournamentVisitor<'_> {
+    type Output = anyhow::Result<TournamentReport>;
+
+    fn visit<G: Game>(self, initial: G) -> Self::Output {
+        let args = self.args;
+        let device = args.device.device().map_err(anyhow::Error::msg)?;
+        device.seed(args.seed);
+        let game = args.game.to_string();
+        let agents = args
+            .agents
+            .iter()
+            .map(|spec| AgentFactory::<G>::new(spec.clone(), &game, &device))
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        let k = agents.len() as u64;
+        let progress = games_progress(
+            k * (k - 1) / 2 * args.games_per_pair,
+            args.quiet || args.json,
+        );
+        let report = play_tournament(
+            &initial,
+            &agents,
+            args.games_per_pair,
+            args.seed,
+            args.threads,
+            args.anchor - 1,
+            &|_| progress.inc(1),
+        );
+        progress.finish_and_clear();
+        Ok(report)
+    }
+}
+
+pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
+    if args.agents.len() < 2 {
+        bail!("give at least two agents (--agent A --agent B …)");
+    }
+    if args.games_per_pair < 2 || !args.games_per_pair.is_multiple_of(2) {
+        bail!(
+            "--games-per-pair {}: expected an even number ≥ 2 (both colours equally)",
+            args.games_per_pair
+        );
+    }
+    if args.anchor == 0 || args.anchor > args.agents.len() {
+        bail!(
+            "--anchor {}: expected a position in the agent list, 1 to {}",
+            args.anchor,
+            args.agents.len()
+        );
+    }
+    if args.threads == 0 {
+        bail!("--threads 0: expected at least 1");
+    }
+    if let Some(dir) = &args.out {
+        check_out_dir(dir, "tournament.json")?;
+    }
+    let start = Instant::now();
+    let report = args.game.visit(TournamentVisitor { args: &args })?;
+    let seconds = start.elapsed().as_secs_f64();
+    let mut json = serde_json::to_value(&report)?;
+    json["game"] = args.game.to_string().into();
+    json["seed"] = args.seed.into();
+    json["seconds"] = seconds.into();
+    if let Some(dir) = &args.out {
+        write_out_dir(
+            dir,
+            &[
+                (
+                    "tournament.json",
+                    serde_json::to_string_pretty(&json)?.as_bytes(),
+                ),
+                ("heatmap.svg", tournament_heat_map(&report).as_bytes()),
+            ],
+        )?;
+    }
+    if args.json {
+        for m in json["matches"].as_array_mut().expect("an array") {
+            m.as_object_mut().expect("an object").remove("games");
+        }
+        println!("{}", serde_json::to_string_pretty(&json)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    print_report(&report, &args.game.to_string(), seconds);
+    if let Some(dir) = &args.out {
+        println!("wrote {}/tournament.json and heatmap.svg", dir.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_report(report: &TournamentReport, game: &str, seconds: f64) {
+    let k = report.agents.len();
+    println!(
+        "tournament on {game}: {k} agents, {} games per pair, {seconds:.0} s",
+        report.games_per_pair
+    );
+    for (i, name) in report.agents.iter().enumerate() {
+        println!("  #{} {name}", i + 1);
+    }
+    println!(
+        "score of the row against the column (%; * = significantly stronger, one-sided exact binomial p < 0.05):"
+    );
+    print!("      ");
+    for j in 0..k {
+        print!("{:>7}", format!("#{}", j + 1));
+    }
+    println!();
+    for i in 0..k {
+        print!("  #{:<3}", i + 1);
+        for j in 0..k {
+            match report.score[i][j] {
+                None => print!("{:>7}", "-"),
+                Some(s) => print!(
+                    "{:>7}",
+                    format!(
+                        "{:.0}{}",
+                        100.0 * s,
+                        if report.stronger[i][j] { "*" } else { "" }
+                    )
+                ),
+            }
+        }
+        println!();
+    }
+    let r = &report.ratings;
+    println!(
+        "Bradley-Terry ratings (Elo scale, 95 %), anchored on #{}:",
+        r.anchor + 1
+    );
+    let mut order: Vec<usize> = (0..k).collect();
+    order.sort_by(|&a, &b| r.elo[b].total_cmp(&r.elo[a]));
+    for i in order {
+        println!(
+            "  #{:<3}{:>+6.0} ± {:<4.0} {}",
+            i + 1,
+            r.elo[i],
+            r.elo_ci95[i],
+            report.agents[i]
+        );
+    }
+}

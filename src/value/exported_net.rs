@@ -1,0 +1,201 @@
+//! The export file (`descent export`): one self-describing file holding everything needed to
+//! evaluate positions with a trained network, nothing from the run directory.
+//!
+//! Layout (all integers little-endian):
+//!
+//! ```text
+//! "descent-export\n"            15 bytes of magic
+//! u32                           file format version (EXPORT_FORMAT_VERSION)
+//! u64 + bytes                   the manifest, JSON (ExportManifest)
+//! u64 + bytes                   the inference weights, burnpack
+//! ```
+//!
+//! The manifest is the network's (game with its parameters, architecture, encoding version,
+//! input shape, output layer, terminal evaluation) plus provenance. A reader refuses files of a
+//! newer format, another game, or an encoding version it does not have.
+
+use std::fs;
+use std::path::Path;
+
+use anyhow::{Context, bail};
+use burn::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::architecture::Architecture;
+use super::network::ValueNet;
+use super::saved_net::{NetManifest, write_atomically};
+
+const MAGIC: &[u8; 15] = b"descent-export\n";
+/// Version of the file layout and manifest; bumped on incompatible changes.
+pub const EXPORT_FORMAT_VERSION: u32 = 1;
+
+/// Where an exported network came from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Provenance {
+    /// The run directory's name.
+    pub run: String,
+    /// The checkpoint's directory name, e.g. "ckpt-120".
+    pub checkpoint: String,
+    /// Self-play games the network was trained on.
+    pub games: u64,
+    /// FNV-1a 64-bit hash of the run's resolved config.yaml, hex.
+    pub config_fnv1a64: String,
+    /// The `descent` version that wrote the file.
+    pub descent_version: String,
+}
+
+/// The manifest of an export file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ExportManifest {
+    pub format_version: u32,
+    pub net: NetManifest,
+    pub provenance: Provenance,
+}
+
+/// Whether `path` is an export file (by its magic bytes).
+pub fn is_export_file(path: &Path) -> bool {
+    use std::io::Read;
+    let mut magic = [0u8; MAGIC.len()];
+    fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut magic))
+        .is_ok()
+        && &magic == MAGIC
+}
+
+/// Writes an export file atomically.
+pub fn write_export(path: &Path, manifest: &ExportManifest, net: &ValueNet) -> anyhow::Result<()> {
+    let weights = net
+        .clone()
+        .into_record()
+        .into_bytes()
+        .map_err(|e| anyhow::anyhow!("cannot serialise the network: {e:?}"))?;
+    let json = serde_json::to_vec_pretty(manifest)?;
+    let mut bytes = Vec::with_capacity(MAGIC.len() + 20 + json.len() + weights.len());
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&EXPORT_FORMAT_VERSION.to_le_bytes());
+    bytes.extend_from_slice(&(json.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(&json);
+    bytes.extend_from_slice(&(weights.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(&weights);
+    write_atomically(path, &bytes)
+}
+
+/// Splits `bytes` into a length-prefixed section and the rest.
+fn section<'a>(bytes: &'a [u8], what: &str, path: &Path) -> anyhow::Result<(&'a [u8], &'a [u8])> {
+    let truncated = || anyhow::anyhow!("{}: truncated export file (in the {what})", path.display());
+    let (length, rest) = bytes.split_first_chunk::<8>().ok_or_else(truncated)?;
+    let length = usize::try_from(u64::from_le_bytes(*length)).map_err(|_| truncated())?;
+    if rest.len() < length {
+        return Err(truncated());
+    }
+    Ok(rest.split_at(length))
+}
+
+/// Reads an export file: its manifest and the burnpack bytes of its weights.
+pub fn read_export(path: &Path) -> anyhow::Result<(ExportManifest, Vec<u8>)> {
+    let bytes = fs::read(path)
+        .with_context(|| format!("cannot read the export file {}", path.display()))?;
+    let Some(rest) = bytes.strip_prefix(MAGIC.as_slice()) else {
+        bail!(
+            "{} is not a descent export file (made by `descent export`)",
+            path.display()
+        );
+    };
+    let (version, rest) = rest
+        .split_first_chunk::<4>()
+        .with_context(|| format!("{}: truncated export file", path.display()))?;
+    let version = u32::from_le_bytes(*version);
+    if version > EXPORT_FORMAT_VERSION {
+        bail!(
+            "{}: export format version {version} is newer than this descent reads ({EXPORT_FORMAT_VERSION}); upgrade descent",
+            path.display()
+        );
+    }
+    let (json, rest) = section(rest, "manifest", path)?;
+    let manifest: ExportManifest = serde_json::from_slice(json)
+        .with_context(|| format!("{}: the manifest is not valid", path.display()))?;
+    let (weights, trailing) = section(rest, "weights", path)?;
+    if !trailing.is_empty() {
+        bail!(
+            "{}: {} unexpected bytes at the end",
+            path.display(),
+            trailing.len()
+        );
+    }
+    Ok((manifest, weights.to_vec()))
+}
+
+/// Loads the network of an export file made for `game` with encoding version
+/// `encoding_version` and input shape `input_shape`.
+pub fn load_export(
+    path: &Path,
+    game: &str,
+    encoding_version: u32,
+    input_shape: [usize; 3],
+    device: &Device,
+) -> anyhow::Result<(ValueNet, ExportManifest)> {
+    let (manifest, weights) = read_export(path)?;
+    let net_manifest = &manifest.net;
+    if net_manifest.game != game {
+        bail!(
+            "{} was exported for {}, not {game}",
+            path.display(),
+            net_manifest.game
+        );
+    }
+    if net_manifest.encoding_version > encoding_version {
+        bail!(
+            "{} uses input encoding version {} of {game}, newer than this descent's ({encoding_version}); upgrade descent",
+            path.display(),
+            net_manifest.encoding_version
+        );
+    }
+    if net_manifest.encoding_version != encoding_version || net_manifest.input_shape != input_shape
+    {
+        bail!(
+            "{} uses input encoding version {} ({:?}) of {game}; this descent encodes version {encoding_version} ({input_shape:?})",
+            path.display(),
+            net_manifest.encoding_version,
+            net_manifest.input_shape
+        );
+    }
+    let architecture: Architecture = net_manifest
+        .architecture
+        .parse()
+        .map_err(|e: String| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let record =
+        burn::store::ModuleRecord::from_bytes(burn::tensor::Bytes::from_bytes_vec(weights))
+            .map_err(|e| {
+                anyhow::anyhow!("{}: the weights are not burnpack: {e:?}", path.display())
+            })?;
+    let net = ValueNet::new(&architecture, input_shape, net_manifest.tanh_output, device)
+        .try_load_record(record)
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "{}: the weights do not fit a {} network: {e:?}",
+                path.display(),
+                net_manifest.architecture
+            )
+        })?;
+    Ok((net, manifest))
+}
+
+/// The weights as safetensors (for other tools), the manifest in its metadata under
+/// "descent_manifest".
+pub fn safetensors_bytes(net: &ValueNet, manifest: &ExportManifest) -> anyhow::Result<Vec<u8>> {
+    use burn::store::{ModuleSnapshot, SafetensorsStore};
+    let mut store = SafetensorsStore::from_bytes(None)
+        .metadata("descent_manifest", serde_json::to_string(manifest)?);
+    net.save_into(&mut store)
+        .map_err(|e| anyhow::anyhow!("cannot write safetensors: {e:?}"))?;
+    store
+        .get_bytes()
+        .map_err(|e| anyhow::anyhow!("cannot write safetensors: {e:?}"))
+}
+
+/// FNV-1a, 64 bits: a stable fingerprint of a config file's bytes.
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |hash, &b| {
+        (hash ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}

@@ -1,0 +1,316 @@
+//! The arena: agents from specs on every game, reproducible matches, seed 000's tournament
+//! order, and `descent eval` / `descent tournament` as child processes.
+
+use std::process::{Command, Output};
+
+use descent::arena::{AgentFactory, AgentSpec, play_match, play_tournament};
+use descent::games::{Game, GameExt, GameSpec, GameVisitor, REGISTERED_GAMES};
+
+fn factory<G: Game>(spec: &str, game: &str) -> AgentFactory<G> {
+    let device = burn::prelude::Device::flex();
+    AgentFactory::new(spec.parse::<AgentSpec>().unwrap(), game, &device)
+        .unwrap_or_else(|e| panic!("{spec}: {e:#}"))
+}
+
+/// Every agent kind plays a legal game against `random` on every registered game.
+struct EveryAgent;
+
+impl GameVisitor for EveryAgent {
+    type Output = ();
+
+    fn visit<G: Game>(self, initial: G) {
+        let game = G::NAME;
+        let random = factory::<G>("random", game);
+        for spec in [
+            "greedy",
+            "greedy:eps=0.3",
+            "minimax1:model=untrained",
+            "mcts:iters=30",
+            "mcts:iters=30,policy=random,final=mean,playout=heavy",
+            "mcts:iters=30,model=untrained",
+            "alphabeta:depth=2",
+            "alphabeta:iters=60,model=untrained",
+            "ubfm:iters=20",
+            "ubfms:iters=20,model=untrained",
+            "descent:iters=2,model=untrained,completed=false",
+        ] {
+            let agent = factory::<G>(spec, game);
+            let report = play_match(&initial, &agent, &random, 2, 7, 1, &|_| {});
+            assert_eq!(report.games.len(), 2, "{game} {spec}");
+            for record in &report.games {
+                // The recorded moves replay legally to a finished game with the recorded result.
+                let mut position = initial.clone();
+                position
+                    .play_moves(&record.moves.join(" "))
+                    .unwrap_or_else(|e| panic!("{game} {spec}: {e}"));
+                assert!(position.is_terminal(), "{game} {spec}");
+                assert_eq!(
+                    position.outcome().unwrap().value_p0() as i8,
+                    record.result_p0,
+                    "{game} {spec}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_agent_kind_plays_legal_games_on_every_game() {
+    for registered in REGISTERED_GAMES {
+        let spec: GameSpec = registered.name.parse().unwrap();
+        spec.visit(EveryAgent);
+    }
+}
+
+#[test]
+fn a_match_replays_game_for_game_whatever_the_threads() {
+    use descent::games::ConnectFour;
+    let initial = ConnectFour::new(&Default::default());
+    let a = factory::<ConnectFour>("mcts:iters=60", "connect_four");
+    let b = factory::<ConnectFour>("greedy:eps=0.5", "connect_four");
+    let one = play_match(&initial, &a, &b, 8, 11, 1, &|_| {});
+    let two = play_match(&initial, &a, &b, 8, 11, 3, &|_| {});
+    assert_eq!(one, two);
+    let other_seed = play_match(&initial, &a, &b, 8, 12, 1, &|_| {});
+    assert_ne!(one.games, other_seed.games);
+    // Colours alternate; the report adds up per side.
+    for record in &one.games {
+        let expected = if record.index % 2 == 0 { "p0" } else { "p1" };
+        assert_eq!(record.agent_side, expected);
+        let sign = if expected == "p0" { 1 } else { -1 };
+        assert_eq!(record.agent_result, record.result_p0 * sign);
+    }
+    assert_eq!(one.as_p0.iter().sum::<u64>(), 4);
+    assert_eq!(one.as_p1.iter().sum::<u64>(), 4);
+    let s = &one.summary;
+    assert_eq!(s.wins, one.as_p0[0] + one.as_p1[0]);
+    assert_eq!(s.draws, one.as_p0[1] + one.as_p1[1]);
+    assert_eq!(s.losses, one.as_p0[2] + one.as_p1[2]);
+}
+
+#[test]
+fn mcts_crushes_random_at_connect_four() {
+    use descent::games::ConnectFour;
+    let initial = ConnectFour::new(&Default::default());
+    let mcts = factory::<ConnectFour>("mcts:iters=1000", "connect_four");
+    let random = factory::<ConnectFour>("random", "connect_four");
+    let report = play_match(&initial, &mcts, &random, 20, 1, 2, &|_| {});
+    assert!(report.summary.score >= 0.9, "{:?}", report.summary);
+    assert!(report.summary.p_value_equal < 1e-4);
+}
+
+#[test]
+fn awale_tournament_reproduces_seed_000s_order() {
+    use descent::games::{Awale, AwaleParams};
+    // Seed 000's greedy player with ε = 0.95 picks a random move with probability 0.95 (its
+    // code, `random() < eps`); its tournament found UCT ≥ MCTS > greedy ≈ random.
+    let initial = Awale::new(&AwaleParams::default());
+    let specs = [
+        "random",
+        "greedy:eps=0.95",
+        "mcts:iters=300,policy=random,final=mean",
+        "mcts:iters=300",
+    ];
+    let agents: Vec<_> = specs.iter().map(|s| factory::<Awale>(s, "awale")).collect();
+    let report = play_tournament(&initial, &agents, 20, 3, 2, 0, &|_| {});
+    let [random, greedy, mcts, uct] = [0, 1, 2, 3];
+    let stronger = &report.stronger;
+    assert!(!stronger[random][greedy] && !stronger[greedy][random]);
+    for weak in [random, greedy] {
+        assert!(stronger[mcts][weak] && stronger[uct][weak], "{stronger:?}");
+    }
+    assert!(!stronger[mcts][uct], "{stronger:?}");
+    let elo = &report.ratings.elo;
+    assert!(elo[uct] >= elo[mcts] && elo[mcts] > elo[greedy].max(elo[random]));
+    assert_eq!(report.matches.len(), 6);
+    for (i, row) in report.score.iter().enumerate() {
+        for (j, score) in row.iter().enumerate() {
+            match (score, report.score[j][i]) {
+                (Some(a), Some(b)) => assert!((a + b - 1.0).abs() < 1e-12),
+                (None, None) => assert_eq!(i, j),
+                _ => panic!("score matrix not antisymmetric at {i},{j}"),
+            }
+        }
+    }
+}
+
+fn descent(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_descent"))
+        .args(args)
+        .output()
+        .expect("the descent binary runs")
+}
+
+#[test]
+fn eval_cli_writes_every_game_and_a_chart_and_never_overwrites() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("eval");
+    let out_text = out.to_str().unwrap();
+    let args = [
+        "eval",
+        "--game",
+        "tic_tac_toe",
+        "--agent",
+        "alphabeta:depth=9",
+        "--opponent",
+        "random",
+        "--games",
+        "10",
+        "--seed",
+        "4",
+        "--quiet",
+        "--out",
+        out_text,
+    ];
+    let output = descent(&args);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    for needle in ["as P0", "as P1", "score", "win − loss", "Elo", "p-value"] {
+        assert!(stdout.contains(needle), "{needle} missing from {stdout}");
+    }
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    let games = report["games"].as_array().unwrap();
+    assert_eq!(games.len(), 10);
+    // Perfect play never loses at tic-tac-toe.
+    assert_eq!(report["summary"]["losses"], 0);
+    assert!(
+        games
+            .iter()
+            .all(|g| g["agent_result"].as_i64().unwrap() >= 0)
+    );
+    let chart = std::fs::read_to_string(out.join("chart.svg")).unwrap();
+    assert!(chart.starts_with("<svg") && chart.contains("alphabeta:depth=9"));
+    // Again into the same directory: refused, the report untouched.
+    let before = std::fs::read(out.join("report.json")).unwrap();
+    let again = descent(&args);
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
+    assert_eq!(std::fs::read(out.join("report.json")).unwrap(), before);
+}
+
+#[test]
+fn eval_and_tournament_refuse_bad_input_with_a_message() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &[
+                "eval",
+                "--game",
+                "awale",
+                "--agent",
+                "minimax",
+                "--opponent",
+                "random",
+            ],
+            "unknown agent \"minimax\"",
+        ),
+        (
+            &[
+                "eval",
+                "--game",
+                "awale",
+                "--agent",
+                "mcts:iters=5,depth=2",
+                "--opponent",
+                "random",
+            ],
+            "valid keys",
+        ),
+        (
+            &[
+                "eval",
+                "--game",
+                "awale",
+                "--agent",
+                "ubfms:model=/nonexistent/run,iters=5",
+                "--opponent",
+                "random",
+            ],
+            "no such file",
+        ),
+        (
+            &[
+                "eval",
+                "--game",
+                "awale",
+                "--agent",
+                "random",
+                "--opponent",
+                "random",
+                "--games",
+                "3",
+            ],
+            "even number",
+        ),
+        (
+            &["tournament", "--game", "awale", "--agent", "random"],
+            "at least two agents",
+        ),
+        (
+            &[
+                "tournament",
+                "--game",
+                "awale",
+                "--agent",
+                "random",
+                "--agent",
+                "greedy",
+                "--anchor",
+                "3",
+            ],
+            "--anchor 3",
+        ),
+    ];
+    for (args, needle) in cases {
+        let output = descent(args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{args:?}");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn tournament_cli_prints_the_matrix_and_ratings_and_writes_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t");
+    let output = descent(&[
+        "tournament",
+        "--game",
+        "connect_four",
+        "--agent",
+        "random",
+        "--agent",
+        "mcts:iters=200",
+        "--agent",
+        "greedy",
+        "--games-per-pair",
+        "4",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("Bradley-Terry") && stdout.contains("#3"),
+        "{stdout}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("tournament.json")).unwrap())
+            .unwrap();
+    assert_eq!(json["matches"].as_array().unwrap().len(), 3);
+    assert_eq!(json["ratings"]["elo"][0], 0.0);
+    assert!(
+        std::fs::read_to_string(out.join("heatmap.svg"))
+            .unwrap()
+            .contains("Bradley-Terry")
+    );
+}
