@@ -4,6 +4,7 @@
 
 pub mod agent;
 pub mod agent_spec;
+pub mod game_session;
 pub mod match_play;
 pub mod model;
 pub mod statistics;
@@ -12,6 +13,7 @@ pub mod tournament;
 
 pub use agent::{Agent, AgentFactory, AgentRng, MoveChoice};
 pub use agent_spec::{AgentKind, AgentSpec, ModelSource};
+pub use game_session::{GameSession, Side, parse_player};
 pub use match_play::{GameRecord, MatchReport, play_match};
 pub use statistics::ResultSummary;
 pub use tournament::{TournamentReport, play_tournament};

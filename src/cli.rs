@@ -5,9 +5,12 @@ mod arena_output;
 mod bench;
 mod bench_nn;
 mod bench_search;
+mod engine;
 mod eval;
+mod export;
 mod games_list;
 mod perft;
+mod play;
 mod replay;
 mod tournament;
 mod train;
@@ -38,6 +41,12 @@ enum Command {
     Eval(eval::EvalArgs),
     /// All-play-all between several agents: score matrix, significance, ratings.
     Tournament(tournament::TournamentArgs),
+    /// Write a checkpoint's network as one self-describing file (plus safetensors).
+    Export(export::ExportArgs),
+    /// Play against an agent at the terminal.
+    Play(play::PlayArgs),
+    /// Serve an agent over a GTP-style text protocol on stdin / stdout.
+    Engine(engine::EngineArgs),
     /// Benchmarks (each accepts --json for one JSON object on stdout).
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -55,6 +64,9 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Train(args) => train::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Tournament(args) => tournament::run(args),
+        Command::Export(args) => export::run(args),
+        Command::Play(args) => play::run(args),
+        Command::Engine(args) => engine::run(args),
         Command::Bench(command) => bench::run(command),
     }
 }

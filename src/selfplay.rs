@@ -3,6 +3,7 @@
 //! and checkpoints, resume, and the periodic evaluation.
 
 pub mod config;
+pub mod export;
 pub mod learner;
 pub mod periodic_eval;
 pub mod run_dir;

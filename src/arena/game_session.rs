@@ -1,0 +1,189 @@
+//! A game in progress between people and programs (`descent play`, `descent engine`): the
+//! position, the moves so far, undo, and how a finished game is described.
+
+use std::str::FromStr;
+
+use crate::games::{Action, Game, GameExt, Player};
+
+/// A player named by a person or a protocol: `p0` / `b` / `black`, `p1` / `w` / `white`.
+pub fn parse_player(text: &str) -> Result<Player, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "p0" | "b" | "black" => Ok(Player::P0),
+        "p1" | "w" | "white" => Ok(Player::P1),
+        _ => Err(format!(
+            "unknown player {text:?}: expected p0 (or b, black) or p1 (or w, white)"
+        )),
+    }
+}
+
+/// A side chosen on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Side(pub Player);
+
+impl FromStr for Side {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        parse_player(text).map(Side)
+    }
+}
+
+/// The game so far.
+#[derive(Clone, Debug)]
+pub struct GameSession<G: Game> {
+    initial: G,
+    /// The positions before each move played, oldest first.
+    history: Vec<G>,
+    /// The moves played, in the game's notation.
+    moves: Vec<String>,
+    position: G,
+}
+
+impl<G: Game> GameSession<G> {
+    pub fn new(initial: G) -> Self {
+        GameSession {
+            position: initial.clone(),
+            initial,
+            history: Vec::new(),
+            moves: Vec::new(),
+        }
+    }
+
+    pub fn position(&self) -> &G {
+        &self.position
+    }
+
+    pub fn moves(&self) -> &[String] {
+        &self.moves
+    }
+
+    /// Back to the initial position.
+    pub fn reset(&mut self) {
+        self.position = self.initial.clone();
+        self.history.clear();
+        self.moves.clear();
+    }
+
+    /// Plays `text` for `player` (when given, it must be the player to move); on any error the
+    /// position is unchanged.
+    pub fn play_text(&mut self, player: Option<Player>, text: &str) -> Result<Action, String> {
+        if self.position.is_terminal() {
+            return Err("the game is over".to_string());
+        }
+        let to_move = self.position.to_move();
+        if let Some(player) = player
+            && player != to_move
+        {
+            return Err(format!("it is {to_move}'s move, not {player}'s"));
+        }
+        let action = self
+            .position
+            .parse_legal_move(text)
+            .map_err(|e| e.to_string())?;
+        self.play(action);
+        Ok(action)
+    }
+
+    /// Plays a legal action.
+    pub fn play(&mut self, action: Action) {
+        debug_assert!(self.position.is_legal(action));
+        let mover = self.position.to_move();
+        self.history.push(self.position.clone());
+        self.moves.push(G::action_to_text(mover, action));
+        self.position.play(action);
+    }
+
+    /// Takes back the last move; false if there is none.
+    pub fn undo(&mut self) -> bool {
+        match self.history.pop() {
+            Some(previous) => {
+                self.position = previous;
+                self.moves.pop();
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Moves played so far.
+    pub fn len(&self) -> usize {
+        self.history.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.history.is_empty()
+    }
+
+    /// The result of a finished game in GTP's style: `p0+3` (P0 won by 3 points), `p1+win`
+    /// (games without a score), `0` for a draw; `None` while the game is in play.
+    pub fn final_score(&self) -> Option<String> {
+        let outcome = self.position.outcome()?;
+        Some(match outcome.winner() {
+            None => "0".to_string(),
+            Some(winner) => match self.position.score_p0() {
+                Some(score) => format!("{winner}+{}", score.unsigned_abs()),
+                None => format!("{winner}+win"),
+            },
+        })
+    }
+
+    /// A sentence for people: "p0 wins (score 25 to 23)".
+    pub fn result_sentence(&self) -> Option<String> {
+        let outcome = self.position.outcome()?;
+        let what = match outcome.winner() {
+            None => "draw".to_string(),
+            Some(winner) => format!("{winner} wins"),
+        };
+        Some(match self.position.score_p0() {
+            Some(score) => format!("{what} (score difference p0 − p1: {score:+})"),
+            None => what,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::TicTacToe;
+
+    #[test]
+    fn play_undo_and_errors_leave_the_position_unchanged() {
+        let mut session = GameSession::new(TicTacToe::new(&Default::default()));
+        assert!(!session.undo());
+        session.play_text(Some(Player::P0), "b2").unwrap();
+        let before = *session.position();
+        assert!(
+            session
+                .play_text(Some(Player::P0), "a1")
+                .unwrap_err()
+                .contains("p1's move")
+        );
+        assert!(
+            session
+                .play_text(None, "b2")
+                .unwrap_err()
+                .contains("not legal")
+        );
+        assert!(
+            session
+                .play_text(None, "zz")
+                .unwrap_err()
+                .contains("cannot parse")
+        );
+        assert_eq!(session.position().hash(), before.hash());
+        assert_eq!(session.moves(), ["b2"]);
+        session.play_text(None, "a1").unwrap();
+        assert!(session.undo());
+        assert_eq!(session.position().hash(), before.hash());
+        for m in ["a1", "c1", "c3", "a3"] {
+            session.play_text(None, m).unwrap();
+        }
+        assert_eq!(session.final_score().as_deref(), Some("p0+win"));
+        assert_eq!(session.result_sentence().as_deref(), Some("p0 wins"));
+        assert!(session.play_text(None, "b1").unwrap_err().contains("over"));
+        session.reset();
+        assert!(session.is_empty() && session.final_score().is_none());
+        assert_eq!(parse_player("White"), Ok(Player::P1));
+        assert!(parse_player("red").is_err());
+    }
+}

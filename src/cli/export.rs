@@ -1,0 +1,54 @@
+//! `descent export`: a checkpoint → one self-describing file for `play`, `engine`, `eval`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use crate::selfplay::export::export_checkpoint;
+
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// A checkpoint directory (`runs/awale/ckpt-120`) or a run directory (its latest checkpoint).
+    checkpoint: PathBuf,
+    /// The export file to write, e.g. awale.descent.
+    #[arg(long)]
+    out: PathBuf,
+    /// Do not also write the weights as `<out>.safetensors`.
+    #[arg(long)]
+    no_safetensors: bool,
+    /// Replace existing files.
+    #[arg(long)]
+    force: bool,
+}
+
+pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
+    let summary = export_checkpoint(
+        &args.checkpoint,
+        &args.out,
+        !args.no_safetensors,
+        args.force,
+    )?;
+    let m = &summary.manifest;
+    println!(
+        "exported {} ({} network, encoding v{}, terminal evaluation {}) after {} games of run {:?}",
+        summary.file.display(),
+        m.net.architecture,
+        m.net.encoding_version,
+        m.net
+            .terminal_eval
+            .map(|t| serde_json::to_string(&t).unwrap_or_default())
+            .unwrap_or_else(|| "classic".into()),
+        m.provenance.games,
+        m.provenance.run
+    );
+    if let Some(path) = &summary.safetensors {
+        println!("weights also as {}", path.display());
+    }
+    println!(
+        "play it: descent play --game {} --agent ubfms:model={},time=1s",
+        m.net.game,
+        summary.file.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,116 @@
+//! `descent export`: a checkpoint (or a run's latest) → one self-describing `.descent` file
+//! (see `value::exported_net`), plus the same weights as safetensors for other tools.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use burn::prelude::Device;
+
+use super::run_dir::RunDir;
+use super::training::RunState;
+use crate::games::GameSpec;
+use crate::value::exported_net::{
+    EXPORT_FORMAT_VERSION, ExportManifest, Provenance, fnv1a64, safetensors_bytes, write_export,
+};
+use crate::value::saved_net::{load_net, read_manifest, write_atomically};
+
+/// What `export_checkpoint` wrote.
+#[derive(Clone, Debug)]
+pub struct ExportSummary {
+    pub manifest: ExportManifest,
+    pub file: PathBuf,
+    pub safetensors: Option<PathBuf>,
+}
+
+/// The safetensors file written beside an export file: `<out>.safetensors`.
+pub fn safetensors_path(out: &Path) -> PathBuf {
+    let mut name = out.as_os_str().to_owned();
+    name.push(".safetensors");
+    PathBuf::from(name)
+}
+
+/// Exports the checkpoint at `source` (a checkpoint directory, or a run directory: its latest
+/// checkpoint) to `out`, and its weights to `<out>.safetensors` when `safetensors` is set.
+/// Refuses to replace an existing file unless `overwrite`.
+pub fn export_checkpoint(
+    source: &Path,
+    out: &Path,
+    safetensors: bool,
+    overwrite: bool,
+) -> anyhow::Result<ExportSummary> {
+    let checkpoint = if source.join("net.json").is_file() {
+        source.to_path_buf()
+    } else if source.join("config.yaml").is_file() {
+        RunDir::open(source)?
+            .latest_checkpoint()?
+            .with_context(|| format!("run {} has no checkpoint yet", source.display()))?
+    } else {
+        bail!(
+            "{}: not a checkpoint directory (no net.json) nor a run directory (no config.yaml)",
+            source.display()
+        );
+    };
+    let side = safetensors_path(out);
+    for path in std::iter::once(out).chain(safetensors.then_some(side.as_path())) {
+        if path.exists() && !overwrite {
+            bail!(
+                "{} already exists; remove it or pass --force",
+                path.display()
+            );
+        }
+    }
+    let base = checkpoint.join("net");
+    let net_manifest = read_manifest(&base)?;
+    net_manifest
+        .game
+        .parse::<GameSpec>()
+        .map_err(|e| anyhow::anyhow!("{}: {e}", base.display()))?;
+    net_manifest.search_terminal_eval()?;
+    let net = load_net(&base, &net_manifest, &Device::flex())?;
+    let state_path = checkpoint.join("state.json");
+    let games = match fs::read_to_string(&state_path) {
+        Ok(text) => {
+            serde_json::from_str::<RunState>(&text)
+                .with_context(|| format!("{} is not a run state", state_path.display()))?
+                .games
+        }
+        Err(_) => 0,
+    };
+    let run_root = checkpoint
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    let config_hash = fs::read(run_root.join("config.yaml"))
+        .map(|bytes| format!("{:016x}", fnv1a64(&bytes)))
+        .unwrap_or_default();
+    let name = |p: &Path| {
+        fs::canonicalize(p)
+            .ok()
+            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_default()
+    };
+    let manifest = ExportManifest {
+        format_version: EXPORT_FORMAT_VERSION,
+        net: net_manifest,
+        provenance: Provenance {
+            run: name(&run_root),
+            checkpoint: name(&checkpoint),
+            games,
+            config_fnv1a64: config_hash,
+            descent_version: env!("CARGO_PKG_VERSION").to_string(),
+        },
+    };
+    write_export(out, &manifest, &net)?;
+    let safetensors = if safetensors {
+        write_atomically(&side, &safetensors_bytes(&net, &manifest)?)?;
+        Some(side)
+    } else {
+        None
+    };
+    Ok(ExportSummary {
+        manifest,
+        file: out.to_path_buf(),
+        safetensors,
+    })
+}

@@ -1,0 +1,411 @@
+//! Export, play and engine end to end: a trained tic-tac-toe checkpoint exported to one file,
+//! loaded back with the same values, refused for another game or a newer encoding; `descent
+//! engine` driven through its protocol; `descent play` driven through stdin.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Output, Stdio};
+
+use burn::prelude::Device;
+use descent::arena::ModelSource;
+use descent::arena::model::load_model;
+use descent::games::{Game, GameExt, TicTacToe};
+use descent::search::Evaluator;
+use descent::value::NetEvaluator;
+use descent::value::exported_net::{read_export, write_export};
+use rand::{RngExt, SeedableRng};
+
+fn descent(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_descent"))
+        .args(args)
+        .output()
+        .expect("the descent binary runs")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// A short tic-tac-toe run (4 games) with its checkpoint.
+fn trained_run(dir: &Path) -> PathBuf {
+    let config = dir.join("ttt.yaml");
+    std::fs::write(
+        &config,
+        "game: tic_tac_toe\nseed: 3\nsearch:\n  iterations: 20\nreplay:\n  games: 4\n  batch_size: 32\n",
+    )
+    .unwrap();
+    let run = dir.join("run");
+    let output = descent(&[
+        "train",
+        config.to_str().unwrap(),
+        "--run-dir",
+        run.to_str().unwrap(),
+        "--max-games",
+        "4",
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    run
+}
+
+fn sample_positions() -> Vec<TicTacToe> {
+    let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(9);
+    let mut positions = Vec::new();
+    while positions.len() < 40 {
+        let mut p = TicTacToe::new(&Default::default());
+        let plies = rng.random_range(0..6);
+        for _ in 0..plies {
+            let (actions, _) = p.children();
+            if p.is_terminal() {
+                break;
+            }
+            p.play(actions[rng.random_range(0..actions.len())]);
+        }
+        if !p.is_terminal() {
+            positions.push(p);
+        }
+    }
+    positions
+}
+
+fn values_of(source: &Path) -> Vec<f32> {
+    let device = Device::flex();
+    let model = load_model::<TicTacToe>(&ModelSource::Path(source.into()), "tic_tac_toe", &device)
+        .unwrap_or_else(|e| panic!("{}: {e:#}", source.display()));
+    let evaluator = NetEvaluator::<TicTacToe>::new(model.net, device);
+    let positions = sample_positions();
+    let mut values = vec![0.0; positions.len()];
+    evaluator.evaluate(&positions, &mut values);
+    values
+}
+
+#[test]
+fn export_loads_back_bit_exact_and_is_refused_where_it_does_not_fit() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = trained_run(dir.path());
+    let file = dir.path().join("ttt.descent");
+    let output = descent(&[
+        "export",
+        run.to_str().unwrap(),
+        "--out",
+        file.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("descent play --game tic_tac_toe"));
+
+    // The same values as the checkpoint, bit for bit.
+    let from_checkpoint = values_of(&run);
+    assert_eq!(values_of(&file), from_checkpoint);
+    assert!(from_checkpoint.iter().any(|&v| v != from_checkpoint[0]));
+
+    // The manifest describes the network and where it came from.
+    let (manifest, _) = read_export(&file).unwrap();
+    assert_eq!(manifest.net.game, "tic_tac_toe");
+    assert_eq!(manifest.net.encoding_version, TicTacToe::ENCODING_VERSION);
+    assert_eq!(manifest.net.architecture, "paper-cnn");
+    assert_eq!(manifest.provenance.games, 4);
+    assert_eq!(manifest.provenance.run, "run");
+    assert_eq!(manifest.provenance.checkpoint, "ckpt-4");
+    assert_eq!(manifest.provenance.config_fnv1a64.len(), 16);
+
+    // The safetensors copy holds the same weights.
+    {
+        use burn::store::{ModuleSnapshot, SafetensorsStore};
+        let device = Device::flex();
+        let mut net = descent::value::ValueNet::new(
+            &descent::value::Architecture::PaperCnn,
+            TicTacToe::ENCODING.dims(),
+            true,
+            &device,
+        );
+        let side = dir.path().join("ttt.descent.safetensors");
+        net.load_from(&mut SafetensorsStore::from_file(side))
+            .unwrap();
+        let evaluator = NetEvaluator::<TicTacToe>::new(net, device);
+        let positions = sample_positions();
+        let mut values = vec![0.0; positions.len()];
+        evaluator.evaluate(&positions, &mut values);
+        assert_eq!(values, from_checkpoint);
+    }
+
+    // Not overwritten without --force.
+    let before = std::fs::read(&file).unwrap();
+    let again = descent(&[
+        "export",
+        run.to_str().unwrap(),
+        "--out",
+        file.to_str().unwrap(),
+    ]);
+    assert!(!again.status.success() && stderr(&again).contains("already exists"));
+    assert_eq!(std::fs::read(&file).unwrap(), before);
+
+    // Another game: a clear error.
+    let wrong = descent(&[
+        "eval",
+        "--game",
+        "connect_four",
+        "--agent",
+        &format!("ubfms:model={},iters=5", file.display()),
+        "--opponent",
+        "random",
+        "--games",
+        "2",
+    ]);
+    assert!(!wrong.status.success());
+    assert!(
+        stderr(&wrong).contains("exported for tic_tac_toe, not connect_four"),
+        "{}",
+        stderr(&wrong)
+    );
+
+    // A newer encoding version: a clear error.
+    let device = Device::flex();
+    let (mut newer, _) = read_export(&file).unwrap();
+    newer.net.encoding_version += 1;
+    let model =
+        load_model::<TicTacToe>(&ModelSource::Path(file.clone()), "tic_tac_toe", &device).unwrap();
+    let newer_file = dir.path().join("newer.descent");
+    write_export(&newer_file, &newer, &model.net).unwrap();
+    let error = load_model::<TicTacToe>(&ModelSource::Path(newer_file), "tic_tac_toe", &device)
+        .err()
+        .unwrap();
+    assert!(
+        format!("{error:#}").contains("newer than this descent's"),
+        "{error:#}"
+    );
+
+    // A truncated file and a file that is no export: clear errors.
+    let truncated = dir.path().join("truncated.descent");
+    std::fs::write(&truncated, &before[..before.len() / 2]).unwrap();
+    let error = load_model::<TicTacToe>(&ModelSource::Path(truncated), "tic_tac_toe", &device)
+        .err()
+        .unwrap();
+    assert!(format!("{error:#}").contains("truncated"), "{error:#}");
+    let junk = dir.path().join("junk.descent");
+    std::fs::write(&junk, b"hello").unwrap();
+    assert!(load_model::<TicTacToe>(&ModelSource::Path(junk), "tic_tac_toe", &device).is_err());
+}
+
+/// A running `descent engine`.
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Engine {
+    fn start(args: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_descent"))
+            .arg("engine")
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Engine {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    /// Sends one command; returns the raw reply, up to and including its empty line.
+    fn send(&mut self, command: &str) -> String {
+        writeln!(self.stdin, "{command}").unwrap();
+        self.stdin.flush().unwrap();
+        let mut reply = String::new();
+        loop {
+            let mut line = String::new();
+            assert!(
+                self.stdout.read_line(&mut line).unwrap() > 0,
+                "engine closed on {command}"
+            );
+            reply.push_str(&line);
+            if line == "\n" {
+                return reply;
+            }
+        }
+    }
+
+    /// Sends a command that must succeed; returns its payload.
+    fn ok(&mut self, command: &str) -> String {
+        let reply = self.send(command);
+        assert!(
+            reply.starts_with('=') && reply.ends_with("\n\n"),
+            "{command}: {reply:?}"
+        );
+        let body = &reply[..reply.len() - 2];
+        body.split_once(' ')
+            .map(|(_, p)| p.to_string())
+            .unwrap_or_default()
+    }
+
+    fn refused(&mut self, command: &str) -> String {
+        let reply = self.send(command);
+        assert!(
+            reply.starts_with('?') && reply.ends_with("\n\n"),
+            "{command}: {reply:?}"
+        );
+        reply
+    }
+}
+
+#[test]
+fn engine_plays_a_full_game_refuses_bad_commands_and_undoes() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = trained_run(dir.path());
+    let file = dir.path().join("ttt.descent");
+    assert!(
+        descent(&[
+            "export",
+            run.to_str().unwrap(),
+            "--out",
+            file.to_str().unwrap(),
+            "--no-safetensors"
+        ])
+        .status
+        .success()
+    );
+    let agent = format!("ubfms:model={},iters=30", file.display());
+    let mut engine = Engine::start(&["--game", "tic_tac_toe", "--agent", &agent]);
+
+    // Framing: ids echoed, replies end with an empty line.
+    assert_eq!(engine.send("7 protocol_version"), "=7 2\n\n");
+    assert_eq!(engine.send("name"), "= descent\n\n");
+    assert_eq!(engine.send("known_command genmove"), "= true\n\n");
+    assert_eq!(engine.send("known_command fly"), "= false\n\n");
+    assert!(
+        engine
+            .ok("list_commands")
+            .lines()
+            .any(|l| l == "final_score")
+    );
+
+    // Refusals leave the position unchanged.
+    let board = engine.ok("showboard");
+    assert!(
+        engine
+            .refused("3 frobnicate")
+            .starts_with("?3 unknown command")
+    );
+    engine.refused("play p1 b2"); // P0 is to move
+    engine.refused("play p0 z9"); // garbled
+    engine.refused("play p0"); // missing argument
+    engine.refused("play red b2"); // unknown player
+    engine.refused("genmove p1"); // not p1's move
+    engine.refused("undo"); // nothing to undo
+    engine.refused("final_score"); // not over
+    assert_eq!(engine.ok("showboard"), board);
+
+    // Undo restores the board.
+    engine.ok("play b b2");
+    engine.refused("play w b2"); // occupied
+    assert!(engine.ok("showboard").contains("p1 to move"));
+    engine.ok("undo");
+    assert_eq!(engine.ok("showboard"), board);
+
+    // A full game: the engine as p0 against random moves.
+    let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(1);
+    let mut game = TicTacToe::new(&Default::default());
+    engine.ok("set_time 0.05");
+    loop {
+        let mv = engine.ok("genmove p0");
+        game.play_moves(&mv).unwrap();
+        if game.is_terminal() {
+            break;
+        }
+        let legal = engine.ok("legal_moves");
+        assert_eq!(legal, game.legal_moves_text());
+        let moves: Vec<&str> = legal.split(' ').collect();
+        let reply = moves[rng.random_range(0..moves.len())].to_string();
+        engine.ok(&format!("play white {reply}"));
+        game.play_moves(&reply).unwrap();
+        if game.is_terminal() {
+            break;
+        }
+    }
+    let score = engine.ok("final_score");
+    let expected = match game.outcome().unwrap().winner() {
+        Some(descent::games::Player::P0) => "p0+win",
+        Some(descent::games::Player::P1) => "p1+win",
+        None => "0",
+    };
+    assert_eq!(score, expected);
+    engine.refused("genmove p0");
+    engine.ok("clear_board");
+    assert_eq!(engine.ok("showboard"), board);
+    assert_eq!(engine.send("quit"), "= \n\n");
+    assert!(engine.child.wait().unwrap().success());
+}
+
+#[test]
+fn play_through_stdin_refuses_bad_moves_gives_hints_and_finishes() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_descent"))
+        .args([
+            "play",
+            "--game",
+            "tic_tac_toe",
+            "--agent",
+            "alphabeta:depth=9",
+            "--as",
+            "p0",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Every cell in turn (occupied ones are refused), with garbage, a hint and an undo first.
+    let input = "zz\nhint\nb2\nundo\nmoves\nb2\na1\nb1\nc1\na2\nc2\na3\nb3\nc3\n";
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout.contains("cannot parse move \"zz\""), "{stdout}");
+    assert!(stdout.contains("hint: "), "{stdout}");
+    assert!(stdout.contains("is not legal here"), "{stdout}");
+    assert!(stdout.contains("alphabeta:depth=9 plays"), "{stdout}");
+    assert!(
+        stdout.contains("moves: \n") || stdout.contains("moves: \r\n"),
+        "{stdout}"
+    );
+    // Perfect play never loses: the game ends in a draw or a loss for the person.
+    assert!(
+        stdout.contains("Game over: draw") || stdout.contains("Game over: p1 wins"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn play_quits_on_request_and_at_end_of_input() {
+    for input in ["quit\n", ""] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_descent"))
+            .args(["play", "--game", "awale", "--agent", "greedy", "--as", "p1"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success());
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(stdout.contains("greedy plays"), "{stdout}");
+        assert!(
+            stdout.contains("bye") || stdout.contains("quit"),
+            "{stdout}"
+        );
+    }
+}
