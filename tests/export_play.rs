@@ -48,6 +48,18 @@ fn trained_run(dir: &Path) -> PathBuf {
     run
 }
 
+/// `descent export RUN --out FILE [extra…]`.
+fn export(run: &Path, file: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "export",
+        run.to_str().unwrap(),
+        "--out",
+        file.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    descent(&args)
+}
+
 fn sample_positions() -> Vec<TicTacToe> {
     let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(9);
     let mut positions = Vec::new();
@@ -84,12 +96,7 @@ fn export_loads_back_bit_exact_and_is_refused_where_it_does_not_fit() {
     let dir = tempfile::tempdir().unwrap();
     let run = trained_run(dir.path());
     let file = dir.path().join("ttt.descent");
-    let output = descent(&[
-        "export",
-        run.to_str().unwrap(),
-        "--out",
-        file.to_str().unwrap(),
-    ]);
+    let output = export(&run, &file, &[]);
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(String::from_utf8_lossy(&output.stdout).contains("descent play --game tic_tac_toe"));
 
@@ -130,12 +137,7 @@ fn export_loads_back_bit_exact_and_is_refused_where_it_does_not_fit() {
 
     // Not overwritten without --force.
     let before = std::fs::read(&file).unwrap();
-    let again = descent(&[
-        "export",
-        run.to_str().unwrap(),
-        "--out",
-        file.to_str().unwrap(),
-    ]);
+    let again = export(&run, &file, &[]);
     assert!(!again.status.success() && stderr(&again).contains("already exists"));
     assert_eq!(std::fs::read(&file).unwrap(), before);
 
@@ -258,17 +260,7 @@ fn engine_plays_a_full_game_refuses_bad_commands_and_undoes() {
     let dir = tempfile::tempdir().unwrap();
     let run = trained_run(dir.path());
     let file = dir.path().join("ttt.descent");
-    assert!(
-        descent(&[
-            "export",
-            run.to_str().unwrap(),
-            "--out",
-            file.to_str().unwrap(),
-            "--no-safetensors"
-        ])
-        .status
-        .success()
-    );
+    assert!(export(&run, &file, &["--no-safetensors"]).status.success());
     let agent = format!("ubfms:model={},iters=30", file.display());
     let mut engine = Engine::start(&["--game", "tic_tac_toe", "--agent", &agent]);
 

@@ -1,16 +1,94 @@
-//! What `eval` and `tournament` share: the progress bar, the device, and the output directory
-//! (JSON report + SVG chart, written atomically, never over an earlier report).
+//! What `eval` and `tournament` share: their common options, the progress bar, the device, and
+//! the output directory (JSON report + SVG chart, written atomically, never over an earlier
+//! report).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
+use burn::prelude::Device;
+use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::games::GameSpec;
+use crate::value::DeviceChoice;
 use crate::value::saved_net::write_atomically;
+
+/// Options of every command that plays matches.
+#[derive(Args, Debug)]
+pub struct MatchOptions {
+    /// Seeds every game (with iteration budgets, a match replays exactly).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Where networks run: cpu, wgpu, cuda:N (GPU backends need their cargo feature).
+    #[arg(long, default_value = "cpu")]
+    pub device: DeviceChoice,
+    /// Write the JSON report (every game's moves) and an SVG chart into this directory.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// One JSON object on stdout (the report without the games).
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+impl MatchOptions {
+    /// Checks the options before any game is played; `report_name` is the JSON file `--out`
+    /// will hold.
+    pub fn check(&self, report_name: &str) -> anyhow::Result<()> {
+        if self.threads == 0 {
+            bail!("--threads 0: expected at least 1");
+        }
+        match &self.out {
+            Some(dir) => check_out_dir(dir, report_name),
+            None => Ok(()),
+        }
+    }
+
+    /// The device for networks, seeded.
+    pub fn device(&self) -> anyhow::Result<Device> {
+        let device = self.device.device().map_err(anyhow::Error::msg)?;
+        device.seed(self.seed);
+        Ok(device)
+    }
+
+    pub fn progress(&self, games: u64) -> ProgressBar {
+        games_progress(games, self.quiet || self.json)
+    }
+
+    /// The report as JSON with the game, the seed and the time it took; written into `--out`
+    /// with `chart_svg` (the report as `report_name`, the chart as `chart_name`).
+    pub fn write_report(
+        &self,
+        report: &impl serde::Serialize,
+        game: &GameSpec,
+        seconds: f64,
+        (report_name, chart_name, chart_svg): (&str, &str, String),
+    ) -> anyhow::Result<serde_json::Value> {
+        let mut json = serde_json::to_value(report)?;
+        json["game"] = game.to_string().into();
+        json["seed"] = self.seed.into();
+        json["seconds"] = seconds.into();
+        if let Some(dir) = &self.out {
+            write_out_dir(
+                dir,
+                &[
+                    (report_name, serde_json::to_string_pretty(&json)?.as_bytes()),
+                    (chart_name, chart_svg.as_bytes()),
+                ],
+            )?;
+        }
+        Ok(json)
+    }
+}
 
 /// A progress bar on stderr over `games` games (hidden with `quiet` or when stderr is not a
 /// terminal).
-pub fn games_progress(games: u64, quiet: bool) -> ProgressBar {
+fn games_progress(games: u64, quiet: bool) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(
         Some(games),
         if quiet {
@@ -28,7 +106,7 @@ pub fn games_progress(games: u64, quiet: bool) -> ProgressBar {
 }
 
 /// Checks that `dir` can take a report named `report_name` without overwriting one.
-pub fn check_out_dir(dir: &Path, report_name: &str) -> anyhow::Result<()> {
+fn check_out_dir(dir: &Path, report_name: &str) -> anyhow::Result<()> {
     let report = dir.join(report_name);
     if report.exists() {
         bail!(
@@ -43,7 +121,7 @@ pub fn check_out_dir(dir: &Path, report_name: &str) -> anyhow::Result<()> {
 }
 
 /// Writes `files` (name, contents) into `dir`, each atomically.
-pub fn write_out_dir(dir: &Path, files: &[(&str, &[u8])]) -> anyhow::Result<()> {
+fn write_out_dir(dir: &Path, files: &[(&str, &[u8])]) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     for (name, bytes) in files {
         write_atomically(&dir.join(name), bytes)?;

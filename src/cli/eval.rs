@@ -2,18 +2,16 @@
 //! win − loss rate, Elo difference (95 % intervals) and the exact binomial p-value of equal
 //! strength; optionally every game as JSON and a chart.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::bail;
 use clap::Args;
 
-use super::arena_output::{check_out_dir, games_progress, write_out_dir};
+use super::arena_output::MatchOptions;
 use crate::arena::svg_chart::match_chart;
 use crate::arena::{AgentFactory, AgentSpec, MatchReport, play_match};
 use crate::games::{Game, GameSpec, GameVisitor};
-use crate::value::DeviceChoice;
 
 #[derive(Args, Debug)]
 pub struct EvalArgs {
@@ -29,24 +27,9 @@ pub struct EvalArgs {
     /// Games, half with each colour.
     #[arg(long, default_value_t = 100)]
     games: u64,
-    /// Seeds every game (with iteration budgets, a match replays exactly).
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Games played at once.
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
-    /// Where networks run: cpu, wgpu, cuda:N (GPU backends need their cargo feature).
-    #[arg(long, default_value = "cpu")]
-    device: DeviceChoice,
-    /// Write report.json (every game's moves) and chart.svg into this directory.
-    #[arg(long)]
-    out: Option<PathBuf>,
-    /// One JSON object on stdout (the report without the games).
-    #[arg(long)]
-    json: bool,
-    /// No progress bar.
-    #[arg(long)]
-    quiet: bool,
+    /// `--out DIR` writes report.json and chart.svg.
+    #[command(flatten)]
+    options: MatchOptions,
 }
 
 struct EvalVisitor<'a> {
@@ -58,20 +41,19 @@ impl GameVisitor for EvalVisitor<'_> {
 
     fn visit<G: Game>(self, initial: G) -> Self::Output {
         let args = self.args;
-        let device = args.device.device().map_err(anyhow::Error::msg)?;
-        device.seed(args.seed);
+        let device = args.options.device()?;
         let game = args.game.to_string();
         let agent = AgentFactory::<G>::new(args.agent.clone(), &game, &device)?;
         let opponent = AgentFactory::<G>::new(args.opponent.clone(), &game, &device)?;
-        let progress = games_progress(args.games, args.quiet || args.json);
+        let progress = args.options.progress(args.games);
         let tally = std::sync::Mutex::new([0u64; 3]);
         let report = play_match(
             &initial,
             &agent,
             &opponent,
             args.games,
-            args.seed,
-            args.threads,
+            args.options.seed,
+            args.options.threads,
             &|record| {
                 let mut t = tally.lock().expect("tally lock");
                 t[(1 - record.agent_result) as usize] += 1;
@@ -91,37 +73,22 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
             args.games
         );
     }
-    if args.threads == 0 {
-        bail!("--threads 0: expected at least 1");
-    }
-    if let Some(dir) = &args.out {
-        check_out_dir(dir, "report.json")?;
-    }
+    args.options.check("report.json")?;
     let start = Instant::now();
     let report = args.game.visit(EvalVisitor { args: &args })?;
     let seconds = start.elapsed().as_secs_f64();
-    let mut json = serde_json::to_value(&report)?;
-    json["game"] = args.game.to_string().into();
-    json["seed"] = args.seed.into();
-    json["seconds"] = seconds.into();
-    if let Some(dir) = &args.out {
-        write_out_dir(
-            dir,
-            &[
-                (
-                    "report.json",
-                    serde_json::to_string_pretty(&json)?.as_bytes(),
-                ),
-                ("chart.svg", match_chart(&report).as_bytes()),
-            ],
-        )?;
-    }
-    if args.json {
+    let mut json = args.options.write_report(
+        &report,
+        &args.game,
+        seconds,
+        ("report.json", "chart.svg", match_chart(&report)),
+    )?;
+    if args.options.json {
         json.as_object_mut().expect("an object").remove("games");
         println!("{}", serde_json::to_string_pretty(&json)?);
     } else {
         print_report(&report, &args.game.to_string(), seconds);
-        if let Some(dir) = &args.out {
+        if let Some(dir) = &args.options.out {
             println!("  wrote {}/report.json and chart.svg", dir.display());
         }
     }

@@ -1,19 +1,17 @@
 //! `descent tournament`: all-play-all between several agents, both colours; the score matrix,
 //! seed 000's significance relation, Bradley-Terry ratings; JSON and a heat map.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::bail;
 use clap::Args;
 
-use super::arena_output::{check_out_dir, games_progress, write_out_dir};
+use super::arena_output::MatchOptions;
 use crate::arena::svg_chart::tournament_heat_map;
 use crate::arena::tournament::TournamentReport;
 use crate::arena::{AgentFactory, AgentSpec, play_tournament};
 use crate::games::{Game, GameSpec, GameVisitor};
-use crate::value::DeviceChoice;
 
 #[derive(Args, Debug)]
 pub struct TournamentArgs {
@@ -29,23 +27,9 @@ pub struct TournamentArgs {
     /// The agent rated 0 (its position in the --agent list, from 1).
     #[arg(long, default_value_t = 1)]
     anchor: usize,
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Games played at once.
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
-    /// Where networks run: cpu, wgpu, cuda:N.
-    #[arg(long, default_value = "cpu")]
-    device: DeviceChoice,
-    /// Write tournament.json (every game) and heatmap.svg into this directory.
-    #[arg(long)]
-    out: Option<PathBuf>,
-    /// One JSON object on stdout (without the games).
-    #[arg(long)]
-    json: bool,
-    /// No progress bar.
-    #[arg(long)]
-    quiet: bool,
+    /// `--out DIR` writes tournament.json and heatmap.svg.
+    #[command(flatten)]
+    options: MatchOptions,
 }
 
 struct TournamentVisitor<'a> {
@@ -57,8 +41,7 @@ impl GameVisitor for TournamentVisitor<'_> {
 
     fn visit<G: Game>(self, initial: G) -> Self::Output {
         let args = self.args;
-        let device = args.device.device().map_err(anyhow::Error::msg)?;
-        device.seed(args.seed);
+        let device = args.options.device()?;
         let game = args.game.to_string();
         let agents = args
             .agents
@@ -66,16 +49,13 @@ impl GameVisitor for TournamentVisitor<'_> {
             .map(|spec| AgentFactory::<G>::new(spec.clone(), &game, &device))
             .collect::<anyhow::Result<Vec<_>>>()?;
         let k = agents.len() as u64;
-        let progress = games_progress(
-            k * (k - 1) / 2 * args.games_per_pair,
-            args.quiet || args.json,
-        );
+        let progress = args.options.progress(k * (k - 1) / 2 * args.games_per_pair);
         let report = play_tournament(
             &initial,
             &agents,
             args.games_per_pair,
-            args.seed,
-            args.threads,
+            args.options.seed,
+            args.options.threads,
             args.anchor - 1,
             &|_| progress.inc(1),
         );
@@ -101,32 +81,21 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
             args.agents.len()
         );
     }
-    if args.threads == 0 {
-        bail!("--threads 0: expected at least 1");
-    }
-    if let Some(dir) = &args.out {
-        check_out_dir(dir, "tournament.json")?;
-    }
+    args.options.check("tournament.json")?;
     let start = Instant::now();
     let report = args.game.visit(TournamentVisitor { args: &args })?;
     let seconds = start.elapsed().as_secs_f64();
-    let mut json = serde_json::to_value(&report)?;
-    json["game"] = args.game.to_string().into();
-    json["seed"] = args.seed.into();
-    json["seconds"] = seconds.into();
-    if let Some(dir) = &args.out {
-        write_out_dir(
-            dir,
-            &[
-                (
-                    "tournament.json",
-                    serde_json::to_string_pretty(&json)?.as_bytes(),
-                ),
-                ("heatmap.svg", tournament_heat_map(&report).as_bytes()),
-            ],
-        )?;
-    }
-    if args.json {
+    let mut json = args.options.write_report(
+        &report,
+        &args.game,
+        seconds,
+        (
+            "tournament.json",
+            "heatmap.svg",
+            tournament_heat_map(&report),
+        ),
+    )?;
+    if args.options.json {
         for m in json["matches"].as_array_mut().expect("an array") {
             m.as_object_mut().expect("an object").remove("games");
         }
@@ -134,7 +103,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     print_report(&report, &args.game.to_string(), seconds);
-    if let Some(dir) = &args.out {
+    if let Some(dir) = &args.options.out {
         println!("wrote {}/tournament.json and heatmap.svg", dir.display());
     }
     Ok(ExitCode::SUCCESS)
