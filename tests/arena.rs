@@ -1,7 +1,8 @@
 //! The arena: agents from specs on every game, reproducible matches, seed 000's tournament
 //! order, and `descent eval` / `descent tournament` as child processes.
 
-use std::process::{Command, Output};
+mod common;
+use common::descent;
 
 use descent::arena::{AgentFactory, AgentSpec, play_match, play_tournament};
 use descent::games::{Game, GameExt, GameSpec, GameVisitor, REGISTERED_GAMES};
@@ -132,13 +133,6 @@ fn awale_tournament_reproduces_seed_000s_order() {
             }
         }
     }
-}
-
-fn descent(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_descent"))
-        .args(args)
-        .output()
-        .expect("the descent binary runs")
 }
 
 #[test]

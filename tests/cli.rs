@@ -1,21 +1,7 @@
 //! The `descent` binary driven as a child process: output, JSON fields and exit codes.
 
-use std::process::{Command, Output};
-
-fn descent(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_descent"))
-        .args(args)
-        .output()
-        .expect("the descent binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+mod common;
+use common::{descent, stderr, stdout};
 
 #[test]
 fn games_lists_every_registered_game() {

@@ -2,6 +2,9 @@
 //! loaded back with the same values, refused for another game or a newer encoding; `descent
 //! engine` driven through its protocol; `descent play` driven through stdin.
 
+mod common;
+use common::{descent, stderr};
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Output, Stdio};
@@ -14,17 +17,6 @@ use descent::search::Evaluator;
 use descent::value::NetEvaluator;
 use descent::value::exported_net::{read_export, write_export};
 use rand::{RngExt, SeedableRng};
-
-fn descent(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_descent"))
-        .args(args)
-        .output()
-        .expect("the descent binary runs")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
 
 /// A short tic-tac-toe run (4 games) with its checkpoint.
 fn trained_run(dir: &Path) -> PathBuf {
@@ -58,6 +50,15 @@ fn export(run: &Path, file: &Path, extra: &[&str]) -> Output {
     ];
     args.extend_from_slice(extra);
     descent(&args)
+}
+
+/// A short run exported to `dir/ttt.descent`: the run, the file and the export's output.
+fn trained_and_exported(dir: &Path, extra: &[&str]) -> (PathBuf, PathBuf, Output) {
+    let run = trained_run(dir);
+    let file = dir.join("ttt.descent");
+    let output = export(&run, &file, extra);
+    assert!(output.status.success(), "{}", stderr(&output));
+    (run, file, output)
 }
 
 fn sample_positions() -> Vec<TicTacToe> {
@@ -94,10 +95,7 @@ fn values_of(source: &Path) -> Vec<f32> {
 #[test]
 fn export_loads_back_bit_exact_and_is_refused_where_it_does_not_fit() {
     let dir = tempfile::tempdir().unwrap();
-    let run = trained_run(dir.path());
-    let file = dir.path().join("ttt.descent");
-    let output = export(&run, &file, &[]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    let (run, file, output) = trained_and_exported(dir.path(), &[]);
     assert!(String::from_utf8_lossy(&output.stdout).contains("descent play --game tic_tac_toe"));
 
     // The same values as the checkpoint, bit for bit.
@@ -258,9 +256,7 @@ impl Engine {
 #[test]
 fn engine_plays_a_full_game_refuses_bad_commands_and_undoes() {
     let dir = tempfile::tempdir().unwrap();
-    let run = trained_run(dir.path());
-    let file = dir.path().join("ttt.descent");
-    assert!(export(&run, &file, &["--no-safetensors"]).status.success());
+    let (_, file, _) = trained_and_exported(dir.path(), &["--no-safetensors"]);
     let agent = format!("ubfms:model={},iters=30", file.display());
     let mut engine = Engine::start(&["--game", "tic_tac_toe", "--agent", &agent]);
 

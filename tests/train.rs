@@ -2,8 +2,11 @@
 //! reproducibility across a resume, a kill during a checkpoint write, bad configurations, and
 //! that the tic-tac-toe network learns the game's values.
 
+mod common;
+use common::{descent, stderr};
+
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use burn::prelude::Device;
@@ -14,17 +17,6 @@ use descent::value::saved_net::{load_net, read_manifest};
 use serde_json::Value;
 
 const TTT_CONFIG: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/tic_tac_toe.yaml");
-
-fn descent(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_descent"))
-        .args(args)
-        .output()
-        .expect("the descent binary runs")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
 
 fn metrics(run: &Path) -> Vec<Value> {
     std::fs::read_to_string(run.join("metrics.jsonl"))
