@@ -3,7 +3,7 @@
 //! engine` driven through its protocol; `descent play` driven through stdin.
 
 mod common;
-use common::{descent, stderr};
+use common::{descent, descent_with_input, stderr};
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -331,8 +331,10 @@ fn engine_plays_a_full_game_refuses_bad_commands_and_undoes() {
 
 #[test]
 fn play_through_stdin_refuses_bad_moves_gives_hints_and_finishes() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_descent"))
-        .args([
+    // Every cell in turn (occupied ones are refused), with garbage, a hint and an undo first.
+    let input = "zz\nhint\nb2\nundo\nmoves\nb2\na1\nb1\nc1\na2\nc2\na3\nb3\nc3\n";
+    let output = descent_with_input(
+        &[
             "play",
             "--game",
             "tic_tac_toe",
@@ -340,21 +342,9 @@ fn play_through_stdin_refuses_bad_moves_gives_hints_and_finishes() {
             "alphabeta:depth=9",
             "--as",
             "p0",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Every cell in turn (occupied ones are refused), with garbage, a hint and an undo first.
-    let input = "zz\nhint\nb2\nundo\nmoves\nb2\na1\nb1\nc1\na2\nc2\na3\nb3\nc3\n";
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+        ],
+        input,
+    );
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(stdout.contains("cannot parse move \"zz\""), "{stdout}");
@@ -375,19 +365,10 @@ fn play_through_stdin_refuses_bad_moves_gives_hints_and_finishes() {
 #[test]
 fn play_quits_on_request_and_at_end_of_input() {
     for input in ["quit\n", ""] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_descent"))
-            .args(["play", "--game", "awale", "--agent", "greedy", "--as", "p1"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-        let output = child.wait_with_output().unwrap();
+        let output = descent_with_input(
+            &["play", "--game", "awale", "--agent", "greedy", "--as", "p1"],
+            input,
+        );
         assert!(output.status.success());
         let stdout = String::from_utf8_lossy(&output.stdout);
         assert!(stdout.contains("greedy plays"), "{stdout}");

@@ -105,11 +105,7 @@ impl<G: Game> GameSession<G> {
         }
     }
 
-    /// Moves played so far.
-    pub fn len(&self) -> usize {
-        self.history.len()
-    }
-
+    /// Whether no move has been played.
     pub fn is_empty(&self) -> bool {
         self.history.is_empty()
     }

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::agent::AgentFactory;
 use super::match_play::{GameRecord, MatchReport, game_seed, play_match};
-use super::statistics::{Ratings, bradley_terry};
+use super::statistics::{Ratings, binomial_p_at_least, bradley_terry};
 use crate::games::Game;
 
 /// Significance level of the "stronger than" relation.
@@ -63,11 +63,12 @@ pub fn play_tournament<G: Game>(
             points[j][i] = s.losses as f64 + 0.5 * s.draws as f64;
             games[i][j] = s.games as f64;
             games[j][i] = s.games as f64;
-            let reversed = super::statistics::ResultSummary::new(s.losses, s.draws, s.wins);
+            // j's side of the same sign test: its wins among the decisive games.
+            let j_better = binomial_p_at_least(s.losses, s.wins + s.losses, 0.5);
             p_value_stronger[i][j] = Some(s.p_value_better);
-            p_value_stronger[j][i] = Some(reversed.p_value_better);
+            p_value_stronger[j][i] = Some(j_better);
             stronger[i][j] = s.p_value_better < SIGNIFICANCE;
-            stronger[j][i] = reversed.p_value_better < SIGNIFICANCE;
+            stronger[j][i] = j_better < SIGNIFICANCE;
             matches.push(report);
         }
     }

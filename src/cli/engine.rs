@@ -72,6 +72,11 @@ fn seconds(text: &str) -> Result<f64, String> {
         .ok_or_else(|| format!("{text:?} is not a number of seconds"))
 }
 
+fn stones(text: &str) -> Result<u32, String> {
+    text.parse::<u32>()
+        .map_err(|_| format!("{text:?} is not a number of stones"))
+}
+
 impl<G: Game> Engine<G> {
     fn set_time(&mut self, per_move: f64) -> Result<String, String> {
         if per_move <= 0.0 {
@@ -163,9 +168,7 @@ impl<G: Game> Engine<G> {
             "time_settings" => arity(3).and_then(|_| {
                 let main = seconds(args[0])?;
                 let byo = seconds(args[1])?;
-                let stones = args[2]
-                    .parse::<u32>()
-                    .map_err(|_| format!("{:?} is not a number of stones", args[2]))?;
+                let stones = stones(args[2])?;
                 if byo > 0.0 && stones > 0 {
                     self.set_time(byo / stones as f64)
                 } else {
@@ -176,9 +179,7 @@ impl<G: Game> Engine<G> {
             "time_left" => arity(3).and_then(|_| {
                 parse_player(args[0])?;
                 let left = seconds(args[1])?;
-                let stones = args[2]
-                    .parse::<u32>()
-                    .map_err(|_| format!("{:?} is not a number of stones", args[2]))?;
+                let stones = stones(args[2])?;
                 let per_move = if stones > 0 {
                     left / stones as f64
                 } else {

@@ -68,14 +68,11 @@ pub fn export_checkpoint(
         .map_err(|e| anyhow::anyhow!("{}: {e}", base.display()))?;
     net_manifest.search_terminal_eval()?;
     let net = load_net(&base, &net_manifest, &Device::flex())?;
-    let state_path = checkpoint.join("state.json");
-    let games = match fs::read_to_string(&state_path) {
-        Ok(text) => {
-            serde_json::from_str::<RunState>(&text)
-                .with_context(|| format!("{} is not a run state", state_path.display()))?
-                .games
-        }
-        Err(_) => 0,
+    // A checkpoint has its run state; a bare saved network has none (0 games known).
+    let games = if checkpoint.join("state.json").exists() {
+        RunState::read(&checkpoint)?.games
+    } else {
+        0
     };
     let run_root = checkpoint
         .parent()

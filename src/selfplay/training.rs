@@ -64,6 +64,26 @@ pub struct RunState {
     pub terminal_eval: String,
 }
 
+impl RunState {
+    /// Reads `state.json` of the checkpoint directory `dir`.
+    pub fn read(dir: &Path) -> anyhow::Result<RunState> {
+        let state_path = dir.join("state.json");
+        let state: RunState = serde_json::from_str(
+            &std::fs::read_to_string(&state_path)
+                .with_context(|| format!("cannot read {}", state_path.display()))?,
+        )
+        .with_context(|| format!("{} is not a descent run state", state_path.display()))?;
+        if state.format != STATE_FORMAT {
+            bail!(
+                "{}: state format {}, this descent reads format {STATE_FORMAT}",
+                state_path.display(),
+                state.format
+            );
+        }
+        Ok(state)
+    }
+}
+
 /// One line of metrics.jsonl per self-play game.
 #[derive(Clone, Debug, Serialize)]
 pub struct GameMetrics {
@@ -352,19 +372,7 @@ fn load_checkpoint<G: Game>(
     manifest: &NetManifest,
     device: &Device,
 ) -> anyhow::Result<(Learner, RunState)> {
-    let state_path = dir.join("state.json");
-    let state: RunState = serde_json::from_str(
-        &std::fs::read_to_string(&state_path)
-            .with_context(|| format!("cannot read {}", state_path.display()))?,
-    )
-    .with_context(|| format!("{} is not a descent run state", state_path.display()))?;
-    if state.format != STATE_FORMAT {
-        bail!(
-            "{}: state format {}, this descent reads format {STATE_FORMAT}",
-            state_path.display(),
-            state.format
-        );
-    }
+    let state = RunState::read(dir)?;
     if state.game != manifest.game {
         bail!(
             "{} is a checkpoint of game {}, but the run's configuration says {}",

@@ -21,9 +21,8 @@ use anyhow::{Context, bail};
 use burn::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::architecture::Architecture;
 use super::network::ValueNet;
-use super::saved_net::{NetManifest, write_atomically};
+use super::saved_net::{NetManifest, burnpack_bytes, net_from_burnpack, write_atomically};
 
 const MAGIC: &[u8; 15] = b"descent-export\n";
 /// Version of the file layout and manifest; bumped on incompatible changes.
@@ -64,11 +63,7 @@ pub fn is_export_file(path: &Path) -> bool {
 
 /// Writes an export file atomically.
 pub fn write_export(path: &Path, manifest: &ExportManifest, net: &ValueNet) -> anyhow::Result<()> {
-    let weights = net
-        .clone()
-        .into_record()
-        .into_bytes()
-        .map_err(|e| anyhow::anyhow!("cannot serialise the network: {e:?}"))?;
+    let weights = burnpack_bytes(net)?;
     let json = serde_json::to_vec_pretty(manifest)?;
     let mut bytes = Vec::with_capacity(MAGIC.len() + 20 + json.len() + weights.len());
     bytes.extend_from_slice(MAGIC);
@@ -159,24 +154,7 @@ pub fn load_export(
             net_manifest.input_shape
         );
     }
-    let architecture: Architecture = net_manifest
-        .architecture
-        .parse()
-        .map_err(|e: String| anyhow::anyhow!("{}: {e}", path.display()))?;
-    let record =
-        burn::store::ModuleRecord::from_bytes(burn::tensor::Bytes::from_bytes_vec(weights))
-            .map_err(|e| {
-                anyhow::anyhow!("{}: the weights are not burnpack: {e:?}", path.display())
-            })?;
-    let net = ValueNet::new(&architecture, input_shape, net_manifest.tanh_output, device)
-        .try_load_record(record)
-        .map_err(|e| {
-            anyhow::anyhow!(
-                "{}: the weights do not fit a {} network: {e:?}",
-                path.display(),
-                net_manifest.architecture
-            )
-        })?;
+    let net = net_from_burnpack(weights, net_manifest, device, &path.display().to_string())?;
     Ok((net, manifest))
 }
 

@@ -90,15 +90,49 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Saves `net` as `<base>.bpk` + `<base>.json`.
-pub fn save_net(net: &ValueNet, manifest: &NetManifest, base: &Path) -> anyhow::Result<()> {
-    let (weights, manifest_path) = paths(base);
-    let bytes = net
+/// The weights of `net` as burnpack bytes.
+pub fn burnpack_bytes(net: &ValueNet) -> anyhow::Result<Vec<u8>> {
+    Ok(net
         .clone()
         .into_record()
         .into_bytes()
-        .map_err(|e| anyhow::anyhow!("cannot serialise the network: {e:?}"))?;
-    write_atomically(&weights, &bytes)?;
+        .map_err(|e| anyhow::anyhow!("cannot serialise the network: {e:?}"))?
+        .to_vec())
+}
+
+/// The network `manifest` describes, with the weights in the burnpack `bytes`; `source` names
+/// where they came from in errors.
+pub fn net_from_burnpack(
+    bytes: Vec<u8>,
+    manifest: &NetManifest,
+    device: &Device,
+    source: &str,
+) -> anyhow::Result<ValueNet> {
+    let architecture: Architecture = manifest
+        .architecture
+        .parse()
+        .map_err(|e: String| anyhow::anyhow!("{source}: {e}"))?;
+    let record = burn::store::ModuleRecord::from_bytes(burn::tensor::Bytes::from_bytes_vec(bytes))
+        .map_err(|e| anyhow::anyhow!("{source}: the weights are not burnpack: {e:?}"))?;
+    ValueNet::new(
+        &architecture,
+        manifest.input_shape,
+        manifest.tanh_output,
+        device,
+    )
+    .try_load_record(record)
+    .map_err(|e| {
+        anyhow::anyhow!(
+            "{source}: the weights do not fit a {} network: {e:?}",
+            manifest.architecture
+        )
+    })
+}
+
+/// Saves `net` as `<base>.bpk` + `<base>.json`.
+pub fn save_net(net: &ValueNet, manifest: &NetManifest, base: &Path) -> anyhow::Result<()> {
+    let (weights, manifest_path) = paths(base);
+    write_atomically(&weights, &burnpack_bytes(net)?)?;
     write_atomically(
         &manifest_path,
         serde_json::to_string_pretty(manifest)?.as_bytes(),
@@ -157,10 +191,6 @@ pub fn load_net(base: &Path, expected: &NetManifest, device: &Device) -> anyhow:
             format!("{:?}", expected.input_shape),
         ));
     }
-    let architecture: Architecture = found
-        .architecture
-        .parse()
-        .map_err(|e: String| anyhow::anyhow!(e))?;
     if found.architecture != expected.architecture {
         return Err(what(
             "architecture",
@@ -171,15 +201,5 @@ pub fn load_net(base: &Path, expected: &NetManifest, device: &Device) -> anyhow:
     let (weights, _) = paths(base);
     let bytes = fs::read(&weights)
         .with_context(|| format!("cannot read the network weights {}", weights.display()))?;
-    let record = burn::store::ModuleRecord::from_bytes(burn::tensor::Bytes::from_bytes_vec(bytes))
-        .map_err(|e| anyhow::anyhow!("{} is not a burnpack file: {e:?}", weights.display()))?;
-    ValueNet::new(&architecture, found.input_shape, found.tanh_output, device)
-        .try_load_record(record)
-        .map_err(|e| {
-            anyhow::anyhow!(
-                "{} does not fit a {} network: {e:?}",
-                weights.display(),
-                found.architecture
-            )
-        })
+    net_from_burnpack(bytes, &found, device, &weights.display().to_string())
 }
