@@ -7,6 +7,7 @@ mod bench_nn;
 mod bench_search;
 mod engine;
 mod eval;
+mod experiment;
 mod export;
 mod games_list;
 mod perft;
@@ -41,6 +42,8 @@ enum Command {
     Eval(eval::EvalArgs),
     /// All-play-all between several agents: score matrix, significance, ratings.
     Tournament(tournament::TournamentArgs),
+    /// Compare training variants by the paper's protocol: curves over training time, final table.
+    Experiment(experiment::ExperimentArgs),
     /// Write a checkpoint's network as one self-describing file (plus safetensors).
     Export(export::ExportArgs),
     /// Play against an agent at the terminal.
@@ -55,7 +58,11 @@ enum Command {
 /// Parses the command line and runs the subcommand.
 pub fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
-    let quiet = matches!(&cli.command, Command::Train(args) if args.is_quiet());
+    let quiet = match &cli.command {
+        Command::Train(args) => args.is_quiet(),
+        Command::Experiment(args) => args.is_quiet(),
+        _ => false,
+    };
     init_logging(quiet);
     match cli.command {
         Command::Games(args) => games_list::run(args),
@@ -64,6 +71,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Train(args) => train::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Tournament(args) => tournament::run(args),
+        Command::Experiment(args) => experiment::run(args),
         Command::Export(args) => export::run(args),
         Command::Play(args) => play::run(args),
         Command::Engine(args) => engine::run(args),

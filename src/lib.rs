@@ -5,7 +5,7 @@
 //! Layers, imports pointing one way only (a layer uses those before it, never those after):
 //!
 //! ```text
-//! games → search → value → arena → learn → selfplay → cli
+//! games → search → value → arena → learn → selfplay → experiment → cli
 //! ```
 //!
 //! - [`games`]: the `Game` trait, Awale, Connect Four, tic-tac-toe, the registry, perft.
@@ -16,6 +16,8 @@
 //!   training's periodic evaluation, hence below `selfplay`).
 //! - [`learn`]: learning targets, move selection, replay buffers.
 //! - [`selfplay`]: the training loop, run directory, checkpoints.
+//! - [`experiment`]: the paper's protocol comparing training variants (curves over training
+//!   time, final all-play-all).
 //! - [`cli`]: argument parsing and the subcommands; the only layer that reads files named on the
 //!   command line.
 //!
@@ -23,6 +25,7 @@
 
 pub mod arena;
 pub mod cli;
+pub mod experiment;
 pub mod games;
 pub mod learn;
 pub mod search;

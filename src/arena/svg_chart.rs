@@ -1,5 +1,6 @@
 //! Charts as self-contained SVG (viewable in any browser, no plotting dependency): the
-//! win/draw/loss bars of a match and the score heat map of a tournament.
+//! win/draw/loss bars of a match, the score heat map of a tournament, and score curves over
+//! training time (experiments).
 
 use std::fmt::Write;
 
@@ -149,6 +150,138 @@ pub fn tournament_heat_map(report: &TournamentReport) -> String {
     }
     svg.push_str("</svg>\n");
     svg
+}
+
+/// One curve of a line chart: its name and points `(x, y, half-width of y's 95 % interval)`.
+pub struct Series {
+    pub name: String,
+    pub points: Vec<(f64, f64, f64)>,
+}
+
+const SERIES_COLOURS: &[&str] = &[
+    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
+];
+
+/// Curves of scores (y in [0, 1], drawn as %) against `x` from 0, each with its 95 % band,
+/// and a dashed line at 50 %.
+pub fn score_curves(title: &str, x_label: &str, series: &[Series]) -> String {
+    let (left, top, plot_w, plot_h) = (70.0, 50.0, 520.0, 300.0);
+    let legend_x = left + plot_w + 20.0;
+    let width = legend_x + 200.0;
+    let height = top + plot_h + 60.0;
+    let x_max = series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.0))
+        .fold(0.0f64, f64::max)
+        .max(1e-9);
+    let px = |x: f64| left + plot_w * x / x_max;
+    let py = |y: f64| top + plot_h * (1.0 - y.clamp(0.0, 1.0));
+    let mut svg = String::new();
+    let _ = writeln!(
+        svg,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="13">
+<rect width="100%" height="100%" fill="white"/>
+<text x="20" y="24" font-size="15" font-weight="bold">{}</text>"#,
+        escape(title)
+    );
+    for tick in 0..=4 {
+        let y = tick as f64 / 4.0;
+        let _ = writeln!(
+            svg,
+            r##"<line x1="{left}" y1="{0:.1}" x2="{1:.1}" y2="{0:.1}" stroke="#dddddd"/><text x="{2:.1}" y="{3:.1}" text-anchor="end">{4:.0} %</text>"##,
+            py(y),
+            left + plot_w,
+            left - 6.0,
+            py(y) + 4.0,
+            100.0 * y
+        );
+    }
+    let _ = writeln!(
+        svg,
+        r##"<line x1="{left}" y1="{0:.1}" x2="{1:.1}" y2="{0:.1}" stroke="#888888" stroke-dasharray="5,4"/>"##,
+        py(0.5),
+        left + plot_w
+    );
+    let step = nice_step(x_max / 6.0);
+    for tick in 0..=(x_max / step + 1e-9).floor() as usize {
+        let x = step * tick as f64;
+        let _ = writeln!(
+            svg,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+            px(x),
+            top + plot_h + 18.0,
+            trim_number(x)
+        );
+    }
+    let _ = writeln!(
+        svg,
+        r##"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text><rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="none" stroke="#444444"/>"##,
+        left + plot_w / 2.0,
+        top + plot_h + 40.0,
+        escape(x_label)
+    );
+    for (index, s) in series.iter().enumerate() {
+        let colour = SERIES_COLOURS[index % SERIES_COLOURS.len()];
+        if s.points.is_empty() {
+            continue;
+        }
+        let upper = s
+            .points
+            .iter()
+            .map(|&(x, y, ci)| format!("{:.1},{:.1}", px(x), py(y + ci)));
+        let lower = s
+            .points
+            .iter()
+            .rev()
+            .map(|&(x, y, ci)| format!("{:.1},{:.1}", px(x), py(y - ci)));
+        let band: Vec<String> = upper.chain(lower).collect();
+        let line: Vec<String> = s
+            .points
+            .iter()
+            .map(|&(x, y, _)| format!("{:.1},{:.1}", px(x), py(y)))
+            .collect();
+        let _ = writeln!(
+            svg,
+            r#"<polygon points="{}" fill="{colour}" fill-opacity="0.12"/><polyline points="{}" fill="none" stroke="{colour}" stroke-width="2"/>"#,
+            band.join(" "),
+            line.join(" ")
+        );
+        for &(x, y, _) in &s.points {
+            let _ = writeln!(
+                svg,
+                r#"<circle cx="{:.1}" cy="{:.1}" r="3" fill="{colour}"/>"#,
+                px(x),
+                py(y)
+            );
+        }
+        let ly = top + 10.0 + 22.0 * index as f64;
+        let _ = writeln!(
+            svg,
+            r#"<rect x="{legend_x}" y="{:.1}" width="14" height="4" fill="{colour}"/><text x="{:.1}" y="{:.1}">{}</text>"#,
+            ly - 4.0,
+            legend_x + 20.0,
+            ly + 1.0,
+            escape(&truncate(&s.name, 24))
+        );
+    }
+    svg.push_str("</svg>\n");
+    svg
+}
+
+/// The round step (1, 2 or 5 × a power of ten) nearest above `raw`.
+fn nice_step(raw: f64) -> f64 {
+    let power = 10f64.powf(raw.max(1e-12).log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * power)
+        .find(|&step| step >= raw)
+        .unwrap_or(10.0 * power)
+}
+
+/// A number without needless decimals: 3, 2.5, 0.25.
+fn trim_number(x: f64) -> String {
+    let text = format!("{x:.2}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 fn truncate(text: &str, max: usize) -> String {

@@ -88,7 +88,7 @@ impl MatchOptions {
 
 /// A progress bar on stderr over `games` games (hidden with `quiet` or when stderr is not a
 /// terminal).
-fn games_progress(games: u64, quiet: bool) -> ProgressBar {
+pub(super) fn games_progress(games: u64, quiet: bool) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(
         Some(games),
         if quiet {

@@ -106,11 +106,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let span = info_span!("train");
-    let mut observer = ProgressObserver {
-        span: span.clone(),
-        quiet: args.quiet,
-        last_eval: None,
-    };
+    let mut observer = ProgressObserver::new(span.clone(), args.quiet);
     let _entered = (!args.quiet).then(|| span.enter());
     let summary = train(&settings, &run_dir, resume, &mut observer)?;
     // Close the span so that its progress bar is cleared before the summary prints.
@@ -136,10 +132,21 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// Draws the progress bar (through tracing-indicatif, so that logs print above it).
-struct ProgressObserver {
+pub(super) struct ProgressObserver {
     span: Span,
     quiet: bool,
     last_eval: Option<String>,
+}
+
+impl ProgressObserver {
+    /// Draws on `span`'s progress bar (nothing with `quiet`).
+    pub(super) fn new(span: Span, quiet: bool) -> Self {
+        ProgressObserver {
+            span,
+            quiet,
+            last_eval: None,
+        }
+    }
 }
 
 impl TrainingObserver for ProgressObserver {

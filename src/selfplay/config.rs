@@ -370,6 +370,9 @@ pub struct CheckpointSection {
     pub every_time: Option<DurationText>,
     /// Keep only the last N checkpoints (default 0: keep all).
     pub keep_last: usize,
+    /// Also save each checkpoint's network under `nets/`, kept when `keep_last` prunes the
+    /// checkpoint (default false; `descent experiment` turns it on).
+    pub keep_nets: bool,
 }
 
 impl Default for CheckpointSection {
@@ -378,6 +381,7 @@ impl Default for CheckpointSection {
             every_games: 100,
             every_time: None,
             keep_last: 0,
+            keep_nets: false,
         }
     }
 }
@@ -448,6 +452,7 @@ pub struct TrainSettings {
     pub checkpoint_every_games: u64,
     pub checkpoint_every_time: Option<Duration>,
     pub keep_last_checkpoints: usize,
+    pub keep_nets: bool,
     pub evaluation: Option<EvaluationSettings>,
 }
 
@@ -671,6 +676,11 @@ impl TrainConfig {
             "checkpoint",
             "set checkpoint.every_games or checkpoint.every_time",
         )?;
+        check(
+            c.every_time.is_none_or(|t| !t.0.is_zero()),
+            "checkpoint.every_time",
+            "must be longer than 0s",
+        )?;
         let e = &self.evaluation;
         let evaluation = if e.every_games == 0 {
             None
@@ -735,6 +745,7 @@ impl TrainConfig {
             checkpoint_every_games: c.every_games,
             checkpoint_every_time: c.every_time.map(|d| d.0),
             keep_last_checkpoints: c.keep_last,
+            keep_nets: c.keep_nets,
             evaluation,
         })
     }

@@ -6,6 +6,7 @@
 //!   metrics.jsonl            one JSON line per game / evaluation / checkpoint
 //!   ckpt-<games>/            net.bpk + net.json, optimizer.bpk, replay.bin, state.json
 //!   latest -> ckpt-<games>   replaced last, atomically
+//!   nets/net-<games>.{bpk,json}   each checkpoint's network, with `checkpoint.keep_nets`
 //! ```
 //! A checkpoint is written into a hidden temporary directory, every file fsynced, then renamed
 //! into place and the directory fsynced; `latest` is a symbolic link replaced by a rename. A run
@@ -23,6 +24,8 @@ pub const METRICS_FILE: &str = "metrics.jsonl";
 pub const LATEST: &str = "latest";
 const CHECKPOINT_PREFIX: &str = "ckpt-";
 const TEMP_PREFIX: &str = ".tmp-";
+const NETS_DIR: &str = "nets";
+const KEPT_NET_PREFIX: &str = "net-";
 
 /// A run directory.
 #[derive(Clone, Debug)]
@@ -152,6 +155,72 @@ impl RunDir {
         fs::rename(&link_temp, self.root.join(LATEST))?;
         sync_dir(&self.root)?;
         Ok(path)
+    }
+
+    /// Where the network of the checkpoint after `games` games is kept (`checkpoint.keep_nets`):
+    /// a saved network's base path (`.bpk` + `.json`). Creates `nets/` if needed.
+    pub fn kept_net_base(&self, games: u64) -> anyhow::Result<PathBuf> {
+        let dir = self.root.join(NETS_DIR);
+        fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        Ok(dir.join(format!("{KEPT_NET_PREFIX}{games}")))
+    }
+
+    /// The kept networks, oldest first, as `(games, base path)`.
+    pub fn kept_nets(&self) -> anyhow::Result<Vec<(u64, PathBuf)>> {
+        let dir = self.root.join(NETS_DIR);
+        let mut found = Vec::new();
+        if !dir.is_dir() {
+            return Ok(found);
+        }
+        for entry in fs::read_dir(&dir)? {
+            let name = entry?.file_name().to_string_lossy().into_owned();
+            if let Some(games) = name
+                .strip_prefix(KEPT_NET_PREFIX)
+                .and_then(|n| n.strip_suffix(".json"))
+                .and_then(|n| n.parse::<u64>().ok())
+            {
+                found.push((games, dir.join(format!("{KEPT_NET_PREFIX}{games}"))));
+            }
+        }
+        found.sort();
+        Ok(found)
+    }
+
+    /// Deletes the kept networks of more than `games` games: on resume, those of checkpoints
+    /// lost in a kill, which the resumed run replaces.
+    pub fn remove_kept_nets_after(&self, games: u64) -> anyhow::Result<()> {
+        for (kept_games, base) in self.kept_nets()? {
+            if kept_games > games {
+                for extension in ["json", "bpk"] {
+                    let path = base.with_extension(extension);
+                    if path.exists() {
+                        fs::remove_file(&path)
+                            .with_context(|| format!("cannot remove {}", path.display()))?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Training time (seconds) of every checkpoint the metrics log records, by games played.
+    pub fn checkpoint_times(&self) -> anyhow::Result<std::collections::BTreeMap<u64, f64>> {
+        let path = self.metrics_path();
+        let text =
+            fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+        let mut times = std::collections::BTreeMap::new();
+        for line in text.lines() {
+            let Ok(value) = serde_json::from_str::<serde_json::Value>(line) else {
+                continue;
+            };
+            if value["kind"] == "checkpoint"
+                && let (Some(games), Some(seconds)) =
+                    (value["game"].as_u64(), value["elapsed_seconds"].as_f64())
+            {
+                times.insert(games, seconds);
+            }
+        }
+        Ok(times)
     }
 
     /// The checkpoints present, oldest first, as `(games, path)`.

@@ -288,7 +288,10 @@ struct Session<'a, G: Game> {
     elapsed_before: f64,
     games_at_start: u64,
     last_checkpoint_games: u64,
-    last_checkpoint_time: Instant,
+    /// The training time (seconds, resumes included) at which the next time-based checkpoint
+    /// is due: the next multiple of `checkpoint.every_time`, so that checkpoints fall on a
+    /// regular grid of training time whatever the resumes.
+    next_timed_checkpoint: f64,
     last_checkpoint: Option<PathBuf>,
 }
 
@@ -340,8 +343,10 @@ fn train_game<G: Game>(
             (learner, state)
         }
     };
+    run_dir.remove_kept_nets_after(state.games)?;
     let metrics = MetricsLog::open(&run_dir.metrics_path(), state.metrics_bytes)?;
     observer.on_start(state.games, settings.max_games, checkpoint.as_deref());
+    let elapsed_before = state.elapsed_seconds;
     let mut session = Session {
         settings,
         run_dir,
@@ -351,19 +356,30 @@ fn train_game<G: Game>(
         manifest,
         terminal_eval,
         learner,
-        elapsed_before: state.elapsed_seconds,
+        elapsed_before,
         games_at_start: state.games,
         last_checkpoint_games: state.games,
         state,
         metrics,
         started: Instant::now(),
-        last_checkpoint_time: Instant::now(),
+        next_timed_checkpoint: next_mark(settings.checkpoint_every_time, elapsed_before),
         last_checkpoint: checkpoint.clone(),
     };
     if checkpoint.is_none() && settings.pretrain_terminal_states > 0 {
         session.pretrain()?;
     }
     session.run()
+}
+
+/// The first multiple of `every` after `elapsed` seconds (never, without `every`).
+fn next_mark(every: Option<Duration>, elapsed: f64) -> f64 {
+    match every {
+        Some(every) => {
+            let every = every.as_secs_f64();
+            ((elapsed / every).floor() + 1.0) * every
+        }
+        None => f64::INFINITY,
+    }
 }
 
 fn load_checkpoint<G: Game>(
@@ -646,10 +662,7 @@ impl<G: Game> Session<'_, G> {
                 .state
                 .games
                 .is_multiple_of(self.settings.checkpoint_every_games);
-        let by_time = self
-            .settings
-            .checkpoint_every_time
-            .is_some_and(|t| self.last_checkpoint_time.elapsed() >= t);
+        let by_time = self.elapsed() >= self.next_timed_checkpoint;
         if by_games || by_time {
             self.checkpoint()?;
         }
@@ -672,6 +685,14 @@ impl<G: Game> Session<'_, G> {
         let learner = &self.learner;
         let state = &self.state;
         let manifest = &self.manifest;
+        if self.settings.keep_nets {
+            // Before the checkpoint: a checkpoint on disk always has its network kept.
+            save_net(
+                &learner.trainer.inference_net(),
+                manifest,
+                &self.run_dir.kept_net_base(state.games)?,
+            )?;
+        }
         let path = self.run_dir.write_checkpoint(state.games, |dir| {
             save_net(&learner.trainer.inference_net(), manifest, &dir.join("net"))?;
             write_atomically(
@@ -692,7 +713,10 @@ impl<G: Game> Session<'_, G> {
         })?;
         self.run_dir.prune(self.settings.keep_last_checkpoints)?;
         self.last_checkpoint_games = self.state.games;
-        self.last_checkpoint_time = Instant::now();
+        self.next_timed_checkpoint = next_mark(
+            self.settings.checkpoint_every_time,
+            self.state.elapsed_seconds,
+        );
         self.observer.on_checkpoint(self.state.games, &path);
         self.last_checkpoint = Some(path);
         Ok(())

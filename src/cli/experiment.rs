@@ -1,0 +1,241 @@
+//! `descent experiment`: the paper's comparison protocol from an experiment file — train every
+//! variant, evaluate the stage networks, write the curves and the final table.
+//!
+//! ```text
+//! <out>/experiment.yaml            the experiment file as given (a later run must match it)
+//! <out>/runs/<variant>/rep-<r>/    the training runs
+//! <out>/report.json                everything, every game's moves included
+//! <out>/curves.csv, curves.svg     score over training time, per variant
+//! <out>/final.csv, final.svg       the final networks' all-play-all (variant table, heat map)
+//! ```
+//! Running the same experiment again continues it: finished runs are kept, a run cut short
+//! resumes, and the reports (deterministic given the runs) are rebuilt.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use clap::Args;
+use tracing::{Span, info, info_span};
+use tracing_indicatif::span_ext::IndicatifSpanExt;
+
+use super::train::ProgressObserver;
+use crate::arena::svg_chart::tournament_heat_map;
+use crate::experiment::report::{curves_chart, curves_csv, final_csv, text_tables};
+use crate::experiment::runs::RunNets;
+use crate::experiment::{
+    ExperimentConfig, ExperimentObserver, ExperimentPlan, ExperimentReport, RunStart, evaluate,
+    evaluation_games, stage_nets, train_runs,
+};
+use crate::games::{Game, GameSpec, GameVisitor};
+use crate::selfplay::TrainingObserver;
+use crate::value::saved_net::write_atomically;
+
+const EXPERIMENT_FILE: &str = "experiment.yaml";
+
+#[derive(Args, Debug)]
+pub struct ExperimentArgs {
+    /// The experiment file (YAML; see configs/experiment-*.yaml).
+    config: PathBuf,
+    /// Where the experiment writes (default: experiments/<name>); running again continues it.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Seed of the evaluation games (the training seeds are in the experiment file).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// No progress bars, warnings only.
+    #[arg(long)]
+    quiet: bool,
+}
+
+impl ExperimentArgs {
+    pub fn is_quiet(&self) -> bool {
+        self.quiet
+    }
+}
+
+/// The experiment's plan from its file; `base` paths are read relative to the file.
+fn read_plan(path: &Path) -> anyhow::Result<(String, ExperimentPlan)> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the experiment {}", path.display()))?;
+    let config = ExperimentConfig::from_yaml(&text)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+    let name = path
+        .file_stem()
+        .map_or("experiment".into(), |s| s.to_string_lossy().into_owned());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let read_base = |base: &str| -> anyhow::Result<String> {
+        let file = dir.join(base);
+        std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))
+    };
+    let plan = config
+        .plan(&name, cores, &read_base)
+        .map_err(|e| anyhow::anyhow!("{}: {e:#}", path.display()))?;
+    Ok((text, plan))
+}
+
+/// Creates the experiment directory, or checks that it holds this same experiment.
+fn open_experiment_dir(dir: &Path, text: &str) -> anyhow::Result<()> {
+    let file = dir.join(EXPERIMENT_FILE);
+    if file.exists() {
+        let found = std::fs::read_to_string(&file)
+            .with_context(|| format!("cannot read {}", file.display()))?;
+        if found != text {
+            bail!(
+                "{} holds another experiment ({} differs from the file given); choose another --out",
+                dir.display(),
+                file.display()
+            );
+        }
+        return Ok(());
+    }
+    if dir.exists() && std::fs::read_dir(dir)?.next().is_some() {
+        bail!(
+            "{} exists and does not hold an experiment; choose another --out",
+            dir.display()
+        );
+    }
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    write_atomically(&file, text.as_bytes())
+}
+
+pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
+    let (text, plan) = read_plan(&args.config)?;
+    let dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("experiments").join(&plan.name));
+    open_experiment_dir(&dir, &text)?;
+    let start = Instant::now();
+    let mut observer = RunsObserver {
+        quiet: args.quiet,
+        train_time: plan.train_time,
+        current: None,
+    };
+    train_runs(&plan, &dir, &mut observer)?;
+    observer.current = None;
+    let runs = stage_nets(&plan, &dir)?;
+    let game: GameSpec = plan
+        .game
+        .parse()
+        .map_err(|e: crate::games::GameSpecError| anyhow::anyhow!("game {}: {e}", plan.game))?;
+    let device = plan.variants[0].settings[0]
+        .device
+        .device()
+        .map_err(anyhow::Error::msg)?;
+    device.seed(args.seed);
+    if !args.quiet {
+        info!(
+            "evaluating {} networks with {}",
+            runs.iter().map(|r| r.stages.len()).sum::<usize>(),
+            plan.agent
+        );
+    }
+    let report = game.visit(EvaluateVisitor {
+        plan: &plan,
+        runs: &runs,
+        device: &device,
+        seed: args.seed,
+        quiet: args.quiet,
+    })?;
+    let files = [
+        (
+            "report.json",
+            serde_json::to_string_pretty(&report)?.into_bytes(),
+        ),
+        ("curves.csv", curves_csv(&report).into_bytes()),
+        ("curves.svg", curves_chart(&report).into_bytes()),
+        ("final.csv", final_csv(&report).into_bytes()),
+        (
+            "final.svg",
+            tournament_heat_map(&report.tournament).into_bytes(),
+        ),
+    ];
+    for (name, bytes) in &files {
+        write_atomically(&dir.join(name), bytes)?;
+    }
+    println!(
+        "experiment {} on {}: {} variants × {} repetition{}, {} of training each, {:.0} s in all",
+        plan.name,
+        plan.game,
+        plan.variants.len(),
+        plan.repeats,
+        if plan.repeats == 1 { "" } else { "s" },
+        crate::search::DurationText(plan.train_time),
+        start.elapsed().as_secs_f64()
+    );
+    print!("{}", text_tables(&report));
+    println!(
+        "wrote {}/report.json, curves.csv, curves.svg, final.csv, final.svg",
+        dir.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Announces each run and draws its training progress bar.
+struct RunsObserver {
+    quiet: bool,
+    train_time: std::time::Duration,
+    current: Option<ProgressObserver>,
+}
+
+impl ExperimentObserver for RunsObserver {
+    fn on_run(
+        &mut self,
+        variant: &str,
+        repeat: u32,
+        index: usize,
+        total: usize,
+        start: RunStart,
+    ) -> &mut dyn TrainingObserver {
+        // The previous run's bar closes with its span.
+        self.current = None;
+        let what = match start {
+            RunStart::New => "training",
+            RunStart::Resumed => "resuming",
+            RunStart::Finished => "already trained",
+        };
+        if !self.quiet {
+            info!(
+                "[{index}/{total}] {variant}, repetition {repeat}: {what} ({} of training)",
+                crate::search::DurationText(self.train_time)
+            );
+        }
+        let span = if self.quiet {
+            Span::none()
+        } else {
+            let span = info_span!("run", variant, repeat);
+            span.pb_start();
+            span
+        };
+        self.current.insert(ProgressObserver::new(span, self.quiet))
+    }
+}
+
+struct EvaluateVisitor<'a> {
+    plan: &'a ExperimentPlan,
+    runs: &'a [RunNets],
+    device: &'a burn::prelude::Device,
+    seed: u64,
+    quiet: bool,
+}
+
+impl GameVisitor for EvaluateVisitor<'_> {
+    type Output = anyhow::Result<ExperimentReport>;
+
+    fn visit<G: Game>(self, initial: G) -> Self::Output {
+        let bar = super::arena_output::games_progress(evaluation_games(self.plan), self.quiet);
+        let report = evaluate(
+            &initial,
+            self.plan,
+            self.runs,
+            self.device,
+            self.seed,
+            &|| bar.inc(1),
+        );
+        bar.finish_and_clear();
+        report
+    }
+}

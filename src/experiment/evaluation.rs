@@ -1,0 +1,302 @@
+//! The evaluation half of the protocol (paper section 3.3):
+//! - **curves**: at every stage, the network of variant c (repetition r) plays the final
+//!   network of every variant c' of the same repetition (c' = c included), both colours; the
+//!   point of c at that stage is its score over those games, pooled over the repetitions;
+//! - **final table**: the final networks of all variants and repetitions play all-play-all;
+//!   the score of c against c' pools every pairing of their networks.
+//!
+//! Every network plays through the same evaluation player (default: depth-1 minimax).
+//! Scores count a draw as half a win.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use burn::prelude::Device;
+use serde::Serialize;
+
+use super::config::{ExperimentPlan, agent_with_model};
+use super::runs::RunNets;
+use crate::arena::match_play::game_seed;
+use crate::arena::tournament::play_tournament;
+use crate::arena::{AgentFactory, MatchReport, ResultSummary, TournamentReport, play_match};
+use crate::games::Game;
+
+/// One point of a variant's curve: its score at a stage, pooled over repetitions and opponents.
+#[derive(Clone, Debug, Serialize)]
+pub struct CurvePoint {
+    pub variant: String,
+    /// From 1.
+    pub stage: usize,
+    /// The stage's training time (seconds): `stage × stage_every`, the last one `train_time`.
+    pub train_seconds: f64,
+    /// Mean self-play games learned by the stage's networks.
+    pub mean_games: f64,
+    #[serde(flatten)]
+    pub summary: ResultSummary,
+}
+
+/// One stage network's games against one final network.
+#[derive(Clone, Debug, Serialize)]
+pub struct StageMatch {
+    pub variant: String,
+    pub repeat: u32,
+    pub stage: usize,
+    /// The network: its path, self-play games and training time.
+    pub net: String,
+    pub games_learned: u64,
+    pub train_seconds: f64,
+    pub opponent_variant: String,
+    /// W/D/L of the stage network, as P0 then as P1.
+    pub as_p0: [u64; 3],
+    pub as_p1: [u64; 3],
+    /// Every game's moves.
+    pub moves: Vec<Vec<String>>,
+}
+
+/// The final networks compared variant by variant.
+#[derive(Clone, Debug, Serialize)]
+pub struct FinalTable {
+    pub variants: Vec<String>,
+    /// `score[c][c']`: the points variant c's final networks took from c''s (None on the
+    /// diagonal, where two networks of one variant meet).
+    pub score: Vec<Vec<Option<f64>>>,
+    /// `games[c][c']`: games behind `score[c][c']`.
+    pub games: Vec<Vec<u64>>,
+    /// Each variant against all the others together.
+    pub overall: Vec<ResultSummary>,
+}
+
+/// Everything `descent experiment` measured.
+#[derive(Clone, Debug, Serialize)]
+pub struct ExperimentReport {
+    pub name: String,
+    pub game: String,
+    pub repeats: u32,
+    pub train_seconds: f64,
+    pub stage_seconds: f64,
+    /// The evaluation player (each network plugged in).
+    pub agent: String,
+    pub games_per_pair: u64,
+    pub variants: Vec<String>,
+    pub curves: Vec<CurvePoint>,
+    pub final_table: FinalTable,
+    pub stage_matches: Vec<StageMatch>,
+    /// The all-play-all of the final networks (named `variant#repetition`).
+    pub tournament: TournamentReport,
+}
+
+/// The number of games `evaluate` plays (for a progress bar).
+pub fn evaluation_games(plan: &ExperimentPlan) -> u64 {
+    let v = plan.variants.len() as u64;
+    let r = u64::from(plan.repeats);
+    let stage_games = r * v * plan.stages() as u64 * v * plan.games_per_pair;
+    let finals = r * v;
+    stage_games + finals * (finals - 1) / 2 * plan.games_per_pair
+}
+
+/// Plays the protocol's matches over the networks of `runs` and builds the report; `on_game`
+/// is called after every game.
+pub fn evaluate<G: Game>(
+    initial: &G,
+    plan: &ExperimentPlan,
+    runs: &[RunNets],
+    device: &Device,
+    seed: u64,
+    on_game: &(dyn Fn() + Sync),
+) -> anyhow::Result<ExperimentReport> {
+    let names: Vec<String> = plan.variants.iter().map(|v| v.name.clone()).collect();
+    let label = |run: &RunNets| format!("{}#{}", names[run.variant], run.repeat);
+    // Each network is loaded once.
+    let mut factories: HashMap<PathBuf, AgentFactory<G>> = HashMap::new();
+    for run in runs {
+        for (stage, net) in run.stages.iter().enumerate() {
+            if !factories.contains_key(&net.base) {
+                let spec = agent_with_model(
+                    &plan.agent,
+                    &net.base,
+                    format!("{}@{}", label(run), stage + 1),
+                );
+                factories.insert(
+                    net.base.clone(),
+                    AgentFactory::new(spec, &plan.game, device)?,
+                );
+            }
+        }
+    }
+    // The stage matches: (stage run, stage, opponent run), opponents from the same repetition.
+    let mut jobs = Vec::new();
+    for (i, run) in runs.iter().enumerate() {
+        for stage in 0..run.stages.len() {
+            for (j, opponent) in runs.iter().enumerate() {
+                if opponent.repeat == run.repeat {
+                    jobs.push((i, stage, j));
+                }
+            }
+        }
+    }
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<MatchReport>>> = Mutex::new(vec![None; jobs.len()]);
+    let on_record = |_: &crate::arena::GameRecord| on_game();
+    std::thread::scope(|scope| {
+        for _ in 0..plan.threads.min(jobs.len()).max(1) {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&(i, stage, j)) = jobs.get(index) else {
+                        break;
+                    };
+                    let report = play_match(
+                        initial,
+                        &factories[&runs[i].stages[stage].base],
+                        &factories[&runs[j].final_net().base],
+                        plan.games_per_pair,
+                        game_seed(seed, index as u64),
+                        1,
+                        &on_record,
+                    );
+                    results.lock().expect("results lock")[index] = Some(report);
+                }
+            });
+        }
+    });
+    let results = results.into_inner().expect("results lock");
+    let mut stage_matches = Vec::with_capacity(jobs.len());
+    for (&(i, stage, j), report) in jobs.iter().zip(results) {
+        let report = report.expect("every job ran");
+        let net = &runs[i].stages[stage];
+        stage_matches.push(StageMatch {
+            variant: names[runs[i].variant].clone(),
+            repeat: runs[i].repeat,
+            stage: stage + 1,
+            net: net.base.display().to_string(),
+            games_learned: net.games,
+            train_seconds: net.train_seconds,
+            opponent_variant: names[runs[j].variant].clone(),
+            as_p0: report.as_p0,
+            as_p1: report.as_p1,
+            moves: report.games.into_iter().map(|g| g.moves).collect(),
+        });
+    }
+    let curves = curves(plan, runs, &stage_matches);
+    // The final all-play-all.
+    let finals: Vec<AgentFactory<G>> = runs
+        .iter()
+        .map(|run| {
+            let mut factory = factories[&run.final_net().base].clone();
+            factory.spec.text = label(run);
+            factory
+        })
+        .collect();
+    let tournament = play_tournament(
+        initial,
+        &finals,
+        plan.games_per_pair,
+        game_seed(seed, u64::MAX),
+        plan.threads,
+        0,
+        &on_record,
+    );
+    let final_table = final_table(&names, runs, &tournament);
+    Ok(ExperimentReport {
+        name: plan.name.clone(),
+        game: plan.game.clone(),
+        repeats: plan.repeats,
+        train_seconds: plan.train_time.as_secs_f64(),
+        stage_seconds: plan.stage_every.as_secs_f64(),
+        agent: plan.agent.text.clone(),
+        games_per_pair: plan.games_per_pair,
+        variants: names,
+        curves,
+        final_table,
+        stage_matches,
+        tournament,
+    })
+}
+
+/// Adds W/D/L counts.
+fn add(total: &mut [u64; 3], wdl: [u64; 3]) {
+    for (sum, count) in total.iter_mut().zip(wdl) {
+        *sum += count;
+    }
+}
+
+/// Pools the stage matches into one point per variant and stage.
+fn curves(plan: &ExperimentPlan, runs: &[RunNets], matches: &[StageMatch]) -> Vec<CurvePoint> {
+    let mut points = Vec::new();
+    for (v, variant) in plan.variants.iter().enumerate() {
+        for stage in 1..=plan.stages() {
+            let mut wdl = [0u64; 3];
+            for m in matches
+                .iter()
+                .filter(|m| m.variant == variant.name && m.stage == stage)
+            {
+                add(&mut wdl, m.as_p0);
+                add(&mut wdl, m.as_p1);
+            }
+            let games: Vec<u64> = runs
+                .iter()
+                .filter(|run| run.variant == v)
+                .map(|run| run.stages[stage - 1].games)
+                .collect();
+            points.push(CurvePoint {
+                variant: variant.name.clone(),
+                stage,
+                train_seconds: (stage as f64 * plan.stage_every.as_secs_f64())
+                    .min(plan.train_time.as_secs_f64()),
+                mean_games: games.iter().sum::<u64>() as f64 / games.len().max(1) as f64,
+                summary: ResultSummary::new(wdl[0], wdl[1], wdl[2]),
+            });
+        }
+    }
+    points
+}
+
+/// Pools the all-play-all of the final networks variant by variant.
+fn final_table(names: &[String], runs: &[RunNets], tournament: &TournamentReport) -> FinalTable {
+    let v = names.len();
+    // wdl[c][c']: W/D/L of variant c's networks against c''s.
+    let mut wdl = vec![vec![[0u64; 3]; v]; v];
+    let mut pair = 0;
+    for i in 0..runs.len() {
+        for j in i + 1..runs.len() {
+            let s = &tournament.matches[pair].summary;
+            pair += 1;
+            let (a, b) = (runs[i].variant, runs[j].variant);
+            for (k, count) in [s.wins, s.draws, s.losses].into_iter().enumerate() {
+                wdl[a][b][k] += count;
+                wdl[b][a][2 - k] += count;
+            }
+        }
+    }
+    let score = (0..v)
+        .map(|a| {
+            (0..v)
+                .map(|b| {
+                    let [w, d, l] = wdl[a][b];
+                    (a != b && w + d + l > 0)
+                        .then(|| (w as f64 + 0.5 * d as f64) / (w + d + l) as f64)
+                })
+                .collect()
+        })
+        .collect();
+    let games = (0..v)
+        .map(|a| (0..v).map(|b| wdl[a][b].iter().sum()).collect())
+        .collect();
+    let overall = (0..v)
+        .map(|a| {
+            let mut total = [0u64; 3];
+            for b in (0..v).filter(|&b| b != a) {
+                add(&mut total, wdl[a][b]);
+            }
+            ResultSummary::new(total[0], total[1], total[2])
+        })
+        .collect();
+    FinalTable {
+        variants: names.to_vec(),
+        score,
+        games,
+        overall,
+    }
+}

@@ -1,0 +1,162 @@
+//! The experiment's outputs besides `report.json`: the curves and the final table as CSV, the
+//! curves as an SVG chart (the paper's Figure 2), and both as text tables (Table 3).
+
+use std::fmt::Write;
+
+use super::evaluation::ExperimentReport;
+use crate::arena::svg_chart::{Series, score_curves};
+
+/// The unit training times are shown in: seconds, minutes or hours, by the run's length.
+fn time_unit(train_seconds: f64) -> (&'static str, f64) {
+    if train_seconds >= 2.0 * 3600.0 {
+        ("h", 3600.0)
+    } else if train_seconds >= 120.0 {
+        ("min", 60.0)
+    } else {
+        ("s", 1.0)
+    }
+}
+
+/// One line per variant and stage.
+pub fn curves_csv(report: &ExperimentReport) -> String {
+    let mut csv = String::from(
+        "variant,stage,train_seconds,mean_games,games,wins,draws,losses,score,score_ci95\n",
+    );
+    for p in &report.curves {
+        let s = &p.summary;
+        let _ = writeln!(
+            csv,
+            "{},{},{:.1},{:.1},{},{},{},{},{:.4},{:.4}",
+            p.variant,
+            p.stage,
+            p.train_seconds,
+            p.mean_games,
+            s.games,
+            s.wins,
+            s.draws,
+            s.losses,
+            s.score,
+            s.win_minus_loss_ci95 / 2.0
+        );
+    }
+    csv
+}
+
+/// One line per ordered pair of variants.
+pub fn final_csv(report: &ExperimentReport) -> String {
+    let t = &report.final_table;
+    let mut csv = String::from("variant,opponent,games,score\n");
+    for (a, name) in t.variants.iter().enumerate() {
+        for (b, opponent) in t.variants.iter().enumerate() {
+            if let Some(score) = t.score[a][b] {
+                let _ = writeln!(csv, "{name},{opponent},{},{score:.4}", t.games[a][b]);
+            }
+        }
+    }
+    csv
+}
+
+/// The curves as an SVG chart.
+pub fn curves_chart(report: &ExperimentReport) -> String {
+    let (unit, seconds) = time_unit(report.train_seconds);
+    let series: Vec<Series> = report
+        .variants
+        .iter()
+        .map(|name| Series {
+            name: name.clone(),
+            points: report
+                .curves
+                .iter()
+                .filter(|p| &p.variant == name)
+                .map(|p| {
+                    (
+                        p.train_seconds / seconds,
+                        p.summary.score,
+                        p.summary.win_minus_loss_ci95 / 2.0,
+                    )
+                })
+                .collect(),
+        })
+        .collect();
+    score_curves(
+        &format!(
+            "{}: score against the final networks ({} on {}, {} repetition{})",
+            report.name,
+            report.agent,
+            report.game,
+            report.repeats,
+            if report.repeats == 1 { "" } else { "s" }
+        ),
+        &format!("training time ({unit})"),
+        &series,
+    )
+}
+
+/// The curves and the final table as text.
+pub fn text_tables(report: &ExperimentReport) -> String {
+    let (unit, seconds) = time_unit(report.train_seconds);
+    let mut out = String::new();
+    let width = report
+        .variants
+        .iter()
+        .map(|v| v.len())
+        .max()
+        .unwrap_or(8)
+        .max(8);
+    let stages = report.curves.iter().map(|p| p.stage).max().unwrap_or(0);
+    let _ = writeln!(
+        out,
+        "score (%) against the final networks of every variant, by training time ({unit}):"
+    );
+    let _ = write!(out, "  {:width$}", "");
+    for stage in 1..=stages {
+        let time = report
+            .curves
+            .iter()
+            .find(|p| p.stage == stage)
+            .map_or(0.0, |p| p.train_seconds / seconds);
+        let _ = write!(
+            out,
+            "{:>7}",
+            format!("{time:.3}")
+                .trim_end_matches('0')
+                .trim_end_matches('.')
+        );
+    }
+    let _ = writeln!(out, "   games per point");
+    for name in &report.variants {
+        let _ = write!(out, "  {name:width$}");
+        let mut games = 0;
+        for p in report.curves.iter().filter(|p| &p.variant == name) {
+            let _ = write!(out, "{:>7.1}", 100.0 * p.summary.score);
+            games = p.summary.games;
+        }
+        let _ = writeln!(out, "   {games}");
+    }
+    let t = &report.final_table;
+    let _ = writeln!(
+        out,
+        "final networks, all-play-all (score % of the row against the column):"
+    );
+    let _ = write!(out, "  {:width$}", "");
+    for name in &t.variants {
+        let _ = write!(out, " {:>w$}", name, w = name.len().max(6));
+    }
+    let _ = writeln!(out, "  against the others (95 %)");
+    for (a, name) in t.variants.iter().enumerate() {
+        let _ = write!(out, "  {name:width$}");
+        for (b, other) in t.variants.iter().enumerate() {
+            let cell = t.score[a][b].map_or("-".to_string(), |s| format!("{:.1}", 100.0 * s));
+            let _ = write!(out, " {:>w$}", cell, w = other.len().max(6));
+        }
+        let s = &t.overall[a];
+        let _ = writeln!(
+            out,
+            "  {:.1} ± {:.1} ({} games)",
+            100.0 * s.score,
+            100.0 * s.win_minus_loss_ci95 / 2.0,
+            s.games
+        );
+    }
+    out
+}

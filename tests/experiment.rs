@@ -1,0 +1,248 @@
+//! `descent experiment` end to end on tic-tac-toe, as a child process on real files: the runs,
+//! the stage networks, the curves and the final table, a kill and the continuation, the
+//! determinism of the evaluation, and refusals.
+
+mod common;
+use common::{descent, stderr, stdout};
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+const STAGES: usize = 3;
+const REPEATS: u64 = 2;
+const VARIANTS: u64 = 2;
+const GAMES_PER_PAIR: u64 = 2;
+
+fn experiment_text(repeats: u64) -> String {
+    format!(
+        "game: tic_tac_toe
+repeats: {repeats}
+train_time: 3s
+stage_every: 1s
+set:
+  search.iterations: 20
+  replay: {{games: 4, duplication: 2, batch_size: 32}}
+  network.architecture: resnet-b0c8-fc16
+variants:
+  - name: tree
+  - name: root
+    set:
+      search.algorithm: mcts
+      learning.targets: root
+"
+    )
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn wdl(v: &Value) -> [u64; 3] {
+    let a: Vec<u64> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect();
+    [a[0], a[1], a[2]]
+}
+
+#[test]
+fn an_experiment_trains_evaluates_survives_a_kill_and_continues() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("exp.yaml");
+    std::fs::write(&file, experiment_text(REPEATS)).unwrap();
+    let out = tmp.path().join("out");
+    let args = [
+        "experiment",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+
+    // Killed while the second run trains (after its first checkpoint).
+    let mut child = Command::new(env!("CARGO_BIN_EXE_descent"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let second_run = out.join("runs/root/rep-1/latest");
+    let start = Instant::now();
+    while !second_run.exists() {
+        assert!(start.elapsed() < Duration::from_secs(120), "no second run");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(!out.join("report.json").exists());
+
+    let run = descent(&args);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let log = stderr(&run);
+    assert!(log.contains("tree, repetition 1: already trained"), "{log}");
+    assert!(log.contains("root, repetition 1: resuming"), "{log}");
+    assert!(log.contains("tree, repetition 2: training"), "{log}");
+    let text = stdout(&run);
+    assert!(text.contains("final networks, all-play-all"), "{text}");
+    for name in [
+        "experiment.yaml",
+        "report.json",
+        "curves.csv",
+        "curves.svg",
+        "final.csv",
+        "final.svg",
+    ] {
+        assert!(out.join(name).is_file(), "{name}");
+    }
+
+    // Each run kept one checkpoint and a network per stage, on the grid of training time.
+    for variant in ["tree", "root"] {
+        for repeat in 1..=REPEATS {
+            let dir = out.join(format!("runs/{variant}/rep-{repeat}"));
+            let checkpoints = std::fs::read_dir(&dir)
+                .unwrap()
+                .filter(|e| {
+                    e.as_ref()
+                        .unwrap()
+                        .file_name()
+                        .to_string_lossy()
+                        .starts_with("ckpt-")
+                })
+                .count();
+            assert_eq!(checkpoints, 1, "{}", dir.display());
+            assert!(std::fs::read_dir(dir.join("nets")).unwrap().count() >= 2 * STAGES);
+        }
+    }
+
+    let report = read_json(&out.join("report.json"));
+    let stage_matches = report["stage_matches"].as_array().unwrap();
+    assert_eq!(
+        stage_matches.len() as u64,
+        REPEATS * VARIANTS * STAGES as u64 * VARIANTS
+    );
+    for m in stage_matches {
+        let stage = m["stage"].as_u64().unwrap() as f64;
+        assert!(
+            m["train_seconds"].as_f64().unwrap() >= stage.min(3.0),
+            "a stage network saved before its mark: {m}"
+        );
+        let (p0, p1) = (wdl(&m["as_p0"]), wdl(&m["as_p1"]));
+        assert_eq!(p0.iter().sum::<u64>(), GAMES_PER_PAIR / 2);
+        assert_eq!(p1.iter().sum::<u64>(), GAMES_PER_PAIR / 2);
+    }
+    // Each curve point pools its repetitions and opponents.
+    let curves = std::fs::read_to_string(out.join("curves.csv")).unwrap();
+    let rows: Vec<&str> = curves.lines().skip(1).collect();
+    assert_eq!(rows.len(), VARIANTS as usize * STAGES);
+    for row in &rows {
+        let f: Vec<&str> = row.split(',').collect();
+        let n: Vec<u64> = f[4..8].iter().map(|x| x.parse().unwrap()).collect();
+        assert_eq!(n[0], REPEATS * VARIANTS * GAMES_PER_PAIR, "{row}");
+        assert_eq!(n[1] + n[2] + n[3], n[0], "{row}");
+        let score: f64 = f[8].parse().unwrap();
+        assert!((score - (n[1] as f64 + 0.5 * n[2] as f64) / n[0] as f64).abs() < 1e-3);
+    }
+    // The final stage network is the final network: its stage match against another variant's
+    // final network replays, game for game, their match in the all-play-all (the player is
+    // deterministic) — two code paths, one result.
+    let tournament = &report["tournament"];
+    let agents: Vec<&str> = tournament["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    assert_eq!(agents.len() as u64, REPEATS * VARIANTS);
+    let matches = tournament["matches"].as_array().unwrap();
+    assert_eq!(matches.len(), agents.len() * (agents.len() - 1) / 2);
+    for repeat in 1..=REPEATS {
+        let stage_match = stage_matches
+            .iter()
+            .find(|m| {
+                m["variant"] == "tree"
+                    && m["opponent_variant"] == "root"
+                    && m["repeat"] == repeat
+                    && m["stage"] == STAGES as u64
+            })
+            .unwrap();
+        let final_match = matches
+            .iter()
+            .find(|m| {
+                m["agent"] == format!("tree#{repeat}") && m["opponent"] == format!("root#{repeat}")
+            })
+            .unwrap();
+        assert_eq!(wdl(&stage_match["as_p0"]), wdl(&final_match["as_p0"]));
+        assert_eq!(wdl(&stage_match["as_p1"]), wdl(&final_match["as_p1"]));
+    }
+    // The final table: every pairing of the two variants' networks, scores adding up to 1.
+    let table = &report["final_table"];
+    assert_eq!(
+        table["games"][0][1].as_u64().unwrap(),
+        REPEATS * REPEATS * GAMES_PER_PAIR
+    );
+    let sum = table["score"][0][1].as_f64().unwrap() + table["score"][1][0].as_f64().unwrap();
+    assert!((sum - 1.0).abs() < 1e-9);
+    assert!(table["score"][0][0].is_null());
+
+    // Running it again keeps the runs and rebuilds the same report.
+    let again = descent(&args);
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert_eq!(stderr(&again).matches("already trained").count(), 4);
+    let rebuilt = read_json(&out.join("report.json"));
+    assert_eq!(rebuilt, report);
+
+    // Another experiment in the same directory is refused; nothing changes.
+    std::fs::write(&file, experiment_text(REPEATS + 1)).unwrap();
+    let refused = descent(&args);
+    assert!(!refused.status.success());
+    assert!(
+        stderr(&refused).contains("holds another experiment"),
+        "{}",
+        stderr(&refused)
+    );
+    assert_eq!(read_json(&out.join("report.json")), report);
+}
+
+#[test]
+fn bad_experiment_files_are_refused_before_anything_is_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let missing = descent(&["experiment", "nowhere.yaml", "--out", out.to_str().unwrap()]);
+    assert!(!missing.status.success());
+    assert!(
+        stderr(&missing).contains("nowhere.yaml"),
+        "{}",
+        stderr(&missing)
+    );
+    for (bad, expected) in [
+        ("train_tim: 3s\n", "train_tim"),
+        (
+            &experiment_text(1).replace("search.iterations: 20", "search.iterations: -1") as &str,
+            "search.iterations",
+        ),
+        (
+            &experiment_text(1).replace("learning.targets: root", "learning.targets: tree"),
+            "root",
+        ),
+        (
+            &experiment_text(1).replace("stage_every: 1s", "stage_every: 1 parsec"),
+            "stage_every",
+        ),
+    ] {
+        let file = tmp.path().join("bad.yaml");
+        std::fs::write(&file, bad).unwrap();
+        let run = descent(&[
+            "experiment",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(!run.status.success(), "{bad}");
+        assert!(stderr(&run).contains(expected), "{bad}: {}", stderr(&run));
+        assert!(!out.exists(), "{bad}: wrote {}", out.display());
+    }
+}
