@@ -233,6 +233,62 @@ fn a_run_killed_while_checkpointing_resumes_from_the_previous_checkpoint() {
 }
 
 #[test]
+fn kept_networks_outlive_pruned_checkpoints_and_a_resume_drops_lost_ones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = write_config(
+        tmp.path(),
+        "checkpoint:\n  every_games: 2\n  keep_last: 1\n  keep_nets: true\n",
+    );
+    let run = tmp.path().join("run");
+    let run_s = run.to_str().unwrap();
+    let train = |games: &str| {
+        let out = descent(&[
+            "train",
+            &config,
+            "--run-dir",
+            run_s,
+            "--max-games",
+            games,
+            "--quiet",
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    };
+    train("6");
+    let checkpoints: Vec<String> = std::fs::read_dir(&run)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("ckpt-"))
+        .collect();
+    assert_eq!(checkpoints, ["ckpt-6"]);
+    let kept = |games: u64| run.join(format!("nets/net-{games}"));
+    for games in [2, 4, 6] {
+        // Each kept network loads, as its checkpoint's did.
+        let base = kept(games);
+        let manifest = read_manifest(&base).unwrap();
+        load_net(&base, &manifest, &Device::flex()).unwrap();
+    }
+    assert_eq!(
+        std::fs::read(kept(6).with_extension("bpk")).unwrap(),
+        std::fs::read(run.join("latest/net.bpk")).unwrap(),
+        "the kept network is the checkpoint's"
+    );
+    // A network kept beyond the latest checkpoint (its checkpoint lost in a kill) goes on resume.
+    std::fs::copy(
+        kept(6).with_extension("json"),
+        kept(8).with_extension("json"),
+    )
+    .unwrap();
+    std::fs::copy(kept(6).with_extension("bpk"), kept(8).with_extension("bpk")).unwrap();
+    let out = descent(&["train", "--resume", run_s, "--max-games", "7", "--quiet"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!kept(8).with_extension("json").exists());
+    assert!(
+        kept(7).with_extension("json").exists(),
+        "the final checkpoint is kept too"
+    );
+}
+
+#[test]
 fn bad_configurations_are_refused_and_nothing_is_written() {
     let tmp = tempfile::tempdir().unwrap();
     let cases = [
