@@ -1,5 +1,7 @@
 //! Named, serialisable network architectures (SPEC §7): `paper-cnn` and
-//! `resnet-b{blocks}c{filters}-fc{n}[-fc{n}]`.
+//! `resnet-b{blocks}c{filters}[-se][-gsp{n}]-fc{n}[-fc{n}]` — `-se`: squeeze-and-excitation in
+//! every residual block (ratio 16); `-gsp{n}`: a 1×1 convolution to `n` channels and a global
+//! *sum* pooling before the dense layers (a head whose size does not depend on the board's).
 
 use std::fmt;
 use std::str::FromStr;
@@ -16,7 +18,20 @@ pub enum Architecture {
         blocks: usize,
         filters: usize,
         dense: Vec<usize>,
+        /// Squeeze-and-excitation (ratio 16) at the end of every residual block.
+        squeeze_excitation: bool,
+        /// A 1×1 convolution to this many channels, then a global sum over the board, instead of
+        /// flattening the board.
+        sum_pool_head: Option<usize>,
     },
+}
+
+/// Squeeze-and-excitation's reduction ratio (paper section 9.4, after Hu et al.).
+pub const SE_RATIO: usize = 16;
+
+/// Channels of the squeeze-and-excitation bottleneck for `filters` channels.
+pub fn se_channels(filters: usize) -> usize {
+    (filters / SE_RATIO).max(1)
 }
 
 impl Architecture {
@@ -49,12 +64,30 @@ impl Architecture {
                 macs += cells * 9 * planes as u64 * f; // conv 1
                 macs += 2 * cells * 9 * f * f; // conv 2, 3
             }
-            Architecture::ResNet { .. } => {
+            Architecture::ResNet {
+                squeeze_excitation,
+                sum_pool_head,
+                ..
+            } => {
                 macs += cells * 9 * planes as u64 * f;
                 macs += blocks as u64 * 2 * cells * 9 * f * f;
+                if *squeeze_excitation {
+                    let s = se_channels(filters) as u64;
+                    // Two dense layers and the channel scaling.
+                    macs += blocks as u64 * (2 * f * s + cells * f);
+                }
+                if let Some(head) = sum_pool_head {
+                    macs += cells * f * *head as u64;
+                }
             }
         }
-        let mut width = cells * f;
+        let mut width = match self {
+            Architecture::ResNet {
+                sum_pool_head: Some(head),
+                ..
+            } => *head as u64,
+            _ => cells * f,
+        };
         for d in self.dense() {
             macs += width * d as u64;
             width = d as u64;
@@ -72,8 +105,16 @@ impl fmt::Display for Architecture {
                 blocks,
                 filters,
                 dense,
+                squeeze_excitation,
+                sum_pool_head,
             } => {
                 write!(f, "resnet-b{blocks}c{filters}")?;
+                if *squeeze_excitation {
+                    f.write_str("-se")?;
+                }
+                if let Some(head) = sum_pool_head {
+                    write!(f, "-gsp{head}")?;
+                }
                 for d in dense {
                     write!(f, "-fc{d}")?;
                 }
@@ -87,7 +128,7 @@ impl FromStr for Architecture {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Self, String> {
-        let expected = "expected paper-cnn or resnet-b<blocks>c<filters>-fc<n>[-fc<n>], e.g. resnet-b4c64-fc100";
+        let expected = "expected paper-cnn or resnet-b<blocks>c<filters>[-se][-gsp<n>]-fc<n>[-fc<n>], e.g. resnet-b4c64-fc100 or resnet-b8c128-se-gsp256-fc256";
         if text == "paper-cnn" {
             return Ok(Architecture::PaperCnn);
         }
@@ -98,12 +139,23 @@ impl FromStr for Architecture {
         let (blocks, filters) = head.split_once('c').ok_or_else(bad)?;
         let blocks: usize = blocks.parse().map_err(|_| bad())?;
         let filters: usize = filters.parse().map_err(|_| bad())?;
+        let positive = |p: &str, prefix: &str| {
+            p.strip_prefix(prefix)
+                .and_then(|n| n.parse::<usize>().ok())
+                .filter(|&n| n > 0)
+        };
+        let mut parts = parts.peekable();
+        let squeeze_excitation = parts.next_if_eq(&"se").is_some();
+        let sum_pool_head = match parts.peek() {
+            Some(p) if p.starts_with("gsp") => {
+                let head = positive(p, "gsp").ok_or_else(bad)?;
+                parts.next();
+                Some(head)
+            }
+            _ => None,
+        };
         let dense = parts
-            .map(|p| {
-                p.strip_prefix("fc")
-                    .and_then(|n| n.parse::<usize>().ok())
-                    .filter(|&n| n > 0)
-            })
+            .map(|p| positive(p, "fc"))
             .collect::<Option<Vec<_>>>()
             .ok_or_else(bad)?;
         if filters == 0 || dense.is_empty() || dense.len() > 2 {
@@ -113,6 +165,8 @@ impl FromStr for Architecture {
             blocks,
             filters,
             dense,
+            squeeze_excitation,
+            sum_pool_head,
         })
     }
 }
@@ -127,6 +181,9 @@ mod tests {
             "paper-cnn",
             "resnet-b4c64-fc100",
             "resnet-b8c132-fc256-fc256",
+            "resnet-b2c32-se-fc64",
+            "resnet-b2c32-gsp48-fc64",
+            "resnet-b8c373-se-gsp4453-fc4453",
         ] {
             let a: Architecture = name.parse().unwrap();
             assert_eq!(a.to_string(), name);
@@ -138,6 +195,10 @@ mod tests {
             "resnet-bxc64-fc1",
             "resnet-b4c64-fc0",
             "resnet-b1c8-fc1-fc1-fc1",
+            "resnet-b1c8-gsp8-se-fc8",
+            "resnet-b1c8-gsp0-fc8",
+            "resnet-b1c8-se",
+            "resnet-b1c8-se-se-fc8",
         ] {
             let err = bad.parse::<Architecture>().unwrap_err();
             assert!(err.contains(bad) && err.contains("paper-cnn"), "{err}");
@@ -149,5 +210,19 @@ mod tests {
         // 7×2×6 input: conv1 12·9·7·64, conv2+3 2·12·9·64·64, dense 768·100, out 100.
         let macs = 12 * 9 * 7 * 64 + 2 * 12 * 9 * 64 * 64 + 768 * 100 + 100;
         assert_eq!(Architecture::PaperCnn.flops(7, 2, 6), 2 * macs as u64);
+    }
+
+    #[test]
+    fn resnet_options_flops_on_awale() {
+        let a: Architecture = "resnet-b1c32-se-gsp16-fc8".parse().unwrap();
+        // stem, one block, its squeeze-excitation (32 → 2 → 32, then scaling every cell),
+        // the 1×1 head conv to 16, dense 16 → 8, out.
+        let macs = 12 * 9 * 7 * 32
+            + 2 * 12 * 9 * 32 * 32
+            + (2 * 32 * 2 + 12 * 32)
+            + 12 * 32 * 16
+            + 16 * 8
+            + 8;
+        assert_eq!(a.flops(7, 2, 6), 2 * macs as u64);
     }
 }

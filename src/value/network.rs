@@ -3,9 +3,9 @@
 use burn::nn::conv::{Conv2d, Conv2dConfig};
 use burn::nn::{Linear, LinearConfig, PaddingConfig2d};
 use burn::prelude::*;
-use burn::tensor::activation::relu;
+use burn::tensor::activation::{relu, sigmoid};
 
-use super::architecture::Architecture;
+use super::architecture::{Architecture, se_channels};
 
 fn conv3x3(input: usize, output: usize, device: &Device) -> Conv2d {
     Conv2dConfig::new([input, output], [3, 3])
@@ -13,16 +13,47 @@ fn conv3x3(input: usize, output: usize, device: &Device) -> Conv2d {
         .init(device)
 }
 
-/// Two 3×3 convolutions with a skip connection: `relu(c2(relu(c1(x))) + x)`.
+/// Squeeze-and-excitation: each channel scaled by `sigmoid(w2 · relu(w1 · mean over the
+/// board))`.
+#[derive(Module, Debug)]
+pub struct SqueezeExcitation {
+    squeeze: Linear,
+    excite: Linear,
+}
+
+impl SqueezeExcitation {
+    fn new(filters: usize, device: &Device) -> Self {
+        let hidden = se_channels(filters);
+        SqueezeExcitation {
+            squeeze: LinearConfig::new(filters, hidden).init(device),
+            excite: LinearConfig::new(hidden, filters).init(device),
+        }
+    }
+
+    fn forward(&self, h: Tensor<4>) -> Tensor<4> {
+        let [batch, channels, rows, cols] = h.dims();
+        let pooled: Tensor<2> = h.clone().mean_dims(&[2, 3]).reshape([batch, channels]);
+        let scale = sigmoid(self.excite.forward(relu(self.squeeze.forward(pooled))));
+        h * scale
+            .reshape([batch, channels, 1, 1])
+            .expand([batch, channels, rows, cols])
+    }
+}
+
+/// Two 3×3 convolutions with a skip connection: `relu(se(c2(relu(c1(x)))) + x)`.
 #[derive(Module, Debug)]
 pub struct ResidualBlock {
     c1: Conv2d,
     c2: Conv2d,
+    se: Option<SqueezeExcitation>,
 }
 
 impl ResidualBlock {
     fn forward(&self, x: Tensor<4>) -> Tensor<4> {
-        let h = self.c2.forward(relu(self.c1.forward(x.clone())));
+        let mut h = self.c2.forward(relu(self.c1.forward(x.clone())));
+        if let Some(se) = &self.se {
+            h = se.forward(h);
+        }
         relu(h + x)
     }
 }
@@ -33,6 +64,8 @@ pub struct ValueNet {
     /// Plain convolutions (paper-cnn: 3; resnet: the stem).
     convs: Vec<Conv2d>,
     blocks: Vec<ResidualBlock>,
+    /// The 1×1 convolution before the global sum pooling (`-gsp`).
+    head: Option<Conv2d>,
     dense: Vec<Linear>,
     out: Linear,
     /// tanh on the output (classic gain); linear otherwise.
@@ -59,13 +92,23 @@ impl ValueNet {
             }
             Architecture::ResNet { .. } => vec![conv3x3(planes, filters, device)],
         };
+        let (squeeze_excitation, sum_pool_head) = match architecture {
+            Architecture::ResNet {
+                squeeze_excitation,
+                sum_pool_head,
+                ..
+            } => (*squeeze_excitation, *sum_pool_head),
+            Architecture::PaperCnn => (false, None),
+        };
         let blocks = (0..blocks)
             .map(|_| ResidualBlock {
                 c1: conv3x3(filters, filters, device),
                 c2: conv3x3(filters, filters, device),
+                se: squeeze_excitation.then(|| SqueezeExcitation::new(filters, device)),
             })
             .collect();
-        let mut width = filters * rows * cols;
+        let head = sum_pool_head.map(|n| Conv2dConfig::new([filters, n], [1, 1]).init(device));
+        let mut width = sum_pool_head.unwrap_or(filters * rows * cols);
         let mut dense = Vec::new();
         for size in architecture.dense() {
             dense.push(LinearConfig::new(width, size).init(device));
@@ -75,6 +118,7 @@ impl ValueNet {
         ValueNet {
             convs,
             blocks,
+            head,
             dense,
             out,
             tanh_output,
@@ -90,7 +134,11 @@ impl ValueNet {
         for block in &self.blocks {
             h = block.forward(h);
         }
-        let mut flat: Tensor<2> = h.flatten(1, 3); // [batch, filters·rows·cols]
+        let mut flat: Tensor<2> = match &self.head {
+            // [batch, n]: the 1×1 convolution summed over the board.
+            Some(head) => relu(head.forward(h)).sum_dims(&[2, 3]).flatten(1, 3),
+            None => h.flatten(1, 3), // [batch, filters·rows·cols]
+        };
         for layer in &self.dense {
             flat = relu(layer.forward(flat));
         }
@@ -113,5 +161,51 @@ impl ValueNet {
             .into_data()
             .try_into_vec::<f32>()
             .expect("f32 network output")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn squeeze_excitation_scales_each_channel_of_each_position_by_its_own_gate() {
+        let device = Device::flex();
+        let se = SqueezeExcitation::new(32, &device);
+        let [batch, channels, rows, cols] = [2, 32, 2, 3];
+        let data: Vec<f32> = (0..batch * channels * rows * cols)
+            .map(|i| ((i * 37 % 101) as f32 - 50.0) / 25.0)
+            .collect();
+        let h = Tensor::<4>::from_data(
+            TensorData::new(data.clone(), [batch, channels, rows, cols]),
+            &device,
+        );
+        let out: Vec<f32> = se.forward(h).into_data().try_into_vec().unwrap();
+        // The gates by hand: each position's channel means through the two dense layers.
+        let cells = rows * cols;
+        for b in 0..batch {
+            let means: Vec<f32> = (0..channels)
+                .map(|c| {
+                    let start = (b * channels + c) * cells;
+                    data[start..start + cells].iter().sum::<f32>() / cells as f32
+                })
+                .collect();
+            let pooled = Tensor::<2>::from_data(TensorData::new(means, [1, channels]), &device);
+            let gates: Vec<f32> = sigmoid(se.excite.forward(relu(se.squeeze.forward(pooled))))
+                .into_data()
+                .try_into_vec()
+                .unwrap();
+            for c in 0..channels {
+                for cell in 0..cells {
+                    let i = (b * channels + c) * cells + cell;
+                    assert!(
+                        (out[i] - data[i] * gates[c]).abs() < 1e-5,
+                        "batch {b} channel {c} cell {cell}: {} vs {}",
+                        out[i],
+                        data[i] * gates[c]
+                    );
+                }
+            }
+        }
     }
 }
