@@ -7,6 +7,8 @@ pub mod device;
 pub mod exported_net;
 pub mod net_evaluator;
 pub mod network;
+#[cfg(feature = "onnx")]
+pub mod onnx_export;
 pub mod saved_net;
 pub mod trainer;
 

@@ -45,6 +45,13 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &summary.safetensors {
         println!("weights also as {}", path.display());
     }
+    if let Some(path) = &summary.onnx {
+        println!(
+            "ONNX model {} (input [batch, planes, rows, cols] → value [batch, 1]; reference values in {})",
+            path.display(),
+            crate::selfplay::export::beside(&summary.file, ".onnx-check.json").display()
+        );
+    }
     println!(
         "play it: descent play --game {} --agent ubfms:model={},time=1s",
         m.net.game,

@@ -21,13 +21,21 @@ pub struct ExportSummary {
     pub manifest: ExportManifest,
     pub file: PathBuf,
     pub safetensors: Option<PathBuf>,
+    /// `<out>.onnx` (and its reference check `<out>.onnx-check.json`), with the cargo feature
+    /// `onnx`.
+    pub onnx: Option<PathBuf>,
+}
+
+/// A file written beside an export file: `<out><suffix>`, e.g. `awale.descent.safetensors`.
+pub fn beside(out: &Path, suffix: &str) -> PathBuf {
+    let mut name = out.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
 }
 
 /// The safetensors file written beside an export file: `<out>.safetensors`.
 pub fn safetensors_path(out: &Path) -> PathBuf {
-    let mut name = out.as_os_str().to_owned();
-    name.push(".safetensors");
-    PathBuf::from(name)
+    beside(out, ".safetensors")
 }
 
 /// Exports the checkpoint at `source` (a checkpoint directory, or a run directory: its latest
@@ -52,7 +60,13 @@ pub fn export_checkpoint(
         );
     };
     let side = safetensors_path(out);
-    for path in std::iter::once(out).chain(safetensors.then_some(side.as_path())) {
+    let onnx = cfg!(feature = "onnx").then(|| beside(out, ".onnx"));
+    let onnx_check = beside(out, ".onnx-check.json");
+    for path in std::iter::once(out)
+        .chain(safetensors.then_some(side.as_path()))
+        .chain(onnx.as_deref())
+        .chain(onnx.is_some().then_some(onnx_check.as_path()))
+    {
         if path.exists() && !overwrite {
             bail!(
                 "{} already exists; remove it or pass --force",
@@ -98,6 +112,9 @@ pub fn export_checkpoint(
             descent_version: env!("CARGO_PKG_VERSION").to_string(),
         },
     };
+    // Everything is computed before anything is written: a failed export leaves no files.
+    #[cfg(feature = "onnx")]
+    let onnx_files = crate::value::onnx_export::onnx_model(&net, &manifest.net)?;
     write_export(out, &manifest, &net)?;
     let safetensors = if safetensors {
         write_atomically(&side, &safetensors_bytes(&net, &manifest)?)?;
@@ -105,9 +122,16 @@ pub fn export_checkpoint(
     } else {
         None
     };
+    #[cfg(feature = "onnx")]
+    if let Some(path) = &onnx {
+        let (model, check) = onnx_files;
+        write_atomically(path, &model)?;
+        write_atomically(&onnx_check, serde_json::to_string(&check)?.as_bytes())?;
+    }
     Ok(ExportSummary {
         manifest,
         file: out.to_path_buf(),
         safetensors,
+        onnx,
     })
 }

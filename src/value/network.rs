@@ -14,29 +14,32 @@ fn conv3x3(input: usize, output: usize, device: &Device) -> Conv2d {
 }
 
 /// Squeeze-and-excitation: each channel scaled by `sigmoid(w2 · relu(w1 · mean over the
-/// board))`.
+/// board))`. The two dense layers are 1×1 convolutions on the `[batch, channels, 1, 1]` means:
+/// the same function, without reshapes (which would pin the batch size in an ONNX export).
 #[derive(Module, Debug)]
 pub struct SqueezeExcitation {
-    squeeze: Linear,
-    excite: Linear,
+    squeeze: Conv2d,
+    excite: Conv2d,
 }
 
 impl SqueezeExcitation {
     fn new(filters: usize, device: &Device) -> Self {
         let hidden = se_channels(filters);
         SqueezeExcitation {
-            squeeze: LinearConfig::new(filters, hidden).init(device),
-            excite: LinearConfig::new(hidden, filters).init(device),
+            squeeze: Conv2dConfig::new([filters, hidden], [1, 1]).init(device),
+            excite: Conv2dConfig::new([hidden, filters], [1, 1]).init(device),
         }
     }
 
     fn forward(&self, h: Tensor<4>) -> Tensor<4> {
-        let [batch, channels, rows, cols] = h.dims();
-        let pooled: Tensor<2> = h.clone().mean_dims(&[2, 3]).reshape([batch, channels]);
-        let scale = sigmoid(self.excite.forward(relu(self.squeeze.forward(pooled))));
-        h * scale
-            .reshape([batch, channels, 1, 1])
-            .expand([batch, channels, rows, cols])
+        // The means [batch, channels, 1, 1] as sums (burn-onnx lowers sums, not means).
+        let [_, _, rows, cols] = h.dims();
+        let pooled = h
+            .clone()
+            .sum_dim(2)
+            .sum_dim(3)
+            .div_scalar((rows * cols) as f32);
+        h * sigmoid(self.excite.forward(relu(self.squeeze.forward(pooled))))
     }
 }
 
@@ -136,7 +139,7 @@ impl ValueNet {
         }
         let mut flat: Tensor<2> = match &self.head {
             // [batch, n]: the 1×1 convolution summed over the board.
-            Some(head) => relu(head.forward(h)).sum_dims(&[2, 3]).flatten(1, 3),
+            Some(head) => relu(head.forward(h)).sum_dim(2).sum_dim(3).flatten(1, 3),
             None => h.flatten(1, 3), // [batch, filters·rows·cols]
         };
         for layer in &self.dense {
@@ -190,7 +193,8 @@ mod tests {
                     data[start..start + cells].iter().sum::<f32>() / cells as f32
                 })
                 .collect();
-            let pooled = Tensor::<2>::from_data(TensorData::new(means, [1, channels]), &device);
+            let pooled =
+                Tensor::<4>::from_data(TensorData::new(means, [1, channels, 1, 1]), &device);
             let gates: Vec<f32> = sigmoid(se.excite.forward(relu(se.squeeze.forward(pooled))))
                 .into_data()
                 .try_into_vec()
