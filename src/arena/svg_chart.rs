@@ -164,8 +164,8 @@ const SERIES_COLOURS: &[&str] = &[
 
 /// Curves of scores (y in [0, 1], drawn as %) against `x` from 0, each with its 95 % band,
 /// and a dashed line at 50 %.
-pub fn score_curves(title: &str, x_label: &str, series: &[Series]) -> String {
-    let (left, top, plot_w, plot_h) = (70.0, 50.0, 520.0, 300.0);
+pub fn score_curves(title: &str, subtitle: &str, x_label: &str, series: &[Series]) -> String {
+    let (left, top, plot_w, plot_h) = (70.0, 66.0, 520.0, 300.0);
     let legend_x = left + plot_w + 20.0;
     let width = legend_x + 200.0;
     let height = top + plot_h + 60.0;
@@ -181,8 +181,10 @@ pub fn score_curves(title: &str, x_label: &str, series: &[Series]) -> String {
         svg,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="13">
 <rect width="100%" height="100%" fill="white"/>
-<text x="20" y="24" font-size="15" font-weight="bold">{}</text>"#,
-        escape(title)
+<text x="20" y="24" font-size="15" font-weight="bold">{}</text>
+<text x="20" y="44">{}</text>"#,
+        escape(title),
+        escape(subtitle)
     );
     for tick in 0..=4 {
         let y = tick as f64 / 4.0;

@@ -157,7 +157,7 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
         write_atomically(&dir.join(name), bytes)?;
     }
     println!(
-        "experiment {} on {}: {} variants × {} repetition{}, {} of training each, {:.0} s in all",
+        "experiment {} on {}: {} variants × {} repetition{}, {} of training each ({:.0} s this session)",
         plan.name,
         plan.game,
         plan.variants.len(),

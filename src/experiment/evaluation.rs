@@ -43,7 +43,7 @@ pub struct StageMatch {
     pub variant: String,
     pub repeat: u32,
     pub stage: usize,
-    /// The network: its path, self-play games and training time.
+    /// The network: its path in the experiment directory, self-play games and training time.
     pub net: String,
     pub games_learned: u64,
     pub train_seconds: f64,
@@ -170,7 +170,7 @@ pub fn evaluate<G: Game>(
             variant: names[runs[i].variant].clone(),
             repeat: runs[i].repeat,
             stage: stage + 1,
-            net: net.base.display().to_string(),
+            net: net.name.clone(),
             games_learned: net.games,
             train_seconds: net.train_seconds,
             opponent_variant: names[runs[j].variant].clone(),

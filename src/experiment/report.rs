@@ -79,9 +79,9 @@ pub fn curves_chart(report: &ExperimentReport) -> String {
         })
         .collect();
     score_curves(
+        &report.name,
         &format!(
-            "{}: score against the final networks ({} on {}, {} repetition{})",
-            report.name,
+            "score against the final networks of every variant ({} on {}, {} repetition{}; 95 % bands)",
             report.agent,
             report.game,
             report.repeats,
@@ -142,7 +142,7 @@ pub fn text_tables(report: &ExperimentReport) -> String {
     for name in &t.variants {
         let _ = write!(out, " {:>w$}", name, w = name.len().max(6));
     }
-    let _ = writeln!(out, "  against the others (95 %)");
+    let _ = writeln!(out, "  against the others (95 %; p of equal strength)");
     for (a, name) in t.variants.iter().enumerate() {
         let _ = write!(out, "  {name:width$}");
         for (b, other) in t.variants.iter().enumerate() {
@@ -152,10 +152,11 @@ pub fn text_tables(report: &ExperimentReport) -> String {
         let s = &t.overall[a];
         let _ = writeln!(
             out,
-            "  {:.1} ± {:.1} ({} games)",
+            "  {:.1} ± {:.1} ({} games; p = {:.3})",
             100.0 * s.score,
             100.0 * s.win_minus_loss_ci95 / 2.0,
-            s.games
+            s.games,
+            s.p_value_equal
         );
     }
     out

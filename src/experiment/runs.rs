@@ -111,6 +111,8 @@ fn open_run(
 pub struct StageNet {
     /// The saved network's base path.
     pub base: PathBuf,
+    /// The same, relative to the experiment directory (for reports).
+    pub name: String,
     /// Self-play games it had learned.
     pub games: u64,
     /// Training time when it was saved (seconds).
@@ -146,6 +148,11 @@ pub fn stage_nets(plan: &ExperimentPlan, experiment_dir: &Path) -> anyhow::Resul
                 .into_iter()
                 .filter_map(|(games, base)| {
                     times.get(&games).map(|&train_seconds| StageNet {
+                        name: base
+                            .strip_prefix(experiment_dir)
+                            .unwrap_or(&base)
+                            .display()
+                            .to_string(),
                         base,
                         games,
                         train_seconds,

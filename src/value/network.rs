@@ -199,14 +199,14 @@ mod tests {
                 .into_data()
                 .try_into_vec()
                 .unwrap();
-            for c in 0..channels {
+            for (c, gate) in gates.iter().enumerate() {
                 for cell in 0..cells {
                     let i = (b * channels + c) * cells + cell;
                     assert!(
-                        (out[i] - data[i] * gates[c]).abs() < 1e-5,
+                        (out[i] - data[i] * gate).abs() < 1e-5,
                         "batch {b} channel {c} cell {cell}: {} vs {}",
                         out[i],
-                        data[i] * gates[c]
+                        data[i] * gate
                     );
                 }
             }
