@@ -198,25 +198,6 @@ fn ubfm_with_heuristics_augmentation_pretraining_kept_resolved_states_and_two_th
 }
 
 #[test]
-fn every_shipped_config_is_valid() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/configs");
-    let mut count = 0;
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "yaml") {
-            let text = std::fs::read_to_string(&path).unwrap();
-            let config =
-                TrainConfig::from_yaml(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            config
-                .validate()
-                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            count += 1;
-        }
-    }
-    assert!(count >= 5);
-}
-
-#[test]
 fn kept_resolved_states_spare_the_search_and_are_not_learned_again() {
     use descent::search::{Table, TreeSearch, TreeSearchOptions};
     let initial = TicTacToe::new(&Default::default());
