@@ -6,6 +6,7 @@ pub mod config;
 pub mod export;
 pub mod learner;
 pub mod periodic_eval;
+pub mod replay_file;
 pub mod run_dir;
 pub mod self_play;
 pub mod training;

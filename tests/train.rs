@@ -91,7 +91,7 @@ fn tic_tac_toe_run_writes_its_directory_resumes_and_learns() {
         "net.bpk",
         "net.json",
         "optimizer.bpk",
-        "replay.bin",
+        "replay.bin.zst",
         "state.json",
     ] {
         assert!(
@@ -162,6 +162,21 @@ fn a_resumed_run_continues_as_if_never_stopped() {
     run(&straight, "8", false);
     run(&split, "4", false);
     run(&split, "8", true);
+    // A checkpoint of an older descent, its replay buffer uncompressed, resumes the same way.
+    let legacy = tmp.path().join("legacy");
+    run(&legacy, "4", false);
+    let latest = legacy.join("latest");
+    let compressed = std::fs::read(latest.join("replay.bin.zst")).unwrap();
+    let plain = zstd::decode_all(compressed.as_slice()).unwrap();
+    assert!(
+        plain.len() > 2 * compressed.len(),
+        "{} → {}",
+        plain.len(),
+        compressed.len()
+    );
+    std::fs::write(latest.join("replay.bin"), plain).unwrap();
+    std::fs::remove_file(latest.join("replay.bin.zst")).unwrap();
+    run(&legacy, "8", true);
     let key = |g: &Value| {
         (
             g["game"].clone(),
@@ -176,6 +191,8 @@ fn a_resumed_run_continues_as_if_never_stopped() {
     let b: Vec<_> = games(&split).iter().map(key).collect();
     assert_eq!(a.len(), 8);
     assert_eq!(a, b);
+    let c: Vec<_> = games(&legacy).iter().map(key).collect();
+    assert_eq!(a, c);
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //! <run-dir>/
 //!   config.yaml              the resolved configuration
 //!   metrics.jsonl            one JSON line per game / evaluation / checkpoint
-//!   ckpt-<games>/            net.bpk + net.json, optimizer.bpk, replay.bin, state.json
+//!   ckpt-<games>/            net.bpk + net.json, optimizer.bpk, replay.bin.zst, state.json
 //!   latest -> ckpt-<games>   replaced last, atomically
 //!   nets/net-<games>.{bpk,json}   each checkpoint's network, with `checkpoint.keep_nets`
 //! ```

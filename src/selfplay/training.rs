@@ -28,6 +28,7 @@ use serde::{Deserialize, Serialize};
 use super::config::{TerminalEvalName, TrainSettings};
 use super::learner::{Learner, PhaseReport};
 use super::periodic_eval::{EvalReport, evaluate_against_baseline};
+use super::replay_file::{read_replay, write_replay};
 use super::run_dir::{MetricsLog, RunDir};
 use super::self_play::{FinishedGame, SelfPlaySettings, SelfPlayer};
 use crate::games::{Game, GameVisitor};
@@ -406,12 +407,7 @@ fn load_checkpoint<G: Game>(
                 .with_context(|| format!("cannot read {}", optimizer_path.display()))?,
         )
         .with_context(|| format!("{}", optimizer_path.display()))?;
-    let replay_path = dir.join("replay.bin");
-    let bytes = std::fs::read(&replay_path)
-        .with_context(|| format!("cannot read {}", replay_path.display()))?;
-    let (replay, _): (ReplayBuffer, usize) =
-        bincode::serde::decode_from_slice(&bytes, bincode::config::standard())
-            .with_context(|| format!("{} is not a replay buffer", replay_path.display()))?;
+    let (replay, replay_path) = read_replay(dir)?;
     if replay.encoding_len() != G::ENCODING.len() {
         bail!(
             "{} holds positions of {} floats, but {} encodes {}",
@@ -702,10 +698,7 @@ impl<G: Game> Session<'_, G> {
             if let Some(ms) = pause {
                 std::thread::sleep(Duration::from_millis(ms));
             }
-            let replay =
-                bincode::serde::encode_to_vec(&learner.replay, bincode::config::standard())
-                    .context("cannot serialise the replay buffer")?;
-            write_atomically(&dir.join("replay.bin"), &replay)?;
+            write_replay(dir, &learner.replay)?;
             write_atomically(
                 &dir.join("state.json"),
                 serde_json::to_string_pretty(state)?.as_bytes(),

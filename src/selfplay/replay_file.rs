@@ -1,0 +1,50 @@
+//! The replay buffer in a checkpoint: bincode, compressed with zstd (level 1) as it is encoded —
+//! the one-hot planes of the encodings compress ~15× (Awale after 20 minutes: 0.92 GB → 64 MB),
+//! in about a second per gigabyte. Checkpoints written before compression (`replay.bin`, plain
+//! bincode) still load.
+
+use std::fs::File;
+use std::io::BufReader;
+use std::path::Path;
+
+use anyhow::Context;
+
+use crate::learn::ReplayBuffer;
+use crate::value::saved_net::write_atomically;
+
+/// The compressed replay file of a checkpoint.
+pub const REPLAY_FILE: &str = "replay.bin.zst";
+/// The uncompressed one of older checkpoints.
+const PLAIN_REPLAY_FILE: &str = "replay.bin";
+const LEVEL: i32 = 1;
+
+/// Writes `replay` into the checkpoint directory `dir` (atomically).
+pub fn write_replay(dir: &Path, replay: &ReplayBuffer) -> anyhow::Result<()> {
+    let mut encoder = zstd::Encoder::new(Vec::new(), LEVEL)?;
+    bincode::serde::encode_into_std_write(replay, &mut encoder, bincode::config::standard())
+        .context("cannot serialise the replay buffer")?;
+    write_atomically(&dir.join(REPLAY_FILE), &encoder.finish()?)
+}
+
+/// Reads the replay buffer of the checkpoint directory `dir`; returns it with the path read.
+pub fn read_replay(dir: &Path) -> anyhow::Result<(ReplayBuffer, std::path::PathBuf)> {
+    let compressed = dir.join(REPLAY_FILE);
+    let plain = dir.join(PLAIN_REPLAY_FILE);
+    let config = bincode::config::standard();
+    let not_replay = |path: &Path| format!("{} is not a replay buffer", path.display());
+    if compressed.exists() {
+        let file = File::open(&compressed)
+            .with_context(|| format!("cannot read {}", compressed.display()))?;
+        let mut decoder = zstd::Decoder::new(file).with_context(|| not_replay(&compressed))?;
+        let replay: ReplayBuffer = bincode::serde::decode_from_std_read(&mut decoder, config)
+            .with_context(|| not_replay(&compressed))?;
+        Ok((replay, compressed))
+    } else {
+        let file =
+            File::open(&plain).with_context(|| format!("cannot read {}", compressed.display()))?;
+        let replay: ReplayBuffer =
+            bincode::serde::decode_from_std_read(&mut BufReader::new(file), config)
+                .with_context(|| not_replay(&plain))?;
+        Ok((replay, plain))
+    }
+}
