@@ -202,21 +202,7 @@ fn save_then_load_gives_identical_outputs_and_refuses_mismatches() {
     std::fs::create_dir_all(&dir).unwrap();
     let base = dir.join("net");
     let architecture = Architecture::PaperCnn;
-    let net = ValueNet::new(&architecture, shape::<ConnectFour>(), true, &device());
-    let manifest = NetManifest::new(
-        "connect_four",
-        &architecture,
-        ConnectFour::ENCODING_VERSION,
-        shape::<ConnectFour>(),
-        descent::search::TerminalEval::Classic,
-    );
-    save_net(&net, &manifest, &base).unwrap();
-    let loaded = load_net(&base, &manifest, &device()).unwrap();
-    let positions = random_positions(&ConnectFour::new(&Default::default()), 32, 5);
-    let (mut a, mut b) = (vec![0.0; 32], vec![0.0; 32]);
-    NetEvaluator::<ConnectFour>::new(net, device()).evaluate(&positions, &mut a);
-    NetEvaluator::<ConnectFour>::new(loaded, device()).evaluate(&positions, &mut b);
-    assert_eq!(a, b, "bit-exact after a round trip");
+    let manifest = assert_round_trip(&architecture, &base);
 
     // Another game, another encoding version, another architecture: clear errors.
     let other_game = NetManifest {
@@ -293,20 +279,28 @@ fn squeeze_excitation_and_the_pooled_head_have_their_parameters_and_round_trip()
     // Save → load: identical outputs.
     let dir = tempfile::tempdir().unwrap();
     let base = dir.path().join("net");
+    assert_round_trip(&architecture, &base);
+}
+
+/// Saves a fresh Connect Four network of `architecture` at `base`, loads it back, and checks
+/// that both give bit-identical values; returns the manifest.
+fn assert_round_trip(architecture: &Architecture, base: &std::path::Path) -> NetManifest {
+    let net = ValueNet::new(architecture, shape::<ConnectFour>(), true, &device());
     let manifest = NetManifest::new(
         "connect_four",
-        &architecture,
+        architecture,
         ConnectFour::ENCODING_VERSION,
-        c4,
+        shape::<ConnectFour>(),
         descent::search::TerminalEval::Classic,
     );
-    save_net(&net, &manifest, &base).unwrap();
-    let loaded = load_net(&base, &manifest, &device()).unwrap();
-    let positions = random_positions(&ConnectFour::new(&Default::default()), 16, 9);
-    let (mut a, mut b) = (vec![0.0; 16], vec![0.0; 16]);
+    save_net(&net, &manifest, base).unwrap();
+    let loaded = load_net(base, &manifest, &device()).unwrap();
+    let positions = random_positions(&ConnectFour::new(&Default::default()), 32, 5);
+    let (mut a, mut b) = (vec![0.0; 32], vec![0.0; 32]);
     NetEvaluator::<ConnectFour>::new(net, device()).evaluate(&positions, &mut a);
     NetEvaluator::<ConnectFour>::new(loaded, device()).evaluate(&positions, &mut b);
-    assert_eq!(a, b);
+    assert_eq!(a, b, "{architecture}: bit-exact after a round trip");
+    manifest
 }
 
 #[test]
