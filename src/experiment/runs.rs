@@ -100,8 +100,8 @@ fn open_run(
         {
             RunStart::Finished
         }
-        Some(_) => RunStart::Resumed,
-        None => RunStart::Resumed,
+        // Cut short, possibly before its first checkpoint.
+        _ => RunStart::Resumed,
     };
     Ok((run_dir, start))
 }
