@@ -306,6 +306,43 @@ fn kept_networks_outlive_pruned_checkpoints_and_a_resume_drops_lost_ones() {
 }
 
 #[test]
+fn periodic_evaluations_do_not_count_as_training_time() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = write_config(
+        tmp.path(),
+        "evaluation:\n  every_games: 2\n  games: 2\n  opponent: random\n  time_per_move: 100ms\ncheckpoint:\n  every_games: 1000\n",
+    );
+    let run = tmp.path().join("run");
+    let start = Instant::now();
+    let out = descent(&[
+        "train",
+        &config,
+        "--run-dir",
+        run.to_str().unwrap(),
+        "--max-time",
+        "3s",
+        "--quiet",
+    ]);
+    let wall = start.elapsed().as_secs_f64();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let evaluation_seconds: f64 = metrics(&run)
+        .iter()
+        .filter(|m| m["kind"] == "evaluation")
+        .map(|m| m["seconds"].as_f64().unwrap())
+        .sum();
+    assert!(evaluation_seconds > 1.0, "{evaluation_seconds}");
+    let state: Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("latest/state.json")).unwrap())
+            .unwrap();
+    let trained = state["elapsed_seconds"].as_f64().unwrap();
+    assert!(trained >= 3.0, "{trained}");
+    assert!(
+        trained <= wall - evaluation_seconds,
+        "training time {trained} s includes evaluations ({evaluation_seconds} s of {wall} s)"
+    );
+}
+
+#[test]
 fn bad_configurations_are_refused_and_nothing_is_written() {
     let tmp = tempfile::tempdir().unwrap();
     let cases = [

@@ -114,7 +114,7 @@ const PROTOCOL_KEYS: &[(&str, &str)] = &[
     ),
     (
         "evaluation.every_games",
-        "the protocol (no evaluation inside the runs: its time would count as training)",
+        "the protocol (it evaluates the kept networks itself)",
     ),
 ];
 

@@ -58,6 +58,7 @@ pub struct RunSection {
     /// Stop after this many self-play games in all, resumes included (default: no limit).
     pub max_games: Option<u64>,
     /// Stop after this much training time in all, resumes included (default: no limit).
+    /// Training time is self-play and learning; periodic evaluations are not counted.
     pub max_time: Option<DurationText>,
     /// Self-play games played at once, each on its own thread (default 1: the paper's loop).
     pub threads: usize,

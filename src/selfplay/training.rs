@@ -287,6 +287,8 @@ struct Session<'a, G: Game> {
     metrics: MetricsLog,
     started: Instant,
     elapsed_before: f64,
+    /// Wall time of this session's periodic evaluations (not training time).
+    evaluation_seconds: f64,
     games_at_start: u64,
     last_checkpoint_games: u64,
     /// The training time (seconds, resumes included) at which the next time-based checkpoint
@@ -358,6 +360,7 @@ fn train_game<G: Game>(
         terminal_eval,
         learner,
         elapsed_before,
+        evaluation_seconds: 0.0,
         games_at_start: state.games,
         last_checkpoint_games: state.games,
         state,
@@ -430,8 +433,9 @@ fn load_checkpoint<G: Game>(
 }
 
 impl<G: Game> Session<'_, G> {
+    /// Training time so far, resumes included: wall time without the periodic evaluations.
     fn elapsed(&self) -> f64 {
-        self.elapsed_before + self.started.elapsed().as_secs_f64()
+        self.elapsed_before + self.started.elapsed().as_secs_f64() - self.evaluation_seconds
     }
 
     /// The run's progress in [0, 1]: the nearer of its limits.
@@ -622,7 +626,7 @@ impl<G: Game> Session<'_, G> {
             evaluations_per_second: search.evaluated_positions as f64 / game.seconds.max(1e-9),
             elapsed_seconds: elapsed,
             games_per_hour: session_games * 3600.0
-                / (self.started.elapsed().as_secs_f64()).max(1e-9),
+                / (self.started.elapsed().as_secs_f64() - self.evaluation_seconds).max(1e-9),
         };
         self.metrics.write(&line)?;
         self.observer.on_game(&line);
@@ -643,11 +647,13 @@ impl<G: Game> Session<'_, G> {
                     self.state.games,
                 )),
             );
+            let seconds = start.elapsed().as_secs_f64();
+            self.evaluation_seconds += seconds;
             let line = EvalMetrics {
                 kind: "evaluation",
                 game: self.state.games,
                 opponent: format!("{:?}", evaluation.opponent).to_lowercase(),
-                seconds: start.elapsed().as_secs_f64(),
+                seconds,
                 report,
             };
             self.metrics.write(&line)?;
