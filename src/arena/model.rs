@@ -13,7 +13,7 @@ use crate::games::Game;
 use crate::search::TerminalEval;
 use crate::value::ValueNet;
 use crate::value::exported_net::{is_export_file, load_export};
-use crate::value::saved_net::{load_net, read_manifest};
+use crate::value::saved_net::{NetManifest, load_net_described, read_manifest};
 
 /// A network ready to evaluate, with the terminal evaluation its values are scaled to.
 pub struct LoadedModel {
@@ -67,12 +67,15 @@ pub fn load_model<G: Game>(
                 );
             }
             let base = network_base(path);
-            let mut expected = read_manifest(&base)?;
+            let found = read_manifest(&base)?;
             // The architecture is the file's own; the game, encoding and shape must be ours.
-            expected.game = game.to_string();
-            expected.encoding_version = G::ENCODING_VERSION;
-            expected.input_shape = shape;
-            let net = load_net(&base, &expected, device)?;
+            let expected = NetManifest {
+                game: game.to_string(),
+                encoding_version: G::ENCODING_VERSION,
+                input_shape: shape,
+                ..found.clone()
+            };
+            let net = load_net_described(&base, &found, &expected, device)?;
             Ok(LoadedModel {
                 net,
                 terminal_eval: expected

@@ -167,7 +167,17 @@ pub fn read_manifest(base: &Path) -> anyhow::Result<NetManifest> {
 /// Loads a network saved by `save_net`, checking that it was made for `expected`'s game,
 /// architecture, encoding version and input shape.
 pub fn load_net(base: &Path, expected: &NetManifest, device: &Device) -> anyhow::Result<ValueNet> {
-    let found = read_manifest(base)?;
+    load_net_described(base, &read_manifest(base)?, expected, device)
+}
+
+/// `load_net` for a caller that has read the manifest already (`found`, from `read_manifest`).
+pub fn load_net_described(
+    base: &Path,
+    found: &NetManifest,
+    expected: &NetManifest,
+    device: &Device,
+) -> anyhow::Result<ValueNet> {
+    let found = found.clone();
     let what = |field: &str, found: String, wanted: String| {
         anyhow::anyhow!(
             "{} was saved for {field} {found}, but {wanted} is expected",
