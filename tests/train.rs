@@ -26,6 +26,11 @@ fn metrics(run: &Path) -> Vec<Value> {
         .collect()
 }
 
+/// The `state.json` of the run's latest checkpoint.
+fn latest_state(run: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(run.join("latest/state.json")).unwrap()).unwrap()
+}
+
 fn games(run: &Path) -> Vec<Value> {
     metrics(run)
         .into_iter()
@@ -116,9 +121,7 @@ fn tic_tac_toe_run_writes_its_directory_resumes_and_learns() {
         (1..=60).collect::<Vec<_>>(),
         "counters continue across the resume"
     );
-    let state: Value =
-        serde_json::from_str(&std::fs::read_to_string(run.join("latest/state.json")).unwrap())
-            .unwrap();
+    let state = latest_state(&run);
     assert_eq!(state["games"], 60);
     for g in &lines {
         assert!(g["pairs_added"].as_u64().unwrap() > 0);
@@ -331,9 +334,7 @@ fn periodic_evaluations_do_not_count_as_training_time() {
         .map(|m| m["seconds"].as_f64().unwrap())
         .sum();
     assert!(evaluation_seconds > 1.0, "{evaluation_seconds}");
-    let state: Value =
-        serde_json::from_str(&std::fs::read_to_string(run.join("latest/state.json")).unwrap())
-            .unwrap();
+    let state = latest_state(&run);
     let trained = state["elapsed_seconds"].as_f64().unwrap();
     assert!(trained >= 3.0, "{trained}");
     assert!(
