@@ -13,7 +13,7 @@ use crate::games::Game;
 use crate::search::TerminalEval;
 use crate::value::ValueNet;
 use crate::value::exported_net::{is_export_file, load_export};
-use crate::value::saved_net::{NetManifest, load_net_described, read_manifest};
+use crate::value::saved_net::{NetManifest, check_manifest, load_weights, read_manifest};
 
 /// A network ready to evaluate, with the terminal evaluation its values are scaled to.
 pub struct LoadedModel {
@@ -75,7 +75,8 @@ pub fn load_model<G: Game>(
                 input_shape: shape,
                 ..found.clone()
             };
-            let net = load_net_described(&base, &found, &expected, device)?;
+            check_manifest(&base, &found, &expected)?;
+            let net = load_weights(&base, &found, device)?;
             Ok(LoadedModel {
                 net,
                 terminal_eval: expected

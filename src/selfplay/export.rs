@@ -13,7 +13,7 @@ use crate::games::GameSpec;
 use crate::value::exported_net::{
     EXPORT_FORMAT_VERSION, ExportManifest, Provenance, fnv1a64, safetensors_bytes, write_export,
 };
-use crate::value::saved_net::{load_net_described, read_manifest, write_atomically};
+use crate::value::saved_net::{load_weights, read_manifest, write_atomically};
 
 /// What `export_checkpoint` wrote.
 #[derive(Clone, Debug)]
@@ -81,7 +81,7 @@ pub fn export_checkpoint(
         .parse::<GameSpec>()
         .map_err(|e| anyhow::anyhow!("{}: {e}", base.display()))?;
     net_manifest.search_terminal_eval()?;
-    let net = load_net_described(&base, &net_manifest, &net_manifest, &Device::flex())?;
+    let net = load_weights(&base, &net_manifest, &Device::flex())?;
     // A checkpoint has its run state; a bare saved network has none (0 games known).
     let games = if checkpoint.join("state.json").exists() {
         RunState::read(&checkpoint)?.games

@@ -167,49 +167,50 @@ pub fn read_manifest(base: &Path) -> anyhow::Result<NetManifest> {
 /// Loads a network saved by `save_net`, checking that it was made for `expected`'s game,
 /// architecture, encoding version and input shape.
 pub fn load_net(base: &Path, expected: &NetManifest, device: &Device) -> anyhow::Result<ValueNet> {
-    load_net_described(base, &read_manifest(base)?, expected, device)
+    let found = read_manifest(base)?;
+    check_manifest(base, &found, expected)?;
+    load_weights(base, &found, device)
 }
 
-/// `load_net` for a caller that has read the manifest already (`found`, from `read_manifest`).
-pub fn load_net_described(
+/// Checks that the network at `base`, whose manifest is `found`, was made for `expected`'s
+/// game, encoding version, input shape and architecture.
+pub fn check_manifest(
     base: &Path,
     found: &NetManifest,
     expected: &NetManifest,
-    device: &Device,
-) -> anyhow::Result<ValueNet> {
-    let found = found.clone();
-    let what = |field: &str, found: String, wanted: String| {
-        anyhow::anyhow!(
-            "{} was saved for {field} {found}, but {wanted} is expected",
-            base.display()
-        )
+) -> anyhow::Result<()> {
+    let check = |field: &str, found: String, wanted: String| {
+        if found == wanted {
+            Ok(())
+        } else {
+            Err(anyhow::anyhow!(
+                "{} was saved for {field} {found}, but {wanted} is expected",
+                base.display()
+            ))
+        }
     };
-    if found.game != expected.game {
-        return Err(what("game", found.game, expected.game.clone()));
-    }
-    if found.encoding_version != expected.encoding_version {
-        return Err(what(
-            "encoding version",
-            found.encoding_version.to_string(),
-            expected.encoding_version.to_string(),
-        ));
-    }
-    if found.input_shape != expected.input_shape {
-        return Err(what(
-            "input shape",
-            format!("{:?}", found.input_shape),
-            format!("{:?}", expected.input_shape),
-        ));
-    }
-    if found.architecture != expected.architecture {
-        return Err(what(
-            "architecture",
-            found.architecture,
-            expected.architecture.clone(),
-        ));
-    }
+    check("game", found.game.clone(), expected.game.clone())?;
+    check(
+        "encoding version",
+        found.encoding_version.to_string(),
+        expected.encoding_version.to_string(),
+    )?;
+    check(
+        "input shape",
+        format!("{:?}", found.input_shape),
+        format!("{:?}", expected.input_shape),
+    )?;
+    check(
+        "architecture",
+        found.architecture.clone(),
+        expected.architecture.clone(),
+    )
+}
+
+/// Loads the weights of the network at `base` as its manifest `found` describes them.
+pub fn load_weights(base: &Path, found: &NetManifest, device: &Device) -> anyhow::Result<ValueNet> {
     let (weights, _) = paths(base);
     let bytes = fs::read(&weights)
         .with_context(|| format!("cannot read the network weights {}", weights.display()))?;
-    net_from_burnpack(bytes, &found, device, &weights.display().to_string())
+    net_from_burnpack(bytes, found, device, &weights.display().to_string())
 }
