@@ -687,16 +687,13 @@ impl<G: Game> Session<'_, G> {
         let learner = &self.learner;
         let state = &self.state;
         let manifest = &self.manifest;
+        let net = learner.trainer.inference_net();
         if self.settings.keep_nets {
             // Before the checkpoint: a checkpoint on disk always has its network kept.
-            save_net(
-                &learner.trainer.inference_net(),
-                manifest,
-                &self.run_dir.kept_net_base(state.games)?,
-            )?;
+            save_net(&net, manifest, &self.run_dir.kept_net_base(state.games)?)?;
         }
         let path = self.run_dir.write_checkpoint(state.games, |dir| {
-            save_net(&learner.trainer.inference_net(), manifest, &dir.join("net"))?;
+            save_net(&net, manifest, &dir.join("net"))?;
             write_atomically(
                 &dir.join("optimizer.bpk"),
                 &learner.trainer.optimizer_bytes()?,
