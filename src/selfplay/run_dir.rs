@@ -168,22 +168,11 @@ impl RunDir {
     /// The kept networks, oldest first, as `(games, base path)`.
     pub fn kept_nets(&self) -> anyhow::Result<Vec<(u64, PathBuf)>> {
         let dir = self.root.join(NETS_DIR);
-        let mut found = Vec::new();
         if !dir.is_dir() {
-            return Ok(found);
+            return Ok(Vec::new());
         }
-        for entry in fs::read_dir(&dir)? {
-            let name = entry?.file_name().to_string_lossy().into_owned();
-            if let Some(games) = name
-                .strip_prefix(KEPT_NET_PREFIX)
-                .and_then(|n| n.strip_suffix(".json"))
-                .and_then(|n| n.parse::<u64>().ok())
-            {
-                found.push((games, dir.join(format!("{KEPT_NET_PREFIX}{games}"))));
-            }
-        }
-        found.sort();
-        Ok(found)
+        // A kept network is complete once its manifest (written last) is there.
+        numbered_entries(&dir, KEPT_NET_PREFIX, ".json")
     }
 
     /// Deletes the kept networks of more than `games` games: on resume, those of checkpoints
@@ -225,19 +214,7 @@ impl RunDir {
 
     /// The checkpoints present, oldest first, as `(games, path)`.
     pub fn checkpoints(&self) -> anyhow::Result<Vec<(u64, PathBuf)>> {
-        let mut found = Vec::new();
-        for entry in fs::read_dir(&self.root)? {
-            let entry = entry?;
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if let Some(games) = name
-                .strip_prefix(CHECKPOINT_PREFIX)
-                .and_then(|n| n.parse::<u64>().ok())
-            {
-                found.push((games, entry.path()));
-            }
-        }
-        found.sort();
-        Ok(found)
+        numbered_entries(&self.root, CHECKPOINT_PREFIX, "")
     }
 
     /// Deletes all but the last `keep` checkpoints (0: keep all); `latest` is never deleted.
@@ -254,6 +231,24 @@ impl RunDir {
         }
         Ok(())
     }
+}
+
+/// The entries `<prefix><number><suffix>` of `dir`, by number, as `(number, the entry's path
+/// without the suffix)`.
+fn numbered_entries(dir: &Path, prefix: &str, suffix: &str) -> anyhow::Result<Vec<(u64, PathBuf)>> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
+        let name = entry?.file_name().to_string_lossy().into_owned();
+        if let Some(number) = name
+            .strip_prefix(prefix)
+            .and_then(|n| n.strip_suffix(suffix))
+            .and_then(|n| n.parse::<u64>().ok())
+        {
+            found.push((number, dir.join(&name[..name.len() - suffix.len()])));
+        }
+    }
+    found.sort();
+    Ok(found)
 }
 
 /// The append-only metrics log: one JSON object per line, flushed after each.
