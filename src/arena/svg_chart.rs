@@ -212,7 +212,7 @@ pub fn score_curves(title: &str, subtitle: &str, x_label: &str, series: &[Series
             r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
             px(x),
             top + plot_h + 18.0,
-            trim_number(x)
+            trim_number(x, 2)
         );
     }
     let _ = writeln!(
@@ -280,9 +280,9 @@ fn nice_step(raw: f64) -> f64 {
         .unwrap_or(10.0 * power)
 }
 
-/// A number without needless decimals: 3, 2.5, 0.25.
-fn trim_number(x: f64) -> String {
-    let text = format!("{x:.2}");
+/// A number with at most `decimals` decimals and none needless: 3, 2.5, 0.25.
+pub fn trim_number(x: f64, decimals: usize) -> String {
+    let text = format!("{x:.decimals$}");
     text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 

@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use super::evaluation::ExperimentReport;
-use crate::arena::svg_chart::{Series, score_curves};
+use crate::arena::svg_chart::{Series, score_curves, trim_number};
 
 /// The unit training times are shown in: seconds, minutes or hours, by the run's length.
 fn time_unit(train_seconds: f64) -> (&'static str, f64) {
@@ -115,13 +115,7 @@ pub fn text_tables(report: &ExperimentReport) -> String {
             .iter()
             .find(|p| p.stage == stage)
             .map_or(0.0, |p| p.train_seconds / seconds);
-        let _ = write!(
-            out,
-            "{:>7}",
-            format!("{time:.3}")
-                .trim_end_matches('0')
-                .trim_end_matches('.')
-        );
+        let _ = write!(out, "{:>7}", trim_number(time, 3));
     }
     let _ = writeln!(out, "   games per point");
     for name in &report.variants {
