@@ -96,7 +96,9 @@ fn values_of(source: &Path) -> Vec<f32> {
 fn export_loads_back_bit_exact_and_is_refused_where_it_does_not_fit() {
     let dir = tempfile::tempdir().unwrap();
     let (run, file, output) = trained_and_exported(dir.path(), &[]);
-    assert!(String::from_utf8_lossy(&output.stdout).contains("descent play --game tic_tac_toe"));
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(said.contains("descent play --game tic_tac_toe"), "{said}");
+    assert!(said.contains("terminal evaluation classic)"), "{said}");
 
     // The same values as the checkpoint, bit for bit.
     let from_checkpoint = values_of(&run);

@@ -37,8 +37,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
         m.net.encoding_version,
         m.net
             .terminal_eval
-            .map(|t| serde_json::to_string(&t).unwrap_or_default())
-            .unwrap_or_else(|| "classic".into()),
+            .unwrap_or(crate::search::TerminalEval::Classic),
         m.provenance.games,
         m.provenance.run
     );

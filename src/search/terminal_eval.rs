@@ -23,6 +23,25 @@ pub enum TerminalEval {
     Presence,
 }
 
+/// The configuration's name (`learning.terminal_eval`) with the resolved parameter, e.g.
+/// `classic`, `additive-depth(max_length=42)`.
+impl std::fmt::Display for TerminalEval {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TerminalEval::Classic => f.write_str("classic"),
+            TerminalEval::AdditiveDepth { max_length } => {
+                write!(f, "additive-depth(max_length={max_length})")
+            }
+            TerminalEval::MultiplicativeDepth { mean_length } => {
+                write!(f, "multiplicative-depth(mean_length={mean_length})")
+            }
+            TerminalEval::Score => f.write_str("score"),
+            TerminalEval::Mobility => f.write_str("mobility"),
+            TerminalEval::Presence => f.write_str("presence"),
+        }
+    }
+}
+
 impl TerminalEval {
     /// f_t of a finished game, from P0's point of view. Panics if the game is not over.
     pub fn value_p0<G: Game>(&self, position: &G) -> f32 {
@@ -88,6 +107,20 @@ impl TerminalEval {
 mod tests {
     use super::*;
     use crate::games::{Awale, AwaleParams, GameExt, TicTacToe};
+
+    #[test]
+    fn names_are_the_configuration_names_with_their_parameters() {
+        assert_eq!(TerminalEval::Classic.to_string(), "classic");
+        assert_eq!(
+            TerminalEval::AdditiveDepth { max_length: 42.0 }.to_string(),
+            "additive-depth(max_length=42)"
+        );
+        assert_eq!(
+            TerminalEval::MultiplicativeDepth { mean_length: 30.5 }.to_string(),
+            "multiplicative-depth(mean_length=30.5)"
+        );
+        assert_eq!(TerminalEval::Presence.to_string(), "presence");
+    }
 
     fn ttt(moves: &str) -> TicTacToe {
         let mut p = TicTacToe::new(&Default::default());
