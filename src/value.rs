@@ -3,18 +3,23 @@
 
 pub mod architecture;
 pub mod batching_evaluator;
+pub mod cpu_net;
 pub mod device;
 pub mod exported_net;
+pub mod inference_net;
 pub mod net_evaluator;
 pub mod network;
 #[cfg(feature = "onnx")]
 pub mod onnx_export;
+pub mod packed_matmul;
 pub mod saved_net;
 pub mod trainer;
 
 pub use architecture::Architecture;
 pub use batching_evaluator::{BatchingEvaluator, BatchingStats};
-pub use device::DeviceChoice;
+pub use cpu_net::CpuNet;
+pub use device::{DeviceChoice, NetDevice};
+pub use inference_net::InferenceNet;
 pub use net_evaluator::NetEvaluator;
 pub use network::ValueNet;
 pub use trainer::{AdamSettings, Trainer};

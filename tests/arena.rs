@@ -8,7 +8,7 @@ use descent::arena::{AgentFactory, AgentSpec, play_match, play_tournament};
 use descent::games::{Game, GameExt, GameSpec, GameVisitor, REGISTERED_GAMES};
 
 fn factory<G: Game>(spec: &str, game: &str) -> AgentFactory<G> {
-    let device = burn::prelude::Device::flex();
+    let device = descent::value::NetDevice::cpu();
     AgentFactory::new(spec.parse::<AgentSpec>().unwrap(), game, &device)
         .unwrap_or_else(|e| panic!("{spec}: {e:#}"))
 }

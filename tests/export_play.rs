@@ -14,8 +14,8 @@ use descent::arena::ModelSource;
 use descent::arena::model::load_model;
 use descent::games::{Game, GameExt, TicTacToe};
 use descent::search::Evaluator;
-use descent::value::NetEvaluator;
 use descent::value::exported_net::{read_export, write_export};
+use descent::value::{NetDevice, NetEvaluator};
 use rand::{RngExt, SeedableRng};
 
 /// A short tic-tac-toe run (4 games) with its checkpoint.
@@ -85,7 +85,7 @@ fn values_of(source: &Path) -> Vec<f32> {
     let device = Device::flex();
     let model = load_model::<TicTacToe>(&ModelSource::Path(source.into()), "tic_tac_toe", &device)
         .unwrap_or_else(|e| panic!("{}: {e:#}", source.display()));
-    let evaluator = NetEvaluator::<TicTacToe>::new(model.net, device);
+    let evaluator = NetEvaluator::<TicTacToe>::new(model.net, &NetDevice::cpu());
     let positions = sample_positions();
     let mut values = vec![0.0; positions.len()];
     evaluator.evaluate(&positions, &mut values);
@@ -128,7 +128,7 @@ fn export_loads_back_bit_exact_and_is_refused_where_it_does_not_fit() {
         let side = dir.path().join("ttt.descent.safetensors");
         net.load_from(&mut SafetensorsStore::from_file(side))
             .unwrap();
-        let evaluator = NetEvaluator::<TicTacToe>::new(net, device);
+        let evaluator = NetEvaluator::<TicTacToe>::new(net, &NetDevice::cpu());
         let positions = sample_positions();
         let mut values = vec![0.0; positions.len()];
         evaluator.evaluate(&positions, &mut values);

@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use burn::prelude::Device;
 use descent::games::{Game, GameExt, TicTacToe};
 use descent::search::Evaluator;
-use descent::value::NetEvaluator;
 use descent::value::saved_net::{load_net, read_manifest};
+use descent::value::{NetDevice, NetEvaluator};
 use serde_json::Value;
 
 const TTT_CONFIG: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/tic_tac_toe.yaml");
@@ -56,7 +56,7 @@ fn values(run: &Path, positions: &[TicTacToe]) -> Vec<f32> {
     let manifest = read_manifest(&base).unwrap();
     let device = Device::flex();
     let net = load_net(&base, &manifest, &device).unwrap();
-    let evaluator = NetEvaluator::<TicTacToe>::new(net, device);
+    let evaluator = NetEvaluator::<TicTacToe>::new(net, &NetDevice::cpu());
     let mut values = vec![0.0; positions.len()];
     evaluator.evaluate(positions, &mut values);
     values

@@ -9,12 +9,19 @@ use descent::search::table::key_of;
 use descent::search::{Budget, Evaluator, Table, TreeSearch, TreeSearchOptions};
 use descent::value::net_evaluator::encode_batch;
 use descent::value::saved_net::{NetManifest, load_net, save_net};
-use descent::value::{AdamSettings, Architecture, NetEvaluator, Trainer, ValueNet};
+use descent::value::{
+    AdamSettings, Architecture, CpuNet, NetDevice, NetEvaluator, Trainer, ValueNet,
+};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
 fn device() -> Device {
     Device::flex()
+}
+
+/// The default inference engine (the direct CPU pass; training on burn-flex).
+fn net_device() -> NetDevice {
+    NetDevice::cpu()
 }
 
 fn shape<G: Game>() -> [usize; 3] {
@@ -55,7 +62,7 @@ fn architectures() -> Vec<Architecture> {
     ]
 }
 
-struct Shapes;
+struct Shapes(NetDevice);
 
 impl GameVisitor for Shapes {
     type Output = ();
@@ -64,7 +71,7 @@ impl GameVisitor for Shapes {
         for architecture in architectures() {
             for tanh in [true, false] {
                 let net = ValueNet::new(&architecture, shape::<G>(), tanh, &device());
-                let evaluator = NetEvaluator::<G>::new(net, device());
+                let evaluator = NetEvaluator::<G>::new(net, &self.0);
                 let mut values = vec![f32::NAN; positions.len()];
                 evaluator.evaluate(&positions, &mut values);
                 assert!(
@@ -75,12 +82,14 @@ impl GameVisitor for Shapes {
                 if tanh {
                     assert!(values.iter().all(|v| (-1.0..=1.0).contains(v)));
                 }
-                // Batches of one give the same values as the whole batch.
+                // Batches of one give the same values as the whole batch; on the direct pass
+                // bit for bit (each position's sums run in the same order in any batch).
+                let tolerance = if self.0.direct_inference { 0.0 } else { 1e-5 };
                 for (p, &v) in positions.iter().zip(&values) {
                     let mut single = [0.0];
                     evaluator.evaluate(std::slice::from_ref(p), &mut single);
                     assert!(
-                        (single[0] - v).abs() < 1e-5,
+                        (single[0] - v).abs() <= tolerance,
                         "{} {architecture}: batch {v} vs single {}",
                         G::NAME,
                         single[0]
@@ -91,10 +100,64 @@ impl GameVisitor for Shapes {
     }
 }
 
+struct DirectMatchesBurn;
+
+impl GameVisitor for DirectMatchesBurn {
+    type Output = ();
+    fn visit<G: Game>(self, initial: G) {
+        // 300 positions: on Connect Four the paper CNN's convolutions are big enough to be
+        // split over threads.
+        let positions = random_positions(&initial, 300, 7);
+        for architecture in architectures() {
+            for tanh in [true, false] {
+                let net = ValueNet::new(&architecture, shape::<G>(), tanh, &device());
+                let direct = CpuNet::new(&net, shape::<G>());
+                for count in [1, 5, 300] {
+                    let inputs = encode_batch(&positions[..count]);
+                    let expected = net.predict(inputs.clone(), count, shape::<G>(), &device());
+                    let mut values = vec![f32::NAN; count];
+                    direct.predict_into(&inputs, &mut values);
+                    // Fresh networks give small values: the tolerance follows their scale.
+                    let scale = expected.iter().fold(1e-3f32, |a, &b| a.max(b.abs()));
+                    for (i, (got, want)) in values.iter().zip(&expected).enumerate() {
+                        assert!(
+                            (got - want).abs() <= 1e-5 * scale,
+                            "{} {architecture} tanh {tanh}, batch {count}, position {i}: \
+                             direct {got}, burn {want}",
+                            G::NAME
+                        );
+                    }
+                    if count == 300 {
+                        let spread = expected.iter().fold(f32::MIN, |a, &b| a.max(b))
+                            - expected.iter().fold(f32::MAX, |a, &b| a.min(b));
+                        assert!(
+                            spread > 1e-3,
+                            "{} {architecture}: values barely differ",
+                            G::NAME
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_direct_cpu_pass_equals_burns_forward_on_every_architecture_and_game() {
+    for game in REGISTERED_GAMES {
+        game.name
+            .parse::<GameSpec>()
+            .unwrap()
+            .visit(DirectMatchesBurn);
+    }
+}
+
 #[test]
 fn every_architecture_evaluates_every_game() {
     for game in REGISTERED_GAMES {
-        game.name.parse::<GameSpec>().unwrap().visit(Shapes);
+        for engine in [net_device(), NetDevice::burn(device())] {
+            game.name.parse::<GameSpec>().unwrap().visit(Shapes(engine));
+        }
     }
 }
 
@@ -123,7 +186,7 @@ fn a_linear_head_reaches_targets_beyond_one() {
     for _ in 0..300 {
         trainer.step(inputs.clone(), &targets);
     }
-    let evaluator = NetEvaluator::<TicTacToe>::new(trainer.inference_net(), device());
+    let evaluator = NetEvaluator::<TicTacToe>::new(trainer.inference_net(), &net_device());
     let mut values = vec![0.0; positions.len()];
     evaluator.evaluate(&positions, &mut values);
     assert!(
@@ -180,7 +243,7 @@ fn fit_random_targets(architecture: &Architecture, fraction: f32) {
         "{architecture}: MSE {first} -> {last}"
     );
     // The inference copy carries the trained weights.
-    let evaluator = NetEvaluator::<Awale>::new(trainer.inference_net(), device());
+    let evaluator = NetEvaluator::<Awale>::new(trainer.inference_net(), &net_device());
     let mut values = vec![0.0; positions.len()];
     evaluator.evaluate(&positions, &mut values);
     let mse: f32 = values
@@ -297,8 +360,8 @@ fn assert_round_trip(architecture: &Architecture, base: &std::path::Path) -> Net
     let loaded = load_net(base, &manifest, &device()).unwrap();
     let positions = random_positions(&ConnectFour::new(&Default::default()), 32, 5);
     let (mut a, mut b) = (vec![0.0; 32], vec![0.0; 32]);
-    NetEvaluator::<ConnectFour>::new(net, device()).evaluate(&positions, &mut a);
-    NetEvaluator::<ConnectFour>::new(loaded, device()).evaluate(&positions, &mut b);
+    NetEvaluator::<ConnectFour>::new(net, &net_device()).evaluate(&positions, &mut a);
+    NetEvaluator::<ConnectFour>::new(loaded, &net_device()).evaluate(&positions, &mut b);
     assert_eq!(a, b, "{architecture}: bit-exact after a round trip");
     manifest
 }
@@ -307,7 +370,7 @@ fn assert_round_trip(architecture: &Architecture, base: &std::path::Path) -> Net
 fn descent_runs_with_a_fresh_network_unchanged() {
     let root = Awale::new(&AwaleParams::default());
     let net = ValueNet::new(&Architecture::PaperCnn, shape::<Awale>(), true, &device());
-    let evaluator = NetEvaluator::<Awale>::new(net, device());
+    let evaluator = NetEvaluator::<Awale>::new(net, &net_device());
     let mut table = Table::new(true);
     let mut search = TreeSearch::new(TreeSearchOptions::descent());
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(6);
@@ -341,13 +404,14 @@ fn the_batching_evaluator_returns_each_caller_its_own_values() {
         true,
         &device(),
     );
-    let direct = NetEvaluator::<ConnectFour>::new(net.clone(), device());
+    // Expected values from burn's forward pass; the batching evaluator uses the direct pass.
+    let direct = NetEvaluator::<ConnectFour>::new(net.clone(), &NetDevice::burn(device()));
     let mut expected = vec![0.0; positions.len()];
     for (p, v) in positions.iter().zip(expected.iter_mut()) {
         direct.evaluate(std::slice::from_ref(p), std::slice::from_mut(v));
     }
     let batching =
-        BatchingEvaluator::<ConnectFour>::new(net, device(), 64, Duration::from_millis(5));
+        BatchingEvaluator::<ConnectFour>::new(net, &net_device(), 64, Duration::from_millis(5));
     let submitted = std::sync::atomic::AtomicU64::new(0);
     std::thread::scope(|scope| {
         for thread in 0..8u64 {

@@ -5,7 +5,6 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use burn::prelude::Device;
 use rand::rngs::Xoshiro256PlusPlus;
 
 use super::agent_spec::{AgentKind, AgentSpec};
@@ -17,7 +16,7 @@ use crate::search::{
     AlphaBeta, AlphaBetaOptions, Budget, Decision, Evaluator, Mcts, ScoreEvaluator, Table,
     TerminalEval, TreeSearch, TreeSearchOptions,
 };
-use crate::value::NetEvaluator;
+use crate::value::{NetDevice, NetEvaluator};
 
 /// The random number generator agents draw from (one per game, seeded: matches replay).
 pub type AgentRng = Xoshiro256PlusPlus;
@@ -57,7 +56,7 @@ pub struct AgentFactory<G: Game> {
 
 impl<G: Game> AgentFactory<G> {
     /// Loads the spec's model (if any) on `device` for game `game` (its spec text).
-    pub fn new(spec: AgentSpec, game: &str, device: &Device) -> anyhow::Result<Self> {
+    pub fn new(spec: AgentSpec, game: &str, device: &NetDevice) -> anyhow::Result<Self> {
         match &spec.model {
             None => Ok(Self::with_evaluator(
                 spec,
@@ -66,8 +65,8 @@ impl<G: Game> AgentFactory<G> {
                 "score".to_string(),
             )),
             Some(source) => {
-                let model = load_model::<G>(source, game, device)?;
-                let evaluator = NetEvaluator::<G>::new(model.net, device.clone());
+                let model = load_model::<G>(source, game, &device.burn)?;
+                let evaluator = NetEvaluator::<G>::new(model.net, device);
                 Ok(Self::with_evaluator(
                     spec,
                     Arc::new(evaluator),

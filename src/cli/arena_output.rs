@@ -5,13 +5,12 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use burn::prelude::Device;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::games::GameSpec;
-use crate::value::DeviceChoice;
 use crate::value::saved_net::write_atomically;
+use crate::value::{DeviceChoice, NetDevice};
 
 /// Options of every command that plays matches.
 #[derive(Args, Debug)]
@@ -50,9 +49,9 @@ impl MatchOptions {
     }
 
     /// The device for networks, seeded.
-    pub fn device(&self) -> anyhow::Result<Device> {
+    pub fn device(&self) -> anyhow::Result<NetDevice> {
         let device = self.device.device().map_err(anyhow::Error::msg)?;
-        device.seed(self.seed);
+        device.burn.seed(self.seed);
         Ok(device)
     }
 

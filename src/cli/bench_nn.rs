@@ -10,7 +10,9 @@ use rand::{RngExt, SeedableRng};
 use serde::Serialize;
 
 use crate::games::{Game, GameSpec, GameVisitor};
-use crate::value::{AdamSettings, Architecture, DeviceChoice, Trainer, ValueNet};
+use crate::value::{
+    AdamSettings, Architecture, DeviceChoice, InferenceNet, NetDevice, Trainer, ValueNet,
+};
 
 #[derive(Args, Debug)]
 pub struct NnArgs {
@@ -26,7 +28,8 @@ pub struct NnArgs {
     /// Training minibatch size (0: skip the training measurement).
     #[arg(long, default_value_t = 128)]
     train_batch: usize,
-    /// Device: cpu, ndarray, wgpu, cuda or cuda:N (GPU backends need their cargo feature).
+    /// Device: cpu (inference by the direct CPU pass, training on burn-flex), flex (burn-flex
+    /// for both), ndarray, wgpu, cuda or cuda:N (GPU backends need their cargo feature).
     #[arg(long, default_value = "cpu", value_parser = |s: &str| s.parse::<DeviceChoice>())]
     device: DeviceChoice,
     /// Seconds per measurement.
@@ -61,7 +64,7 @@ struct NnBench {
     arch: Architecture,
     batches: Vec<usize>,
     train_batch: usize,
-    device: burn::prelude::Device,
+    device: NetDevice,
     seconds: f64,
 }
 
@@ -91,21 +94,27 @@ impl GameVisitor for NnBench {
         let e = G::ENCODING;
         let shape = e.dims();
         let flops = self.arch.flops(e.planes, e.rows, e.cols);
-        let net = ValueNet::new(&self.arch, shape, true, &self.device);
+        let net = ValueNet::new(&self.arch, shape, true, &self.device.burn);
+        let inference = InferenceNet::new(net.clone(), shape, &self.device);
         let budget = Duration::from_secs_f64(self.seconds);
         let mut figures = Vec::new();
         for &batch in &self.batches {
             let inputs = random_inputs(&initial, batch);
-            let warm = net.predict(inputs.clone(), batch, shape, &self.device);
+            // The timed engine must agree with burn's forward pass.
+            let expected = net.predict(inputs.clone(), batch, shape, &self.device.burn);
+            let mut values = vec![f32::NAN; batch];
+            inference.predict_into(&inputs, &mut values);
             anyhow::ensure!(
-                warm.len() == batch && warm.iter().all(|v| v.is_finite()),
-                "the network returned bad values"
+                values
+                    .iter()
+                    .zip(&expected)
+                    .all(|(v, e)| v.is_finite() && (v - e).abs() <= 1e-4 * (1.0 + e.abs())),
+                "the network returned bad values: {values:?}, burn gives {expected:?}"
             );
             let start = Instant::now();
             let mut passes = 0u64;
             while start.elapsed() < budget {
-                let values = net.predict(inputs.clone(), batch, shape, &self.device);
-                debug_assert_eq!(values.len(), batch);
+                inference.predict_into(&inputs, &mut values);
                 passes += 1;
             }
             let seconds = start.elapsed().as_secs_f64();
@@ -122,7 +131,7 @@ impl GameVisitor for NnBench {
             let targets: Vec<f32> = (0..self.train_batch)
                 .map(|i| if i % 2 == 0 { 0.5 } else { -0.5 })
                 .collect();
-            let mut trainer = Trainer::new(net, AdamSettings::default(), &self.device, shape);
+            let mut trainer = Trainer::new(net, AdamSettings::default(), &self.device.burn, shape);
             let first = trainer.step(inputs.clone(), &targets);
             let start = Instant::now();
             let mut steps = 0u64;

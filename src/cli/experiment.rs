@@ -125,7 +125,7 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
         .device
         .device()
         .map_err(anyhow::Error::msg)?;
-    device.seed(args.seed);
+    device.burn.seed(args.seed);
     if !args.quiet {
         info!(
             "evaluating {} networks with {}",
@@ -217,7 +217,7 @@ impl ExperimentObserver for RunsObserver {
 struct EvaluateVisitor<'a> {
     plan: &'a ExperimentPlan,
     runs: &'a [RunNets],
-    device: &'a burn::prelude::Device,
+    device: &'a crate::value::NetDevice,
     seed: u64,
     quiet: bool,
 }

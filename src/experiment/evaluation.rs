@@ -13,7 +13,6 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use burn::prelude::Device;
 use serde::Serialize;
 
 use super::config::{ExperimentPlan, agent_with_model};
@@ -22,6 +21,7 @@ use crate::arena::match_play::game_seed;
 use crate::arena::tournament::play_tournament;
 use crate::arena::{AgentFactory, MatchReport, ResultSummary, TournamentReport, play_match};
 use crate::games::Game;
+use crate::value::NetDevice;
 
 /// One point of a variant's curve: its score at a stage, pooled over repetitions and opponents.
 #[derive(Clone, Debug, Serialize)]
@@ -102,7 +102,7 @@ pub fn evaluate<G: Game>(
     initial: &G,
     plan: &ExperimentPlan,
     runs: &[RunNets],
-    device: &Device,
+    device: &NetDevice,
     seed: u64,
     on_game: &(dyn Fn() + Sync),
 ) -> anyhow::Result<ExperimentReport> {

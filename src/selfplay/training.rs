@@ -36,7 +36,7 @@ use crate::learn::ReplayBuffer;
 use crate::learn::pretrain::{mean_random_game_length, random_terminal_pairs};
 use crate::search::{Evaluator, TerminalEval};
 use crate::value::saved_net::{NetManifest, load_net, save_net, write_atomically};
-use crate::value::{BatchingEvaluator, NetEvaluator, Trainer, ValueNet};
+use crate::value::{BatchingEvaluator, NetDevice, NetEvaluator, Trainer, ValueNet};
 
 /// Environment variable (a testing aid): pause this many milliseconds in the middle of every
 /// checkpoint write, so that a test can kill the process there.
@@ -279,7 +279,7 @@ struct Session<'a, G: Game> {
     run_dir: &'a RunDir,
     observer: &'a mut dyn TrainingObserver,
     initial: G,
-    device: Device,
+    device: NetDevice,
     manifest: NetManifest,
     terminal_eval: TerminalEval,
     learner: Learner,
@@ -306,7 +306,7 @@ fn train_game<G: Game>(
     observer: &mut dyn TrainingObserver,
 ) -> anyhow::Result<TrainSummary> {
     let device = settings.device.device().map_err(|e| anyhow::anyhow!(e))?;
-    device.seed(settings.seed);
+    device.burn.seed(settings.seed);
     let terminal_eval = resolve_terminal_eval(settings, &initial)?;
     let shape = G::ENCODING.dims();
     let manifest = NetManifest::new(
@@ -323,11 +323,16 @@ fn train_game<G: Game>(
         None
     };
     let (learner, state) = match &checkpoint {
-        Some(dir) => load_checkpoint::<G>(dir, settings, &manifest, &device)?,
+        Some(dir) => load_checkpoint::<G>(dir, settings, &manifest, &device.burn)?,
         None => {
-            let net = ValueNet::new(&settings.architecture, shape, manifest.tanh_output, &device);
+            let net = ValueNet::new(
+                &settings.architecture,
+                shape,
+                manifest.tanh_output,
+                &device.burn,
+            );
             let learner = Learner::new(
-                Trainer::new(net, settings.adam, &device, shape),
+                Trainer::new(net, settings.adam, &device.burn, shape),
                 ReplayBuffer::new(settings.replay, G::ENCODING.len()),
                 settings,
                 stream_rng(settings.seed, STREAM_LEARNER, 0),
@@ -496,7 +501,7 @@ impl<G: Game> Session<'_, G> {
         };
         let shared = BatchingEvaluator::<G>::new(
             self.learner.trainer.inference_net(),
-            self.device.clone(),
+            &self.device,
             max_batch,
             Duration::from_micros(500),
         );
@@ -634,8 +639,7 @@ impl<G: Game> Session<'_, G> {
             && self.state.games.is_multiple_of(evaluation.every_games)
         {
             let start = Instant::now();
-            let net =
-                NetEvaluator::<G>::new(self.learner.trainer.inference_net(), self.device.clone());
+            let net = NetEvaluator::<G>::new(self.learner.trainer.inference_net(), &self.device);
             let report = evaluate_against_baseline(
                 &self.initial,
                 std::sync::Arc::new(net),

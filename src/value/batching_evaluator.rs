@@ -12,8 +12,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
-use burn::prelude::Device;
-
+use super::device::NetDevice;
+use super::inference_net::InferenceNet;
 use super::net_evaluator::encode_batch;
 use super::network::ValueNet;
 use crate::games::Game;
@@ -55,8 +55,8 @@ impl BatchingStats {
 
 /// A network shared by concurrent searches, evaluating their requests in merged batches.
 pub struct BatchingEvaluator<G> {
-    net: RwLock<ValueNet>,
-    device: Device,
+    net: RwLock<InferenceNet>,
+    device: NetDevice,
     max_batch: usize,
     max_wait: Duration,
     pending: Mutex<Pending>,
@@ -69,11 +69,11 @@ pub struct BatchingEvaluator<G> {
 impl<G: Game> BatchingEvaluator<G> {
     /// `max_batch`: a pass runs as soon as this many positions are pending; `max_wait`: how long
     /// a request waits for others before it runs the pass itself.
-    pub fn new(net: ValueNet, device: Device, max_batch: usize, max_wait: Duration) -> Self {
+    pub fn new(net: ValueNet, device: &NetDevice, max_batch: usize, max_wait: Duration) -> Self {
         assert!(max_batch >= 1, "max_batch must be at least 1");
         BatchingEvaluator {
-            net: RwLock::new(net),
-            device,
+            net: RwLock::new(InferenceNet::new(net, G::ENCODING.dims(), device)),
+            device: device.clone(),
             max_batch,
             max_wait,
             pending: Mutex::new(Pending::default()),
@@ -86,6 +86,7 @@ impl<G: Game> BatchingEvaluator<G> {
 
     /// Replaces the weights; passes already running finish with the old ones.
     pub fn set_net(&self, net: ValueNet) {
+        let net = InferenceNet::new(net, G::ENCODING.dims(), &self.device);
         *self.net.write().expect("network lock poisoned") = net;
     }
 
@@ -108,10 +109,11 @@ impl<G: Game> BatchingEvaluator<G> {
         for r in &requests {
             inputs.extend_from_slice(&r.inputs);
         }
-        let values = {
-            let net = self.net.read().expect("network lock poisoned");
-            net.predict(inputs, total, e.dims(), &self.device)
-        };
+        let mut values = vec![0.0; total];
+        self.net
+            .read()
+            .expect("network lock poisoned")
+            .predict_into(&inputs, &mut values);
         self.passes.fetch_add(1, Ordering::Relaxed);
         self.positions.fetch_add(total as u64, Ordering::Relaxed);
         let mut offset = 0;

@@ -1,6 +1,7 @@
-//! Choosing the backend at run time: `cpu` (burn-flex, the default), `ndarray`, `wgpu`,
-//! `cuda` / `cuda:N`. A backend that was not compiled in is an error naming the cargo feature
-//! that enables it.
+//! Choosing the backend at run time: `cpu` (the default: inference by the direct CPU pass
+//! `CpuNet`, training on burn-flex), `flex` (burn-flex for both), `ndarray`, `wgpu`, `cuda` /
+//! `cuda:N`. A backend that was not compiled in is an error naming the cargo feature that
+//! enables it.
 
 use std::fmt;
 use std::str::FromStr;
@@ -10,8 +11,10 @@ use burn::prelude::Device;
 /// A device named on the command line or in a config.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DeviceChoice {
-    /// burn-flex on the CPU (default build).
+    /// The CPU: inference by `CpuNet`, training on burn-flex (default build).
     Cpu,
+    /// burn-flex on the CPU for inference and training.
+    Flex,
     /// burn-ndarray on the CPU (cargo feature `ndarray`; deprecated by burn, 25-45× slower).
     Ndarray,
     /// A GPU through wgpu (cargo feature `wgpu`).
@@ -25,14 +28,15 @@ impl FromStr for DeviceChoice {
 
     fn from_str(text: &str) -> Result<Self, String> {
         match text {
-            "cpu" | "flex" => Ok(DeviceChoice::Cpu),
+            "cpu" => Ok(DeviceChoice::Cpu),
+            "flex" => Ok(DeviceChoice::Flex),
             "ndarray" => Ok(DeviceChoice::Ndarray),
             "wgpu" => Ok(DeviceChoice::Wgpu),
             "cuda" => Ok(DeviceChoice::Cuda(0)),
             _ => match text.strip_prefix("cuda:").map(str::parse::<usize>) {
                 Some(Ok(index)) => Ok(DeviceChoice::Cuda(index)),
                 _ => Err(format!(
-                    "unknown device {text:?}: expected cpu, ndarray, wgpu, cuda or cuda:N"
+                    "unknown device {text:?}: expected cpu, flex, ndarray, wgpu, cuda or cuda:N"
                 )),
             },
         }
@@ -43,6 +47,7 @@ impl fmt::Display for DeviceChoice {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DeviceChoice::Cpu => f.write_str("cpu"),
+            DeviceChoice::Flex => f.write_str("flex"),
             DeviceChoice::Ndarray => f.write_str("ndarray"),
             DeviceChoice::Wgpu => f.write_str("wgpu"),
             DeviceChoice::Cuda(i) => write!(f, "cuda:{i}"),
@@ -56,11 +61,45 @@ fn not_compiled(device: DeviceChoice, feature: &str) -> String {
     )
 }
 
+/// Where the value network runs.
+#[derive(Clone, Debug)]
+pub struct NetDevice {
+    /// burn's device: training, loading, and inference unless `direct_inference`.
+    pub burn: Device,
+    /// Inference by the direct CPU pass (`CpuNet`) instead of burn.
+    pub direct_inference: bool,
+}
+
+impl NetDevice {
+    /// The default: the direct CPU pass for inference, burn-flex for training.
+    pub fn cpu() -> NetDevice {
+        NetDevice {
+            burn: Device::flex(),
+            direct_inference: true,
+        }
+    }
+
+    /// burn alone on `device`.
+    pub fn burn(device: Device) -> NetDevice {
+        NetDevice {
+            burn: device,
+            direct_inference: false,
+        }
+    }
+}
+
 impl DeviceChoice {
-    /// The burn device, or an error if its backend was not compiled in.
-    pub fn device(self) -> Result<Device, String> {
+    /// The device, or an error if its backend was not compiled in.
+    pub fn device(self) -> Result<NetDevice, String> {
+        self.burn_device().map(|burn| NetDevice {
+            burn,
+            direct_inference: self == DeviceChoice::Cpu,
+        })
+    }
+
+    fn burn_device(self) -> Result<Device, String> {
         match self {
-            DeviceChoice::Cpu => Ok(Device::flex()),
+            DeviceChoice::Cpu | DeviceChoice::Flex => Ok(Device::flex()),
             #[cfg(feature = "ndarray")]
             #[allow(deprecated)]
             // kept for comparison; burn deprecates it in favour of flex
@@ -86,12 +125,23 @@ mod tests {
     #[test]
     fn device_names_parse_and_uncompiled_backends_name_their_feature() {
         assert_eq!("cpu".parse(), Ok(DeviceChoice::Cpu));
+        assert_eq!("flex".parse(), Ok(DeviceChoice::Flex));
+        assert!(DeviceChoice::Cpu.device().unwrap().direct_inference);
+        assert!(!DeviceChoice::Flex.device().unwrap().direct_inference);
         assert_eq!("cuda:1".parse(), Ok(DeviceChoice::Cuda(1)));
         assert_eq!("cuda".parse(), Ok(DeviceChoice::Cuda(0)));
         let err = "tpu".parse::<DeviceChoice>().unwrap_err();
         assert!(err.contains("tpu") && err.contains("cuda:N"), "{err}");
         assert!("cuda:x".parse::<DeviceChoice>().is_err());
-        assert!(DeviceChoice::Cpu.device().is_ok());
+        for choice in [
+            DeviceChoice::Cpu,
+            DeviceChoice::Flex,
+            DeviceChoice::Ndarray,
+            DeviceChoice::Wgpu,
+            DeviceChoice::Cuda(2),
+        ] {
+            assert_eq!(choice.to_string().parse(), Ok(choice));
+        }
         #[cfg(not(feature = "cuda"))]
         assert!(
             DeviceChoice::Cuda(0)

@@ -1,47 +1,49 @@
 //! `NetEvaluator`: the value network as the search's `Evaluator` — a batch of positions is
 //! encoded into one buffer and evaluated in one forward pass.
 
+use std::cell::RefCell;
 use std::marker::PhantomData;
 
-use burn::prelude::Device;
-
+use super::device::NetDevice;
+use super::inference_net::InferenceNet;
 use super::network::ValueNet;
 use crate::games::Game;
 use crate::search::Evaluator;
 
 /// Encodes `positions` into one contiguous buffer, `[batch, planes, rows, cols]`.
 pub fn encode_batch<G: Game>(positions: &[G]) -> Vec<f32> {
-    let size = G::ENCODING.len();
-    let mut inputs = vec![0.0f32; size * positions.len()];
-    for (position, slot) in positions.iter().zip(inputs.chunks_exact_mut(size)) {
-        position.encode(slot);
-    }
+    let mut inputs = Vec::new();
+    encode_batch_into(positions, &mut inputs);
     inputs
 }
 
-/// A network evaluating positions of game `G` on `device` (inference only).
+/// Encodes `positions` into `inputs` (replacing its contents; its capacity is reused).
+pub fn encode_batch_into<G: Game>(positions: &[G], inputs: &mut Vec<f32>) {
+    let size = G::ENCODING.len();
+    inputs.clear();
+    inputs.resize(size * positions.len(), 0.0);
+    for (position, slot) in positions.iter().zip(inputs.chunks_exact_mut(size)) {
+        position.encode(slot);
+    }
+}
+
+thread_local! {
+    /// Each thread's encoding buffer, reused from call to call.
+    static ENCODED: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A network evaluating positions of game `G` (inference only).
 pub struct NetEvaluator<G> {
-    net: ValueNet,
-    device: Device,
+    net: InferenceNet,
     _game: PhantomData<fn() -> G>,
 }
 
 impl<G: Game> NetEvaluator<G> {
-    pub fn new(net: ValueNet, device: Device) -> Self {
+    pub fn new(net: ValueNet, device: &NetDevice) -> Self {
         NetEvaluator {
-            net,
-            device,
+            net: InferenceNet::new(net, G::ENCODING.dims(), device),
             _game: PhantomData,
         }
-    }
-
-    pub fn net(&self) -> &ValueNet {
-        &self.net
-    }
-
-    /// Replaces the weights (after a learning phase).
-    pub fn set_net(&mut self, net: ValueNet) {
-        self.net = net;
     }
 }
 
@@ -51,10 +53,10 @@ impl<G: Game> Evaluator<G> for NetEvaluator<G> {
         if positions.is_empty() {
             return;
         }
-        let inputs = encode_batch(positions);
-        let values = self
-            .net
-            .predict(inputs, positions.len(), G::ENCODING.dims(), &self.device);
-        values_p0.copy_from_slice(&values);
+        ENCODED.with(|buffer| {
+            let mut inputs = buffer.borrow_mut();
+            encode_batch_into(positions, &mut inputs);
+            self.net.predict_into(&inputs, values_p0);
+        });
     }
 }

@@ -18,8 +18,8 @@ fn conv3x3(input: usize, output: usize, device: &Device) -> Conv2d {
 /// the same function, without reshapes (which would pin the batch size in an ONNX export).
 #[derive(Module, Debug)]
 pub struct SqueezeExcitation {
-    squeeze: Conv2d,
-    excite: Conv2d,
+    pub(super) squeeze: Conv2d,
+    pub(super) excite: Conv2d,
 }
 
 impl SqueezeExcitation {
@@ -46,9 +46,9 @@ impl SqueezeExcitation {
 /// Two 3×3 convolutions with a skip connection: `relu(se(c2(relu(c1(x)))) + x)`.
 #[derive(Module, Debug)]
 pub struct ResidualBlock {
-    c1: Conv2d,
-    c2: Conv2d,
-    se: Option<SqueezeExcitation>,
+    pub(super) c1: Conv2d,
+    pub(super) c2: Conv2d,
+    pub(super) se: Option<SqueezeExcitation>,
 }
 
 impl ResidualBlock {
@@ -65,14 +65,14 @@ impl ResidualBlock {
 #[derive(Module, Debug)]
 pub struct ValueNet {
     /// Plain convolutions (paper-cnn: 3; resnet: the stem).
-    convs: Vec<Conv2d>,
-    blocks: Vec<ResidualBlock>,
+    pub(super) convs: Vec<Conv2d>,
+    pub(super) blocks: Vec<ResidualBlock>,
     /// The 1×1 convolution before the global sum pooling (`-gsp`).
-    head: Option<Conv2d>,
-    dense: Vec<Linear>,
-    out: Linear,
+    pub(super) head: Option<Conv2d>,
+    pub(super) dense: Vec<Linear>,
+    pub(super) out: Linear,
     /// tanh on the output (classic gain); linear otherwise.
-    tanh_output: bool,
+    pub(super) tanh_output: bool,
 }
 
 impl ValueNet {
