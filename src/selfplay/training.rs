@@ -492,9 +492,11 @@ impl<G: Game> Session<'_, G> {
 
     fn run(mut self) -> anyhow::Result<TrainSummary> {
         let threads = self.settings.threads;
-        // One thread: every request is a full batch (no waiting). More: merge the players'
-        // child batches, waiting at most half a millisecond for the others.
-        let max_batch = if threads == 1 {
+        // One thread, or the direct CPU pass (whose cost per call is too small to be worth
+        // waiting for other threads): every request is a full batch, evaluated at once by its
+        // own thread. Otherwise merge the players' child batches, waiting at most half a
+        // millisecond for the others.
+        let max_batch = if threads == 1 || self.device.direct_inference {
             1
         } else {
             threads * G::NUM_ACTIONS / 2

@@ -9,6 +9,7 @@
 //! times the packed kernel. The result equals `ValueNet::forward` up to float rounding (tested).
 
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use burn::nn::Linear;
 use burn::nn::conv::Conv2d;
@@ -62,6 +63,28 @@ struct Scratch {
 
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// Forward passes running now, in all threads. A pass that starts alone splits its big
+/// products over rayon's threads; one that starts beside others (parallel self-play or
+/// arena games, which already keep the cores busy) runs on its own thread.
+static PASSES_IN_FLIGHT: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts a pass in `PASSES_IN_FLIGHT` until dropped.
+struct InFlight;
+
+impl InFlight {
+    /// Enters a pass; true if no other pass is running.
+    fn enter() -> (InFlight, bool) {
+        let alone = PASSES_IN_FLIGHT.fetch_add(1, Ordering::Relaxed) == 0;
+        (InFlight, alone)
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        PASSES_IN_FLIGHT.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 /// The first `len` floats of `buffer`, growing it if needed (contents unspecified).
@@ -207,10 +230,11 @@ impl CpuNet {
         if batch == 0 {
             return;
         }
-        SCRATCH.with(|scratch| self.forward(&mut scratch.borrow_mut(), inputs, values));
+        let (_in_flight, split) = InFlight::enter();
+        SCRATCH.with(|scratch| self.forward(&mut scratch.borrow_mut(), inputs, values, split));
     }
 
-    fn forward(&self, scratch: &mut Scratch, inputs: &[f32], values: &mut [f32]) {
+    fn forward(&self, scratch: &mut Scratch, inputs: &[f32], values: &mut [f32], split: bool) {
         let batch = values.len();
         let (planes, cells) = (self.planes, self.cells);
         let rows = batch * cells;
@@ -246,6 +270,7 @@ impl CpuNet {
             columns,
             out,
             Activation::Relu,
+            split,
         );
         for conv in &self.convs[1..] {
             let next = (current + 1) % 3;
@@ -258,6 +283,7 @@ impl CpuNet {
                 columns,
                 out,
                 Activation::Relu,
+                split,
             );
             (current, channels) = (next, conv.outputs());
         }
@@ -268,11 +294,19 @@ impl CpuNet {
                 .get_disjoint_mut([current, first, second])
                 .unwrap();
             let (x, h1) = (&x[..rows * channels], take(h1, rows * channels));
-            self.convolve(&block.c1, x, channels, columns, h1, Activation::Relu);
+            self.convolve(&block.c1, x, channels, columns, h1, Activation::Relu, split);
             let h2 = take(h2, rows * channels);
-            self.convolve(&block.c2, h1, channels, columns, h2, Activation::Identity);
+            self.convolve(
+                &block.c2,
+                h1,
+                channels,
+                columns,
+                h2,
+                Activation::Identity,
+                split,
+            );
             if let Some(se) = &block.se {
-                self.squeeze_excite(se, h2, channels, [pooled, hidden, columns]);
+                self.squeeze_excite(se, h2, channels, [pooled, hidden, columns], split);
             }
             for (h, &skip) in h2.iter_mut().zip(x) {
                 *h = (*h + skip).max(0.0);
@@ -286,7 +320,7 @@ impl CpuNet {
             Some(head) => {
                 let n = head.outputs();
                 let per_cell = take(columns, rows * n);
-                head.apply(board, rows, per_cell, Activation::Relu);
+                head.apply(board, rows, per_cell, Activation::Relu, split);
                 let sums = take(features, batch * n);
                 for (sum, position) in sums
                     .chunks_exact_mut(n)
@@ -316,7 +350,7 @@ impl CpuNet {
                 Activation::Identity
             };
             let out = take(out, batch * layer.outputs());
-            layer.apply(&x[..batch * layer.inputs()], batch, out, activation);
+            layer.apply(&x[..batch * layer.inputs()], batch, out, activation, split);
         }
         let output = if layers % 2 == 1 { spare } else { features };
         for (value, &raw) in values.iter_mut().zip(output.iter()) {
@@ -332,6 +366,7 @@ impl CpuNet {
         h: &mut [f32],
         channels: usize,
         [pooled, hidden, gates]: [&mut Vec<f32>; 3],
+        split: bool,
     ) {
         let cells = self.cells;
         let batch = h.len() / (cells * channels);
@@ -351,10 +386,11 @@ impl CpuNet {
             }
         }
         let squeezed = take(hidden, batch * se.squeeze.outputs());
-        se.squeeze.apply(means, batch, squeezed, Activation::Relu);
+        se.squeeze
+            .apply(means, batch, squeezed, Activation::Relu, split);
         let gates = take(gates, batch * channels);
         se.excite
-            .apply(squeezed, batch, gates, Activation::Identity);
+            .apply(squeezed, batch, gates, Activation::Identity, split);
         for g in gates.iter_mut() {
             *g = 1.0 / (1.0 + (-*g).exp());
         }
@@ -379,6 +415,7 @@ impl CpuNet {
         columns: &mut Vec<f32>,
         out: &mut [f32],
         activation: Activation,
+        split: bool,
     ) {
         let rows = x.len() / channels;
         let width = 9 * channels;
@@ -401,6 +438,6 @@ impl CpuNet {
                 }
             }
         }
-        conv.apply(columns, rows, out, activation);
+        conv.apply(columns, rows, out, activation, split);
     }
 }

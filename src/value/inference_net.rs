@@ -10,7 +10,7 @@ use super::network::ValueNet;
 /// A network ready to evaluate encoded positions.
 pub enum InferenceNet {
     Burn {
-        net: ValueNet,
+        net: Box<ValueNet>,
         device: Device,
         shape: [usize; 3],
     },
@@ -24,7 +24,7 @@ impl InferenceNet {
             InferenceNet::Direct(CpuNet::new(&net, shape))
         } else {
             InferenceNet::Burn {
-                net,
+                net: Box::new(net),
                 device: device.burn.clone(),
                 shape,
             }

@@ -1,7 +1,7 @@
 //! `PackedMatrix`: a weight matrix `W [inputs, outputs]` and its bias, packed once in panels of
 //! 16 output columns, multiplied by row-major activations as `out = act(x · W + b)` with a
 //! register-tiled kernel (6 rows × 16 columns: AVX2 + FMA where the CPU has them, plain loops
-//! elsewhere). Nothing is allocated per multiply; big products are split by rows over rayon.
+//! elsewhere). Nothing is allocated per multiply; big products may be split by rows over rayon.
 
 use rayon::prelude::*;
 
@@ -71,9 +71,18 @@ impl PackedMatrix {
         self.outputs
     }
 
-    /// `out [rows, outputs] = activation(x [rows, inputs] · W + b)`, both row-major.
-    pub fn apply(&self, x: &[f32], rows: usize, out: &mut [f32], activation: Activation) {
-        self.apply_with(x, rows, out, activation, Kernel::detect());
+    /// `out [rows, outputs] = activation(x [rows, inputs] · W + b)`, both row-major. With
+    /// `split`, a big product is cut by rows over rayon's threads (the values are the same:
+    /// each row is summed in the same order either way).
+    pub fn apply(
+        &self,
+        x: &[f32],
+        rows: usize,
+        out: &mut [f32],
+        activation: Activation,
+        split: bool,
+    ) {
+        self.apply_with(x, rows, out, activation, split, Kernel::detect());
     }
 
     fn apply_with(
@@ -82,12 +91,13 @@ impl PackedMatrix {
         rows: usize,
         out: &mut [f32],
         activation: Activation,
+        split: bool,
         kernel: Kernel,
     ) {
         let (k, n) = (self.inputs, self.outputs);
         assert_eq!(x.len(), rows * k, "{rows} rows of {k} inputs");
         assert_eq!(out.len(), rows * n, "{rows} rows of {n} outputs");
-        if rows * k * n >= PARALLEL_WORK && rows >= 2 * TILE_ROWS {
+        if split && rows * k * n >= PARALLEL_WORK && rows >= 2 * TILE_ROWS {
             let threads = rayon::current_num_threads().max(1);
             let chunk = rows.div_ceil(threads).next_multiple_of(TILE_ROWS);
             out.par_chunks_mut(chunk * n)
@@ -304,13 +314,23 @@ mod tests {
                 };
                 for kernel in kernels() {
                     let mut out = vec![f32::NAN; rows * n];
-                    packed.apply_with(&x, rows, &mut out, activation, kernel);
+                    packed.apply_with(&x, rows, &mut out, activation, false, kernel);
                     for (i, (got, want)) in out.iter().zip(&expected).enumerate() {
                         assert!(
                             (got - want).abs() <= 1e-4 * (1.0 + want.abs()),
                             "{kernel:?} {rows}×{k}×{n} relu {relu}: element {i} is {got}, want {want}"
                         );
                     }
+                    // Split over threads: the same values, bit for bit.
+                    let mut split = vec![f32::NAN; rows * n];
+                    packed.apply_with(&x, rows, &mut split, activation, true, kernel);
+                    assert!(
+                        split
+                            .iter()
+                            .zip(&out)
+                            .all(|(a, b)| a.to_bits() == b.to_bits()),
+                        "{kernel:?} {rows}×{k}×{n}: a split product differs"
+                    );
                 }
             }
         }
