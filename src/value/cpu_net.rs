@@ -263,15 +263,7 @@ impl CpuNet {
         let mut current = 0;
         let mut channels = self.convs[0].outputs();
         let out = take(&mut activations[0], rows * channels);
-        self.convolve(
-            &self.convs[0],
-            input,
-            planes,
-            columns,
-            out,
-            Activation::Relu,
-            split,
-        );
+        self.convolve(&self.convs[0], input, columns, out, Activation::Relu, split);
         for conv in &self.convs[1..] {
             let next = (current + 1) % 3;
             let [x, out] = activations.get_disjoint_mut([current, next]).unwrap();
@@ -279,7 +271,6 @@ impl CpuNet {
             self.convolve(
                 conv,
                 &x[..rows * channels],
-                channels,
                 columns,
                 out,
                 Activation::Relu,
@@ -294,17 +285,9 @@ impl CpuNet {
                 .get_disjoint_mut([current, first, second])
                 .unwrap();
             let (x, h1) = (&x[..rows * channels], take(h1, rows * channels));
-            self.convolve(&block.c1, x, channels, columns, h1, Activation::Relu, split);
+            self.convolve(&block.c1, x, columns, h1, Activation::Relu, split);
             let h2 = take(h2, rows * channels);
-            self.convolve(
-                &block.c2,
-                h1,
-                channels,
-                columns,
-                h2,
-                Activation::Identity,
-                split,
-            );
+            self.convolve(&block.c2, h1, columns, h2, Activation::Identity, split);
             if let Some(se) = &block.se {
                 self.squeeze_excite(se, h2, channels, [pooled, hidden, columns], split);
             }
@@ -406,19 +389,20 @@ impl CpuNet {
         }
     }
 
-    /// `out = activation(conv3x3(x))` for `x` of `[rows, channels]`.
+    /// `out = activation(conv3x3(x))` for `x` of `[rows, channels]` (`channels` = the
+    /// convolution's inputs).
     fn convolve(
         &self,
         conv: &PackedMatrix,
         x: &[f32],
-        channels: usize,
         columns: &mut Vec<f32>,
         out: &mut [f32],
         activation: Activation,
         split: bool,
     ) {
+        let width = conv.inputs();
+        let channels = width / 9;
         let rows = x.len() / channels;
-        let width = 9 * channels;
         let columns = take(columns, rows * width);
         for (position, position_columns) in x
             .chunks_exact(self.cells * channels)
