@@ -21,7 +21,8 @@ pub struct MatchOptions {
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// Where networks run: cpu, wgpu, cuda:N (GPU backends need their cargo feature).
+    /// Where networks run: cpu, flex, ndarray, wgpu, cuda:N (all but cpu and flex need their
+    /// cargo feature).
     #[arg(long, default_value = "cpu")]
     pub device: DeviceChoice,
     /// Write the JSON report (every game's moves) and an SVG chart into this directory.

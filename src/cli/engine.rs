@@ -23,8 +23,11 @@ pub struct EngineArgs {
     /// The agent answering `genmove`, e.g. `ubfms:model=awale.descent,time=1s`.
     #[arg(long)]
     agent: AgentSpec,
+    /// Seed of the agent's random choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Where the network runs: cpu, flex, ndarray, wgpu, cuda:N (all but cpu and flex need
+    /// their cargo feature).
     #[arg(long, default_value = "cpu")]
     device: DeviceChoice,
 }

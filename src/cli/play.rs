@@ -25,8 +25,11 @@ pub struct PlayArgs {
     /// Thinking time per move of the agent (replaces the spec's budget).
     #[arg(long)]
     time: Option<DurationText>,
+    /// Seed of the agent's random choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Where the network runs: cpu, flex, ndarray, wgpu, cuda:N (all but cpu and flex need
+    /// their cargo feature).
     #[arg(long, default_value = "cpu")]
     device: DeviceChoice,
 }

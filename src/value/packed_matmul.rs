@@ -9,6 +9,8 @@ use rayon::prelude::*;
 pub const PANEL: usize = 16;
 /// Rows of activations per register tile.
 const TILE_ROWS: usize = 6;
+/// Bytes of activation rows multiplied by every panel before moving on (a share of L2).
+const BLOCK_BYTES: usize = 96 * 1024;
 /// Multiply-adds above which a product is split over rayon's threads.
 const PARALLEL_WORK: usize = 1 << 21;
 
@@ -108,8 +110,18 @@ impl PackedMatrix {
         }
     }
 
-    /// The product on one contiguous range of rows (`x` and `out` cut alike).
+    /// The product on one contiguous range of rows (`x` and `out` cut alike), a cache-sized
+    /// block of rows at a time: each block is read from memory once and stays cached while
+    /// every panel passes over it.
     fn apply_rows(&self, x: &[f32], out: &mut [f32], activation: Activation, kernel: Kernel) {
+        let (k, n) = (self.inputs, self.outputs);
+        let block_rows = (BLOCK_BYTES / (4 * k)).max(1).next_multiple_of(TILE_ROWS);
+        for (x, out) in x.chunks(block_rows * k).zip(out.chunks_mut(block_rows * n)) {
+            self.apply_block(x, out, activation, kernel);
+        }
+    }
+
+    fn apply_block(&self, x: &[f32], out: &mut [f32], activation: Activation, kernel: Kernel) {
         let (k, n) = (self.inputs, self.outputs);
         let rows = x.len() / k;
         let relu = activation == Activation::Relu;
