@@ -143,6 +143,45 @@ impl GameVisitor for DirectMatchesBurn {
 }
 
 #[test]
+fn the_direct_cpu_pass_gives_the_same_values_from_many_threads_at_once() {
+    use rayon::prelude::*;
+    let initial = ConnectFour::new(&Default::default());
+    let positions = random_positions(&initial, 300, 11);
+    let net = ValueNet::new(
+        &Architecture::PaperCnn,
+        shape::<ConnectFour>(),
+        true,
+        &device(),
+    );
+    let direct = CpuNet::new(&net, shape::<ConnectFour>());
+    let inputs = encode_batch(&positions);
+    let mut alone = vec![0.0; positions.len()];
+    direct.predict_into(&inputs, &mut alone);
+    // Rayon workers running passes (big enough to be split) beside each other and beside
+    // plain threads: every pass gives the values of the pass run alone, bit for bit.
+    let size = ConnectFour::ENCODING.len();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            (0..16usize).into_par_iter().for_each(|i| {
+                let count = 1 + i * 18;
+                let mut values = vec![f32::NAN; count];
+                direct.predict_into(&inputs[..count * size], &mut values);
+                assert_eq!(values, alone[..count], "rayon pass of {count}");
+            })
+        });
+        for _ in 0..2 {
+            scope.spawn(|| {
+                for _ in 0..4 {
+                    let mut values = vec![f32::NAN; positions.len()];
+                    direct.predict_into(&inputs, &mut values);
+                    assert_eq!(values, alone, "thread pass");
+                }
+            });
+        }
+    });
+}
+
+#[test]
 fn the_direct_cpu_pass_equals_burns_forward_on_every_architecture_and_game() {
     for game in REGISTERED_GAMES {
         game.name

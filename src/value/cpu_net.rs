@@ -231,7 +231,12 @@ impl CpuNet {
             return;
         }
         let (_in_flight, split) = InFlight::enter();
-        SCRATCH.with(|scratch| self.forward(&mut scratch.borrow_mut(), inputs, values, split));
+        SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+            Ok(mut scratch) => self.forward(&mut scratch, inputs, values, split),
+            // A pass nested in this thread's own (a rayon worker waiting on a split product
+            // may run another task): fresh buffers for it.
+            Err(_) => self.forward(&mut Scratch::default(), inputs, values, split),
+        });
     }
 
     fn forward(&self, scratch: &mut Scratch, inputs: &[f32], values: &mut [f32], split: bool) {
