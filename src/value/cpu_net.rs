@@ -95,6 +95,22 @@ fn take(buffer: &mut Vec<f32>, len: usize) -> &mut [f32] {
     &mut buffer[..len]
 }
 
+/// Each position's channels summed over its `cells` cells: `board` is
+/// `[positions · cells, channels]`, `sums` `[positions, channels]`.
+fn sum_over_cells(board: &[f32], cells: usize, channels: usize, sums: &mut [f32]) {
+    for (sum, position) in sums
+        .chunks_exact_mut(channels)
+        .zip(board.chunks_exact(cells * channels))
+    {
+        sum.fill(0.0);
+        for cell in position.chunks_exact(channels) {
+            for (s, &v) in sum.iter_mut().zip(cell) {
+                *s += v;
+            }
+        }
+    }
+}
+
 fn values<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {
     tensor
         .into_data()
@@ -309,18 +325,7 @@ impl CpuNet {
                 let n = head.outputs();
                 let per_cell = take(columns, rows * n);
                 head.apply(board, rows, per_cell, Activation::Relu, split);
-                let sums = take(features, batch * n);
-                for (sum, position) in sums
-                    .chunks_exact_mut(n)
-                    .zip(per_cell.chunks_exact(cells * n))
-                {
-                    sum.fill(0.0);
-                    for cell in position.chunks_exact(n) {
-                        for (s, &v) in sum.iter_mut().zip(cell) {
-                            *s += v;
-                        }
-                    }
-                }
+                sum_over_cells(per_cell, cells, n, take(features, batch * n));
             }
             None => take(features, board.len()).copy_from_slice(board),
         }
@@ -359,19 +364,9 @@ impl CpuNet {
         let cells = self.cells;
         let batch = h.len() / (cells * channels);
         let means = take(pooled, batch * channels);
-        for (mean, position) in means
-            .chunks_exact_mut(channels)
-            .zip(h.chunks_exact(cells * channels))
-        {
-            mean.fill(0.0);
-            for cell in position.chunks_exact(channels) {
-                for (m, &v) in mean.iter_mut().zip(cell) {
-                    *m += v;
-                }
-            }
-            for m in mean.iter_mut() {
-                *m /= cells as f32;
-            }
+        sum_over_cells(h, cells, channels, means);
+        for m in means.iter_mut() {
+            *m /= cells as f32;
         }
         let squeezed = take(hidden, batch * se.squeeze.outputs());
         se.squeeze
