@@ -449,13 +449,28 @@ fn the_batching_evaluator_returns_each_caller_its_own_values() {
     for (p, v) in positions.iter().zip(expected.iter_mut()) {
         direct.evaluate(std::slice::from_ref(p), std::slice::from_mut(v));
     }
-    let batching =
-        BatchingEvaluator::<ConnectFour>::new(net, &net_device(), 64, Duration::from_millis(5));
+    // 64: requests merge; 1: each request is evaluated at once by its caller.
+    for max_batch in [64, 1] {
+        let batching = BatchingEvaluator::<ConnectFour>::new(
+            net.clone(),
+            &net_device(),
+            max_batch,
+            Duration::from_millis(5),
+        );
+        check_batching_callers(&batching, &positions, &expected, max_batch);
+    }
+}
+
+fn check_batching_callers(
+    batching: &descent::value::BatchingEvaluator<ConnectFour>,
+    positions: &[ConnectFour],
+    expected: &[f32],
+    max_batch: usize,
+) {
     let submitted = std::sync::atomic::AtomicU64::new(0);
     std::thread::scope(|scope| {
         for thread in 0..8u64 {
-            let (batching, positions, expected, submitted) =
-                (&batching, &positions, &expected, &submitted);
+            let submitted = &submitted;
             scope.spawn(move || {
                 let mut rng = Xoshiro256PlusPlus::seed_from_u64(100 + thread);
                 for _ in 0..40 {
@@ -478,10 +493,17 @@ fn the_batching_evaluator_returns_each_caller_its_own_values() {
     let stats = batching.stats();
     assert_eq!(stats.requests, 8 * 40);
     assert_eq!(stats.positions, submitted.into_inner());
-    assert!(
-        stats.passes < stats.requests,
-        "requests were merged: {stats:?}"
-    );
+    if max_batch == 1 {
+        assert_eq!(
+            stats.passes, stats.requests,
+            "one pass per request: {stats:?}"
+        );
+    } else {
+        assert!(
+            stats.passes < stats.requests,
+            "requests were merged: {stats:?}"
+        );
+    }
 }
 
 #[test]

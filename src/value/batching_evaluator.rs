@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use super::device::NetDevice;
 use super::inference_net::InferenceNet;
-use super::net_evaluator::encode_batch;
+use super::net_evaluator::{encode_batch, evaluate_now};
 use super::network::ValueNet;
 use crate::games::Game;
 use crate::search::Evaluator;
@@ -137,8 +137,17 @@ impl<G: Game> Evaluator<G> for BatchingEvaluator<G> {
         if positions.is_empty() {
             return;
         }
-        let inputs = encode_batch(positions);
         self.requests.fetch_add(1, Ordering::Relaxed);
+        if self.max_batch == 1 {
+            // Every request is a full batch on its own: evaluate it here, without the queue.
+            let net = self.net.read().expect("network lock poisoned");
+            evaluate_now(&net, positions, values_p0);
+            self.passes.fetch_add(1, Ordering::Relaxed);
+            self.positions
+                .fetch_add(positions.len() as u64, Ordering::Relaxed);
+            return;
+        }
+        let inputs = encode_batch(positions);
         let slot = Arc::new(Slot::default());
         let leader_batch = {
             let mut pending = self.pending.lock().expect("pending lock poisoned");

@@ -32,6 +32,15 @@ thread_local! {
     static ENCODED: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
 }
 
+/// Encodes `positions` in this thread's reusable buffer and evaluates them with `net` at once.
+pub(super) fn evaluate_now<G: Game>(net: &InferenceNet, positions: &[G], values_p0: &mut [f32]) {
+    ENCODED.with(|buffer| {
+        let mut inputs = buffer.borrow_mut();
+        encode_batch_into(positions, &mut inputs);
+        net.predict_into(&inputs, values_p0);
+    });
+}
+
 /// A network evaluating positions of game `G` (inference only).
 pub struct NetEvaluator<G> {
     net: InferenceNet,
@@ -53,10 +62,6 @@ impl<G: Game> Evaluator<G> for NetEvaluator<G> {
         if positions.is_empty() {
             return;
         }
-        ENCODED.with(|buffer| {
-            let mut inputs = buffer.borrow_mut();
-            encode_batch_into(positions, &mut inputs);
-            self.net.predict_into(&inputs, values_p0);
-        });
+        evaluate_now(&self.net, positions, values_p0);
     }
 }
