@@ -10,6 +10,7 @@ mod eval;
 mod experiment;
 mod export;
 mod games_list;
+mod input_lines;
 mod perft;
 mod play;
 mod replay;
@@ -103,4 +104,25 @@ fn init_logging(quiet: bool) {
 fn parse_game(text: &str) -> Result<crate::games::GameSpec, String> {
     text.parse()
         .map_err(|e: crate::games::GameSpecError| e.to_string())
+}
+
+/// A `--seconds` argument as a duration: a positive number of seconds, at most
+/// `MAX_DURATION`.
+fn seconds_arg(seconds: f64) -> anyhow::Result<std::time::Duration> {
+    use crate::search::duration_text::{MAX_DURATION, seconds_to_duration};
+    seconds_to_duration(seconds)
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "--seconds must be a positive number of seconds up to {}, got {seconds}",
+                MAX_DURATION.as_secs()
+            )
+        })
+}
+
+/// A `--threads` (or similar) count: at least 1, at most `MAX_THREADS`.
+fn threads_arg(flag: &str, threads: usize) -> anyhow::Result<usize> {
+    use crate::search::limits::{MAX_THREADS, at_most};
+    anyhow::ensure!(threads >= 1, "{flag} must be at least 1");
+    at_most(flag, threads, MAX_THREADS).map_err(anyhow::Error::msg)
 }

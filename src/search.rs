@@ -8,6 +8,7 @@ pub mod descent;
 pub mod duration_text;
 pub mod evaluator;
 pub mod greedy;
+pub mod limits;
 pub mod mcts;
 pub mod table;
 pub mod terminal_eval;

@@ -3,6 +3,7 @@
 //! and checkpoints, resume, and the periodic evaluation.
 
 pub mod config;
+pub mod dir_lock;
 pub mod export;
 pub mod learner;
 pub mod periodic_eval;

@@ -3,6 +3,7 @@
 
 pub mod architecture;
 pub mod batching_evaluator;
+pub mod checksum;
 pub mod cpu_net;
 pub mod device;
 pub mod exported_net;

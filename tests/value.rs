@@ -351,6 +351,28 @@ fn save_then_load_gives_identical_outputs_and_refuses_mismatches() {
 }
 
 #[test]
+fn the_parameter_count_computed_without_a_network_is_burns() {
+    use burn::module::Module;
+    for name in [
+        "paper-cnn",
+        "resnet-b0c32-fc64",
+        "resnet-b2c32-se-fc16",
+        "resnet-b1c16-gsp8-fc8-fc4",
+        "resnet-b1c48-se-gsp16-fc16",
+    ] {
+        let architecture: Architecture = name.parse().unwrap();
+        for shape in [shape::<ConnectFour>(), shape::<Awale>(), [3, 9, 9]] {
+            let built = ValueNet::new(&architecture, shape, true, &device()).num_params() as u64;
+            assert_eq!(
+                architecture.parameter_count(shape[0], shape[1], shape[2]),
+                Some(built),
+                "{name} on {shape:?}"
+            );
+        }
+    }
+}
+
+#[test]
 fn squeeze_excitation_and_the_pooled_head_have_their_parameters_and_round_trip() {
     use burn::module::Module;
     let c4 = shape::<ConnectFour>();

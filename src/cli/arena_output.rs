@@ -40,9 +40,7 @@ impl MatchOptions {
     /// Checks the options before any game is played; `report_name` is the JSON file `--out`
     /// will hold.
     pub fn check(&self, report_name: &str) -> anyhow::Result<()> {
-        if self.threads == 0 {
-            bail!("--threads 0: expected at least 1");
-        }
+        super::threads_arg("--threads", self.threads)?;
         match &self.out {
             Some(dir) => check_out_dir(dir, report_name),
             None => Ok(()),

@@ -64,7 +64,7 @@ struct RulesReport {
 }
 
 struct RulesBench {
-    seconds: f64,
+    seconds: Duration,
     threads: usize,
     seed: u64,
 }
@@ -90,7 +90,7 @@ fn throughput(threads: usize, totals: &PlayoutTotals, seconds: f64) -> Throughpu
 impl GameVisitor for RulesBench {
     type Output = (Throughput, Throughput, PlayoutTotals);
     fn visit<G: Game>(self, initial: G) -> Self::Output {
-        let budget = Duration::from_secs_f64(self.seconds);
+        let budget = self.seconds;
         let (single, single_seconds) = timed_playouts(&initial, self.seed, budget);
         let results: Vec<(PlayoutTotals, f64)> = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..self.threads)
@@ -130,17 +130,13 @@ pub fn run(command: BenchCommand) -> anyhow::Result<ExitCode> {
 }
 
 fn bench_rules(args: RulesArgs) -> anyhow::Result<ExitCode> {
-    anyhow::ensure!(
-        args.seconds.is_finite() && args.seconds > 0.0,
-        "--seconds must be a positive number, got {}",
-        args.seconds
-    );
+    let seconds = super::seconds_arg(args.seconds)?;
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    anyhow::ensure!(threads >= 1, "--threads must be at least 1");
+    let threads = super::threads_arg("--threads", threads)?;
     let (single, all_threads, totals) = args.game.visit(RulesBench {
-        seconds: args.seconds,
+        seconds,
         threads,
         seed: args.seed,
     });

@@ -10,6 +10,7 @@ use rand::{RngExt, SeedableRng};
 use serde::Serialize;
 
 use crate::games::{Game, GameSpec, GameVisitor};
+use crate::search::limits::{MAX_BATCH, at_most};
 use crate::value::{
     AdamSettings, Architecture, DeviceChoice, InferenceNet, NetDevice, Trainer, ValueNet,
 };
@@ -65,7 +66,7 @@ struct NnBench {
     batches: Vec<usize>,
     train_batch: usize,
     device: NetDevice,
-    seconds: f64,
+    seconds: Duration,
 }
 
 /// Encoded random positions: `count` of them, contiguous.
@@ -96,7 +97,7 @@ impl GameVisitor for NnBench {
         let flops = self.arch.flops(e.planes, e.rows, e.cols);
         let net = ValueNet::new(&self.arch, shape, true, &self.device.burn);
         let inference = InferenceNet::new(net.clone(), shape, &self.device);
-        let budget = Duration::from_secs_f64(self.seconds);
+        let budget = self.seconds;
         let mut figures = Vec::new();
         for &batch in &self.batches {
             let inputs = random_inputs(&initial, batch);
@@ -153,22 +154,24 @@ impl GameVisitor for NnBench {
 }
 
 pub fn run(args: NnArgs) -> anyhow::Result<ExitCode> {
-    anyhow::ensure!(
-        args.seconds.is_finite() && args.seconds > 0.0,
-        "--seconds must be positive, got {}",
-        args.seconds
-    );
+    let seconds = super::seconds_arg(args.seconds)?;
     anyhow::ensure!(
         !args.batch.is_empty() && args.batch.iter().all(|&b| b > 0),
         "--batch sizes must be positive"
     );
+    for &batch in args.batch.iter().chain([&args.train_batch]) {
+        at_most("a --batch or --train-batch size", batch, MAX_BATCH).map_err(anyhow::Error::msg)?;
+    }
+    args.arch
+        .check_size(args.game.encoding_dims())
+        .map_err(anyhow::Error::msg)?;
     let device = args.device.device().map_err(anyhow::Error::msg)?;
     let bench = NnBench {
         arch: args.arch.clone(),
         batches: args.batch.clone(),
         train_batch: args.train_batch,
         device,
-        seconds: args.seconds,
+        seconds,
     };
     let (flops, inference, train) = args.game.visit(bench)?;
     let report = NnReport {

@@ -2,7 +2,6 @@
 //! search from the initial position, with a fixed seed (iteration budgets are reproducible).
 
 use std::process::ExitCode;
-use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use rand::SeedableRng;
@@ -153,12 +152,7 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
         (None, None) => Some(3.0),
         (_, seconds) => seconds,
     };
-    if let Some(t) = time {
-        anyhow::ensure!(
-            t.is_finite() && t > 0.0,
-            "--seconds must be a positive number, got {t}"
-        );
-    }
+    let time = time.map(super::seconds_arg).transpose()?;
     anyhow::ensure!(
         args.iterations != Some(0),
         "--iterations must be at least 1"
@@ -166,7 +160,7 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
     anyhow::ensure!(args.repeat >= 1, "--repeat must be at least 1");
     let budget = Budget {
         iterations: args.iterations,
-        time: time.map(Duration::from_secs_f64),
+        time,
     };
     let bench = Bench {
         algo: args.algo,

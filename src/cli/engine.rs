@@ -4,15 +4,16 @@
 //! (`b` / `black` = p0, `w` / `white` = p1); moves are in the game's notation. A refused command
 //! leaves the game unchanged.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use clap::Args;
 use rand::SeedableRng;
 
+use super::input_lines::{InputLine, InputLines};
 use crate::arena::{Agent, AgentFactory, AgentRng, AgentSpec, GameSession, parse_player};
 use crate::games::{Game, GameExt, GameSpec, GameVisitor};
+use crate::search::duration_text::{MAX_DURATION, seconds_to_duration};
 use crate::value::DeviceChoice;
 
 #[derive(Args, Debug)]
@@ -71,8 +72,13 @@ enum Reply {
 fn seconds(text: &str) -> Result<f64, String> {
     text.parse::<f64>()
         .ok()
-        .filter(|s| s.is_finite() && *s >= 0.0)
-        .ok_or_else(|| format!("{text:?} is not a number of seconds"))
+        .filter(|&s| seconds_to_duration(s).is_some())
+        .ok_or_else(|| {
+            format!(
+                "{text:?} is not a number of seconds from 0 to {}",
+                MAX_DURATION.as_secs()
+            )
+        })
 }
 
 fn stones(text: &str) -> Result<u32, String> {
@@ -81,12 +87,15 @@ fn stones(text: &str) -> Result<u32, String> {
 }
 
 impl<G: Game> Engine<G> {
+    /// Sets the agent's time per move; a search always runs at least one iteration, so a
+    /// tiny time still gives a legal move.
     fn set_time(&mut self, per_move: f64) -> Result<String, String> {
         if per_move <= 0.0 {
             return Err("the time per move must be positive".into());
         }
-        self.agent
-            .set_time_per_move(Duration::from_secs_f64(per_move));
+        let per_move = seconds_to_duration(per_move)
+            .ok_or_else(|| format!("{per_move} s is not a time per move"))?;
+        self.agent.set_time_per_move(per_move);
         Ok(String::new())
     }
 
@@ -215,10 +224,14 @@ impl GameVisitor for EngineVisitor<'_> {
             agent: factory.build(),
             rng: AgentRng::seed_from_u64(args.seed),
         };
-        let stdin = std::io::stdin();
+        let mut lines = InputLines::new(std::io::stdin().lock());
         let mut out = std::io::stdout().lock();
-        for line in stdin.lock().lines() {
-            let line = line?;
+        while let Some(line) = lines.next_line()? {
+            let InputLine::Text(line) = line else {
+                write!(out, "? {}\n\n", InputLine::NOT_UTF8)?;
+                out.flush()?;
+                continue;
+            };
             // Control characters other than tab and newline are removed, tabs become spaces,
             // comments are dropped (GTP 2, section 2.3).
             let cleaned: String = line

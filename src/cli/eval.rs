@@ -12,6 +12,7 @@ use super::arena_output::MatchOptions;
 use crate::arena::svg_chart::match_chart;
 use crate::arena::{AgentFactory, AgentSpec, MatchReport, play_match};
 use crate::games::{Game, GameSpec, GameVisitor};
+use crate::search::limits::MAX_GAMES;
 
 #[derive(Args, Debug)]
 pub struct EvalArgs {
@@ -67,9 +68,9 @@ impl GameVisitor for EvalVisitor<'_> {
 }
 
 pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
-    if args.games < 2 || !args.games.is_multiple_of(2) {
+    if args.games < 2 || !args.games.is_multiple_of(2) || args.games > MAX_GAMES {
         bail!(
-            "--games {}: expected an even number ≥ 2 (both colours equally)",
+            "--games {}: expected an even number from 2 to {MAX_GAMES} (both colours equally)",
             args.games
         );
     }

@@ -30,6 +30,7 @@ use crate::experiment::{
 };
 use crate::games::{Game, GameSpec, GameVisitor};
 use crate::selfplay::TrainingObserver;
+use crate::selfplay::dir_lock::{DirLock, LOCK_FILE};
 use crate::value::saved_net::write_atomically;
 
 const EXPERIMENT_FILE: &str = "experiment.yaml";
@@ -76,9 +77,26 @@ fn read_plan(path: &Path) -> anyhow::Result<(String, ExperimentPlan)> {
     Ok((text, plan))
 }
 
-/// Creates the experiment directory, or checks that it holds this same experiment.
-fn open_experiment_dir(dir: &Path, text: &str) -> anyhow::Result<()> {
+/// Creates the experiment directory, or checks that it holds this same experiment; returns
+/// its lock, held while the experiment runs.
+fn open_experiment_dir(dir: &Path, text: &str) -> anyhow::Result<DirLock> {
     let file = dir.join(EXPERIMENT_FILE);
+    let is_empty = |dir: &Path| -> anyhow::Result<bool> {
+        for entry in std::fs::read_dir(dir)? {
+            if entry?.file_name() != LOCK_FILE {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    };
+    if !file.exists() && dir.exists() && !is_empty(dir)? {
+        bail!(
+            "{} exists and does not hold an experiment; choose another --out",
+            dir.display()
+        );
+    }
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let lock = DirLock::acquire(dir, "experiment")?;
     if file.exists() {
         let found = std::fs::read_to_string(&file)
             .with_context(|| format!("cannot read {}", file.display()))?;
@@ -89,16 +107,16 @@ fn open_experiment_dir(dir: &Path, text: &str) -> anyhow::Result<()> {
                 file.display()
             );
         }
-        return Ok(());
+        return Ok(lock);
     }
-    if dir.exists() && std::fs::read_dir(dir)?.next().is_some() {
+    if !is_empty(dir)? {
         bail!(
             "{} exists and does not hold an experiment; choose another --out",
             dir.display()
         );
     }
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    write_atomically(&file, text.as_bytes())
+    write_atomically(&file, text.as_bytes())?;
+    Ok(lock)
 }
 
 pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
@@ -107,7 +125,7 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("experiments").join(&plan.name));
-    open_experiment_dir(&dir, &text)?;
+    let _lock = open_experiment_dir(&dir, &text)?;
     let start = Instant::now();
     let mut observer = RunsObserver {
         quiet: args.quiet,

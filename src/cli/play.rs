@@ -1,11 +1,12 @@
 //! `descent play`: a person against an agent at the terminal.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Args;
 use rand::SeedableRng;
 
+use super::input_lines::{InputLine, InputLines};
 use crate::arena::{AgentFactory, AgentRng, AgentSpec, GameSession, Side};
 use crate::games::{Game, GameExt, GameSpec, GameVisitor, Player};
 use crate::search::DurationText;
@@ -56,8 +57,7 @@ impl GameVisitor for PlayVisitor<'_> {
         let mut rng = AgentRng::seed_from_u64(args.seed);
         let human = args.side.0;
         let mut session = GameSession::new(initial);
-        let stdin = std::io::stdin();
-        let mut lines = stdin.lock().lines();
+        let mut lines = InputLines::new(std::io::stdin().lock());
         let mut out = std::io::stdout();
         println!(
             "You play {human} against {} on {}. Notation: {}.\n{HELP}",
@@ -94,11 +94,17 @@ impl GameVisitor for PlayVisitor<'_> {
             loop {
                 print!("> ");
                 out.flush()?;
-                let Some(line) = lines.next() else {
-                    println!("\nquit");
-                    return Ok(());
+                let line = match lines.next_line()? {
+                    None => {
+                        println!("\nquit");
+                        return Ok(());
+                    }
+                    Some(InputLine::NotUtf8) => {
+                        println!("{}; {HELP}", InputLine::NOT_UTF8);
+                        continue;
+                    }
+                    Some(InputLine::Text(line)) => line,
                 };
-                let line = line?;
                 let command = line.trim();
                 match command {
                     "" => continue,

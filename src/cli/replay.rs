@@ -20,10 +20,10 @@ pub struct ReplayArgs {
     #[arg(value_parser = super::parse_game)]
     game: GameSpec,
     /// Moves in the game's notation, separated by spaces or commas (e.g. "C d A").
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     moves: Option<String>,
     /// Moves as action ids (OpenSpiel's numbering), separated by commas or spaces (e.g. 2,3,0).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     ids: Option<String>,
     /// Print one JSON object instead of boards.
     #[arg(long)]
@@ -102,7 +102,7 @@ impl GameVisitor for Replay {
                 MoveList::Texts(_) => position.parse_legal_move(word),
                 MoveList::Ids(_) => {
                     let id: usize = word.parse().with_context(|| {
-                        format!("ply {ply}: move id {word:?} is not a non-negative integer")
+                        format!("ply {ply}: action id {word:?} is not a non-negative integer")
                     })?;
                     position.check_legal_id(id)
                 }

@@ -12,6 +12,7 @@ use crate::arena::svg_chart::tournament_heat_map;
 use crate::arena::tournament::TournamentReport;
 use crate::arena::{AgentFactory, AgentSpec, play_tournament};
 use crate::games::{Game, GameSpec, GameVisitor};
+use crate::search::limits::MAX_GAMES;
 
 #[derive(Args, Debug)]
 pub struct TournamentArgs {
@@ -68,9 +69,12 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     if args.agents.len() < 2 {
         bail!("give at least two agents (--agent A --agent B …)");
     }
-    if args.games_per_pair < 2 || !args.games_per_pair.is_multiple_of(2) {
+    if args.games_per_pair < 2
+        || !args.games_per_pair.is_multiple_of(2)
+        || args.games_per_pair > MAX_GAMES
+    {
         bail!(
-            "--games-per-pair {}: expected an even number ≥ 2 (both colours equally)",
+            "--games-per-pair {}: expected an even number from 2 to {MAX_GAMES} (both colours equally)",
             args.games_per_pair
         );
     }

@@ -55,7 +55,7 @@ fn read_config(path: &Path) -> anyhow::Result<TrainConfig> {
 pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     let (mut config, run_dir, resume) = match (&args.resume, &args.config) {
         (Some(dir), _) => {
-            let run_dir = RunDir::open(dir)?;
+            let run_dir = RunDir::open_for_writing(dir)?;
             let config = TrainConfig::from_yaml(&run_dir.config_text()?).map_err(|e| {
                 anyhow::anyhow!(
                     "{}: {e}",
@@ -87,6 +87,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
             .map_or(String::new(), |p| format!("{}: ", p.display()));
         anyhow::anyhow!("{source}{e}")
     })?;
+    let new_run = run_dir.is_none();
     let run_dir = match run_dir {
         Some(run_dir) => run_dir,
         None => {
@@ -108,7 +109,15 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     let span = info_span!("train");
     let mut observer = ProgressObserver::new(span.clone(), args.quiet);
     let _entered = (!args.quiet).then(|| span.enter());
-    let summary = train(&settings, &run_dir, resume, &mut observer)?;
+    let summary = match train(&settings, &run_dir, resume, &mut observer) {
+        Ok(summary) => summary,
+        Err(e) => {
+            if new_run {
+                discard_new_run(&run_dir);
+            }
+            return Err(e);
+        }
+    };
     // Close the span so that its progress bar is cleared before the summary prints.
     drop(_entered);
     drop(observer);
@@ -129,6 +138,19 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
         run_dir.root().display()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Removes the directory of a new run that failed before its first checkpoint (nothing in it
+/// can be resumed, and it would block a new run in the same place).
+fn discard_new_run(run_dir: &RunDir) {
+    if run_dir.checkpoints().is_ok_and(|c| c.is_empty())
+        && std::fs::remove_dir_all(run_dir.root()).is_ok()
+    {
+        tracing::warn!(
+            "removed {}: the run failed before its first checkpoint",
+            run_dir.root().display()
+        );
+    }
 }
 
 /// Draws the progress bar (through tracing-indicatif, so that logs print above it).

@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use crate::arena::{AgentSpec, ModelSource};
 use crate::search::DurationText;
+use crate::search::limits::{MAX_GAMES, MAX_THREADS};
 use crate::selfplay::TrainConfig;
 use crate::selfplay::config::TrainSettings;
 
@@ -224,14 +225,17 @@ impl ExperimentConfig {
             );
         }
         let e = &self.evaluation;
-        if e.games_per_pair < 2 || !e.games_per_pair.is_multiple_of(2) {
+        if e.games_per_pair < 2
+            || !e.games_per_pair.is_multiple_of(2)
+            || e.games_per_pair > MAX_GAMES
+        {
             bail!(
-                "evaluation.games_per_pair: {} — expected an even number ≥ 2 (both colours equally)",
+                "evaluation.games_per_pair: {} — expected an even number from 2 to {MAX_GAMES} (both colours equally)",
                 e.games_per_pair
             );
         }
-        if e.threads == Some(0) {
-            bail!("evaluation.threads: must be at least 1");
+        if e.threads.is_some_and(|t| t == 0 || t > MAX_THREADS) {
+            bail!("evaluation.threads: must be from 1 to {MAX_THREADS}");
         }
         let agent = evaluation_agent(&e.agent).context("evaluation.agent")?;
         if self.variants.len() < 2 {

@@ -84,7 +84,7 @@ fn open_run(
     if !path.join(crate::selfplay::run_dir::CONFIG_FILE).exists() {
         return Ok((RunDir::create(path, &config.to_yaml())?, RunStart::New));
     }
-    let run_dir = RunDir::open(path)?;
+    let run_dir = RunDir::open_for_writing(path)?;
     let found = TrainConfig::from_yaml(&run_dir.config_text()?)
         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     if &found != config {

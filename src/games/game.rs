@@ -191,6 +191,8 @@ pub enum MoveError {
     Unparsable { text: String, expected: String },
     #[error("move {text:?} is not legal here (legal: {legal})")]
     Illegal { text: String, legal: String },
+    #[error("action id {id} is not legal here (legal ids: {legal_ids})")]
+    IllegalId { id: usize, legal_ids: String },
     #[error("action id {id} is out of range (this game has ids 0..{count})")]
     OutOfRange { id: usize, count: usize },
     #[error("the game is over: no move can be played")]
@@ -298,7 +300,6 @@ pub trait GameExt: Game {
         self.check_legal(action, text)
     }
 
-    /// Checks an action id for the player to move.
     /// Plays a whitespace-separated list of moves in the game's notation, each checked for
     /// the player to move; on a bad move, returns its error with the moves before it played.
     fn play_moves(&mut self, moves: &str) -> Result<(), MoveError> {
@@ -309,6 +310,7 @@ pub trait GameExt: Game {
         Ok(())
     }
 
+    /// Checks an action id for the player to move (errors speak of ids, not move texts).
     fn check_legal_id(&self, id: usize) -> Result<Action, MoveError> {
         if self.is_terminal() {
             return Err(MoveError::GameOver);
@@ -319,7 +321,16 @@ pub trait GameExt: Game {
                 count: Self::NUM_ACTIONS,
             });
         }
-        self.check_legal(id as Action, &id.to_string())
+        if self.is_legal(id as Action) {
+            return Ok(id as Action);
+        }
+        let mut actions = Vec::with_capacity(Self::NUM_ACTIONS);
+        self.legal_actions(&mut actions);
+        let legal_ids: Vec<String> = actions.iter().map(|a| a.to_string()).collect();
+        Err(MoveError::IllegalId {
+            id,
+            legal_ids: legal_ids.join(" "),
+        })
     }
 
     #[doc(hidden)]

@@ -85,6 +85,18 @@ impl GameSpec {
         }
     }
 
+    /// The shape `[planes, rows, cols]` of the game's network input.
+    pub fn encoding_dims(&self) -> [usize; 3] {
+        struct Dims;
+        impl GameVisitor for Dims {
+            type Output = [usize; 3];
+            fn visit<G: Game>(self, _initial: G) -> [usize; 3] {
+                G::ENCODING.dims()
+            }
+        }
+        self.visit(Dims)
+    }
+
     /// The registry name.
     pub fn name(&self) -> &'static str {
         match self {

@@ -110,6 +110,57 @@ impl ReplayBuffer {
         self.games.len()
     }
 
+    /// Checks what a buffer read from a file must hold (every game's inputs are its targets'
+    /// encoded positions, its order a permutation of its pairs, the counts add up, the policy's
+    /// limits hold): a buffer that fails would panic in a learning phase. Returns what is wrong.
+    pub fn check_consistent(&self) -> Result<(), String> {
+        if self.encoding_len == 0 {
+            return Err("encoded positions of 0 floats".into());
+        }
+        let mut pairs = 0usize;
+        for (g, game) in self.games.iter().enumerate() {
+            let len = game.len();
+            if Some(game.inputs.len()) != len.checked_mul(self.encoding_len) {
+                return Err(format!("game {g}: inputs are not {len} encoded positions"));
+            }
+            if game.order.len() != len || game.learned > len {
+                return Err(format!(
+                    "game {g}: its learning order does not fit its pairs"
+                ));
+            }
+            let mut seen = vec![false; len];
+            for &i in &game.order {
+                match seen.get_mut(i as usize) {
+                    Some(slot) if !*slot => *slot = true,
+                    _ => return Err(format!("game {g}: its learning order is not a permutation")),
+                }
+            }
+            if !game.targets.iter().all(|t| t.is_finite()) {
+                return Err(format!("game {g}: a target is not a finite number"));
+            }
+            pairs += len;
+        }
+        if pairs != self.pairs {
+            return Err(format!("{} pairs counted, {pairs} held", self.pairs));
+        }
+        let games_limit = match self.policy {
+            ReplayPolicy::LastGame => Some(1),
+            ReplayPolicy::Stratified { games, .. }
+            | ReplayPolicy::Experience {
+                capacity: Capacity::Games(games),
+                ..
+            } => Some(games),
+            ReplayPolicy::Experience { .. } => None,
+        };
+        if games_limit.is_some_and(|limit| self.games.len() > limit) {
+            return Err(format!(
+                "{} games, more than its policy keeps",
+                self.games.len()
+            ));
+        }
+        Ok(())
+    }
+
     /// Adds a finished game's pairs (`targets.len()` encoded positions in `inputs`) and evicts
     /// what no longer fits.
     pub fn add_game<R: Rng + ?Sized>(&mut self, inputs: Vec<f32>, targets: Vec<f32>, rng: &mut R) {
@@ -312,6 +363,36 @@ mod tests {
             }
         }
         ids
+    }
+
+    #[test]
+    fn a_damaged_buffer_is_found_inconsistent() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        let policy = ReplayPolicy::Stratified {
+            games: 3,
+            duplication: 1.0,
+        };
+        let mut buffer = ReplayBuffer::new(policy, 2);
+        for first in [0, 10] {
+            let (inputs, targets) = game(first, 5);
+            buffer.add_game(inputs, targets, &mut rng);
+        }
+        assert_eq!(buffer.check_consistent(), Ok(()));
+        let damaged: [fn(&mut ReplayBuffer); 6] = [
+            |b| b.encoding_len = 3,
+            |b| b.pairs += 1,
+            |b| b.games[1].order[0] = b.games[1].order[1],
+            |b| b.games[0].order[2] = 99,
+            |b| b.games[0].learned = 6,
+            |b| {
+                b.games[1].inputs.pop();
+            },
+        ];
+        for (k, damage) in damaged.iter().enumerate() {
+            let mut copy = buffer.clone();
+            damage(&mut copy);
+            assert!(copy.check_consistent().is_err(), "damage {k} not found");
+        }
     }
 
     #[test]

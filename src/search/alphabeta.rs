@@ -70,6 +70,8 @@ pub struct AlphaBeta<G: Game> {
     pub options: AlphaBetaOptions,
     tt: ZobristMap<TtEntry>,
     nodes: u64,
+    /// The deepest iteration of the current search that finished (0 before the first).
+    completed_depth: u32,
     stats: SearchStats,
     _game: std::marker::PhantomData<G>,
 }
@@ -80,6 +82,7 @@ impl<G: Game> AlphaBeta<G> {
             options,
             tt: ZobristMap::default(),
             nodes: 0,
+            completed_depth: 0,
             stats: SearchStats::default(),
             _game: std::marker::PhantomData,
         }
@@ -95,6 +98,7 @@ impl<G: Game> AlphaBeta<G> {
     ) -> (AlphaBetaResult, SearchStats) {
         self.tt.clear();
         self.nodes = 0;
+        self.completed_depth = 0;
         self.stats = SearchStats::default();
         let clock = budget.start();
         let mut result = AlphaBetaResult {
@@ -131,6 +135,7 @@ impl<G: Game> AlphaBeta<G> {
                         exact,
                     };
                     self.stats.max_depth = depth;
+                    self.completed_depth = depth;
                     if result.exact {
                         break;
                     }
@@ -156,7 +161,9 @@ impl<G: Game> AlphaBeta<G> {
         clock: &BudgetClock,
     ) -> Result<(f32, bool), Aborted> {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(256) && clock.exhausted(self.nodes) {
+        // The depth-1 iteration always finishes: it gives the move when the budget is tiny.
+        if self.nodes.is_multiple_of(256) && self.completed_depth > 0 && clock.exhausted(self.nodes)
+        {
             return Err(Aborted);
         }
         let sign = position.to_move().sign();

@@ -1,5 +1,7 @@
 //! Search budgets: a number of iterations, a wall-clock time, or both (whichever runs out
-//! first). Iteration budgets make searches reproducible with a seed.
+//! first). Iteration budgets make searches reproducible with a seed. A budget is never spent
+//! before the first iteration: every search runs at least one, so that it always has a move to
+//! give, whatever the time (even zero).
 
 use std::time::{Duration, Instant};
 
@@ -49,10 +51,12 @@ pub struct BudgetClock {
 
 impl BudgetClock {
     /// Whether `done` iterations exhaust the budget (the clock is read only with a time budget).
+    /// Never before the first iteration.
     #[inline]
     pub fn exhausted(&self, done: u64) -> bool {
-        self.budget.iterations.is_some_and(|n| done >= n)
-            || self.budget.time.is_some_and(|t| self.start.elapsed() >= t)
+        done > 0
+            && (self.budget.iterations.is_some_and(|n| done >= n)
+                || self.budget.time.is_some_and(|t| self.start.elapsed() >= t))
     }
 
     pub fn elapsed(&self) -> Duration {

@@ -1,5 +1,6 @@
 //! Durations as people write them in configs and on the command line: `90s`, `20m`, `1h30m`,
-//! `250ms`, `1.5h`, or a plain number of seconds.
+//! `250ms`, `1.5h`, or a plain number of seconds. At most [`MAX_DURATION`] (100 years): longer
+//! texts are refused with a message instead of overflowing.
 
 use std::fmt;
 use std::str::FromStr;
@@ -11,7 +12,12 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct DurationText(pub Duration);
 
-const EXPECTED: &str = "a duration such as 90s, 20m, 1h30m, 250ms or a number of seconds";
+const EXPECTED: &str =
+    "a duration such as 90s, 20m, 1h30m, 250ms or a number of seconds, at most 36500d";
+
+/// The longest duration accepted anywhere (100 years of 365 days): far beyond any run, and far
+/// from the limits of `Duration` and `Instant` arithmetic.
+pub const MAX_DURATION: Duration = Duration::from_secs(100 * 365 * 86400);
 
 impl FromStr for DurationText {
     type Err = String;
@@ -56,8 +62,10 @@ impl FromStr for DurationText {
     }
 }
 
-fn seconds_to_duration(seconds: f64) -> Option<Duration> {
-    (seconds.is_finite() && seconds >= 0.0).then(|| Duration::from_secs_f64(seconds))
+/// `seconds` as a `Duration`, if it is a number in [0, MAX_DURATION].
+pub fn seconds_to_duration(seconds: f64) -> Option<Duration> {
+    (seconds.is_finite() && seconds >= 0.0 && seconds <= MAX_DURATION.as_secs_f64())
+        .then(|| Duration::from_secs_f64(seconds))
 }
 
 impl fmt::Display for DurationText {
@@ -107,7 +115,7 @@ impl<'de> Deserialize<'de> for DurationText {
                     .ok_or_else(|| E::custom(format!("bad duration {v}: expected {EXPECTED}")))
             }
             fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<DurationText, E> {
-                Ok(DurationText(Duration::from_secs(v)))
+                self.visit_f64(v as f64)
             }
             fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<DurationText, E> {
                 self.visit_f64(v as f64)
@@ -129,9 +137,23 @@ mod tests {
         assert_eq!(d("250ms"), Ok(Duration::from_millis(250)));
         assert_eq!(d("1.5h"), Ok(Duration::from_secs(5400)));
         assert_eq!(d("12"), Ok(Duration::from_secs(12)));
-        for bad in ["", "h", "10 parsecs", "-3s", "1x", "m5"] {
+        for bad in [
+            "",
+            "h",
+            "10 parsecs",
+            "-3s",
+            "1x",
+            "m5",
+            "99999999999999999999d",
+            "1e300",
+            "36501d",
+            "inf",
+            "NaN",
+            "1e20",
+        ] {
             assert!(d(bad).unwrap_err().contains("expected a duration"), "{bad}");
         }
+        assert_eq!(d("36500d"), Ok(MAX_DURATION));
         assert_eq!(DurationText(Duration::from_secs(5400)).to_string(), "1h30m");
         assert_eq!(
             DurationText(Duration::from_millis(1500)).to_string(),

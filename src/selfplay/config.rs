@@ -12,6 +12,7 @@ use crate::games::GameSpec;
 use crate::learn::{ActionSelection, Capacity, Distribution, Exploitation, ReplayPolicy, Targets};
 use crate::search::Budget;
 use crate::search::DurationText;
+use crate::search::limits::{MAX_BATCH, MAX_GAMES, MAX_PRETRAIN_STATES, MAX_THREADS, at_most};
 use crate::value::{AdamSettings, Architecture, DeviceChoice};
 
 fn default_seed() -> u64 {
@@ -423,9 +424,24 @@ impl Default for EvaluationSection {
     }
 }
 
+/// The keys a resumed run may change: budgets, resources, checkpoints and evaluations, none of
+/// which alters what the network learns. A key is safe when it is one of these or below one.
+pub const RESUME_SAFE_KEYS: &[&str] = &[
+    "run.name",
+    "run.max_games",
+    "run.max_time",
+    "run.threads",
+    "run.device",
+    "checkpoint",
+    "evaluation",
+];
+
 /// The validated settings of a run, in the library's types.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrainSettings {
+    /// The configuration these settings come from (kept in every checkpoint, so that a resume
+    /// can refuse a change of what is learned).
+    pub config: TrainConfig,
     pub game: GameSpec,
     pub seed: u64,
     pub max_games: Option<u64>,
@@ -485,6 +501,30 @@ fn check(ok: bool, key: &str, message: &str) -> Result<(), ConfigError> {
     if ok { Ok(()) } else { Err(error(key, message)) }
 }
 
+/// Refuses `value` above `max` (sizes that would exhaust memory: see `search::limits`).
+fn limit<T: PartialOrd + fmt::Display>(key: &str, value: T, max: T) -> Result<(), ConfigError> {
+    at_most("the value", value, max)
+        .map(|_| ())
+        .map_err(|e| error(key, e))
+}
+
+/// A run name is one directory name under `checkpoints/`: no path separators, not `.` or `..`,
+/// no control characters.
+fn check_run_name(name: &str) -> Result<(), ConfigError> {
+    let ok = !name.is_empty()
+        && name != "."
+        && name != ".."
+        && !name.contains(['/', '\\'])
+        && !name.chars().any(char::is_control);
+    check(
+        ok,
+        "run.name",
+        &format!(
+            "{name:?} is not a directory name: use letters, digits, '-', '_' or '.', without '/' (choose another place with --run-dir)"
+        ),
+    )
+}
+
 impl TrainConfig {
     /// Parses YAML text (unknown keys and wrong types are errors naming the key).
     pub fn from_yaml(text: &str) -> Result<TrainConfig, String> {
@@ -496,6 +536,52 @@ impl TrainConfig {
         serde_saphyr::to_string(self).expect("a config serialises")
     }
 
+    /// The dotted keys (`search.iterations`) whose values differ between `self` and `other`,
+    /// defaults filled in on both sides.
+    pub fn changed_keys(&self, other: &TrainConfig) -> Vec<String> {
+        fn walk(key: String, a: &serde_json::Value, b: &serde_json::Value, out: &mut Vec<String>) {
+            match (a, b) {
+                (serde_json::Value::Object(a), serde_json::Value::Object(b)) => {
+                    let keys: std::collections::BTreeSet<&String> =
+                        a.keys().chain(b.keys()).collect();
+                    let null = serde_json::Value::Null;
+                    for k in keys {
+                        let child = if key.is_empty() {
+                            k.clone()
+                        } else {
+                            format!("{key}.{k}")
+                        };
+                        walk(
+                            child,
+                            a.get(k).unwrap_or(&null),
+                            b.get(k).unwrap_or(&null),
+                            out,
+                        );
+                    }
+                }
+                _ if a != b => out.push(key),
+                _ => {}
+            }
+        }
+        let value = |c: &TrainConfig| serde_json::to_value(c).expect("a config serialises");
+        let mut changed = Vec::new();
+        walk(String::new(), &value(self), &value(other), &mut changed);
+        changed
+    }
+
+    /// The changes from `trained` (the configuration a checkpoint was trained with) to `self`
+    /// that would alter what is learned: those outside `RESUME_SAFE_KEYS`.
+    pub fn learning_changes(&self, trained: &TrainConfig) -> Vec<String> {
+        self.changed_keys(trained)
+            .into_iter()
+            .filter(|key| {
+                !RESUME_SAFE_KEYS
+                    .iter()
+                    .any(|safe| key == safe || key.starts_with(&format!("{safe}.")))
+            })
+            .collect()
+    }
+
     /// Checks ranges and combinations and converts to typed settings.
     pub fn validate(&self) -> Result<TrainSettings, ConfigError> {
         let game: GameSpec = self
@@ -504,6 +590,10 @@ impl TrainConfig {
             .map_err(|e: crate::games::GameSpecError| error("game", e.to_string()))?;
         let run = &self.run;
         check(run.threads >= 1, "run.threads", "must be at least 1")?;
+        limit("run.threads", run.threads, MAX_THREADS)?;
+        if let Some(name) = &run.name {
+            check_run_name(name)?;
+        }
         check(
             run.max_games != Some(0),
             "run.max_games",
@@ -518,6 +608,9 @@ impl TrainConfig {
             .architecture
             .parse()
             .map_err(|e: String| error("network.architecture", e))?;
+        architecture
+            .check_size(game.encoding_dims())
+            .map_err(|e| error("network.architecture", e))?;
         let o = &self.optimizer;
         check(
             o.learning_rate > 0.0 && o.learning_rate.is_finite(),
@@ -546,6 +639,11 @@ impl TrainConfig {
             s.iterations != Some(0),
             "search.iterations",
             "must be at least 1",
+        )?;
+        check(
+            s.time.is_none_or(|t| !t.0.is_zero()),
+            "search.time",
+            "must be longer than 0s (leave it out for iterations only)",
         )?;
         check(
             s.exploration >= 0.0,
@@ -584,6 +682,12 @@ impl TrainConfig {
             "learning.pretrain_epochs",
             "must be at least 1",
         )?;
+        limit(
+            "learning.pretrain_terminal_states",
+            l.pretrain_terminal_states,
+            MAX_PRETRAIN_STATES,
+        )?;
+        limit("learning.pretrain_epochs", l.pretrain_epochs, 1_000_000)?;
         let sel = &self.selection;
         check(
             sel.temperature > 0.0,
@@ -617,6 +721,7 @@ impl TrainConfig {
         };
         let r = &self.replay;
         check(r.batch_size >= 1, "replay.batch_size", "must be at least 1")?;
+        limit("replay.batch_size", r.batch_size, MAX_BATCH)?;
         let replay = match r.kind {
             ReplayKind::None => {
                 check(
@@ -691,10 +796,21 @@ impl TrainConfig {
                 "evaluation.games",
                 "must be an even number ≥ 2 (both sides)",
             )?;
+            limit("evaluation.games", e.games, MAX_GAMES)?;
             check(
                 e.time_per_move.is_some() || e.iterations_per_move.is_some(),
                 "evaluation",
                 "give evaluation.time_per_move or evaluation.iterations_per_move",
+            )?;
+            check(
+                e.time_per_move.is_none_or(|t| !t.0.is_zero()),
+                "evaluation.time_per_move",
+                "must be longer than 0s",
+            )?;
+            check(
+                e.iterations_per_move != Some(0),
+                "evaluation.iterations_per_move",
+                "must be at least 1",
             )?;
             Some(EvaluationSettings {
                 every_games: e.every_games,
@@ -707,6 +823,7 @@ impl TrainConfig {
             })
         };
         Ok(TrainSettings {
+            config: self.clone(),
             game,
             seed: self.seed,
             max_games: run.max_games,
@@ -784,6 +901,36 @@ mod tests {
     }
 
     #[test]
+    fn learning_changes_are_named_and_budgets_are_not() {
+        let trained = TrainConfig::from_yaml("game: tic_tac_toe\nrun:\n  max_games: 20\n").unwrap();
+        let same = TrainConfig::from_yaml(
+            "game: tic_tac_toe\nrun:\n  max_games: 90\n  max_time: 1h\n  threads: 2\n  device: flex\ncheckpoint:\n  every_games: 7\nevaluation:\n  every_games: 10\n",
+        )
+        .unwrap();
+        assert_eq!(same.learning_changes(&trained), Vec::<String>::new());
+        assert_eq!(
+            same.changed_keys(&trained),
+            [
+                "checkpoint.every_games",
+                "evaluation.every_games",
+                "run.device",
+                "run.max_games",
+                "run.max_time",
+                "run.threads"
+            ]
+        );
+        let changed = TrainConfig::from_yaml(
+            "game: tic_tac_toe\nseed: 4\nlearning:\n  terminal_eval: additive-depth\nsearch:\n  iterations: 500\nreplay:\n  duplication: 2\n",
+        )
+        .unwrap();
+        // search.iterations: 500 is the default, so not a change.
+        assert_eq!(
+            changed.learning_changes(&trained),
+            ["learning.terminal_eval", "replay.duplication", "seed"]
+        );
+    }
+
+    #[test]
     fn round_trips_through_yaml() {
         let text = "game: awale(feeding=false)\nseed: 9\nrun:\n  max_time: 1h30m\nselection:\n  exploitation: 0.25\nreplay:\n  kind: experience\n  games: 7\n";
         let config = TrainConfig::from_yaml(text).unwrap();
@@ -840,6 +987,44 @@ mod tests {
                 "network.architecture",
             ),
             ("game: tic_tac_toe\nrun:\n  device: tpu\n", "run.device"),
+            (
+                "game: tic_tac_toe\nrun:\n  threads: 100000\n",
+                "run.threads",
+            ),
+            ("game: tic_tac_toe\nrun:\n  name: ../../etc\n", "run.name"),
+            ("game: tic_tac_toe\nrun:\n  name: ..\n", "run.name"),
+            ("game: tic_tac_toe\nrun:\n  name: a/b\n", "run.name"),
+            ("game: tic_tac_toe\nrun:\n  name: \"\"\n", "run.name"),
+            (
+                "game: tic_tac_toe\nrun:\n  max_time: 99999999999999999999d\n",
+                "duration",
+            ),
+            ("game: tic_tac_toe\nrun:\n  max_time: 1e300\n", "duration"),
+            ("game: tic_tac_toe\nsearch:\n  time: 1e20\n", "duration"),
+            (
+                "game: tic_tac_toe\nsearch:\n  iterations: null\n  time: 0s\n",
+                "search.time",
+            ),
+            (
+                "game: tic_tac_toe\nnetwork:\n  architecture: resnet-b1000c100000-fc100000\n",
+                "network.architecture",
+            ),
+            (
+                "game: tic_tac_toe\nlearning:\n  pretrain_terminal_states: 1000000000000\n",
+                "learning.pretrain_terminal_states",
+            ),
+            (
+                "game: tic_tac_toe\nevaluation:\n  every_games: 5\n  games: 1000000000000\n",
+                "evaluation.games",
+            ),
+            (
+                "game: tic_tac_toe\nevaluation:\n  every_games: 5\n  time_per_move: 0s\n",
+                "evaluation.time_per_move",
+            ),
+            (
+                "game: tic_tac_toe\nreplay:\n  batch_size: 100000000000\n",
+                "replay.batch_size",
+            ),
             (
                 "game: tic_tac_toe\nlearning:\n  terminal_eval: elo\n",
                 "elo",

@@ -59,6 +59,13 @@ pub fn export_checkpoint(
             source.display()
         );
     };
+    if out.is_dir() {
+        bail!(
+            "{} is a directory: --out names the file to write, e.g. {}",
+            out.display(),
+            out.join("net.descent").display()
+        );
+    }
     let side = safetensors_path(out);
     let onnx = cfg!(feature = "onnx").then(|| beside(out, ".onnx"));
     let onnx_check = beside(out, ".onnx-check.json");
@@ -115,19 +122,33 @@ pub fn export_checkpoint(
     // Everything is computed before anything is written: a failed export leaves no files.
     #[cfg(feature = "onnx")]
     let onnx_files = crate::value::onnx_export::onnx_model(&net, &manifest.net)?;
-    write_export(out, &manifest, &net)?;
-    let safetensors = if safetensors {
-        write_atomically(&side, &safetensors_bytes(&net, &manifest)?)?;
-        Some(side)
-    } else {
-        None
+    // A failure part way (a full disk) removes the files this export wrote.
+    let mut written: Vec<PathBuf> = Vec::new();
+    let result = (|| -> anyhow::Result<Option<PathBuf>> {
+        write_export(out, &manifest, &net)?;
+        written.push(out.to_path_buf());
+        if safetensors {
+            write_atomically(&side, &safetensors_bytes(&net, &manifest)?)?;
+            written.push(side.clone());
+        }
+        #[cfg(feature = "onnx")]
+        if let Some(path) = &onnx {
+            let (model, check) = onnx_files;
+            write_atomically(path, &model)?;
+            written.push(path.clone());
+            write_atomically(&onnx_check, serde_json::to_string(&check)?.as_bytes())?;
+        }
+        Ok(safetensors.then(|| side.clone()))
+    })();
+    let safetensors = match result {
+        Ok(side) => side,
+        Err(e) => {
+            for path in &written {
+                let _ = fs::remove_file(path);
+            }
+            return Err(e);
+        }
     };
-    #[cfg(feature = "onnx")]
-    if let Some(path) = &onnx {
-        let (model, check) = onnx_files;
-        write_atomically(path, &model)?;
-        write_atomically(&onnx_check, serde_json::to_string(&check)?.as_bytes())?;
-    }
     Ok(ExportSummary {
         manifest,
         file: out.to_path_buf(),

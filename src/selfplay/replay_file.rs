@@ -4,10 +4,10 @@
 //! bincode) still load.
 
 use std::fs::File;
-use std::io::BufReader;
+use std::io::{BufReader, Read};
 use std::path::Path;
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 
 use crate::learn::ReplayBuffer;
 use crate::value::saved_net::write_atomically;
@@ -18,16 +18,28 @@ pub const REPLAY_FILE: &str = "replay.bin.zst";
 const PLAIN_REPLAY_FILE: &str = "replay.bin";
 const LEVEL: i32 = 1;
 
-/// Writes `replay` into the checkpoint directory `dir` (atomically).
+/// Writes `replay` into the checkpoint directory `dir` (atomically), with zstd's content
+/// checksum.
 pub fn write_replay(dir: &Path, replay: &ReplayBuffer) -> anyhow::Result<()> {
     let mut encoder = zstd::Encoder::new(Vec::new(), LEVEL)?;
+    encoder.include_checksum(true)?;
     bincode::serde::encode_into_std_write(replay, &mut encoder, bincode::config::standard())
         .context("cannot serialise the replay buffer")?;
     write_atomically(&dir.join(REPLAY_FILE), &encoder.finish()?)
 }
 
 /// Reads the replay buffer of the checkpoint directory `dir`; returns it with the path read.
+/// The compressed file is read to its end (so that zstd checks its checksum), and the buffer
+/// must be consistent: a damaged file is an error naming it, never a panic later.
 pub fn read_replay(dir: &Path) -> anyhow::Result<(ReplayBuffer, std::path::PathBuf)> {
+    let (replay, path) = decode_replay(dir)?;
+    if let Err(problem) = replay.check_consistent() {
+        bail!("{} is corrupt: {problem}", path.display());
+    }
+    Ok((replay, path))
+}
+
+fn decode_replay(dir: &Path) -> anyhow::Result<(ReplayBuffer, std::path::PathBuf)> {
     let compressed = dir.join(REPLAY_FILE);
     let plain = dir.join(PLAIN_REPLAY_FILE);
     let config = bincode::config::standard();
@@ -38,6 +50,17 @@ pub fn read_replay(dir: &Path) -> anyhow::Result<(ReplayBuffer, std::path::PathB
         let mut decoder = zstd::Decoder::new(file).with_context(|| not_replay(&compressed))?;
         let replay: ReplayBuffer = bincode::serde::decode_from_std_read(&mut decoder, config)
             .with_context(|| not_replay(&compressed))?;
+        let mut rest = Vec::new();
+        decoder
+            .read_to_end(&mut rest)
+            .with_context(|| format!("{} is corrupt", compressed.display()))?;
+        if !rest.is_empty() {
+            bail!(
+                "{} is corrupt: {} bytes after the replay buffer",
+                compressed.display(),
+                rest.len()
+            );
+        }
         Ok((replay, compressed))
     } else {
         let file =

@@ -4,20 +4,28 @@
 //! <run-dir>/
 //!   config.yaml              the resolved configuration
 //!   metrics.jsonl            one JSON line per game / evaluation / checkpoint
-//!   ckpt-<games>/            net.bpk + net.json, optimizer.bpk, replay.bin.zst, state.json
+//!   ckpt-<games>/            net.bpk + net.json, optimizer.bpk, replay.bin.zst, state.json,
+//!                            checksums.sha256 (written last)
 //!   latest -> ckpt-<games>   replaced last, atomically
 //!   nets/net-<games>.{bpk,json}   each checkpoint's network, with `checkpoint.keep_nets`
+//!   .lock                    held by the process training the run (see `dir_lock`)
 //! ```
-//! A checkpoint is written into a hidden temporary directory, every file fsynced, then renamed
-//! into place and the directory fsynced; `latest` is a symbolic link replaced by a rename. A run
-//! killed at any instant therefore finds `latest` pointing at a complete checkpoint; leftover
-//! temporary directories are removed on resume.
+//! A checkpoint is written into a hidden temporary directory, every file fsynced, its checksums
+//! written, then renamed into place and the directory fsynced; `latest` is a symbolic link
+//! replaced by a rename. A run killed at any instant therefore finds `latest` pointing at a
+//! complete checkpoint; leftover temporary directories are removed on resume. A run whose
+//! `latest` is missing or dangling (a copy tool dropped the link) resumes from its newest
+//! complete checkpoint, with a warning. Loading a checkpoint checks every file's checksum.
 
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{Context, bail};
+
+use super::dir_lock::{DirLock, LOCK_FILE};
+use crate::value::checksum::{CHECKSUM_FILE, verify_checksum_file, write_checksum_file};
 
 pub const CONFIG_FILE: &str = "config.yaml";
 pub const METRICS_FILE: &str = "metrics.jsonl";
@@ -26,11 +34,33 @@ const CHECKPOINT_PREFIX: &str = "ckpt-";
 const TEMP_PREFIX: &str = ".tmp-";
 const NETS_DIR: &str = "nets";
 const KEPT_NET_PREFIX: &str = "net-";
+/// The files of a checkpoint, each listed in its `checksums.sha256`.
+pub const CHECKPOINT_FILES: [&str; 5] = [
+    "net.bpk",
+    "net.json",
+    "optimizer.bpk",
+    super::replay_file::REPLAY_FILE,
+    STATE_FILE,
+];
+/// The run state of a checkpoint.
+pub const STATE_FILE: &str = "state.json";
 
-/// A run directory.
+/// A run directory. One opened for writing holds its lock (shared by clones) until the last
+/// clone is dropped.
 #[derive(Clone, Debug)]
 pub struct RunDir {
     root: PathBuf,
+    lock: Option<Arc<DirLock>>,
+}
+
+/// Whether `dir` holds anything but a lock file.
+fn has_entries(dir: &Path) -> anyhow::Result<bool> {
+    for entry in fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
+        if entry?.file_name() != LOCK_FILE {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 fn sync_dir(path: &Path) -> anyhow::Result<()> {
@@ -40,31 +70,39 @@ fn sync_dir(path: &Path) -> anyhow::Result<()> {
 }
 
 impl RunDir {
-    /// Creates a run directory for a new run and writes its configuration. Refuses a directory
-    /// that already holds a run (nothing is overwritten).
+    /// Creates a run directory for a new run, locks it and writes its configuration. Refuses a
+    /// directory that already holds a run or anything else (nothing is overwritten).
     pub fn create(root: &Path, config_yaml: &str) -> anyhow::Result<RunDir> {
-        if root.join(CONFIG_FILE).exists() {
-            bail!(
-                "{} already holds a run: resume it with `descent train --resume {}` or choose another --run-dir",
-                root.display(),
-                root.display()
-            );
-        }
-        if root.exists() && fs::read_dir(root)?.next().is_some() {
-            bail!(
-                "{} exists and is not empty: choose another --run-dir",
-                root.display()
-            );
-        }
+        let refuse_existing = || -> anyhow::Result<()> {
+            if root.join(CONFIG_FILE).exists() {
+                bail!(
+                    "{} already holds a run: resume it with `descent train --resume {}` or choose another --run-dir",
+                    root.display(),
+                    root.display()
+                );
+            }
+            if root.exists() && has_entries(root)? {
+                bail!(
+                    "{} exists and is not empty: choose another --run-dir",
+                    root.display()
+                );
+            }
+            Ok(())
+        };
+        refuse_existing()?;
         fs::create_dir_all(root)
             .with_context(|| format!("cannot create the run directory {}", root.display()))?;
+        let lock = DirLock::acquire(root, "run")?;
+        // Another process may have created the run between the check and the lock.
+        refuse_existing()?;
         crate::value::saved_net::write_atomically(&root.join(CONFIG_FILE), config_yaml.as_bytes())?;
         Ok(RunDir {
             root: root.to_path_buf(),
+            lock: Some(Arc::new(lock)),
         })
     }
 
-    /// Opens an existing run directory (for resume).
+    /// Opens an existing run directory to read it (its checkpoints, its kept networks).
     pub fn open(root: &Path) -> anyhow::Result<RunDir> {
         if !root.join(CONFIG_FILE).is_file() {
             bail!(
@@ -74,7 +112,21 @@ impl RunDir {
         }
         Ok(RunDir {
             root: root.to_path_buf(),
+            lock: None,
         })
+    }
+
+    /// Opens an existing run directory to train it (resume): locks it, so that a second
+    /// process is refused while this one runs.
+    pub fn open_for_writing(root: &Path) -> anyhow::Result<RunDir> {
+        let mut run_dir = RunDir::open(root)?;
+        run_dir.lock = Some(Arc::new(DirLock::acquire(root, "run")?));
+        Ok(run_dir)
+    }
+
+    /// Whether this process holds the run's lock (needed to train it).
+    pub fn is_locked(&self) -> bool {
+        self.lock.is_some()
     }
 
     pub fn root(&self) -> &Path {
@@ -91,24 +143,70 @@ impl RunDir {
         self.root.join(METRICS_FILE)
     }
 
-    /// The checkpoint `latest` points at, if any.
+    /// The checkpoint `latest` points at; if the link is missing or dangling, the newest
+    /// complete checkpoint (with a warning); `None` when the run has none.
     pub fn latest_checkpoint(&self) -> anyhow::Result<Option<PathBuf>> {
         let link = self.root.join(LATEST);
-        match fs::read_link(&link) {
+        let problem = match fs::read_link(&link) {
             Ok(target) => {
-                let path = self.root.join(target);
-                if !path.is_dir() {
-                    bail!(
-                        "{} points at {}, which is missing",
-                        link.display(),
-                        path.display()
-                    );
+                let path = self.root.join(&target);
+                if path.is_dir() {
+                    return Ok(Some(path));
                 }
-                Ok(Some(path))
+                format!(
+                    "{} points at {}, which is missing",
+                    link.display(),
+                    path.display()
+                )
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(e).with_context(|| format!("cannot read {}", link.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                format!("{} is missing", link.display())
+            }
+            Err(e) => return Err(e).with_context(|| format!("cannot read {}", link.display())),
+        };
+        let newest = self.newest_complete_checkpoint()?;
+        if let Some(path) = &newest {
+            tracing::warn!(
+                "{problem}: using the newest complete checkpoint, {}",
+                path.display()
+            );
         }
+        Ok(newest)
+    }
+
+    /// The newest checkpoint directory holding all its files (an incomplete one, say from a
+    /// copy cut short, is skipped with a warning).
+    fn newest_complete_checkpoint(&self) -> anyhow::Result<Option<PathBuf>> {
+        for (_, path) in self.checkpoints()?.into_iter().rev() {
+            let missing: Vec<&str> = CHECKPOINT_FILES
+                .iter()
+                .chain([&CHECKSUM_FILE])
+                .copied()
+                .filter(|name| !path.join(name).is_file())
+                .collect();
+            // Checkpoints written before checksums have no checksum file.
+            if missing.is_empty() || missing == [CHECKSUM_FILE] {
+                return Ok(Some(path));
+            }
+            tracing::warn!(
+                "{} is incomplete (no {}): skipped",
+                path.display(),
+                missing.join(", ")
+            );
+        }
+        Ok(None)
+    }
+
+    /// Checks the checksums of the checkpoint at `dir` before it is loaded (a checkpoint
+    /// written before checksums is loaded with a warning).
+    pub fn verify_checkpoint(dir: &Path) -> anyhow::Result<()> {
+        if !verify_checksum_file(dir, &CHECKPOINT_FILES)? {
+            tracing::warn!(
+                "{} has no {CHECKSUM_FILE} (written by an older descent): its files are not verified",
+                dir.display()
+            );
+        }
+        Ok(())
     }
 
     /// Removes temporary directories left by a run killed while checkpointing.
@@ -117,7 +215,11 @@ impl RunDir {
         for entry in fs::read_dir(&self.root)? {
             let entry = entry?;
             if entry.file_name().to_string_lossy().starts_with(TEMP_PREFIX) {
-                fs::remove_dir_all(entry.path())?;
+                if entry.file_type()?.is_dir() {
+                    fs::remove_dir_all(entry.path())?;
+                } else {
+                    fs::remove_file(entry.path())?;
+                }
                 removed += 1;
             }
         }
@@ -125,20 +227,31 @@ impl RunDir {
     }
 
     /// Writes checkpoint `ckpt-<games>`: `write` fills a temporary directory (fsyncing its
-    /// files), which is then renamed into place; `latest` is replaced last.
+    /// files), their checksums are added, and the directory is renamed into place; `latest` is
+    /// replaced last. A failure (a full disk) removes the temporary directory.
     pub fn write_checkpoint(
         &self,
         games: u64,
         write: impl FnOnce(&Path) -> anyhow::Result<()>,
     ) -> anyhow::Result<PathBuf> {
+        anyhow::ensure!(
+            self.is_locked(),
+            "{} is written without its lock",
+            self.root.display()
+        );
         let name = format!("{CHECKPOINT_PREFIX}{games}");
         let temp = self.root.join(format!("{TEMP_PREFIX}{name}"));
         if temp.exists() {
             fs::remove_dir_all(&temp)?;
         }
         fs::create_dir(&temp).with_context(|| format!("cannot create {}", temp.display()))?;
-        write(&temp)?;
-        sync_dir(&temp)?;
+        let filled = write(&temp)
+            .and_then(|()| write_checksum_file(&temp))
+            .and_then(|()| sync_dir(&temp));
+        if let Err(e) = filled {
+            let _ = fs::remove_dir_all(&temp);
+            return Err(e);
+        }
         let path = self.root.join(&name);
         if path.exists() {
             fs::remove_dir_all(&path)?;
@@ -259,27 +372,49 @@ pub struct MetricsLog {
 
 impl MetricsLog {
     /// Opens the log for appending, first cutting it to `keep_bytes` (the length it had at the
-    /// checkpoint being resumed, so that lines of games lost in a kill do not remain).
-    pub fn open(path: &Path, keep_bytes: u64) -> anyhow::Result<MetricsLog> {
-        let file = fs::OpenOptions::new()
+    /// checkpoint being resumed, so that lines of games lost in a kill do not remain). The log
+    /// then ends with `closing_line`, the resumed checkpoint's own line (written after the
+    /// checkpoint, so a kill between the two leaves it out: it is written again here).
+    pub fn open(path: &Path, keep_bytes: u64, closing_line: &str) -> anyhow::Result<MetricsLog> {
+        let mut file = fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
             .with_context(|| format!("cannot open {}", path.display()))?;
         let length = file.metadata()?.len();
-        if length > keep_bytes {
+        let before_line = keep_bytes.saturating_sub(closing_line.len() as u64);
+        let bytes = if length >= keep_bytes {
             file.set_len(keep_bytes)?;
-        }
-        Ok(MetricsLog {
-            file,
-            bytes: keep_bytes.min(length),
-        })
+            keep_bytes
+        } else {
+            if length < before_line {
+                tracing::warn!(
+                    "{} is shorter ({length} bytes) than its checkpoint recorded ({keep_bytes}): lines are missing",
+                    path.display()
+                );
+            }
+            file.set_len(length.min(before_line))?;
+            file.write_all(closing_line.as_bytes())?;
+            file.flush()?;
+            length.min(before_line) + closing_line.len() as u64
+        };
+        Ok(MetricsLog { file, bytes })
+    }
+
+    /// `line` as the text `write` appends.
+    pub fn line_text(line: &impl serde::Serialize) -> anyhow::Result<String> {
+        let mut text = serde_json::to_string(line)?;
+        text.push('\n');
+        Ok(text)
     }
 
     /// Appends one line.
     pub fn write(&mut self, line: &impl serde::Serialize) -> anyhow::Result<()> {
-        let mut text = serde_json::to_string(line)?;
-        text.push('\n');
+        self.write_text(&Self::line_text(line)?)
+    }
+
+    /// Appends a line made by `line_text`.
+    pub fn write_text(&mut self, text: &str) -> anyhow::Result<()> {
         self.file.write_all(text.as_bytes())?;
         self.file.flush()?;
         self.bytes += text.len() as u64;
@@ -293,5 +428,45 @@ impl MetricsLog {
 
     pub fn is_empty(&self) -> bool {
         self.bytes == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_checkpoint_leaves_nothing_and_latest_where_it_was() {
+        let tmp = tempfile::tempdir().unwrap();
+        let run = RunDir::create(&tmp.path().join("run"), "game: tic_tac_toe\n").unwrap();
+        run.write_checkpoint(2, |dir| Ok(fs::write(dir.join(STATE_FILE), "{}")?))
+            .unwrap();
+        let failed = run.write_checkpoint(4, |dir| {
+            fs::write(dir.join("net.bpk"), "half")?;
+            bail!("no space left on device")
+        });
+        assert!(failed.unwrap_err().to_string().contains("no space"));
+        assert!(!run.root().join(".tmp-ckpt-4").exists());
+        assert!(!run.root().join("ckpt-4").exists());
+        assert_eq!(
+            fs::read_link(run.root().join(LATEST)).unwrap(),
+            Path::new("ckpt-2")
+        );
+        assert_eq!(
+            fs::read_to_string(run.root().join("ckpt-2").join(CHECKSUM_FILE))
+                .unwrap()
+                .lines()
+                .count(),
+            1
+        );
+        // A reader does not hold the lock, and cannot write; a second writer is refused.
+        let reader = RunDir::open(run.root()).unwrap();
+        assert!(reader.write_checkpoint(6, |_| Ok(())).is_err());
+        let message = RunDir::open_for_writing(run.root())
+            .unwrap_err()
+            .to_string();
+        assert!(message.contains("is in use"), "{message}");
+        drop(run);
+        assert!(RunDir::open_for_writing(reader.root()).unwrap().is_locked());
     }
 }

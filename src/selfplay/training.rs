@@ -29,7 +29,7 @@ use super::config::{TerminalEvalName, TrainSettings};
 use super::learner::{Learner, PhaseReport};
 use super::periodic_eval::{EvalReport, evaluate_against_baseline};
 use super::replay_file::{read_replay, write_replay};
-use super::run_dir::{MetricsLog, RunDir};
+use super::run_dir::{MetricsLog, RunDir, STATE_FILE};
 use super::self_play::{FinishedGame, SelfPlaySettings, SelfPlayer};
 use crate::games::{Game, GameVisitor};
 use crate::learn::ReplayBuffer;
@@ -63,12 +63,16 @@ pub struct RunState {
     pub metrics_bytes: u64,
     /// The terminal evaluation in use, its parameters resolved.
     pub terminal_eval: String,
+    /// The configuration the run was trained with (YAML), to refuse a resume that would change
+    /// what is learned. Absent in checkpoints of older versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub config_yaml: Option<String>,
 }
 
 impl RunState {
     /// Reads `state.json` of the checkpoint directory `dir`.
     pub fn read(dir: &Path) -> anyhow::Result<RunState> {
-        let state_path = dir.join("state.json");
+        let state_path = dir.join(STATE_FILE);
         let state: RunState = serde_json::from_str(
             &std::fs::read_to_string(&state_path)
                 .with_context(|| format!("cannot read {}", state_path.display()))?,
@@ -305,6 +309,11 @@ fn train_game<G: Game>(
     resume: bool,
     observer: &mut dyn TrainingObserver,
 ) -> anyhow::Result<TrainSummary> {
+    anyhow::ensure!(
+        run_dir.is_locked(),
+        "{}: a run is trained only by the process holding its lock",
+        run_dir.root().display()
+    );
     let device = settings.device.device().map_err(|e| anyhow::anyhow!(e))?;
     device.burn.seed(settings.seed);
     let terminal_eval = resolve_terminal_eval(settings, &initial)?;
@@ -323,7 +332,7 @@ fn train_game<G: Game>(
         None
     };
     let (learner, state) = match &checkpoint {
-        Some(dir) => load_checkpoint::<G>(dir, settings, &manifest, &device.burn)?,
+        Some(dir) => load_checkpoint::<G>(dir, settings, &manifest, terminal_eval, &device.burn)?,
         None => {
             let net = ValueNet::new(
                 &settings.architecture,
@@ -347,12 +356,17 @@ fn train_game<G: Game>(
                 learner_rng: learner.rng.clone(),
                 metrics_bytes: 0,
                 terminal_eval: format!("{terminal_eval:?}"),
+                config_yaml: None,
             };
             (learner, state)
         }
     };
     run_dir.remove_kept_nets_after(state.games)?;
-    let metrics = MetricsLog::open(&run_dir.metrics_path(), state.metrics_bytes)?;
+    let closing_line = match &checkpoint {
+        Some(_) => checkpoint_line(state.games, state.elapsed_seconds)?,
+        None => String::new(),
+    };
+    let metrics = MetricsLog::open(&run_dir.metrics_path(), state.metrics_bytes, &closing_line)?;
     observer.on_start(state.games, settings.max_games, checkpoint.as_deref());
     let elapsed_before = state.elapsed_seconds;
     let mut session = Session {
@@ -391,12 +405,52 @@ fn next_mark(every: Option<Duration>, elapsed: f64) -> f64 {
     }
 }
 
+/// The metrics line of the checkpoint after `games` games and `elapsed_seconds` of training.
+fn checkpoint_line(games: u64, elapsed_seconds: f64) -> anyhow::Result<String> {
+    MetricsLog::line_text(&serde_json::json!({
+        "kind": "checkpoint",
+        "game": games,
+        "elapsed_seconds": elapsed_seconds,
+    }))
+}
+
+/// Refuses to resume the checkpoint `dir` (state `state`) under settings that would change what
+/// is learned, naming the keys.
+fn check_resume_settings(
+    dir: &Path,
+    state: &RunState,
+    settings: &TrainSettings,
+    terminal_eval: TerminalEval,
+) -> anyhow::Result<()> {
+    let refuse = |keys: &str| {
+        anyhow::anyhow!(
+            "{} was trained with another {keys} than the run's configuration now gives; a resume may change only {} (put config.yaml back as it was, or start a new run)",
+            dir.display(),
+            super::config::RESUME_SAFE_KEYS.join(", ")
+        )
+    };
+    if let Some(yaml) = &state.config_yaml {
+        let trained = super::TrainConfig::from_yaml(yaml)
+            .map_err(|e| anyhow::anyhow!("{}: its configuration: {e}", dir.display()))?;
+        let changes = settings.config.learning_changes(&trained);
+        if !changes.is_empty() {
+            return Err(refuse(&changes.join(", ")));
+        }
+    }
+    if state.terminal_eval != format!("{terminal_eval:?}") {
+        return Err(refuse("learning.terminal_eval"));
+    }
+    Ok(())
+}
+
 fn load_checkpoint<G: Game>(
     dir: &Path,
     settings: &TrainSettings,
     manifest: &NetManifest,
+    terminal_eval: TerminalEval,
     device: &Device,
 ) -> anyhow::Result<(Learner, RunState)> {
+    RunDir::verify_checkpoint(dir)?;
     let state = RunState::read(dir)?;
     if state.game != manifest.game {
         bail!(
@@ -406,6 +460,7 @@ fn load_checkpoint<G: Game>(
             manifest.game
         );
     }
+    check_resume_settings(dir, &state, settings, terminal_eval)?;
     let net = load_net(&dir.join("net"), manifest, device)?;
     let mut trainer = Trainer::new(net, settings.adam, device, manifest.input_shape);
     let optimizer_path = dir.join("optimizer.bpk");
@@ -677,16 +732,15 @@ impl<G: Game> Session<'_, G> {
         Ok(())
     }
 
-    /// Writes checkpoint `ckpt-<games>` and points `latest` at it.
+    /// Writes checkpoint `ckpt-<games>`, points `latest` at it, then logs it (a checkpoint
+    /// that failed is not logged).
     fn checkpoint(&mut self) -> anyhow::Result<()> {
-        self.metrics.write(&serde_json::json!({
-            "kind": "checkpoint",
-            "game": self.state.games,
-            "elapsed_seconds": self.elapsed(),
-        }))?;
-        self.state.elapsed_seconds = self.elapsed();
-        self.state.metrics_bytes = self.metrics.len();
+        let elapsed = self.elapsed();
+        let line = checkpoint_line(self.state.games, elapsed)?;
+        self.state.elapsed_seconds = elapsed;
+        self.state.metrics_bytes = self.metrics.len() + line.len() as u64;
         self.state.learner_rng = self.learner.rng.clone();
+        self.state.config_yaml = Some(self.settings.config.to_yaml());
         let pause = std::env::var(CHECKPOINT_PAUSE_ENV)
             .ok()
             .and_then(|ms| ms.parse::<u64>().ok());
@@ -709,10 +763,11 @@ impl<G: Game> Session<'_, G> {
             }
             write_replay(dir, &learner.replay)?;
             write_atomically(
-                &dir.join("state.json"),
+                &dir.join(STATE_FILE),
                 serde_json::to_string_pretty(state)?.as_bytes(),
             )
         })?;
+        self.metrics.write_text(&line)?;
         self.run_dir.prune(self.settings.keep_last_checkpoints)?;
         self.last_checkpoint_games = self.state.games;
         self.next_timed_checkpoint = next_mark(

@@ -97,6 +97,69 @@ impl Architecture {
     }
 }
 
+/// Weights and biases of a layer mapping `inputs` to `outputs` through a `kernel`-cell window
+/// (1 for dense layers and 1×1 convolutions, 9 for 3×3 ones); `None` on overflow.
+fn layer_parameters(kernel: u64, inputs: u64, outputs: u64) -> Option<u64> {
+    kernel
+        .checked_mul(inputs)?
+        .checked_mul(outputs)?
+        .checked_add(outputs)
+}
+
+impl Architecture {
+    /// Trainable parameters of the network for a `[planes, rows, cols]` input, computed without
+    /// building it; `None` when the count does not fit in 64 bits.
+    pub fn parameter_count(&self, planes: usize, rows: usize, cols: usize) -> Option<u64> {
+        let (filters, blocks) = self.conv_shape();
+        let f = filters as u64;
+        let mut total = layer_parameters(9, planes as u64, f)?;
+        let (squeeze_excitation, sum_pool_head) = match self {
+            Architecture::PaperCnn => {
+                total = total.checked_add(2 * layer_parameters(9, f, f)?)?;
+                (false, None)
+            }
+            Architecture::ResNet {
+                squeeze_excitation,
+                sum_pool_head,
+                ..
+            } => (*squeeze_excitation, *sum_pool_head),
+        };
+        let mut block = layer_parameters(9, f, f)?.checked_mul(2)?;
+        if squeeze_excitation {
+            let s = se_channels(filters) as u64;
+            block = block.checked_add(layer_parameters(1, f, s)? + layer_parameters(1, s, f)?)?;
+        }
+        total = total.checked_add(block.checked_mul(blocks as u64)?)?;
+        let mut width = match sum_pool_head {
+            Some(head) => {
+                total = total.checked_add(layer_parameters(1, f, head as u64)?)?;
+                head as u64
+            }
+            None => f.checked_mul(rows as u64)?.checked_mul(cols as u64)?,
+        };
+        for size in self.dense() {
+            total = total.checked_add(layer_parameters(1, width, size as u64)?)?;
+            width = size as u64;
+        }
+        total.checked_add(layer_parameters(1, width, 1)?)
+    }
+
+    /// Refuses a network too big to allocate (more than `MAX_NET_PARAMETERS`) for inputs of
+    /// shape `[planes, rows, cols]`, before anything is built.
+    pub fn check_size(&self, [planes, rows, cols]: [usize; 3]) -> Result<(), String> {
+        let max = crate::search::limits::MAX_NET_PARAMETERS;
+        match self.parameter_count(planes, rows, cols) {
+            Some(count) if count <= max => Ok(()),
+            Some(count) => Err(format!(
+                "{self} has {count} parameters on a {planes}×{rows}×{cols} input, more than the limit of {max}"
+            )),
+            None => Err(format!(
+                "{self} has more parameters than a 64-bit count holds (the limit is {max})"
+            )),
+        }
+    }
+}
+
 impl fmt::Display for Architecture {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -203,6 +266,38 @@ mod tests {
             let err = bad.parse::<Architecture>().unwrap_err();
             assert!(err.contains(bad) && err.contains("paper-cnn"), "{err}");
         }
+    }
+
+    #[test]
+    fn parameter_counts_by_hand_and_the_size_limit() {
+        // paper-cnn on Awale (7×2×6): conv 7→64, two 64→64, dense 768→100, out 100→1.
+        let by_hand = (9 * 7 * 64 + 64) + 2 * (9 * 64 * 64 + 64) + (768 * 100 + 100) + 101;
+        assert_eq!(
+            Architecture::PaperCnn.parameter_count(7, 2, 6),
+            Some(by_hand)
+        );
+        let a: Architecture = "resnet-b1c32-se-gsp16-fc8".parse().unwrap();
+        // stem 7→32, block 2×(32→32), SE 32→2→32 (1×1), head 32→16 (1×1), dense 16→8, out.
+        let by_hand = (9 * 7 * 32 + 32)
+            + 2 * (9 * 32 * 32 + 32)
+            + (32 * 2 + 2 + 2 * 32 + 32)
+            + (32 * 16 + 16)
+            + (16 * 8 + 8)
+            + 9;
+        assert_eq!(a.parameter_count(7, 2, 6), Some(by_hand));
+        assert!(Architecture::PaperCnn.check_size([7, 2, 6]).is_ok());
+        let huge: Architecture = "resnet-b1000c100000-fc100000".parse().unwrap();
+        let message = huge.check_size([7, 2, 6]).unwrap_err();
+        assert!(
+            message.contains("resnet-b1000c100000-fc100000"),
+            "{message}"
+        );
+        assert!(message.contains("200000000"), "{message}");
+        let overflowing: Architecture = format!("resnet-b{0}c{0}-fc{0}", usize::MAX)
+            .parse()
+            .unwrap();
+        assert_eq!(overflowing.parameter_count(7, 2, 6), None);
+        assert!(overflowing.check_size([7, 2, 6]).is_err());
     }
 
     #[test]

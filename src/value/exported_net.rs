@@ -8,11 +8,14 @@
 //! u32                           file format version (EXPORT_FORMAT_VERSION)
 //! u64 + bytes                   the manifest, JSON (ExportManifest)
 //! u64 + bytes                   the inference weights, burnpack
+//! u64 + 32 bytes                SHA-256 of every byte before this section (format 2 on)
 //! ```
 //!
 //! The manifest is the network's (game with its parameters, architecture, encoding version,
 //! input shape, output layer, terminal evaluation) plus provenance. A reader refuses files of a
-//! newer format, another game, or an encoding version it does not have.
+//! newer format, another game, or an encoding version it does not have, and a file whose
+//! checksum does not match (a flipped bit, a truncated copy). Format 1 files (no checksum) still
+//! load.
 
 use std::fs;
 use std::path::Path;
@@ -20,13 +23,16 @@ use std::path::Path;
 use anyhow::{Context, bail};
 use burn::prelude::*;
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 
 use super::network::ValueNet;
 use super::saved_net::{NetManifest, burnpack_bytes, net_from_burnpack, write_atomically};
 
 const MAGIC: &[u8; 15] = b"descent-export\n";
 /// Version of the file layout and manifest; bumped on incompatible changes.
-pub const EXPORT_FORMAT_VERSION: u32 = 1;
+pub const EXPORT_FORMAT_VERSION: u32 = 2;
+/// The first format version with the closing checksum.
+const FIRST_CHECKSUMMED_VERSION: u32 = 2;
 
 /// Where an exported network came from.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -64,7 +70,9 @@ pub fn is_export_file(path: &Path) -> bool {
 /// Writes an export file atomically.
 pub fn write_export(path: &Path, manifest: &ExportManifest, net: &ValueNet) -> anyhow::Result<()> {
     let weights = burnpack_bytes(net)?;
-    let json = serde_json::to_vec_pretty(manifest)?;
+    let mut manifest = manifest.clone();
+    manifest.net.weights_sha256 = Some(super::checksum::sha256_hex(&weights));
+    let json = serde_json::to_vec_pretty(&manifest)?;
     let mut bytes = Vec::with_capacity(MAGIC.len() + 20 + json.len() + weights.len());
     bytes.extend_from_slice(MAGIC);
     bytes.extend_from_slice(&EXPORT_FORMAT_VERSION.to_le_bytes());
@@ -72,6 +80,9 @@ pub fn write_export(path: &Path, manifest: &ExportManifest, net: &ValueNet) -> a
     bytes.extend_from_slice(&json);
     bytes.extend_from_slice(&(weights.len() as u64).to_le_bytes());
     bytes.extend_from_slice(&weights);
+    let digest = Sha256::digest(&bytes);
+    bytes.extend_from_slice(&(digest.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(&digest);
     write_atomically(path, &bytes)
 }
 
@@ -107,9 +118,21 @@ pub fn read_export(path: &Path) -> anyhow::Result<(ExportManifest, Vec<u8>)> {
         );
     }
     let (json, rest) = section(rest, "manifest", path)?;
+    let (weights, mut trailing) = section(rest, "weights", path)?;
+    if version >= FIRST_CHECKSUMMED_VERSION {
+        let covered = &bytes[..bytes.len() - trailing.len()];
+        let (digest, rest) = section(trailing, "checksum", path)?;
+        let found = Sha256::digest(covered);
+        if digest != found.as_slice() {
+            bail!(
+                "{} is corrupt: its SHA-256 checksum does not match its contents (export it again)",
+                path.display()
+            );
+        }
+        trailing = rest;
+    }
     let manifest: ExportManifest = serde_json::from_slice(json)
         .with_context(|| format!("{}: the manifest is not valid", path.display()))?;
-    let (weights, trailing) = section(rest, "weights", path)?;
     if !trailing.is_empty() {
         bail!(
             "{}: {} unexpected bytes at the end",

@@ -13,6 +13,7 @@ use burn::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::architecture::Architecture;
+use super::checksum::{check_digest, sha256_hex};
 use super::network::ValueNet;
 use crate::search::TerminalEval;
 
@@ -34,6 +35,11 @@ pub struct NetManifest {
     /// written before it was recorded (then: the classic gain if `tanh_output`).
     #[serde(default)]
     pub terminal_eval: Option<TerminalEval>,
+    /// SHA-256 of the weights file (`.bpk`), checked when they are loaded. Absent in manifests
+    /// written before checksums (their weights load unchecked) and in a manifest describing a
+    /// network not yet saved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weights_sha256: Option<String>,
 }
 
 const FORMAT: &str = "descent-value-net";
@@ -54,6 +60,7 @@ impl NetManifest {
             input_shape,
             tanh_output: terminal_eval.is_bounded(),
             terminal_eval: Some(terminal_eval),
+            weights_sha256: None,
         }
     }
 
@@ -75,19 +82,28 @@ fn paths(base: &Path) -> (PathBuf, PathBuf) {
 }
 
 /// Writes `bytes` to `path` atomically: a temporary file beside it, fsync, rename.
+/// A failure (a full disk) removes the temporary file and leaves `path` as it was.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let tmp = path.with_extension(format!(
-        "{}.tmp",
-        path.extension().and_then(|e| e.to_str()).unwrap_or("")
-    ));
-    let mut file =
-        fs::File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
-    file.write_all(bytes)
-        .with_context(|| format!("cannot write {}", tmp.display()))?;
-    file.sync_all()?;
-    fs::rename(&tmp, path)
-        .with_context(|| format!("cannot rename {} to {}", tmp.display(), path.display()))?;
-    Ok(())
+    if path.is_dir() {
+        bail!("{} is a directory, not a file", path.display());
+    }
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let written = (|| {
+        let mut file =
+            fs::File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+        file.write_all(bytes)
+            .with_context(|| format!("cannot write {}", tmp.display()))?;
+        file.sync_all()
+            .with_context(|| format!("cannot write {}", tmp.display()))?;
+        fs::rename(&tmp, path)
+            .with_context(|| format!("cannot rename {} to {}", tmp.display(), path.display()))
+    })();
+    if written.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    written
 }
 
 /// The weights of `net` as burnpack bytes.
@@ -129,13 +145,19 @@ pub fn net_from_burnpack(
     })
 }
 
-/// Saves `net` as `<base>.bpk` + `<base>.json`.
+/// Saves `net` as `<base>.bpk` + `<base>.json`, the weights' checksum in the manifest (written
+/// last: a network is complete once its manifest is there).
 pub fn save_net(net: &ValueNet, manifest: &NetManifest, base: &Path) -> anyhow::Result<()> {
     let (weights, manifest_path) = paths(base);
-    write_atomically(&weights, &burnpack_bytes(net)?)?;
+    let bytes = burnpack_bytes(net)?;
+    let manifest = NetManifest {
+        weights_sha256: Some(sha256_hex(&bytes)),
+        ..manifest.clone()
+    };
+    write_atomically(&weights, &bytes)?;
     write_atomically(
         &manifest_path,
-        serde_json::to_string_pretty(manifest)?.as_bytes(),
+        serde_json::to_string_pretty(&manifest)?.as_bytes(),
     )
 }
 
@@ -207,10 +229,14 @@ pub fn check_manifest(
     )
 }
 
-/// Loads the weights of the network at `base` as its manifest `found` describes them.
+/// Loads the weights of the network at `base` as its manifest `found` describes them, checking
+/// them against the manifest's checksum.
 pub fn load_weights(base: &Path, found: &NetManifest, device: &Device) -> anyhow::Result<ValueNet> {
-    let (weights, _) = paths(base);
+    let (weights, manifest_path) = paths(base);
     let bytes = fs::read(&weights)
         .with_context(|| format!("cannot read the network weights {}", weights.display()))?;
+    if let Some(recorded) = &found.weights_sha256 {
+        check_digest(&weights, &sha256_hex(&bytes), recorded, &manifest_path)?;
+    }
     net_from_burnpack(bytes, found, device, &weights.display().to_string())
 }

@@ -12,8 +12,9 @@ pub fn descent(args: &[&str]) -> Output {
         .expect("the descent binary runs")
 }
 
-/// Runs `descent` with `args`, `input` on its standard input, and waits for it.
-pub fn descent_with_input(args: &[&str], input: &str) -> Output {
+/// Runs `descent` with `args`, `input` (text or any bytes) on its standard input, and waits
+/// for it.
+pub fn descent_with_input(args: &[&str], input: impl AsRef<[u8]>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_descent"))
         .args(args)
         .stdin(Stdio::piped())
@@ -21,12 +22,19 @@ pub fn descent_with_input(args: &[&str], input: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the descent binary runs");
-    child
+    // A child that stops before reading all its input (an error at start) closes the pipe.
+    let written = child
         .stdin
         .take()
         .expect("a piped stdin")
-        .write_all(input.as_bytes())
-        .expect("the input is written");
+        .write_all(input.as_ref());
+    if let Err(e) = written {
+        assert_eq!(
+            e.kind(),
+            std::io::ErrorKind::BrokenPipe,
+            "the input is written"
+        );
+    }
     child.wait_with_output().expect("descent finishes")
 }
 
@@ -36,4 +44,30 @@ pub fn stdout(output: &Output) -> String {
 
 pub fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Writes a small tic-tac-toe training configuration (fast enough to run several times) with
+/// `extra` YAML appended, as `dir/small.yaml`; returns its path.
+pub fn write_small_config(dir: &std::path::Path, extra: &str) -> String {
+    let path = dir.join("small.yaml");
+    std::fs::write(
+        &path,
+        format!(
+            "game: tic_tac_toe\nseed: 5\nsearch:\n  iterations: 20\nreplay:\n  games: 4\n  duplication: 2\n  batch_size: 32\n{extra}"
+        ),
+    )
+    .unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+/// Asserts that a child process ended by itself with an error or success, not a panic (exit
+/// code 101) or an abort (a signal).
+pub fn assert_no_crash(output: &Output, what: &str) {
+    let err = stderr(output);
+    assert!(
+        matches!(output.status.code(), Some(0) | Some(1) | Some(2)),
+        "{what}: exit {:?}\n{err}",
+        output.status
+    );
+    assert!(!err.contains("panicked"), "{what}: {err}");
 }
