@@ -248,6 +248,75 @@ mod tests {
     use super::*;
 
     #[test]
+    fn intervals_have_their_reference_values() {
+        // 60 W / 20 D / 20 L: win − loss 0.4, per-game variance 0.8 − 0.16 = 0.64, so the
+        // half-width is 1.959964 · 0.08; the score 0.7 ± half of it, through the Elo curve.
+        let s = ResultSummary::new(60, 20, 20);
+        assert!((s.win_minus_loss_ci95 - 0.156797).abs() < 1e-6, "{s:?}");
+        assert!((s.elo - 147.19).abs() < 0.01, "{s:?}");
+        assert!((s.elo_ci95[0] - 86.23).abs() < 0.01, "{s:?}");
+        assert!((s.elo_ci95[1] - 218.25).abs() < 0.01, "{s:?}");
+    }
+
+    /// The log-likelihood of two players' strengths θ = ln γ, with `bradley_terry`'s prior (one
+    /// drawn game each against a virtual player of strength 1), player 0 taking `points` of `n`.
+    fn two_player_log_likelihood(theta: [f64; 2], points: f64, n: f64) -> f64 {
+        let p = 1.0 / (1.0 + (theta[1] - theta[0]).exp());
+        let prior = |t: f64| {
+            let q = 1.0 / (1.0 + (-t).exp());
+            0.5 * q.ln() + 0.5 * (1.0 - q).ln()
+        };
+        points * p.ln() + (n - points) * (1.0 - p).ln() + prior(theta[0]) + prior(theta[1])
+    }
+
+    #[test]
+    fn two_player_bradley_terry_matches_its_likelihood_maximised_here() {
+        let (points, n) = (13.5, 20.0);
+        let scores = vec![vec![0.0, points], vec![n - points, 0.0]];
+        let games = vec![vec![0.0, n], vec![n, 0.0]];
+        let ratings = bradley_terry(&scores, &games, 0);
+        // Newton's method on the likelihood, derivatives by central differences.
+        let ll = |t: [f64; 2]| two_player_log_likelihood(t, points, n);
+        let h = 1e-4;
+        let mut theta = [0.0f64; 2];
+        for _ in 0..100 {
+            let grad = |t: [f64; 2], i: usize| {
+                let (mut a, mut b) = (t, t);
+                a[i] += h;
+                b[i] -= h;
+                (ll(a) - ll(b)) / (2.0 * h)
+            };
+            let hess = |i: usize, j: usize| {
+                let mut a = theta;
+                let mut b = theta;
+                a[j] += h;
+                b[j] -= h;
+                (grad(a, i) - grad(b, i)) / (2.0 * h)
+            };
+            let g = [grad(theta, 0), grad(theta, 1)];
+            let m = [[hess(0, 0), hess(0, 1)], [hess(1, 0), hess(1, 1)]];
+            let det = m[0][0] * m[1][1] - m[0][1] * m[1][0];
+            theta[0] -= (m[1][1] * g[0] - m[0][1] * g[1]) / det;
+            theta[1] -= (m[0][0] * g[1] - m[1][0] * g[0]) / det;
+        }
+        let to_elo = 400.0 / std::f64::consts::LN_10;
+        let elo = to_elo * (theta[1] - theta[0]);
+        assert!((ratings.elo[1] - elo).abs() < 1e-3, "{ratings:?} vs {elo}");
+        // The anchor fixed: the variance of θ₁ is the inverse of −∂²ℓ/∂θ₁².
+        let mut a = theta;
+        let mut b = theta;
+        a[1] += h;
+        b[1] -= h;
+        let second = (ll(a) - 2.0 * ll(theta) + ll(b)) / (h * h);
+        let half_width = Z95 * to_elo / (-second).sqrt();
+        assert!(
+            (ratings.elo_ci95[1] - half_width).abs() < 1e-3 * half_width,
+            "{ratings:?} vs ±{half_width}"
+        );
+        assert_eq!(ratings.elo_ci95[0], 0.0);
+    }
+
+    #[test]
     fn seed_000_threshold_32_of_50() {
         // Seed 000: 32 wins of 50 is significant at 5 % (one-sided p ≈ 0.0325), 31 is not.
         let p32 = binomial_p_at_least(32, 50, 0.5);

@@ -396,6 +396,30 @@ mod tests {
     }
 
     #[test]
+    fn stratified_rounds_a_fractional_quota_up() {
+        // μ = 4, δ = 3, |game| = 7: δ/μ·|game| = 5.25 → 6 pairs of the game per phase.
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
+        let policy = ReplayPolicy::Stratified {
+            games: 4,
+            duplication: 3.0,
+        };
+        let mut buffer = ReplayBuffer::new(policy, 2);
+        let (inputs, targets) = game(0, 7);
+        buffer.add_game(inputs, targets, &mut rng);
+        let mut seen = vec![0usize; 7];
+        for phase in 0..3 {
+            let ids = learned_ids(&buffer.learning_phase(128, &mut rng));
+            assert_eq!(ids.len(), 6, "phase {phase}");
+            for id in ids {
+                seen[id] += 1;
+            }
+        }
+        // 18 draws over 7 pairs, rounds without repeats: each pair 2 or 3 times.
+        assert!(seen.iter().all(|&n| n == 2 || n == 3), "{seen:?}");
+        assert_eq!(seen.iter().sum::<usize>(), 18);
+    }
+
+    #[test]
     fn minibatch_sizes() {
         assert_eq!(minibatch_count(10, 128), 1);
         assert_eq!(minibatch_count(256, 128), 2);

@@ -410,3 +410,117 @@ impl<G: Game> Mcts<G> {
         Some(tied[rng.random_range(0..tied.len())].action)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{ConnectFour, Player};
+    use crate::search::ConstantEvaluator;
+    use rand::SeedableRng;
+    use rand::rngs::Xoshiro256PlusPlus;
+
+    /// A tree of a root and children with the given `(visits, value sum P0)`.
+    fn tree(children: &[(u32, f64)]) -> Mcts<ConnectFour> {
+        let mut mcts = Mcts::new(MctsOptions::uct());
+        let mut root = MctsNode::new(0);
+        root.expanded = true;
+        root.first_child = 1;
+        root.num_children = children.len() as u16;
+        root.visits = children.iter().map(|c| c.0).sum::<u32>() + 1;
+        mcts.nodes.push(root);
+        for (k, &(visits, value_sum_p0)) in children.iter().enumerate() {
+            let mut child = MctsNode::new(k as Action);
+            child.visits = visits;
+            child.value_sum_p0 = value_sum_p0;
+            mcts.nodes.push(child);
+        }
+        mcts
+    }
+
+    #[test]
+    fn uct_picks_the_argmax_of_its_formula_for_either_player() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let c = MctsOptions::DEFAULT_C as f64;
+        for case in 0..500 {
+            let count = rng.random_range(2..8);
+            let children: Vec<(u32, f64)> = (0..count)
+                .map(|_| {
+                    let visits = rng.random_range(1..200u32);
+                    let mean = rng.random_range(-1.0..1.0f64);
+                    (visits, mean * visits as f64)
+                })
+                .collect();
+            let mcts = tree(&children);
+            let parent_visits = mcts.nodes[0].visits as f64;
+            for mover in [Player::P0, Player::P1] {
+                let sign = mover.sign() as f64;
+                // UCB1: the mover's mean reward in [0, 1] + c·sqrt(ln N_parent / N_child).
+                let score = |&(visits, sum): &(u32, f64)| {
+                    let reward = (sign * sum / visits as f64 + 1.0) / 2.0;
+                    reward + c * (parent_visits.ln() / visits as f64).sqrt()
+                };
+                let expected = (0..count)
+                    .max_by(|&a, &b| score(&children[a]).total_cmp(&score(&children[b])))
+                    .unwrap();
+                let chosen = mcts.select(0, mover, &mut rng) as usize - 1;
+                assert_eq!(chosen, expected, "case {case}, {mover}: {children:?}");
+            }
+        }
+        // Unvisited children come first.
+        let mcts = tree(&[(50, 45.0), (0, 0.0), (3, -3.0)]);
+        assert_eq!(mcts.select(0, Player::P0, &mut rng), 2);
+    }
+
+    #[test]
+    fn advancing_keeps_the_subtree_statistics_and_the_next_search_adds_its_budget() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+        let root = ConnectFour::new(&Default::default());
+        let mut mcts = Mcts::new(MctsOptions::uct());
+        mcts.search(
+            &root,
+            &ConstantEvaluator(0.0),
+            &Budget::iterations(3000),
+            &mut rng,
+        );
+        // The most visited child's own children, as recorded before advancing.
+        let first = mcts.nodes[0].first_child;
+        let chosen = (first..first + mcts.nodes[0].num_children as u32)
+            .max_by_key(|&c| mcts.nodes[c as usize].visits)
+            .unwrap();
+        let node = mcts.nodes[chosen as usize];
+        let grandchildren: Vec<RootChild> = (node.first_child
+            ..node.first_child + node.num_children as u32)
+            .map(|g| {
+                let n = mcts.nodes[g as usize];
+                RootChild {
+                    action: n.action,
+                    visits: n.visits,
+                    mean_value_p0: (n.value_sum_p0 / n.visits.max(1) as f64) as f32
+                        * (n.visits > 0) as u8 as f32,
+                }
+            })
+            .collect();
+        assert!(grandchildren.iter().map(|g| g.visits).sum::<u32>() > 100);
+        mcts.advance(&[node.action]);
+        assert_eq!(mcts.root_children(), grandchildren);
+        assert_eq!(mcts.nodes[0].visits, node.visits);
+        let mut after = root;
+        after.play(node.action);
+        mcts.search(
+            &after,
+            &ConstantEvaluator(0.0),
+            &Budget::iterations(250),
+            &mut rng,
+        );
+        assert_eq!(
+            mcts.nodes[0].visits,
+            node.visits + 250,
+            "the tree was reused"
+        );
+        // A move into a part of the tree never expanded clears it.
+        let deep: Vec<Action> = vec![0; 12];
+        mcts.advance(&deep);
+        assert!(mcts.is_empty());
+        assert!(mcts.root_children().is_empty());
+    }
+}

@@ -331,6 +331,15 @@ fn train_game<G: Game>(
     } else {
         None
     };
+    if resume && checkpoint.is_none() {
+        let logged = std::fs::metadata(run_dir.metrics_path()).map_or(0, |m| m.len());
+        if logged > 0 {
+            tracing::warn!(
+                "{} has no checkpoint: the run starts again from game 0 and its metrics.jsonl ({logged} bytes) is cut",
+                run_dir.root().display()
+            );
+        }
+    }
     let (learner, state) = match &checkpoint {
         Some(dir) => load_checkpoint::<G>(dir, settings, &manifest, terminal_eval, &device.burn)?,
         None => {
