@@ -308,3 +308,39 @@ fn tournament_cli_prints_the_matrix_and_ratings_and_writes_json() {
             .contains("Bradley-Terry")
     );
 }
+
+/// The winning move of `moves`' position, for `spec`.
+fn move_of<G: Game>(spec: &str, initial: &G, moves: &str) -> String {
+    let mut position = initial.clone();
+    position.play_moves(moves).unwrap();
+    let mut agent = factory::<G>(spec, G::NAME).build();
+    let choice = agent.choose_move(
+        &position,
+        &mut <descent::arena::AgentRng as rand::SeedableRng>::seed_from_u64(3),
+    );
+    G::action_to_text(position.to_move(), choice.action)
+}
+
+#[test]
+fn every_search_agent_takes_a_win_in_one_for_either_side() {
+    use descent::games::{ConnectFour, TicTacToe};
+    let ttt = TicTacToe::new(&Default::default());
+    let c4 = ConnectFour::new(&Default::default());
+    for spec in [
+        "greedy:eps=0",
+        "minimax1:model=untrained",
+        "mcts:iters=400",
+        "alphabeta:depth=2",
+        "alphabeta:iters=60,model=untrained",
+        "ubfm:iters=50",
+        "ubfms:iters=50,model=untrained",
+        "descent:iters=50,model=untrained",
+    ] {
+        // x (P0) completes the top row; o (P1), to move, completes the middle row.
+        assert_eq!(move_of(spec, &ttt, "a1 a2 b1 b2"), "c1", "{spec}");
+        assert_eq!(move_of(spec, &ttt, "a1 a2 b1 b2 c3"), "c2", "{spec}");
+        // P0 completes column a; P1, to move, completes column b (P0 has no threat).
+        assert_eq!(move_of(spec, &c4, "a b a b a b"), "a", "{spec}");
+        assert_eq!(move_of(spec, &c4, "a b c b e b g"), "b", "{spec}");
+    }
+}

@@ -431,7 +431,29 @@ fn assert_round_trip(architecture: &Architecture, base: &std::path::Path) -> Net
 fn descent_runs_with_a_fresh_network_unchanged() {
     let root = Awale::new(&AwaleParams::default());
     let net = ValueNet::new(&Architecture::PaperCnn, shape::<Awale>(), true, &device());
-    let evaluator = NetEvaluator::<Awale>::new(net, &net_device());
+    let net = NetEvaluator::<Awale>::new(net, &net_device());
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+    // Counts the calls and checks each batch: the children of one state, none terminal.
+    struct Counting<'a> {
+        net: &'a NetEvaluator<Awale>,
+        calls: AtomicU64,
+        positions: AtomicU64,
+    }
+    impl Evaluator<Awale> for Counting<'_> {
+        fn evaluate(&self, positions: &[Awale], values_p0: &mut [f32]) {
+            assert!((1..=6).contains(&positions.len()), "{}", positions.len());
+            let ply = positions[0].ply();
+            assert!(positions.iter().all(|p| !p.is_terminal() && p.ply() == ply));
+            self.calls.fetch_add(1, Relaxed);
+            self.positions.fetch_add(positions.len() as u64, Relaxed);
+            self.net.evaluate(positions, values_p0);
+        }
+    }
+    let evaluator = Counting {
+        net: &net,
+        calls: Default::default(),
+        positions: Default::default(),
+    };
     let mut table = Table::new(true);
     let mut search = TreeSearch::new(TreeSearchOptions::descent());
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(6);
@@ -443,10 +465,20 @@ fn descent_runs_with_a_fresh_network_unchanged() {
         &mut rng,
     );
     assert_eq!(stats.iterations, 20);
-    assert!(
-        stats.evaluator_calls > 20 && stats.mean_batch() > 3.0,
-        "child batching: {stats:?}"
+    // One batched call per expansion (none when every child is terminal), every non-terminal
+    // child of the expanded state in it.
+    assert_eq!(
+        evaluator.calls.load(Relaxed),
+        stats.evaluator_calls,
+        "{stats:?}"
     );
+    assert_eq!(evaluator.positions.load(Relaxed), stats.evaluated_positions);
+    assert!(stats.evaluator_calls <= stats.expansions, "{stats:?}");
+    assert!(
+        stats.expansions - stats.evaluator_calls <= stats.terminal_visits,
+        "{stats:?}"
+    );
+    assert!(stats.mean_batch() > 3.0, "child batching: {stats:?}");
     let children = table.children_of(&root).unwrap();
     assert_eq!(children.len(), 6);
     assert!(table.get(key_of(&root)).unwrap().value_p0.is_finite());

@@ -50,9 +50,21 @@ mod tests {
     fn random_terminals_are_terminal_with_their_value() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
         let t = TicTacToe::new(&Default::default());
-        for (p, v) in random_terminal_pairs(&t, 200, &TerminalEval::Classic, &mut rng) {
-            assert_eq!(v, p.outcome().unwrap().value_p0());
+        // With additive depth, the value depends on the ply: ±(9 − ply + 1), 0 for a draw.
+        let additive = TerminalEval::AdditiveDepth { max_length: 9.0 };
+        let pairs = random_terminal_pairs(&t, 200, &additive, &mut rng);
+        assert_eq!(pairs.len(), 200);
+        let mut plies = std::collections::BTreeSet::new();
+        for (p, v) in pairs {
+            assert!(p.is_terminal());
+            let expected = p.outcome().unwrap().value_p0() * (10 - p.ply()) as f32;
+            assert_eq!(v, expected, "{p}");
+            plies.insert(p.ply());
         }
+        assert!(
+            plies.len() >= 3,
+            "terminal states of several lengths: {plies:?}"
+        );
         // SPEC §10: random Awale games last about 100 plies.
         let a = Awale::new(&Default::default());
         let mean = mean_random_game_length(&a, 300, &mut rng);

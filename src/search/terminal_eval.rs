@@ -180,6 +180,66 @@ mod tests {
     }
 
     #[test]
+    fn heuristics_at_their_edges() {
+        let p0_win = ttt("a1 a2 b1 b2 c1"); // ply 5
+        let p1_win = ttt("a1 b1 c1 b2 a3 b3"); // ply 6
+        // Additive depth at and past its length estimate: ±1, never the other sign.
+        let additive = |max_length| TerminalEval::AdditiveDepth { max_length };
+        assert_eq!(additive(6.0).value_p0(&p0_win), 2.0);
+        assert_eq!(additive(5.0).value_p0(&p0_win), 1.0);
+        assert_eq!(additive(3.0).value_p0(&p0_win), 1.0);
+        assert_eq!(additive(4.0).value_p0(&p1_win), -1.0);
+        // The score of a game without one: a P1 win is still at most -1.
+        assert_eq!(TerminalEval::Score.value_p0(&p1_win), -1.0);
+    }
+
+    /// Each player's mean number of legal moves at their turns, counted by replaying `moves`.
+    fn mean_mobility<G: Game>(initial: &G, moves: &[crate::games::Action]) -> [f32; 2] {
+        let mut position = initial.clone();
+        let (mut sums, mut turns) = ([0u32; 2], [0u32; 2]);
+        let mut actions = Vec::new();
+        for &action in moves {
+            let mover = (position.to_move() == crate::games::Player::P1) as usize;
+            position.legal_actions(&mut actions);
+            sums[mover] += actions.len() as u32;
+            turns[mover] += 1;
+            position.play(action);
+        }
+        [0, 1].map(|i| sums[i] as f32 / turns[i] as f32)
+    }
+
+    #[test]
+    fn mobility_is_the_ratio_of_the_players_mean_mobilities() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(4);
+        let initial = Awale::new(&AwaleParams::default());
+        let mut unequal = [0, 0];
+        for _ in 0..200 {
+            let mut position = initial.clone();
+            let mut moves = Vec::new();
+            let mut actions = Vec::new();
+            while !position.is_terminal() {
+                position.legal_actions(&mut actions);
+                let action = actions[rng.random_range(0..actions.len())];
+                moves.push(action);
+                position.play(action);
+            }
+            let [m0, m1] = mean_mobility(&initial, &moves);
+            let expected = match position.outcome().unwrap() {
+                Outcome::WinP0 => m0 / m1,
+                Outcome::WinP1 => -m1 / m0,
+                Outcome::Draw => 0.0,
+            };
+            let value = TerminalEval::Mobility.value_p0(&position);
+            assert!((value - expected).abs() < 1e-5, "{value} vs {expected}");
+            if (m0 - m1).abs() > 0.1 && expected != 0.0 {
+                unequal[(expected < 0.0) as usize] += 1;
+            }
+        }
+        assert!(unequal[0] > 10 && unequal[1] > 10, "{unequal:?}");
+    }
+
+    #[test]
     fn score_heuristic_uses_awale_seeds() {
         // P0 captures to 25 and P1 takes the 3 seeds of its row: 25 - 23.
         let mut p = Awale::from_description(
