@@ -717,3 +717,97 @@ fn descent_ends_every_iteration_where_positions_recur() {
         "plain Descent has no resolution stop"
     );
 }
+
+/// Descent with a depth or mobility heuristic: every terminal child's edge carries f_t of that
+/// child, reached by its own path — two paths to the same final board (every terminal Awale board
+/// is empty) keep their own values.
+#[test]
+fn terminal_values_follow_their_own_path_on_awale() {
+    use descent::search::TerminalEval;
+    let root = Awale::new(&AwaleParams::default());
+    for terminal_eval in [
+        TerminalEval::AdditiveDepth { max_length: 300.0 },
+        TerminalEval::Mobility,
+    ] {
+        let mut search = TreeSearch::<Awale>::new(TreeSearchOptions {
+            terminal_eval,
+            ..TreeSearchOptions::descent()
+        });
+        let mut table = Table::new(true);
+        search.search(
+            &mut table,
+            &root,
+            &RandomEvaluator::new(5),
+            &Budget::iterations(2_000),
+            &mut rng(5),
+        );
+        let mut checked = 0;
+        let mut by_board: HashMap<u64, Vec<(usize, f32)>> = HashMap::new();
+        for (position, value_p0) in table.learning_pairs() {
+            if position.is_terminal() {
+                assert_eq!(value_p0, terminal_eval.value_p0(position), "{position}");
+                by_board
+                    .entry(position.hash())
+                    .or_default()
+                    .push((position.ply(), value_p0));
+                continue;
+            }
+            for edge in table.children_of(position).unwrap() {
+                let mut child = position.clone();
+                child.play(edge.action);
+                if child.is_terminal() {
+                    assert_eq!(
+                        edge.value_p0,
+                        terminal_eval.value_p0(&child),
+                        "{terminal_eval}: the edge to a terminal child at ply {}",
+                        child.ply()
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 100, "{checked} terminal edges");
+        // The same final board and scores at different plies: different depth values.
+        if let TerminalEval::AdditiveDepth { .. } = terminal_eval {
+            let shared = by_board
+                .values()
+                .filter(|entries| {
+                    entries
+                        .iter()
+                        .any(|a| entries.iter().any(|b| a.0 != b.0 && a.1 != b.1))
+                })
+                .count();
+            assert!(shared > 0, "no final board reached at two plies");
+        }
+    }
+}
+
+#[test]
+fn descent_with_additive_depth_takes_the_faster_of_two_wins() {
+    use descent::search::TerminalEval;
+    // x (P0) to move can win at once (c1) or later; every win is worth +1 with the classic
+    // gain, and P − ply + 1 with additive depth.
+    let position = after::<TicTacToe>("a1 a2 b1 c3");
+    for seed in 0..5 {
+        let mut search = TreeSearch::<TicTacToe>::new(TreeSearchOptions {
+            terminal_eval: TerminalEval::AdditiveDepth { max_length: 9.0 },
+            ..TreeSearchOptions::descent()
+        });
+        let mut table = Table::new(true);
+        search.search(
+            &mut table,
+            &position,
+            &ConstantEvaluator(0.0),
+            &Budget::iterations(300),
+            &mut rng(seed),
+        );
+        let action = search
+            .decide(&table, &position, Decision::Best, &mut rng(seed))
+            .unwrap();
+        assert_eq!(
+            TicTacToe::action_to_text(Player::P0, action),
+            "c1",
+            "seed {seed}"
+        );
+    }
+}

@@ -56,7 +56,7 @@ fn tree_learning_yields_exactly_the_tables_states_with_their_values() {
 }
 
 #[test]
-fn root_and_terminal_learning_yield_the_played_positions() {
+fn root_and_terminal_learning_yield_the_played_positions_and_the_final_one() {
     let initial = TicTacToe::new(&Default::default());
     for targets in [Targets::Root, Targets::Terminal] {
         let mut player = SelfPlayer::<TicTacToe>::new(settings(targets));
@@ -64,8 +64,8 @@ fn root_and_terminal_learning_yield_the_played_positions() {
         let game = player.play(&initial, &ConstantEvaluator(0.0), 0.0, &mut rng);
         assert_eq!(
             game.pairs.len(),
-            game.moves.len(),
-            "{targets:?}: one pair per move"
+            game.moves.len() + 1,
+            "{targets:?}: one pair per move and the final position (Algorithms 4-5)"
         );
         let mut position = initial;
         for ((learned, value), &action) in game.pairs.iter().zip(&game.moves) {
@@ -82,6 +82,14 @@ fn root_and_terminal_learning_yield_the_played_positions() {
             position.play(action);
         }
         assert_eq!(position.outcome(), Some(game.outcome));
+        let (last, value) = game.pairs.last().unwrap();
+        assert_eq!(
+            last.hash(),
+            position.hash(),
+            "{targets:?}: the final position"
+        );
+        assert!(last.is_terminal());
+        assert_eq!(*value, game.final_value_p0);
     }
 }
 
@@ -114,13 +122,14 @@ fn of_kind<'a>(lines: &'a [serde_json::Value], kind: &str) -> Vec<&'a serde_json
 #[test]
 fn mcts_with_root_learning_softmax_experience_replay_and_evaluation() {
     let lines = run(
-        "search:\n  algorithm: mcts\n  iterations: 50\n  exploration: 1.0\nlearning:\n  targets: root\nselection:\n  distribution: softmax\n  temperature: 0.3\nreplay:\n  kind: experience\n  pairs: 12\n  fraction: 0.5\n  batch_size: 4\nevaluation:\n  every_games: 2\n  games: 4\n  opponent: random\n  iterations_per_move: 10\n",
+        "search:\n  algorithm: mcts\n  iterations: 50\n  exploration: 1.0\nlearning:\n  targets: root\n  augment_symmetries: none\nselection:\n  distribution: softmax\n  temperature: 0.3\nreplay:\n  kind: experience\n  pairs: 12\n  fraction: 0.5\n  batch_size: 4\nevaluation:\n  every_games: 2\n  games: 4\n  opponent: random\n  iterations_per_move: 10\n",
         4,
     );
     for g in of_kind(&lines, "game") {
         assert_eq!(
-            g["pairs_added"], g["plies"],
-            "root learning: one pair per move"
+            g["pairs_added"].as_u64().unwrap(),
+            g["plies"].as_u64().unwrap() + 1,
+            "root learning: one pair per move and the final position"
         );
         assert!(g["replay_pairs"].as_u64().unwrap() <= 12);
         // Once more than σμ = 6 pairs are held, 6 are learned.
@@ -141,13 +150,15 @@ fn mcts_with_root_learning_softmax_experience_replay_and_evaluation() {
 #[test]
 fn alphabeta_with_terminal_learning_epsilon_greedy_and_no_replay() {
     let lines = run(
-        "search:\n  algorithm: alphabeta\n  iterations: 200\n  max_depth: 3\nlearning:\n  targets: terminal\n  terminal_eval: additive-depth\nselection:\n  distribution: epsilon-greedy\n  exploitation: 0.9\nreplay:\n  kind: none\n",
+        "search:\n  algorithm: alphabeta\n  iterations: 200\n  max_depth: 3\nlearning:\n  targets: terminal\n  terminal_eval: additive-depth\n  augment_symmetries: none\nselection:\n  distribution: epsilon-greedy\n  exploitation: 0.9\nreplay:\n  kind: none\n",
         3,
     );
     for g in of_kind(&lines, "game") {
-        assert_eq!(g["pairs_added"], g["plies"]);
+        let plies = g["plies"].as_u64().unwrap();
+        assert_eq!(g["pairs_added"].as_u64().unwrap(), plies + 1);
         assert_eq!(
-            g["pairs_learned"], g["plies"],
+            g["pairs_learned"].as_u64().unwrap(),
+            plies + 1,
             "no replay: the game's pairs once"
         );
         assert_eq!(g["replay_games"], 1);

@@ -1,20 +1,103 @@
-//! Symmetry augmentation (SPEC §3): each learning pair is added again under every
-//! value-preserving symmetry of the board, with the same value.
+//! Symmetry augmentation (SPEC §3, paper sections 10-12): a learning pair is added again under
+//! the board's value-preserving symmetries, with the same value — under one symmetry drawn at
+//! random per pair (`One`, the paper's way), under every symmetry (`All`), or not at all.
+
+use rand::{Rng, RngExt};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::games::Game;
 
-/// Encodes `pairs` into `(inputs, targets)`, each followed by its images under `G::SYMMETRIES`
-/// when `augment` is on. `inputs` is `[pairs, planes, rows, cols]`.
-pub fn encode_pairs<G: Game>(pairs: &[(G, f32)], augment: bool) -> (Vec<f32>, Vec<f32>) {
+/// How many symmetric images of each pair are learned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Augmentation {
+    /// The pair alone.
+    None,
+    /// The pair and one image under a symmetry drawn uniformly at random (the paper).
+    One,
+    /// The pair and its images under every symmetry.
+    All,
+}
+
+impl Augmentation {
+    /// Copies of each pair (itself included) for a game with `symmetries` symmetries.
+    fn copies(self, symmetries: usize) -> usize {
+        match self {
+            Augmentation::None => 1,
+            Augmentation::One => 1 + symmetries.min(1),
+            Augmentation::All => 1 + symmetries,
+        }
+    }
+}
+
+const EXPECTED: &str = "none, one or all (or false / true: none / all)";
+
+/// Written `none`, `one` or `all` in configurations; `false` and `true` (an older form) read as
+/// `none` and `all`.
+impl Serialize for Augmentation {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(match self {
+            Augmentation::None => "none",
+            Augmentation::One => "one",
+            Augmentation::All => "all",
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for Augmentation {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Augmentation;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str(EXPECTED)
+            }
+            fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Augmentation, E> {
+                Ok(if v {
+                    Augmentation::All
+                } else {
+                    Augmentation::None
+                })
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Augmentation, E> {
+                match v {
+                    "none" => Ok(Augmentation::None),
+                    "one" => Ok(Augmentation::One),
+                    "all" => Ok(Augmentation::All),
+                    _ => Err(E::custom(format!(
+                        "bad augmentation {v:?}: expected {EXPECTED}"
+                    ))),
+                }
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
+}
+
+/// Encodes `pairs` into `(inputs, targets)`, each pair followed by its images as `augmentation`
+/// says (`One` draws its symmetry from `rng`). `inputs` is `[pairs, planes, rows, cols]`.
+pub fn encode_pairs<G: Game, R: Rng + ?Sized>(
+    pairs: &[(G, f32)],
+    augmentation: Augmentation,
+    rng: &mut R,
+) -> (Vec<f32>, Vec<f32>) {
     let len = G::ENCODING.len();
-    let copies = if augment { 1 + G::SYMMETRIES.len() } else { 1 };
+    let copies = augmentation.copies(G::SYMMETRIES.len());
     let mut inputs = vec![0.0f32; pairs.len() * copies * len];
     let mut targets = Vec::with_capacity(pairs.len() * copies);
     for (pair, (position, value_p0)) in inputs.chunks_exact_mut(copies * len).zip(pairs) {
         // [original, image 1, image 2, …], each `len` floats.
         let (original, images) = pair.split_at_mut(len);
         position.encode(original);
-        for (symmetry, image) in G::SYMMETRIES.iter().zip(images.chunks_exact_mut(len)) {
+        let symmetries = match augmentation {
+            Augmentation::None => &G::SYMMETRIES[..0],
+            Augmentation::One if G::SYMMETRIES.is_empty() => &G::SYMMETRIES[..0],
+            Augmentation::One => {
+                let k = rng.random_range(0..G::SYMMETRIES.len());
+                &G::SYMMETRIES[k..k + 1]
+            }
+            Augmentation::All => G::SYMMETRIES,
+        };
+        for (symmetry, image) in symmetries.iter().zip(images.chunks_exact_mut(len)) {
             symmetry.permute_encoding(G::ENCODING, original, image);
         }
         targets.extend(std::iter::repeat_n(*value_p0, copies));
@@ -25,25 +108,83 @@ pub fn encode_pairs<G: Game>(pairs: &[(G, f32)], augment: bool) -> (Vec<f32>, Ve
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{ConnectFour, GameExt, TicTacToe};
+    use crate::games::{Awale, ConnectFour, GameExt, TicTacToe};
+    use rand::SeedableRng;
+    use rand::rngs::Xoshiro256PlusPlus;
+
+    fn images(p: &TicTacToe) -> Vec<Vec<f32>> {
+        let len = TicTacToe::ENCODING.len();
+        (0..TicTacToe::SYMMETRIES.len())
+            .map(|k| {
+                let mut expected = vec![0.0; len];
+                p.apply_symmetry(k).encode(&mut expected);
+                expected
+            })
+            .collect()
+    }
 
     #[test]
-    fn images_encode_the_symmetric_positions() {
+    fn all_adds_every_image_and_none_the_pair_alone() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
         let mut p = TicTacToe::new(&Default::default());
         p.play_moves("a1 b2 c2").unwrap();
-        let (inputs, targets) = encode_pairs(&[(p, 0.25)], true);
+        let (inputs, targets) = encode_pairs(&[(p, 0.25)], Augmentation::All, &mut rng);
         let len = TicTacToe::ENCODING.len();
         assert_eq!(targets, vec![0.25; 8]);
-        for (k, _) in TicTacToe::SYMMETRIES.iter().enumerate() {
-            let mut expected = vec![0.0; len];
-            p.apply_symmetry(k).encode(&mut expected);
+        for (k, expected) in images(&p).iter().enumerate() {
             assert_eq!(&inputs[(k + 1) * len..(k + 2) * len], &expected[..]);
         }
         let c4 = ConnectFour::new(&Default::default());
-        let (inputs, targets) = encode_pairs(&[(c4, -1.0)], false);
+        let (inputs, targets) = encode_pairs(&[(c4, -1.0)], Augmentation::None, &mut rng);
         assert_eq!(
             (inputs.len(), targets.len()),
             (ConnectFour::ENCODING.len(), 1)
+        );
+    }
+
+    #[test]
+    fn one_adds_a_single_image_drawn_at_random() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
+        let mut p = TicTacToe::new(&Default::default());
+        p.play_moves("a1 b2 c2").unwrap();
+        let all = images(&p);
+        let len = TicTacToe::ENCODING.len();
+        let mut drawn = vec![0usize; all.len()];
+        for _ in 0..700 {
+            let (inputs, targets) = encode_pairs(&[(p, -0.5)], Augmentation::One, &mut rng);
+            assert_eq!(targets, [-0.5, -0.5]);
+            let image = &inputs[len..];
+            let k = all
+                .iter()
+                .position(|e| e[..] == *image)
+                .expect("a symmetric image");
+            drawn[k] += 1;
+        }
+        // Uniform over the 7 symmetries: 100 each expected.
+        assert!(drawn.iter().all(|&n| (60..140).contains(&n)), "{drawn:?}");
+        // A game without symmetries: the pair alone.
+        let awale = Awale::new(&Default::default());
+        let (_, targets) = encode_pairs(&[(awale, 1.0)], Augmentation::One, &mut rng);
+        assert_eq!(targets.len(), 1);
+    }
+
+    #[test]
+    fn configurations_name_the_modes_and_read_the_older_booleans() {
+        #[derive(serde::Deserialize)]
+        struct Doc {
+            a: Augmentation,
+        }
+        let read = |text: &str| serde_saphyr::from_str::<Doc>(text).map(|d| d.a);
+        assert_eq!(read("a: one").unwrap(), Augmentation::One);
+        assert_eq!(read("a: all").unwrap(), Augmentation::All);
+        assert_eq!(read("a: none").unwrap(), Augmentation::None);
+        assert_eq!(read("a: true").unwrap(), Augmentation::All);
+        assert_eq!(read("a: false").unwrap(), Augmentation::None);
+        assert!(
+            read("a: some")
+                .unwrap_err()
+                .to_string()
+                .contains("none, one or all")
         );
     }
 }

@@ -2,9 +2,10 @@
 //!
 //! - tree learning: every state of S — expanded or terminal — with its minimax value v(s);
 //!   leaves that were only evaluated by the network are never learned;
-//! - root learning: the positions where a move was searched, with the search's value there;
+//! - root learning: the positions where a move was searched, with the search's value there,
+//!   and the final position with f_t (Algorithm 4 adds it after the loop);
 //! - terminal learning (AlphaZero's choice): the same positions, each with f_t of the final
-//!   position.
+//!   position, and the final position itself (Algorithm 5).
 //!
 //! Values are P0's view, like the network's output.
 
@@ -28,11 +29,12 @@ pub struct SearchedPosition<G> {
 
 /// Appends the game's learning pairs to `out`, as `(position, target value P0's view)`.
 /// `table` is the game's table (needed only for tree learning, which needs it built with
-/// `keep_positions`); `final_value_p0` is f_t of the final position.
+/// `keep_positions`); `final_value_p0` is f_t of the final position `last`.
 pub fn collect_pairs<G: Game>(
     targets: Targets,
     table: Option<&Table<G>>,
     searched: &[SearchedPosition<G>],
+    last: &G,
     final_value_p0: f32,
     out: &mut Vec<(G, f32)>,
 ) {
@@ -41,11 +43,17 @@ pub fn collect_pairs<G: Game>(
             let table = table.expect("tree learning needs the game's search table");
             out.extend(table.learning_pairs().map(|(p, v)| (p.clone(), v)));
         }
-        Targets::Root => out.extend(searched.iter().map(|s| (s.position.clone(), s.value_p0))),
-        Targets::Terminal => out.extend(
-            searched
-                .iter()
-                .map(|s| (s.position.clone(), final_value_p0)),
-        ),
+        Targets::Root => {
+            out.extend(searched.iter().map(|s| (s.position.clone(), s.value_p0)));
+            out.push((last.clone(), final_value_p0));
+        }
+        Targets::Terminal => {
+            out.extend(
+                searched
+                    .iter()
+                    .map(|s| (s.position.clone(), final_value_p0)),
+            );
+            out.push((last.clone(), final_value_p0));
+        }
     }
 }

@@ -188,7 +188,8 @@ impl<G: Game> TreeSearch<G> {
         };
         let value_p0 = self.options.terminal_eval.value_p0(position);
         if self.options.record_terminals {
-            table.insert_terminal(position, completion, value_p0)
+            let path_key = self.options.terminal_eval.path_key(position);
+            table.insert_terminal(position, path_key, completion, value_p0)
         } else {
             Triple {
                 resolved: self.options.completed,

@@ -8,7 +8,11 @@
 //! exactly the set of keys, the tree-learning targets (SPEC §3).
 //!
 //! Terminal states are keyed with their hash XOR a salt, so that a finished position never shares
-//! an entry with a position in play that has the same board (a game ended by a ply cap, say).
+//! an entry with a position in play that has the same board (a game ended by a ply cap, say),
+//! XOR a mix of what the terminal evaluation reads beyond the position (`TerminalEval::path_key`:
+//! the ply for the depth heuristics, the ply and mobility sums for mobility), so that a quick and
+//! a slow win on the same final board keep their own values (Algorithm 10 evaluates f_t at every
+//! terminal visit).
 //!
 //! Memory: a node is 16 bytes plus its 8-byte key in a hash map (about 28 bytes a slot at the
 //! map's load factor), each edge 12 bytes; `memory_bytes` reports the total.
@@ -44,6 +48,21 @@ pub type ZobristMap<V> = HashMap<u64, V, BuildHasherDefault<ZobristHasher>>;
 
 /// Salt XORed into a terminal state's key.
 const TERMINAL_SALT: u64 = 0x5A17_7E12_11A1_0001;
+
+/// The table key of a terminal position whose terminal evaluation also reads `path_key`
+/// (`TerminalEval::path_key`; 0: nothing beyond the position, the key is `key_of`'s).
+#[inline]
+pub fn terminal_key<G: Game>(position: &G, path_key: u64) -> u64 {
+    debug_assert!(position.is_terminal());
+    if path_key == 0 {
+        return key_of(position);
+    }
+    // SplitMix64's finaliser: distinct path keys give unrelated salts.
+    let mut z = path_key.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    key_of(position) ^ z ^ (z >> 31)
+}
 
 /// The table key of a position.
 #[inline]
@@ -128,6 +147,8 @@ pub struct Table<G> {
     nodes: ZobristMap<Node>,
     edges: Vec<ChildEdge>,
     positions: Vec<G>,
+    /// The key of each kept position (a terminal state's key depends on its path).
+    position_keys: Vec<u64>,
     keep_positions: bool,
 }
 
@@ -139,6 +160,7 @@ impl<G: Game> Table<G> {
             nodes: ZobristMap::default(),
             edges: Vec::new(),
             positions: Vec::new(),
+            position_keys: Vec::new(),
             keep_positions,
         }
     }
@@ -148,6 +170,7 @@ impl<G: Game> Table<G> {
         self.nodes.clear();
         self.edges.clear();
         self.positions.clear();
+        self.position_keys.clear();
     }
 
     /// Number of states in S.
@@ -204,21 +227,29 @@ impl<G: Game> Table<G> {
             .map(|(_, children)| children)
     }
 
-    fn push_position(&mut self, position: &G) -> u32 {
+    fn push_position(&mut self, position: &G, key: u64) -> u32 {
         if !self.keep_positions {
             return u32::MAX;
         }
         self.positions.push(position.clone());
+        self.position_keys.push(key);
         (self.positions.len() - 1) as u32
     }
 
-    /// Adds a terminal state to S (no-op if present) and returns its triple.
-    pub fn insert_terminal(&mut self, position: &G, completion: i8, value_p0: f32) -> Triple {
-        let key = key_of(position);
+    /// Adds a terminal state to S (no-op if present) and returns its triple. `path_key` is what
+    /// its terminal evaluation reads beyond the position (`TerminalEval::path_key`).
+    pub fn insert_terminal(
+        &mut self,
+        position: &G,
+        path_key: u64,
+        completion: i8,
+        value_p0: f32,
+    ) -> Triple {
+        let key = terminal_key(position, path_key);
         if let Some(node) = self.nodes.get(&key) {
             return node.triple();
         }
-        let index = self.push_position(position);
+        let index = self.push_position(position, key);
         let node = Node {
             value_p0,
             first_child: 0,
@@ -252,7 +283,7 @@ impl<G: Game> Table<G> {
     pub fn finish_expansion(&mut self, position: &G, begin: usize, triple: Triple) {
         let key = key_of(position);
         debug_assert!(!self.nodes.contains_key(&key), "state expanded twice");
-        let index = self.push_position(position);
+        let index = self.push_position(position, key);
         let count = self.edges.len() - begin;
         let node = Node {
             value_p0: triple.value_p0,
@@ -275,13 +306,13 @@ impl<G: Game> Table<G> {
             self.keep_positions,
             "learning pairs need a table that keeps positions"
         );
-        self.positions.iter().map(|position| {
-            let node = self
-                .nodes
-                .get(&key_of(position))
-                .expect("every kept position is in S");
-            (position, node.value_p0)
-        })
+        self.positions
+            .iter()
+            .zip(&self.position_keys)
+            .map(|(position, key)| {
+                let node = self.nodes.get(key).expect("every kept position is in S");
+                (position, node.value_p0)
+            })
     }
 
     /// Keeps only the resolved states of S with their edges, forgetting the rest (SPEC §6:
@@ -299,6 +330,7 @@ impl<G: Game> Table<G> {
         }
         self.edges = edges;
         self.positions.clear();
+        self.position_keys.clear();
     }
 
     /// Every node of S with its key.

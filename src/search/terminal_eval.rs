@@ -97,6 +97,23 @@ impl TerminalEval {
         }
     }
 
+    /// What f_t reads of a terminal position beyond its Zobrist hash (which covers the board,
+    /// the scores and the player to move): the ply for the depth heuristics, the ply and the
+    /// mobility sums for mobility; 0 when it reads nothing more. The search table keys terminal
+    /// states with it, so that two paths to the same final board keep their own values.
+    pub fn path_key<G: Game>(&self, position: &G) -> u64 {
+        match self {
+            TerminalEval::Classic | TerminalEval::Score | TerminalEval::Presence => 0,
+            TerminalEval::AdditiveDepth { .. } | TerminalEval::MultiplicativeDepth { .. } => {
+                position.ply() as u64 + 1
+            }
+            TerminalEval::Mobility => {
+                let [m0, m1] = position.mobility_sums();
+                (position.ply() as u64 + 1) | (m0 as u64) << 20 | (m1 as u64) << 42
+            }
+        }
+    }
+
     /// Whether values stay within [-1, 1] (a tanh output fits them).
     pub fn is_bounded(&self) -> bool {
         matches!(self, TerminalEval::Classic)

@@ -9,6 +9,7 @@ use std::time::Duration;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::games::GameSpec;
+use crate::learn::augment::Augmentation;
 use crate::learn::{ActionSelection, Capacity, Distribution, Exploitation, ReplayPolicy, Targets};
 use crate::search::Budget;
 use crate::search::DurationText;
@@ -196,8 +197,9 @@ pub struct LearningSection {
     pub max_length: Option<f32>,
     /// P' of the multiplicative depth heuristic (default: the mean length of 1000 random games).
     pub mean_length: Option<f32>,
-    /// Add each pair's images under the board's symmetries (default false).
-    pub augment_symmetries: bool,
+    /// Add each pair's images under the board's symmetries: `one` (default: one image under a
+    /// symmetry drawn at random, the paper's way), `all` or `none`.
+    pub augment_symmetries: Augmentation,
     /// Before self-play, fit the network on this many random terminal states (default 0: off).
     pub pretrain_terminal_states: usize,
     /// Passes over those states (default 1).
@@ -211,7 +213,7 @@ impl Default for LearningSection {
             terminal_eval: TerminalEvalName::Classic,
             max_length: None,
             mean_length: None,
-            augment_symmetries: false,
+            augment_symmetries: Augmentation::One,
             pretrain_terminal_states: 0,
             pretrain_epochs: 1,
         }
@@ -459,7 +461,7 @@ pub struct TrainSettings {
     pub terminal_eval: TerminalEvalName,
     pub max_length: Option<f32>,
     pub mean_length: Option<f32>,
-    pub augment_symmetries: bool,
+    pub augment_symmetries: Augmentation,
     pub pretrain_terminal_states: usize,
     pub pretrain_epochs: usize,
     pub selection: ActionSelection,

@@ -7,7 +7,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 use super::config::TrainSettings;
 use crate::games::Game;
 use crate::learn::ReplayBuffer;
-use crate::learn::augment::encode_pairs;
+use crate::learn::augment::{Augmentation, encode_pairs};
 use crate::value::Trainer;
 
 /// What one learning phase did.
@@ -27,7 +27,7 @@ pub struct Learner {
     pub trainer: Trainer,
     pub replay: ReplayBuffer,
     pub batch_size: usize,
-    pub augment_symmetries: bool,
+    pub augment_symmetries: Augmentation,
     pub rng: Xoshiro256PlusPlus,
 }
 
@@ -50,7 +50,7 @@ impl Learner {
 
     /// Adds a game's pairs and runs a learning phase.
     pub fn learn_game<G: Game>(&mut self, pairs: &[(G, f32)]) -> PhaseReport {
-        let (inputs, targets) = encode_pairs(pairs, self.augment_symmetries);
+        let (inputs, targets) = encode_pairs(pairs, self.augment_symmetries, &mut self.rng);
         let pairs_added = targets.len();
         self.replay.add_game(inputs, targets, &mut self.rng);
         let batches = self.replay.learning_phase(self.batch_size, &mut self.rng);
@@ -73,7 +73,7 @@ impl Learner {
     /// Fits the network on fixed pairs for `epochs` passes in shuffled minibatches
     /// (pre-initialisation); returns the mean loss of the last pass.
     pub fn fit<G: Game>(&mut self, pairs: &[(G, f32)], epochs: usize) -> Option<f64> {
-        let (inputs, targets) = encode_pairs(pairs, self.augment_symmetries);
+        let (inputs, targets) = encode_pairs(pairs, self.augment_symmetries, &mut self.rng);
         let mut fixed = ReplayBuffer::new(crate::learn::ReplayPolicy::LastGame, G::ENCODING.len());
         fixed.add_game(inputs, targets, &mut self.rng);
         let mut last = None;

@@ -136,6 +136,7 @@ impl<G: Game> SelfPlayer<G> {
             self.settings.targets,
             table,
             &searched,
+            &position,
             final_value_p0,
             &mut pairs,
         );
