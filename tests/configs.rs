@@ -39,7 +39,11 @@ fn every_configuration_parses_and_validates() {
             assert!(plan.variants.len() >= 2, "{name}");
         } else {
             let config = TrainConfig::from_yaml(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
-            config.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
+            let settings = config.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
+            // The paper's configurations run as the paper did: one game at a time (Remark 19).
+            if name.starts_with("paper-") {
+                assert_eq!(settings.threads, 1, "{name}");
+            }
         }
     }
     assert!(files >= 6);

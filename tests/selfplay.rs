@@ -6,7 +6,7 @@ use descent::learn::{ActionSelection, Distribution, Exploitation, Targets};
 use descent::search::table::key_of;
 use descent::search::{Budget, ConstantEvaluator, RandomEvaluator, TerminalEval};
 use descent::selfplay::config::SearchAlgorithm;
-use descent::selfplay::self_play::{SelfPlaySettings, SelfPlayer};
+use descent::selfplay::self_play::{RunProgress, SelfPlaySettings, SelfPlayer};
 use descent::selfplay::{RunDir, SilentObserver, TrainConfig, train};
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -34,7 +34,12 @@ fn tree_learning_yields_exactly_the_tables_states_with_their_values() {
     let initial = TicTacToe::new(&Default::default());
     let mut player = SelfPlayer::<TicTacToe>::new(settings(Targets::Tree));
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
-    let game = player.play(&initial, &RandomEvaluator { seed: 3 }, 0.0, &mut rng);
+    let game = player.play(
+        &initial,
+        &RandomEvaluator { seed: 3 },
+        &RunProgress::fixed(0.0),
+        &mut rng,
+    );
     let table = player.table();
     assert_eq!(game.pairs.len(), table.len(), "one pair per state of S");
     let mut keys: Vec<u64> = game.pairs.iter().map(|(p, _)| key_of(p)).collect();
@@ -61,7 +66,12 @@ fn root_and_terminal_learning_yield_the_played_positions_and_the_final_one() {
     for targets in [Targets::Root, Targets::Terminal] {
         let mut player = SelfPlayer::<TicTacToe>::new(settings(targets));
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
-        let game = player.play(&initial, &ConstantEvaluator(0.0), 0.0, &mut rng);
+        let game = player.play(
+            &initial,
+            &ConstantEvaluator(0.0),
+            &RunProgress::fixed(0.0),
+            &mut rng,
+        );
         assert_eq!(
             game.pairs.len(),
             game.moves.len() + 1,

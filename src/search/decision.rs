@@ -10,7 +10,8 @@
 //!   prefer the least visited child, unlike every other rule, so both players use `n` the same
 //!   way here.)
 //!
-//! With completion off (`completed = false`) the `c` term is left out. Remaining ties are broken
+//! With completion off (`completed = false`) the `c` term is left out, and so is `best`'s `n`:
+//! plain best_action breaks value ties at random (paper, Remark 7). Remaining ties are broken
 //! uniformly at random with the caller's RNG.
 
 use rand::{Rng, RngExt};
@@ -72,7 +73,8 @@ fn completion_term(child: &ChildEdge, sign: f64, completed: bool) -> f64 {
     }
 }
 
-/// `completed_best_action(s, A)` over all children.
+/// `completed_best_action(s, A)` over all children; without completion, `best_action(s)`
+/// (value ties at random, Remark 7).
 #[inline]
 pub fn best<R: Rng + ?Sized>(
     children: &[ChildEdge],
@@ -89,7 +91,7 @@ pub fn best<R: Rng + ?Sized>(
             [
                 completion_term(c, sign, completed),
                 sign * c.value_p0 as f64,
-                c.visits as f64,
+                if completed { c.visits as f64 } else { 0.0 },
                 0.0,
             ]
         },
@@ -205,6 +207,21 @@ mod tests {
         assert_eq!(best_dual(&children, Player::P0, true, &mut rng), Some(1));
         assert_eq!(best(&children, Player::P1, true, &mut rng), Some(0));
         assert_eq!(best_dual(&children, Player::P1, true, &mut rng), Some(1));
+    }
+
+    #[test]
+    fn plain_best_action_breaks_value_ties_at_random() {
+        // Remark 7: without completion, equal values are a coin toss, whatever the visits.
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
+        let children = [edge(0, 0.3, 0, false, 50), edge(1, 0.3, 0, false, 2)];
+        let mut counts = [0u32; 2];
+        for _ in 0..10_000 {
+            counts[best(&children, Player::P0, false, &mut rng).unwrap()] += 1;
+        }
+        assert!(
+            counts.iter().all(|&c| (4_700..5_300).contains(&c)),
+            "{counts:?}"
+        );
     }
 
     #[test]

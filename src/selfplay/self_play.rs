@@ -34,6 +34,45 @@ pub struct SelfPlaySettings {
     pub keep_resolved: Option<Duration>,
 }
 
+/// The run's progress in [0, 1] as a game sees it (annealing's ε' = t / t_max): by games, the
+/// games finished when it started; by training time, read at each of its moves.
+#[derive(Clone, Copy, Debug)]
+pub struct RunProgress {
+    /// Progress by games when the game started.
+    pub by_games: f64,
+    /// Training time (seconds) when the game started.
+    pub elapsed_at_start: f64,
+    /// The run's time limit in seconds, if any.
+    pub max_time: Option<f64>,
+    /// When the game started.
+    pub started: Instant,
+}
+
+impl RunProgress {
+    /// A progress that does not move (no time limit).
+    pub fn fixed(by_games: f64) -> RunProgress {
+        RunProgress {
+            by_games,
+            elapsed_at_start: 0.0,
+            max_time: None,
+            started: Instant::now(),
+        }
+    }
+
+    /// The progress `since_start` seconds after the game started: the nearer of the limits.
+    pub fn at(&self, since_start: f64) -> f64 {
+        let by_time = self.max_time.map_or(0.0, |max| {
+            (self.elapsed_at_start + since_start) / max.max(1e-9)
+        });
+        self.by_games.max(by_time).clamp(0.0, 1.0)
+    }
+
+    /// The progress now.
+    pub fn now(&self) -> f64 {
+        self.at(self.started.elapsed().as_secs_f64())
+    }
+}
+
 /// What a finished game produced.
 #[derive(Clone, Debug)]
 pub struct FinishedGame<G> {
@@ -103,12 +142,13 @@ impl<G: Game> SelfPlayer<G> {
         &self.table
     }
 
-    /// Plays one game from `initial`; `progress` ∈ [0, 1] is the run's progress (annealing).
+    /// Plays one game from `initial`; `progress` is the run's progress, read at each move
+    /// (annealing).
     pub fn play<E: Evaluator<G>, R: Rng + ?Sized>(
         &mut self,
         initial: &G,
         evaluator: &E,
-        progress: f64,
+        progress: &RunProgress,
         rng: &mut R,
     ) -> FinishedGame<G> {
         let start = Instant::now();
@@ -118,7 +158,7 @@ impl<G: Game> SelfPlayer<G> {
         let mut moves = Vec::new();
         let mut stats = SearchStats::default();
         while !position.is_terminal() {
-            let exploitation = self.settings.selection.exploitation_at(progress, rng);
+            let exploitation = self.settings.selection.exploitation_at(progress.now(), rng);
             let (action, value_p0) =
                 self.choose_move(&position, evaluator, exploitation, &mut stats, rng);
             searched.push(SearchedPosition {
@@ -225,5 +265,32 @@ impl<G: Game> SelfPlayer<G> {
                 (action, result.value_p0)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_moves_with_training_time_during_a_game() {
+        let progress = RunProgress {
+            by_games: 0.2,
+            elapsed_at_start: 50.0,
+            max_time: Some(100.0),
+            started: Instant::now(),
+        };
+        assert_eq!(progress.at(0.0), 0.5);
+        assert_eq!(progress.at(30.0), 0.8);
+        assert_eq!(progress.at(400.0), 1.0);
+        assert!(progress.now() >= 0.5);
+        let by_games = RunProgress {
+            by_games: 0.7,
+            elapsed_at_start: 10.0,
+            max_time: Some(100.0),
+            started: Instant::now(),
+        };
+        assert_eq!(by_games.at(5.0), 0.7, "the nearer limit");
+        assert_eq!(RunProgress::fixed(0.3).at(1e6), 0.3);
     }
 }

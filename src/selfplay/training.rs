@@ -30,7 +30,7 @@ use super::learner::{Learner, PhaseReport};
 use super::periodic_eval::{EvalReport, evaluate_against_baseline};
 use super::replay_file::{read_replay, write_replay};
 use super::run_dir::{MetricsLog, RunDir, STATE_FILE};
-use super::self_play::{FinishedGame, SelfPlaySettings, SelfPlayer};
+use super::self_play::{FinishedGame, RunProgress, SelfPlaySettings, SelfPlayer};
 use crate::games::{Game, GameVisitor};
 use crate::learn::ReplayBuffer;
 use crate::learn::pretrain::{mean_random_game_length, random_terminal_pairs};
@@ -266,10 +266,10 @@ impl<G: Game, E: Evaluator<G>> Evaluator<G> for TimedEvaluator<'_, E> {
     }
 }
 
-/// A game handed to a player: its number and the run's progress when it starts.
+/// A game handed to a player: its number and the run's progress.
 struct Ticket {
     index: u64,
-    progress: f64,
+    progress: RunProgress,
 }
 
 struct Finished<G> {
@@ -507,17 +507,18 @@ impl<G: Game> Session<'_, G> {
         self.elapsed_before + self.started.elapsed().as_secs_f64() - self.evaluation_seconds
     }
 
-    /// The run's progress in [0, 1]: the nearer of its limits.
-    fn progress(&self) -> f64 {
-        let by_games = self
-            .settings
-            .max_games
-            .map_or(0.0, |max| self.state.games as f64 / max as f64);
-        let by_time = self
-            .settings
-            .max_time
-            .map_or(0.0, |max| self.elapsed() / max.as_secs_f64().max(1e-9));
-        by_games.max(by_time).min(1.0)
+    /// The run's progress for a game starting now: by games (fixed for the game) and by
+    /// training time (read at each of its moves), the nearer of the limits.
+    fn progress(&self) -> RunProgress {
+        RunProgress {
+            by_games: self
+                .settings
+                .max_games
+                .map_or(0.0, |max| self.state.games as f64 / max as f64),
+            elapsed_at_start: self.elapsed(),
+            max_time: self.settings.max_time.map(|max| max.as_secs_f64()),
+            started: Instant::now(),
+        }
     }
 
     /// Whether the run must stop before handing out game number `issued` (0-based).
@@ -603,7 +604,7 @@ impl<G: Game> Session<'_, G> {
                             nanos: AtomicU64::new(0),
                         };
                         let mut rng = stream_rng(seed, STREAM_GAME, ticket.index);
-                        let game = player.play(initial, &timed, ticket.progress, &mut rng);
+                        let game = player.play(initial, &timed, &ticket.progress, &mut rng);
                         let net_seconds = timed.nanos.load(Ordering::Relaxed) as f64 * 1e-9;
                         if done.send(Finished { game, net_seconds }).is_err() {
                             break;
