@@ -172,6 +172,9 @@ pub struct Awale {
     half: u8,
     ply: u16,
     mobility: [u16; 2],
+    /// The seeds each player took from its own row when the game ended (0 in play): the pieces
+    /// it still had on the board, which the presence heuristic reads.
+    swept: [u8; 2],
     hash: u64,
     params: AwaleParams,
     history: RepetitionHistory,
@@ -206,6 +209,7 @@ impl Awale {
             half: (total / 2) as u8,
             ply: 0,
             mobility: [0; 2],
+            swept: [0; 2],
             hash: 0,
             params,
             history: RepetitionHistory::default(),
@@ -365,6 +369,7 @@ impl Awale {
                 self.hash ^= house_key(house, seeds) ^ house_key(house, 0);
                 self.hash ^= score_key(owner, self.score[owner]);
                 self.score[owner] += seeds;
+                self.swept[owner] += seeds;
                 self.hash ^= score_key(owner, self.score[owner]);
                 self.seeds[house] = 0;
             }
@@ -569,8 +574,13 @@ impl Game for Awale {
         Some(self.score[0] as i32 - self.score[1] as i32)
     }
 
+    /// The seeds in each player's row; once the game is over, those it had just before the
+    /// final sweep (each side takes its own row), not the empty board.
     fn piece_counts(&self) -> [u32; 2] {
-        [self.row_total(Player::P0), self.row_total(Player::P1)]
+        [
+            self.row_total(Player::P0) + self.swept[0] as u32,
+            self.row_total(Player::P1) + self.swept[1] as u32,
+        ]
     }
 
     fn mobility_sums(&self) -> [u32; 2] {

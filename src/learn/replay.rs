@@ -3,8 +3,10 @@
 //!
 //! - `LastGame`: each phase learns the pairs of the game just played, once.
 //! - Experience replay (μ, σ): a FIFO of at most μ pairs, or of the pairs of the last μ games;
-//!   a phase trains on all of it while it holds at most σ·μ pairs (σ·μ games for a capacity in
-//!   games), else on σ·μ pairs (σ of the held pairs) drawn at random without replacement.
+//!   a phase trains on all of it while it holds at most σ·μ pairs, else on σ·μ pairs drawn at
+//!   random without replacement. With a capacity in games, holding k games, the same rule in
+//!   games: all pairs while k ≤ σ·μ, else the fraction σ·μ / k of them — so the amount learned
+//!   grows continuously as the buffer fills and is σ of the held pairs once μ games are held.
 //! - Stratified experience replay (μ games, duplication δ): per game i of the last μ, the pairs
 //!   not yet learned D_i and those learned D'_i. A phase takes `ceil(δ/μ · |game i|)` pairs of
 //!   every game without replacement, moving them from D_i to D'_i; when D_i runs out it is
@@ -244,14 +246,16 @@ impl ReplayBuffer {
             ReplayPolicy::LastGame => all(&self.games),
             ReplayPolicy::Experience { capacity, fraction } => {
                 let (held, limit) = match capacity {
-                    Capacity::Pairs(pairs) => (self.pairs, (fraction * pairs as f64).ceil()),
-                    Capacity::Games(games) => (self.games.len(), (fraction * games as f64).ceil()),
+                    Capacity::Pairs(pairs) => (self.pairs, fraction * pairs as f64),
+                    Capacity::Games(games) => (self.games.len(), fraction * games as f64),
                 };
                 let mut chosen = all(&self.games);
                 if held as f64 > limit {
                     let sample = match capacity {
-                        Capacity::Pairs(_) => limit as usize,
-                        Capacity::Games(_) => (fraction * self.pairs as f64).ceil() as usize,
+                        Capacity::Pairs(_) => limit.ceil() as usize,
+                        Capacity::Games(_) => {
+                            (self.pairs as f64 * limit / held as f64).ceil() as usize
+                        }
                     };
                     // A partial Fisher-Yates: the first `sample` entries are a uniform draw.
                     for k in 0..sample.min(chosen.len()) {
@@ -552,7 +556,7 @@ mod tests {
         }
         assert_eq!(buffer.num_games(), 4);
         assert_eq!(buffer.len(), 40);
-        // 4 games > σμ = 2: half of the 40 pairs.
+        // 4 games = μ > σμ = 2: half of the 40 pairs.
         assert_eq!(learned_ids(&buffer.learning_phase(8, &mut rng)).len(), 20);
 
         let mut last = ReplayBuffer::new(ReplayPolicy::LastGame, 2);
@@ -563,6 +567,38 @@ mod tests {
         let mut ids = learned_ids(&last.learning_phase(4, &mut rng));
         ids.sort_unstable();
         assert_eq!(ids, (20..30).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn experience_replay_by_games_learns_a_continuous_amount_as_it_fills() {
+        // μ = 20 games, σ = 0.25: all pairs up to 5 games, then 5/k of the k games' pairs.
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+        let mut buffer = ReplayBuffer::new(
+            ReplayPolicy::Experience {
+                capacity: Capacity::Games(20),
+                fraction: 0.25,
+            },
+            2,
+        );
+        let mut learned = Vec::new();
+        for g in 0..24 {
+            let (inputs, targets) = game(1000 * g, 177);
+            buffer.add_game(inputs, targets, &mut rng);
+            learned.push(learned_ids(&buffer.learning_phase(64, &mut rng)).len());
+        }
+        let expected: Vec<usize> = (1..=24usize)
+            .map(|k| {
+                let held = k.min(20);
+                if held <= 5 {
+                    177 * held
+                } else {
+                    (177.0 * held as f64 * 5.0 / held as f64).ceil() as usize
+                }
+            })
+            .collect();
+        assert_eq!(learned, expected);
+        // No drop when the buffer passes σμ games: 885 after game 5, 885 after game 6.
+        assert_eq!((learned[4], learned[5]), (885, 885));
     }
 
     #[test]

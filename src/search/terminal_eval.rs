@@ -19,7 +19,8 @@ pub enum TerminalEval {
     Score,
     /// M0/M1 if P0 wins, -M1/M0 if P1 wins (Mi: mean legal actions at player i's turns), 0 if draw.
     Mobility,
-    /// max(n0 - n1, 1) if P0 wins, min(n0 - n1, -1) if P1 wins, 0 if draw (ni: pieces on board).
+    /// max(n0 - n1, 1) if P0 wins, min(n0 - n1, -1) if P1 wins, 0 if draw (ni: pieces on board;
+    /// in Awale, whose finished board is empty, the seeds in each row before the final sweep).
     Presence,
 }
 
@@ -99,11 +100,17 @@ impl TerminalEval {
 
     /// What f_t reads of a terminal position beyond its Zobrist hash (which covers the board,
     /// the scores and the player to move): the ply for the depth heuristics, the ply and the
-    /// mobility sums for mobility; 0 when it reads nothing more. The search table keys terminal
+    /// mobility sums for mobility, the pieces for presence (Awale's are swept off the final
+    /// board); 0 when it reads nothing more. The search table keys terminal
     /// states with it, so that two paths to the same final board keep their own values.
     pub fn path_key<G: Game>(&self, position: &G) -> u64 {
         match self {
-            TerminalEval::Classic | TerminalEval::Score | TerminalEval::Presence => 0,
+            TerminalEval::Classic | TerminalEval::Score => 0,
+            // The pieces before a final sweep (Awale) are not in the final board's hash.
+            TerminalEval::Presence => {
+                let [n0, n1] = position.piece_counts();
+                1 + (n0 as u64) | (n1 as u64) << 32
+            }
             TerminalEval::AdditiveDepth { .. } | TerminalEval::MultiplicativeDepth { .. } => {
                 position.ply() as u64 + 1
             }
@@ -254,6 +261,23 @@ mod tests {
             }
         }
         assert!(unequal[0] > 10 && unequal[1] > 10, "{unequal:?}");
+    }
+
+    #[test]
+    fn presence_on_awale_counts_the_rows_before_the_final_sweep() {
+        // P0 plays F: sows a and b to 2 each, captures both (f keeps 1: no grand slam), reaches
+        // 25 > 24 and the game ends; then P0 sweeps A's 4 seeds, P1 f's 1.
+        let mut p = Awale::from_description(
+            AwaleParams::default(),
+            "4 0 0 0 0 2 / 1 1 0 0 0 1 ; 21 18 ; p0",
+        )
+        .unwrap();
+        p.play(5);
+        assert_eq!(p.outcome(), Some(Outcome::WinP0));
+        assert_eq!(p.score_p0(), Some(29 - 19));
+        assert_eq!(p.piece_counts(), [4, 1]);
+        assert_eq!(TerminalEval::Presence.value_p0(&p), 3.0);
+        assert_eq!(TerminalEval::Score.value_p0(&p), 10.0);
     }
 
     #[test]
