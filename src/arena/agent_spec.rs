@@ -240,16 +240,6 @@ impl FromStr for AgentSpec {
                 if c.is_some_and(|c| !(c >= 0.0 && c.is_finite())) {
                     return Err(pairs.bad("c", pairs.get("c").unwrap_or(""), "a number ≥ 0"));
                 }
-                let c = c.unwrap_or(MctsOptions::DEFAULT_C);
-                let tree_policy = pairs
-                    .one_of(
-                        "policy",
-                        &[
-                            ("uct", TreePolicy::Uct { c }),
-                            ("random", TreePolicy::Random),
-                        ],
-                    )?
-                    .unwrap_or(TreePolicy::Uct { c });
                 let leaf = pairs
                     .one_of(
                         "playout",
@@ -267,6 +257,21 @@ impl FromStr for AgentSpec {
                 if leaf == LeafValue::Evaluator && model.is_none() {
                     return Err(format!("agent {text:?}: playout=net needs model=…"));
                 }
+                // The paper's 0.4 on the network's value scale; 1/√2 for playout rewards.
+                let c = c.unwrap_or(if leaf == LeafValue::Evaluator {
+                    MctsOptions::DEFAULT_C_NETWORK
+                } else {
+                    MctsOptions::DEFAULT_C
+                });
+                let tree_policy = pairs
+                    .one_of(
+                        "policy",
+                        &[
+                            ("uct", TreePolicy::Uct { c }),
+                            ("random", TreePolicy::Random),
+                        ],
+                    )?
+                    .unwrap_or(TreePolicy::Uct { c });
                 let final_move = pairs
                     .one_of(
                         "final",
@@ -366,6 +371,21 @@ mod tests {
                 }
             }
         );
+        // Default constants: 1/√2 on playout rewards, the paper's 0.4 with a network.
+        let c_of = |spec: &str| match parse(spec).kind {
+            AgentKind::Mcts {
+                options:
+                    MctsOptions {
+                        tree_policy: TreePolicy::Uct { c },
+                        ..
+                    },
+                ..
+            } => c,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(c_of("mcts:iters=9"), MctsOptions::DEFAULT_C);
+        assert_eq!(c_of("mcts:iters=9,model=untrained"), 0.4);
+        assert_eq!(c_of("mcts:iters=9,model=untrained,c=1.5"), 1.5);
         assert!(matches!(
             parse("mcts:time=200ms,policy=random,final=mean").kind,
             AgentKind::Mcts { budget: Budget { time: Some(t), iterations: None }, options }

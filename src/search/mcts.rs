@@ -10,7 +10,11 @@
 //! along the path. The move played is the most visited child (UCT) or the best mean (plain MCTS,
 //! seed 000's `argmax Score`). The tree is transposition-free; it can be kept between moves.
 //!
-//! Defaults: `c = √2/2` with playout rewards in [0, 1]; seed 000 found the plateau there.
+//! Value scales and defaults: with playouts, `W/N` is the mean reward in [0, 1] (a P0 win 1, a
+//! draw ½) and `c = √2/2` (seed 000 found the plateau there); with the evaluator at the leaves,
+//! `W/N` is the mean value itself, on the network's scale (the mover's view, not clamped: a
+//! network trained with a linear heuristic keeps its range), and `c = 0.4`, the paper's UCT
+//! constant for its comparisons (section 3.3; section 3.3 also reports c = √2 gave similar results).
 
 use rand::{Rng, RngExt};
 
@@ -54,9 +58,12 @@ pub struct MctsOptions {
 
 impl MctsOptions {
     /// UCT with random playouts, c = √2/2.
-    /// UCT's default exploration constant, 1/√2 (Kocsis and Szepesvári's choice for rewards in
-    /// [0, 1]).
+    /// UCT's default exploration constant with playouts, 1/√2 (Kocsis and Szepesvári's choice
+    /// for rewards in [0, 1]).
     pub const DEFAULT_C: f32 = std::f32::consts::FRAC_1_SQRT_2;
+    /// UCT's default exploration constant with the evaluator at the leaves: the paper's 0.4
+    /// (section 3.3), on the evaluator's value scale.
+    pub const DEFAULT_C_NETWORK: f32 = 0.4;
 
     pub fn uct() -> Self {
         MctsOptions {
@@ -269,7 +276,7 @@ impl<G: Game> Mcts<G> {
                     evaluator.evaluate(&self.single, &mut value);
                     stats.evaluator_calls += 1;
                     stats.evaluated_positions += 1;
-                    value[0].clamp(-1.0, 1.0)
+                    value[0]
                 }
             }
         };
@@ -301,6 +308,7 @@ impl<G: Game> Mcts<G> {
             TreePolicy::Random => n.first_child + rng.random_range(0..n.num_children as u32),
             TreePolicy::Uct { c } => {
                 let sign = mover.sign() as f64;
+                let on_evaluator_scale = self.options.leaf == LeafValue::Evaluator;
                 let log_parent = (n.visits.max(1) as f64).ln();
                 let mut best = n.first_child;
                 let mut best_score = f64::NEG_INFINITY;
@@ -311,7 +319,11 @@ impl<G: Game> Mcts<G> {
                         f64::INFINITY
                     } else {
                         let mean_p0 = ch.value_sum_p0 / ch.visits as f64;
-                        let reward = (sign * mean_p0 + 1.0) / 2.0;
+                        let reward = if on_evaluator_scale {
+                            sign * mean_p0
+                        } else {
+                            (sign * mean_p0 + 1.0) / 2.0
+                        };
                         reward + c as f64 * (log_parent / ch.visits as f64).sqrt()
                     };
                     if score > best_score {
@@ -469,6 +481,16 @@ mod tests {
         // Unvisited children come first.
         let mcts = tree(&[(50, 45.0), (0, 0.0), (3, -3.0)]);
         assert_eq!(mcts.select(0, Player::P0, &mut rng), 2);
+        // With the evaluator at the leaves, the mean value on its own scale and the paper's
+        // c = 0.4: (visits 10, mean 0.5) beats (2, 0.1) for P0 — on the [0, 1] scale of playout
+        // rewards the value gap would be halved and exploration would pick the other.
+        let mut mcts = tree(&[(10, 5.0), (2, 0.2)]);
+        mcts.options.leaf = LeafValue::Evaluator;
+        mcts.options.tree_policy = TreePolicy::Uct {
+            c: MctsOptions::DEFAULT_C_NETWORK,
+        };
+        assert_eq!(mcts.select(0, Player::P0, &mut rng), 1);
+        assert_eq!(mcts.select(0, Player::P1, &mut rng), 2);
     }
 
     #[test]

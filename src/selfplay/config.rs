@@ -145,7 +145,8 @@ pub struct SearchSection {
     pub time: Option<DurationText>,
     /// Completion and the resolution stop (default true).
     pub completed: bool,
-    /// UCT's exploration constant for `mcts` (default 0.7).
+    /// UCT's exploration constant for `mcts`, on the network's value scale (default 0.4, the
+    /// paper's, section 3.3).
     pub exploration: f64,
     /// Maximum depth for `alphabeta` (default 64; the budget stops it first).
     pub max_depth: u32,
@@ -158,7 +159,7 @@ impl Default for SearchSection {
             iterations: Some(500),
             time: None,
             completed: true,
-            exploration: 0.7,
+            exploration: 0.4,
             max_depth: 64,
         }
     }
