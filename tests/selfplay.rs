@@ -259,3 +259,49 @@ fn kept_resolved_states_spare_the_search_and_are_not_learned_again() {
     );
     assert_eq!(again.iterations, 0);
 }
+
+#[test]
+fn additive_depth_estimates_the_longest_game_and_a_resume_keeps_the_estimate() {
+    use descent::search::TerminalEval;
+    use descent::value::saved_net::read_manifest;
+    let tmp = tempfile::tempdir().unwrap();
+    let text = "game: awale\nseed: 3\nnetwork:\n  architecture: resnet-b0c8-fc16\nsearch:\n  iterations: 8\nlearning:\n  terminal_eval: additive-depth\nreplay:\n  games: 2\n  duplication: 1\ncheckpoint:\n  every_games: 1\n";
+    let trained = |games: u64, resume: bool| {
+        let mut config = TrainConfig::from_yaml(text).unwrap();
+        config.run.max_games = Some(games);
+        let settings = config.validate().unwrap();
+        let path = tmp.path().join("run");
+        let dir = if resume {
+            RunDir::open_for_writing(&path).unwrap()
+        } else {
+            RunDir::create(&path, &config.to_yaml()).unwrap()
+        };
+        train(&settings, &dir, resume, &mut SilentObserver).unwrap();
+        read_manifest(&path.join("latest/net"))
+            .unwrap()
+            .terminal_eval
+    };
+    let Some(TerminalEval::AdditiveDepth { max_length }) = trained(1, false) else {
+        panic!("additive depth expected");
+    };
+    // The longest of 1000 random Awale games, not the 1 000-ply cap.
+    assert!((200.0..700.0).contains(&max_length), "{max_length}");
+    assert_eq!(
+        trained(2, true),
+        Some(TerminalEval::AdditiveDepth { max_length }),
+        "a resume keeps the run's estimate"
+    );
+    let sessions: Vec<String> = std::fs::read_to_string(tmp.path().join("run/metrics.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|l| l["kind"] == "session")
+        .map(|l| l["terminal_eval"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(sessions.len(), 2);
+    assert!(
+        sessions
+            .iter()
+            .all(|s| *s == format!("additive-depth(max_length={max_length})"))
+    );
+}

@@ -27,6 +27,18 @@ pub fn random_terminal_pairs<G: Game, R: Rng + ?Sized>(
         .collect()
 }
 
+/// The lengths in plies of `games` random games.
+fn random_game_lengths<G: Game, R: Rng + ?Sized>(
+    initial: &G,
+    games: usize,
+    rng: &mut R,
+) -> Vec<usize> {
+    random_terminal_pairs(initial, games, &TerminalEval::Classic, rng)
+        .iter()
+        .map(|(p, _)| p.ply() - initial.ply())
+        .collect()
+}
+
 /// The mean length in plies of `games` random games (the empirical P' of the multiplicative
 /// depth heuristic).
 pub fn mean_random_game_length<G: Game, R: Rng + ?Sized>(
@@ -34,9 +46,23 @@ pub fn mean_random_game_length<G: Game, R: Rng + ?Sized>(
     games: usize,
     rng: &mut R,
 ) -> f32 {
-    let pairs = random_terminal_pairs(initial, games, &TerminalEval::Classic, rng);
-    let total: usize = pairs.iter().map(|(p, _)| p.ply() - initial.ply()).sum();
+    let total: usize = random_game_lengths(initial, games, rng).iter().sum();
     total as f32 / games.max(1) as f32
+}
+
+/// The longest of `games` random games, in plies: the estimate P̃ of the maximum game length
+/// that the additive depth heuristic uses by default (the paper's P̃; a game's length cap, such
+/// as Awale's 1 000 plies, is far beyond any real game and would give targets near ±1 000).
+pub fn longest_random_game<G: Game, R: Rng + ?Sized>(
+    initial: &G,
+    games: usize,
+    rng: &mut R,
+) -> f32 {
+    random_game_lengths(initial, games, rng)
+        .into_iter()
+        .max()
+        .unwrap_or(1)
+        .max(1) as f32
 }
 
 #[cfg(test)]
@@ -65,9 +91,14 @@ mod tests {
             plies.len() >= 3,
             "terminal states of several lengths: {plies:?}"
         );
-        // SPEC §10: random Awale games last about 100 plies.
+        // SPEC §10: random Awale games last about 100 plies; the longest of 1000 a few hundred,
+        // far below the 1 000-ply cap.
         let a = Awale::new(&Default::default());
         let mean = mean_random_game_length(&a, 300, &mut rng);
         assert!((60.0..160.0).contains(&mean), "{mean}");
+        let longest = longest_random_game(&a, 1000, &mut rng);
+        assert!((200.0..700.0).contains(&longest), "{longest}");
+        // Tic-tac-toe: some random game fills the board.
+        assert_eq!(longest_random_game(&t, 1000, &mut rng), 9.0);
     }
 }

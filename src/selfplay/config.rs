@@ -194,7 +194,7 @@ pub struct LearningSection {
     /// `classic` (default), `additive-depth`, `multiplicative-depth`, `score`, `mobility`,
     /// `presence`. Anything but `classic` makes the network's output linear.
     pub terminal_eval: TerminalEvalName,
-    /// P of the additive depth heuristic (default: the game's maximum length).
+    /// P of the additive depth heuristic (default: P̃, the longest of 1000 random games).
     pub max_length: Option<f32>,
     /// P' of the multiplicative depth heuristic (default: the mean length of 1000 random games).
     pub mean_length: Option<f32>,

@@ -33,9 +33,9 @@ use super::run_dir::{MetricsLog, RunDir, STATE_FILE};
 use super::self_play::{FinishedGame, RunProgress, SelfPlaySettings, SelfPlayer};
 use crate::games::{Game, GameVisitor};
 use crate::learn::ReplayBuffer;
-use crate::learn::pretrain::{mean_random_game_length, random_terminal_pairs};
+use crate::learn::pretrain::{longest_random_game, mean_random_game_length, random_terminal_pairs};
 use crate::search::{Evaluator, TerminalEval};
-use crate::value::saved_net::{NetManifest, load_net, save_net, write_atomically};
+use crate::value::saved_net::{NetManifest, load_net, read_manifest, save_net, write_atomically};
 use crate::value::{BatchingEvaluator, NetDevice, NetEvaluator, Trainer, ValueNet};
 
 /// Environment variable (a testing aid): pause this many milliseconds in the middle of every
@@ -224,9 +224,13 @@ pub fn resolve_terminal_eval<G: Game>(
     Ok(match settings.terminal_eval {
         TerminalEvalName::Classic => TerminalEval::Classic,
         TerminalEvalName::AdditiveDepth => TerminalEval::AdditiveDepth {
-            max_length: settings
-                .max_length
-                .unwrap_or(initial.max_game_length() as f32),
+            max_length: match settings.max_length {
+                Some(length) => length,
+                None => {
+                    let mut rng = stream_rng(settings.seed, STREAM_SETUP, 2);
+                    longest_random_game(initial, 1000, &mut rng)
+                }
+            },
         },
         TerminalEvalName::MultiplicativeDepth => TerminalEval::MultiplicativeDepth {
             mean_length: match settings.mean_length {
@@ -316,7 +320,16 @@ fn train_game<G: Game>(
     );
     let device = settings.device.device().map_err(|e| anyhow::anyhow!(e))?;
     device.burn.seed(settings.seed);
-    let terminal_eval = resolve_terminal_eval(settings, &initial)?;
+    let checkpoint = if resume {
+        run_dir.remove_partial_checkpoints()?;
+        run_dir.latest_checkpoint()?
+    } else {
+        None
+    };
+    let terminal_eval = match &checkpoint {
+        Some(dir) => trained_terminal_eval(dir, settings, &initial)?,
+        None => resolve_terminal_eval(settings, &initial)?,
+    };
     let shape = G::ENCODING.dims();
     let manifest = NetManifest::new(
         &settings.game.to_string(),
@@ -325,12 +338,6 @@ fn train_game<G: Game>(
         shape,
         terminal_eval,
     );
-    let checkpoint = if resume {
-        run_dir.remove_partial_checkpoints()?;
-        run_dir.latest_checkpoint()?
-    } else {
-        None
-    };
     if resume && checkpoint.is_none() {
         let logged = std::fs::metadata(run_dir.metrics_path()).map_or(0, |m| m.len());
         if logged > 0 {
@@ -375,7 +382,14 @@ fn train_game<G: Game>(
         Some(_) => checkpoint_line(state.games, state.elapsed_seconds)?,
         None => String::new(),
     };
-    let metrics = MetricsLog::open(&run_dir.metrics_path(), state.metrics_bytes, &closing_line)?;
+    let mut metrics =
+        MetricsLog::open(&run_dir.metrics_path(), state.metrics_bytes, &closing_line)?;
+    // The session's terminal evaluation, its parameters resolved (additive depth's P̃ …).
+    metrics.write(&serde_json::json!({
+        "kind": "session",
+        "game": state.games,
+        "terminal_eval": terminal_eval.to_string(),
+    }))?;
     observer.on_start(state.games, settings.max_games, checkpoint.as_deref());
     let elapsed_before = state.elapsed_seconds;
     let mut session = Session {
@@ -401,6 +415,29 @@ fn train_game<G: Game>(
         session.pretrain()?;
     }
     session.run()
+}
+
+/// The terminal evaluation a resumed run goes on with: the one its checkpoint's network was
+/// trained with (so that a default estimated at the start, such as additive depth's P̃, stays
+/// what it was), unless the configuration gives its parameter; of the configured kind.
+fn trained_terminal_eval<G: Game>(
+    dir: &Path,
+    settings: &TrainSettings,
+    initial: &G,
+) -> anyhow::Result<TerminalEval> {
+    let configured = resolve_terminal_eval(settings, initial)?;
+    let trained = read_manifest(&dir.join("net"))?.search_terminal_eval()?;
+    let same_kind = std::mem::discriminant(&trained) == std::mem::discriminant(&configured);
+    let parameter_given = match configured {
+        TerminalEval::AdditiveDepth { .. } => settings.max_length.is_some(),
+        TerminalEval::MultiplicativeDepth { .. } => settings.mean_length.is_some(),
+        _ => true,
+    };
+    Ok(if same_kind && !parameter_given {
+        trained
+    } else {
+        configured
+    })
 }
 
 /// The first multiple of `every` after `elapsed` seconds (never, without `every`).
