@@ -109,7 +109,7 @@ impl TerminalEval {
             // The pieces before a final sweep (Awale) are not in the final board's hash.
             TerminalEval::Presence => {
                 let [n0, n1] = position.piece_counts();
-                1 + (n0 as u64) | (n1 as u64) << 32
+                (1 + n0 as u64) | ((n1 as u64) << 32)
             }
             TerminalEval::AdditiveDepth { .. } | TerminalEval::MultiplicativeDepth { .. } => {
                 position.ply() as u64 + 1

@@ -96,7 +96,7 @@ impl Default for NetworkSection {
     }
 }
 
-/// Adam with L2 regularisation.
+/// Adam, with the paper's L2 penalty on the kernels in the loss.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct OptimizerSection {
@@ -108,7 +108,8 @@ pub struct OptimizerSection {
     pub beta2: f32,
     /// Default 1e-8.
     pub epsilon: f32,
-    /// L2 penalty (default 0.001, the paper's; 0 = none).
+    /// λ of the L2 penalty λΣ‖W‖² on the kernels, biases untouched (default 0.001, the paper's;
+    /// 0 = none).
     pub l2: f32,
 }
 

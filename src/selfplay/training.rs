@@ -326,6 +326,10 @@ fn train_game<G: Game>(
     } else {
         None
     };
+    if let Some(dir) = &checkpoint {
+        // Before any of its files is read.
+        RunDir::verify_checkpoint(dir)?;
+    }
     let terminal_eval = match &checkpoint {
         Some(dir) => trained_terminal_eval(dir, settings, &initial)?,
         None => resolve_terminal_eval(settings, &initial)?,
@@ -489,6 +493,7 @@ fn check_resume_settings(
     Ok(())
 }
 
+/// Loads the checkpoint at `dir` (its checksums verified by the caller).
 fn load_checkpoint<G: Game>(
     dir: &Path,
     settings: &TrainSettings,
@@ -496,7 +501,6 @@ fn load_checkpoint<G: Game>(
     terminal_eval: TerminalEval,
     device: &Device,
 ) -> anyhow::Result<(Learner, RunState)> {
-    RunDir::verify_checkpoint(dir)?;
     let state = RunState::read(dir)?;
     if state.game != manifest.game {
         bail!(

@@ -128,6 +128,29 @@ impl ValueNet {
         }
     }
 
+    /// Σ‖W‖² over the kernels — every convolution's and dense layer's weights, biases left
+    /// out: the penalty of TensorFlow's `kernel_regularizer=l2(λ)`, which the paper uses.
+    pub fn kernel_square_sum(&self) -> Tensor<1> {
+        let mut kernels: Vec<Tensor<1>> = Vec::new();
+        let mut conv = |c: &Conv2d| kernels.push(c.weight.val().square().sum());
+        self.convs.iter().for_each(&mut conv);
+        for block in &self.blocks {
+            conv(&block.c1);
+            conv(&block.c2);
+            if let Some(se) = &block.se {
+                conv(&se.squeeze);
+                conv(&se.excite);
+            }
+        }
+        if let Some(head) = &self.head {
+            conv(head);
+        }
+        for linear in self.dense.iter().chain([&self.out]) {
+            kernels.push(linear.weight.val().square().sum());
+        }
+        Tensor::cat(kernels, 0).sum()
+    }
+
     /// `[batch, planes, rows, cols]` → `[batch, 1]`.
     pub fn forward(&self, x: Tensor<4>) -> Tensor<2> {
         let mut h = x;
