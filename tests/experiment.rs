@@ -225,7 +225,7 @@ fn bad_experiment_files_are_refused_before_anything_is_written() {
             "search.iterations",
         ),
         (
-            &experiment_text(1).replace("learning.targets: root", "learning.targets: tree"),
+            &experiment_text(1).replace("search.algorithm: mcts", "search.algorithm: dijkstra"),
             "root",
         ),
         (

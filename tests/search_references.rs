@@ -168,3 +168,47 @@ fn ubfms_plays_the_safest_child_and_ubfm_the_best_where_they_differ() {
         "only {differing} positions where best and safest differ"
     );
 }
+
+#[test]
+fn alpha_beta_tree_states_carry_their_negamax_values() {
+    for (seed, game) in [(3u64, "connect_four"), (4, "awale")] {
+        match game {
+            "connect_four" => {
+                exact_states_match::<ConnectFour>(ConnectFour::new(&Default::default()), seed)
+            }
+            _ => exact_states_match::<Awale>(Awale::new(&Default::default()), seed),
+        }
+    }
+}
+
+fn exact_states_match<G: Game>(initial: G, seed: u64) {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut checked = 0;
+    for _ in 0..40 {
+        let root = random_position(&initial, rng.random_range(0..16), &mut rng);
+        if root.is_terminal() {
+            continue;
+        }
+        let depth = rng.random_range(2..=5u32);
+        let leaves = RandomEvaluator::new(rng.random());
+        let mut search = AlphaBeta::<G>::new(AlphaBetaOptions {
+            max_depth: Some(depth),
+            terminal_eval: TerminalEval::Classic,
+        });
+        let (result, _) = search.search(&root, &leaves, &Budget::iterations(u64::MAX), &mut rng);
+        let states = search.exact_states(&root);
+        assert_eq!(states[0].0.hash(), root.hash(), "the root first");
+        assert_eq!(states[0].1, result.value_p0);
+        for (position, value_p0, at_depth) in &states {
+            let expected = negamax(position, *at_depth, &leaves) * position.to_move().sign();
+            assert_eq!(
+                *value_p0,
+                expected,
+                "{} at depth {at_depth}:\n{position}",
+                G::NAME
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "{checked}");
+}

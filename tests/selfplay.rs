@@ -305,3 +305,48 @@ fn additive_depth_estimates_the_longest_game_and_a_resume_keeps_the_estimate() {
             .all(|s| *s == format!("additive-depth(max_length={max_length})"))
     );
 }
+
+#[test]
+fn mcts_and_alphabeta_learn_their_trees() {
+    // Tree learning (the default targets) is accepted with both searches (paper §3.4, §4.2).
+    for text in [
+        "game: tic_tac_toe\nsearch:\n  algorithm: mcts\n",
+        "game: tic_tac_toe\nsearch:\n  algorithm: alphabeta\nselection:\n  distribution: epsilon-greedy\n",
+    ] {
+        let settings = TrainConfig::from_yaml(text).unwrap().validate().unwrap();
+        assert_eq!(settings.targets, Targets::Tree, "{text}");
+    }
+    for algorithm in [SearchAlgorithm::Mcts, SearchAlgorithm::Alphabeta] {
+        let name = format!("{algorithm:?}");
+        let mut player = SelfPlayer::<TicTacToe>::new(SelfPlaySettings {
+            algorithm,
+            budget: Budget::iterations(60),
+            max_depth: 3,
+            ..settings(Targets::Tree)
+        });
+        let initial = TicTacToe::new(&Default::default());
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
+        let game = player.play(
+            &initial,
+            &RandomEvaluator { seed: 9 },
+            &RunProgress::fixed(0.0),
+            &mut rng,
+        );
+        // More states than moves, each once, with values on the classic scale.
+        assert!(
+            game.pairs.len() > game.moves.len(),
+            "{name}: {}",
+            game.pairs.len()
+        );
+        let mut keys: Vec<u64> = game.pairs.iter().map(|(p, _)| key_of(p)).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), game.pairs.len(), "{name}: a state twice");
+        assert!(
+            game.pairs.iter().all(|(_, v)| (-1.0..=1.0).contains(v)),
+            "{name}"
+        );
+        // The first search's root is the initial position.
+        assert_eq!(game.pairs[0].0.hash(), initial.hash(), "{name}");
+    }
+}

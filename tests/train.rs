@@ -306,7 +306,7 @@ fn periodic_evaluations_do_not_count_as_training_time() {
     let tmp = tempfile::tempdir().unwrap();
     let config = write_config(
         tmp.path(),
-        "evaluation:\n  every_games: 2\n  games: 2\n  opponent: random\n  time_per_move: 100ms\ncheckpoint:\n  every_games: 1000\n",
+        "evaluation:\n  every_games: 1\n  games: 2\n  opponent: random\n  time_per_move: 100ms\ncheckpoint:\n  every_games: 1000\n",
     );
     let run = tmp.path().join("run");
     let start = Instant::now();

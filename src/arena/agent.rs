@@ -98,7 +98,10 @@ impl<G: Game> AgentFactory<G> {
             AgentKind::Random => Searcher::Random,
             AgentKind::Greedy { epsilon } => Searcher::Greedy { epsilon: *epsilon },
             AgentKind::Mcts { budget, options } => Searcher::Mcts {
-                mcts: Mcts::new(*options),
+                mcts: Mcts::new(crate::search::MctsOptions {
+                    terminal_eval: self.terminal_eval,
+                    ..*options
+                }),
                 budget: *budget,
             },
             AgentKind::AlphaBeta { budget, max_depth } => Searcher::AlphaBeta {

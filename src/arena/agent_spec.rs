@@ -287,6 +287,8 @@ impl FromStr for AgentSpec {
                         tree_policy,
                         leaf,
                         final_move,
+                        // The model's, set when the agent is built.
+                        terminal_eval: crate::search::TerminalEval::Classic,
                     },
                 }
             }

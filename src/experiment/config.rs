@@ -489,9 +489,9 @@ mod tests {
         assert!(e.contains("(b)") && e.contains("search.iterations"), "{e}");
         let e = error(&TWO.replace("search.algorithm: mcts", "search.iterations.x: 1"));
         assert!(e.contains("search.iterations is not a section"), "{e}");
-        // mcts cannot learn the tree.
-        let e = error(&TWO.replace("learning: {targets: root}", "learning: {targets: tree}"));
-        assert!(e.contains("learning.targets"), "{e}");
+        // alphabeta knows its best move only: not the ordinal distribution of the base.
+        let e = error(&TWO.replace("search.algorithm: mcts", "search.algorithm: alphabeta"));
+        assert!(e.contains("selection.distribution"), "{e}");
         assert!(
             error(&TWO.replace("base: base.yaml", "base: nowhere.yaml")).contains("nowhere.yaml")
         );

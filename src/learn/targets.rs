@@ -1,7 +1,8 @@
 //! What a finished self-play game teaches (SPEC §3, paper section 3.1).
 //!
 //! - tree learning: every state of S — expanded or terminal — with its minimax value v(s);
-//!   leaves that were only evaluated by the network are never learned;
+//!   leaves that were only evaluated by the network are never learned (with MCTS and alpha-beta,
+//!   self-play gathers the states of their trees instead: see `selfplay::self_play`);
 //! - root learning: the positions where a move was searched, with the search's value there,
 //!   and the final position with f_t (Algorithm 4 adds it after the loop);
 //! - terminal learning (AlphaZero's choice): the same positions, each with f_t of the final

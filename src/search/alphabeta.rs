@@ -151,6 +151,42 @@ impl<G: Game> AlphaBeta<G> {
         (result, self.stats)
     }
 
+    /// The states of the last search's tree whose value is exact at the depth searched below
+    /// them (not a bound), as `(position, minimax value P0's view, depth)`: alpha-beta's
+    /// tree-learning pairs (paper sections 3.4 and 4.2). Walks the transposition table from
+    /// `root` (the position last searched), the root first.
+    pub fn exact_states(&self, root: &G) -> Vec<(G, f32, u32)> {
+        let mut out = Vec::new();
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut stack = vec![root.clone()];
+        let mut actions = Vec::with_capacity(G::NUM_ACTIONS);
+        while let Some(position) = stack.pop() {
+            let key = key_of(&position);
+            if !seen.insert(key) {
+                continue;
+            }
+            let Some(entry) = self.tt.get(&key) else {
+                continue;
+            };
+            if entry.bound == Bound::Exact {
+                out.push((
+                    position.clone(),
+                    entry.value * position.to_move().sign(),
+                    entry.depth,
+                ));
+            }
+            position.legal_actions(&mut actions);
+            for &action in actions.iter().rev() {
+                let mut child = position.clone();
+                child.play(action);
+                if !child.is_terminal() {
+                    stack.push(child);
+                }
+            }
+        }
+        out
+    }
+
     fn negamax<E: Evaluator<G>>(
         &mut self,
         position: &G,

@@ -21,6 +21,7 @@ use rand::{Rng, RngExt};
 use super::budget::Budget;
 use super::descent::SearchStats;
 use super::evaluator::Evaluator;
+use super::terminal_eval::TerminalEval;
 use crate::games::random_playout::random_playout;
 use crate::games::{Action, Game};
 
@@ -54,6 +55,9 @@ pub struct MctsOptions {
     pub tree_policy: TreePolicy,
     pub leaf: LeafValue,
     pub final_move: FinalMove,
+    /// f_t of terminal states reached in the tree when the evaluator values the leaves (on the
+    /// network's scale); with playouts, terminal states are worth the classic gain.
+    pub terminal_eval: TerminalEval,
 }
 
 impl MctsOptions {
@@ -70,6 +74,7 @@ impl MctsOptions {
             tree_policy: TreePolicy::Uct { c: Self::DEFAULT_C },
             leaf: LeafValue::RandomPlayout,
             final_move: FinalMove::MostVisits,
+            terminal_eval: TerminalEval::Classic,
         }
     }
 
@@ -79,6 +84,7 @@ impl MctsOptions {
             tree_policy: TreePolicy::Random,
             leaf: LeafValue::RandomPlayout,
             final_move: FinalMove::BestMean,
+            terminal_eval: TerminalEval::Classic,
         }
     }
 }
@@ -262,7 +268,11 @@ impl<G: Game> Mcts<G> {
         // Evaluation.
         let value_p0 = if let Some(outcome) = position.outcome() {
             stats.terminal_visits += 1;
-            outcome.value_p0()
+            if self.options.leaf == LeafValue::Evaluator {
+                self.options.terminal_eval.value_p0(&position)
+            } else {
+                outcome.value_p0()
+            }
         } else {
             match self.options.leaf {
                 LeafValue::RandomPlayout => random_playout(&mut position, rng, &mut self.actions)
@@ -370,6 +380,35 @@ impl<G: Game> Mcts<G> {
                 .position(|&w| draw < w)
                 .unwrap_or(self.actions.len() - 1);
             position.play(self.actions[index]);
+        }
+    }
+
+    /// Every state of the tree the search visited, with its mean value (P0's view), the root
+    /// first then depth first: MCTS's tree-learning pairs (paper sections 3.4 and 4.2).
+    pub fn tree_values(&self, out: &mut Vec<(G, f32)>) {
+        let Some(root) = &self.root else {
+            return;
+        };
+        if self.nodes.is_empty() {
+            return;
+        }
+        let mut stack = vec![(0u32, root.clone())];
+        while let Some((index, position)) = stack.pop() {
+            let node = self.nodes[index as usize];
+            if node.visits == 0 {
+                continue;
+            }
+            out.push((
+                position.clone(),
+                (node.value_sum_p0 / node.visits as f64) as f32,
+            ));
+            if node.expanded {
+                for child in (node.first_child..node.first_child + node.num_children as u32).rev() {
+                    let mut next = position.clone();
+                    next.play(self.nodes[child as usize].action);
+                    stack.push((child, next));
+                }
+            }
         }
     }
 
@@ -491,6 +530,35 @@ mod tests {
         };
         assert_eq!(mcts.select(0, Player::P0, &mut rng), 1);
         assert_eq!(mcts.select(0, Player::P1, &mut rng), 2);
+    }
+
+    #[test]
+    fn tree_values_are_the_visited_states_with_their_means() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
+        let root = ConnectFour::new(&Default::default());
+        let mut mcts = Mcts::new(MctsOptions::uct());
+        mcts.search(
+            &root,
+            &ConstantEvaluator(0.0),
+            &Budget::iterations(400),
+            &mut rng,
+        );
+        let mut pairs = Vec::new();
+        mcts.tree_values(&mut pairs);
+        let visited = mcts.nodes.iter().filter(|n| n.visits > 0).count();
+        assert_eq!(pairs.len(), visited);
+        assert_eq!(pairs[0].0.hash(), root.hash());
+        // The root's children: their positions and means as `root_children` reports them.
+        for child in mcts.root_children().iter().filter(|c| c.visits > 0) {
+            let mut position = root;
+            position.play(child.action);
+            let learned = pairs
+                .iter()
+                .find(|(p, _)| p.hash() == position.hash())
+                .unwrap();
+            assert_eq!(learned.1, child.mean_value_p0);
+        }
+        assert!(pairs.iter().all(|(_, v)| (-1.0..=1.0).contains(v)));
     }
 
     #[test]

@@ -190,7 +190,9 @@ pub enum TargetsName {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct LearningSection {
-    /// `tree` (default: every state of the game's table), `root` or `terminal`.
+    /// `tree` (default: every state of the game's table; with mcts, the visited states of each
+    /// move's tree with their mean values; with alphabeta, the searched states whose value is
+    /// exact), `root` or `terminal`.
     pub targets: TargetsName,
     /// `classic` (default), `additive-depth`, `multiplicative-depth`, `score`, `mobility`,
     /// `presence`. Anything but `classic` makes the network's output linear.
@@ -661,16 +663,7 @@ impl TrainConfig {
             TargetsName::Root => Targets::Root,
             TargetsName::Terminal => Targets::Terminal,
         };
-        if targets == Targets::Tree {
-            check(
-                matches!(
-                    s.algorithm,
-                    SearchAlgorithm::Descent | SearchAlgorithm::Ubfm
-                ),
-                "learning.targets",
-                "tree learning needs search.algorithm descent or ubfm (mcts and alphabeta keep no minimax table: use root or terminal)",
-            )?;
-        }
+
         check(
             l.max_length.is_none_or(|p| p >= 1.0),
             "learning.max_length",
@@ -983,8 +976,8 @@ mod tests {
                 "replay.duplication",
             ),
             (
-                "game: tic_tac_toe\nsearch:\n  algorithm: mcts\n",
-                "learning.targets",
+                "game: tic_tac_toe\nsearch:\n  algorithm: alphabeta\n",
+                "selection.distribution",
             ),
             (
                 "game: tic_tac_toe\nnetwork:\n  architecture: transformer\n",

@@ -100,6 +100,11 @@ pub struct SelfPlayer<G: Game> {
     last_reset: Instant,
     children: Vec<ChildEdge>,
     actions: Vec<Action>,
+    /// Tree learning with MCTS or alpha-beta: the states of the game's searches, each once
+    /// with the value of the last search that valued it, in the order first seen.
+    searched_states: Vec<(G, f32)>,
+    searched_index: rustc_hash::FxHashMap<u64, usize>,
+    scratch: Vec<(G, f32)>,
 }
 
 impl<G: Game> SelfPlayer<G> {
@@ -120,6 +125,7 @@ impl<G: Game> SelfPlayer<G> {
             },
             leaf: LeafValue::Evaluator,
             final_move: FinalMove::MostVisits,
+            terminal_eval: settings.terminal_eval,
         });
         let alphabeta = AlphaBeta::new(AlphaBetaOptions {
             max_depth: Some(settings.max_depth),
@@ -134,6 +140,32 @@ impl<G: Game> SelfPlayer<G> {
             last_reset: Instant::now(),
             children: Vec::new(),
             actions: Vec::new(),
+            searched_states: Vec::new(),
+            searched_index: Default::default(),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Whether tree learning takes the states of MCTS / alpha-beta searches (not the table).
+    fn learns_searched_states(&self) -> bool {
+        self.settings.targets == Targets::Tree
+            && matches!(
+                self.settings.algorithm,
+                SearchAlgorithm::Mcts | SearchAlgorithm::Alphabeta
+            )
+    }
+
+    /// Records the states in `self.scratch` (a search's tree) for tree learning.
+    fn record_searched_states(&mut self) {
+        for (position, value_p0) in self.scratch.drain(..) {
+            let key = crate::search::table::key_of(&position);
+            match self.searched_index.get(&key) {
+                Some(&index) => self.searched_states[index].1 = value_p0,
+                None => {
+                    self.searched_index.insert(key, self.searched_states.len());
+                    self.searched_states.push((position, value_p0));
+                }
+            }
         }
     }
 
@@ -171,15 +203,19 @@ impl<G: Game> SelfPlayer<G> {
         let outcome = position.outcome().expect("the game is over");
         let final_value_p0 = self.settings.terminal_eval.value_p0(&position);
         let mut pairs = Vec::new();
-        let table = (self.settings.targets == Targets::Tree).then_some(&self.table);
-        collect_pairs(
-            self.settings.targets,
-            table,
-            &searched,
-            &position,
-            final_value_p0,
-            &mut pairs,
-        );
+        if self.learns_searched_states() {
+            pairs = std::mem::take(&mut self.searched_states);
+        } else {
+            let table = (self.settings.targets == Targets::Tree).then_some(&self.table);
+            collect_pairs(
+                self.settings.targets,
+                table,
+                &searched,
+                &position,
+                final_value_p0,
+                &mut pairs,
+            );
+        }
         FinishedGame {
             pairs,
             moves,
@@ -193,6 +229,8 @@ impl<G: Game> SelfPlayer<G> {
 
     /// Empties the table, or keeps its resolved states (emptied every `keep_resolved`).
     fn start_game(&mut self) {
+        self.searched_states.clear();
+        self.searched_index.clear();
         match self.settings.keep_resolved {
             Some(period) if self.last_reset.elapsed() < period => self.table.retain_resolved(),
             Some(_) => {
@@ -213,9 +251,9 @@ impl<G: Game> SelfPlayer<G> {
         stats: &mut SearchStats,
         rng: &mut R,
     ) -> (Action, f32) {
-        let budget = &self.settings.budget;
+        let budget = &{ self.settings.budget };
         let mover = position.to_move();
-        let selection = &self.settings.selection;
+        let selection = &{ self.settings.selection };
         match self.settings.algorithm {
             SearchAlgorithm::Descent | SearchAlgorithm::Ubfm => {
                 let done = self
@@ -233,6 +271,10 @@ impl<G: Game> SelfPlayer<G> {
                 self.mcts.clear();
                 let done = self.mcts.search(position, evaluator, budget, rng);
                 stats.add(&done);
+                if self.learns_searched_states() {
+                    self.mcts.tree_values(&mut self.scratch);
+                    self.record_searched_states();
+                }
                 self.children.clear();
                 self.children
                     .extend(self.mcts.root_children().iter().map(|c| ChildEdge {
@@ -255,6 +297,12 @@ impl<G: Game> SelfPlayer<G> {
                 // ε-greedy only (checked by the config): the search knows its best move alone.
                 let (result, done) = self.alphabeta.search(position, evaluator, budget, rng);
                 stats.add(&done);
+                if self.learns_searched_states() {
+                    let states = self.alphabeta.exact_states(position);
+                    self.scratch
+                        .extend(states.into_iter().map(|(p, value_p0, _)| (p, value_p0)));
+                    self.record_searched_states();
+                }
                 position.legal_actions(&mut self.actions);
                 let best = result.best.unwrap_or(self.actions[0]);
                 let action = if rng.random::<f64>() < exploitation {
