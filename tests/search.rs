@@ -488,9 +488,26 @@ fn mcts_tree_reuse_keeps_the_subtree() {
     let mut next = root.clone();
     next.play(first);
     next.play(second);
+    // Every visited state's mean before advancing, by position.
+    let mut before = Vec::new();
+    mcts.tree_values(&mut before);
     mcts.advance(&[first, second]);
     let kept = mcts.root_children().iter().map(|c| c.visits).sum::<u32>();
     assert!(kept > 0, "the grandchild's statistics survive");
+    // The kept children are the grandchild's, with the means they had (not another subtree's).
+    for child in mcts.root_children().iter().filter(|c| c.visits > 0) {
+        let mut position = next.clone();
+        position.play(child.action);
+        let recorded: Vec<f32> = before
+            .iter()
+            .filter(|(p, _)| p.hash() == position.hash() && p.ply() == position.ply())
+            .map(|(_, mean)| *mean)
+            .collect();
+        assert!(
+            recorded.contains(&child.mean_value_p0),
+            "{recorded:?} vs {child:?}"
+        );
+    }
     mcts.search(
         &next,
         &ConstantEvaluator(0.0),

@@ -117,8 +117,10 @@ impl GameVisitor for DirectMatchesBurn {
                     let expected = net.predict(inputs.clone(), count, shape::<G>(), &device());
                     let mut values = vec![f32::NAN; count];
                     direct.predict_into(&inputs, &mut values);
-                    // Fresh networks give small values: the tolerance follows their scale.
-                    let scale = expected.iter().fold(1e-3f32, |a, &b| a.max(b.abs()));
+                    // Fresh networks give small values: the tolerance follows their scale, down
+                    // to 1e-2 (the sums behind a tiny output are of order 0.1-1, whose f32
+                    // rounding alone is ~1e-7: a floor of 1e-3 failed now and then).
+                    let scale = expected.iter().fold(1e-2f32, |a, &b| a.max(b.abs()));
                     for (i, (got, want)) in values.iter().zip(&expected).enumerate() {
                         assert!(
                             (got - want).abs() <= 1e-5 * scale,
