@@ -58,6 +58,8 @@ enum Command {
 
 /// Parses the command line and runs the subcommand.
 pub fn run() -> anyhow::Result<ExitCode> {
+    // Before any thread starts: every thread of the process inherits it.
+    crate::value::denormals::flush_denormals_to_zero();
     let cli = Cli::parse();
     let quiet = match &cli.command {
         Command::Train(args) => args.is_quiet(),

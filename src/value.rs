@@ -5,6 +5,7 @@ pub mod architecture;
 pub mod batching_evaluator;
 pub mod checksum;
 pub mod cpu_net;
+pub mod denormals;
 pub mod device;
 pub mod exported_net;
 pub mod inference_net;

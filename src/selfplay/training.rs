@@ -318,6 +318,7 @@ fn train_game<G: Game>(
         "{}: a run is trained only by the process holding its lock",
         run_dir.root().display()
     );
+    crate::value::denormals::flush_denormals_to_zero();
     let device = settings.device.device().map_err(|e| anyhow::anyhow!(e))?;
     device.burn.seed(settings.seed);
     let checkpoint = if resume {
