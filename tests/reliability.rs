@@ -4,21 +4,25 @@
 //! leftovers of failed writes.
 
 mod common;
-use common::{assert_no_crash, descent, descent_with_input, stderr, stdout, write_small_config};
+use common::{
+    assert_no_crash, descent, descent_with_input, latest_state, metrics, stderr, stdout,
+    write_small_config,
+};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use descent::selfplay::dir_lock::DirLock;
-use serde_json::Value;
 
-fn metrics(run: &Path) -> Vec<Value> {
-    std::fs::read_to_string(run.join("metrics.jsonl"))
+/// The names in `dir`, sorted.
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
 }
 
 fn game_numbers(run: &Path) -> Vec<u64> {
@@ -59,9 +63,7 @@ fn resume(run: &Path, games: u64) -> std::process::Output {
 
 /// The checkpoint's metrics length and the file's agree.
 fn assert_metrics_consistent(run: &Path) {
-    let state: Value =
-        serde_json::from_str(&std::fs::read_to_string(run.join("latest/state.json")).unwrap())
-            .unwrap();
+    let state = latest_state(run);
     let length = std::fs::metadata(run.join("metrics.jsonl")).unwrap().len();
     assert_eq!(state["metrics_bytes"].as_u64(), Some(length));
 }
@@ -135,10 +137,7 @@ fn a_locked_run_or_experiment_refuses_a_second_process_and_a_killed_holder_does_
     child.kill().unwrap();
     child.wait().unwrap();
     assert!(run.join(".lock").exists());
-    let state: Value =
-        serde_json::from_str(&std::fs::read_to_string(run.join("latest/state.json")).unwrap())
-            .unwrap();
-    let target = state["games"].as_u64().unwrap() + 2;
+    let target = latest_state(&run)["games"].as_u64().unwrap() + 2;
     let out = resume(&run, target);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(game_numbers(&run), (1..=target).collect::<Vec<_>>());
@@ -604,12 +603,7 @@ fn an_export_into_a_directory_is_refused_and_leaves_nothing() {
     ]);
     assert!(!out.status.success());
     assert!(stderr(&out).contains("is a directory"), "{}", stderr(&out));
-    let mut names: Vec<String> = std::fs::read_dir(tmp.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    assert_eq!(names, ["out", "run", "small.yaml"]);
+    assert_eq!(names_in(tmp.path()), ["out", "run", "small.yaml"]);
 }
 
 #[test]
@@ -672,12 +666,7 @@ fn a_full_disk_leaves_no_partial_files_and_no_false_log_lines() {
     let file = tmp.path().join("ttt.descent");
     let out = descent_on_a_full_disk(&["export", run_s, "--out", file.to_str().unwrap()]);
     assert!(!out.status.success());
-    let mut names: Vec<String> = std::fs::read_dir(tmp.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    assert_eq!(names, ["run", "small.yaml"]);
+    assert_eq!(names_in(tmp.path()), ["run", "small.yaml"]);
 
     // A new run failing at its first checkpoint leaves no directory to block the next one.
     let config = write_small_config(tmp.path(), "");

@@ -3,7 +3,7 @@
 //! that the tic-tac-toe network learns the game's values.
 
 mod common;
-use common::{descent, stderr};
+use common::{descent, latest_state, metrics, stderr};
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -17,19 +17,6 @@ use descent::value::{NetDevice, NetEvaluator};
 use serde_json::Value;
 
 const TTT_CONFIG: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/tic_tac_toe.yaml");
-
-fn metrics(run: &Path) -> Vec<Value> {
-    std::fs::read_to_string(run.join("metrics.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
-/// The `state.json` of the run's latest checkpoint.
-fn latest_state(run: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(run.join("latest/state.json")).unwrap()).unwrap()
-}
 
 fn games(run: &Path) -> Vec<Value> {
     metrics(run)

@@ -30,7 +30,7 @@ use crate::experiment::{
 };
 use crate::games::{Game, GameSpec, GameVisitor};
 use crate::selfplay::TrainingObserver;
-use crate::selfplay::dir_lock::{DirLock, LOCK_FILE};
+use crate::selfplay::dir_lock::{DirLock, holds_more_than_its_lock};
 use crate::value::saved_net::write_atomically;
 
 const EXPERIMENT_FILE: &str = "experiment.yaml";
@@ -81,15 +81,7 @@ fn read_plan(path: &Path) -> anyhow::Result<(String, ExperimentPlan)> {
 /// its lock, held while the experiment runs.
 fn open_experiment_dir(dir: &Path, text: &str) -> anyhow::Result<DirLock> {
     let file = dir.join(EXPERIMENT_FILE);
-    let is_empty = |dir: &Path| -> anyhow::Result<bool> {
-        for entry in std::fs::read_dir(dir)? {
-            if entry?.file_name() != LOCK_FILE {
-                return Ok(false);
-            }
-        }
-        Ok(true)
-    };
-    if !file.exists() && dir.exists() && !is_empty(dir)? {
+    if !file.exists() && dir.exists() && holds_more_than_its_lock(dir)? {
         bail!(
             "{} exists and does not hold an experiment; choose another --out",
             dir.display()
@@ -109,7 +101,7 @@ fn open_experiment_dir(dir: &Path, text: &str) -> anyhow::Result<DirLock> {
         }
         return Ok(lock);
     }
-    if !is_empty(dir)? {
+    if holds_more_than_its_lock(dir)? {
         bail!(
             "{} exists and does not hold an experiment; choose another --out",
             dir.display()

@@ -14,6 +14,17 @@ use anyhow::{Context, bail};
 /// The lock file in a locked directory.
 pub const LOCK_FILE: &str = ".lock";
 
+/// Whether `dir` holds anything but its lock file (a directory a new run or experiment may not
+/// take).
+pub fn holds_more_than_its_lock(dir: &Path) -> anyhow::Result<bool> {
+    for entry in fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
+        if entry?.file_name() != LOCK_FILE {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
 /// A held lock; released when dropped (or when the process ends).
 #[derive(Debug)]
 pub struct DirLock {

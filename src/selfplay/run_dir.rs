@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, bail};
 
-use super::dir_lock::{DirLock, LOCK_FILE};
+use super::dir_lock::{DirLock, holds_more_than_its_lock};
 use crate::value::checksum::{CHECKSUM_FILE, verify_checksum_file, write_checksum_file};
 
 pub const CONFIG_FILE: &str = "config.yaml";
@@ -53,16 +53,6 @@ pub struct RunDir {
     lock: Option<Arc<DirLock>>,
 }
 
-/// Whether `dir` holds anything but a lock file.
-fn has_entries(dir: &Path) -> anyhow::Result<bool> {
-    for entry in fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
-        if entry?.file_name() != LOCK_FILE {
-            return Ok(true);
-        }
-    }
-    Ok(false)
-}
-
 fn sync_dir(path: &Path) -> anyhow::Result<()> {
     fs::File::open(path)
         .and_then(|d| d.sync_all())
@@ -81,7 +71,7 @@ impl RunDir {
                     root.display()
                 );
             }
-            if root.exists() && has_entries(root)? {
+            if root.exists() && holds_more_than_its_lock(root)? {
                 bail!(
                     "{} exists and is not empty: choose another --run-dir",
                     root.display()

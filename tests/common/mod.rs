@@ -71,3 +71,17 @@ pub fn assert_no_crash(output: &Output, what: &str) {
     );
     assert!(!err.contains("panicked"), "{what}: {err}");
 }
+
+/// The lines of a run's `metrics.jsonl`.
+pub fn metrics(run: &std::path::Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(run.join("metrics.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// The `state.json` of the run's latest checkpoint.
+pub fn latest_state(run: &std::path::Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(run.join("latest/state.json")).unwrap()).unwrap()
+}
