@@ -430,19 +430,23 @@ fn trained_terminal_eval<G: Game>(
     settings: &TrainSettings,
     initial: &G,
 ) -> anyhow::Result<TerminalEval> {
-    let configured = resolve_terminal_eval(settings, initial)?;
     let trained = read_manifest(&dir.join("net"))?.search_terminal_eval()?;
-    let same_kind = std::mem::discriminant(&trained) == std::mem::discriminant(&configured);
-    let parameter_given = match configured {
-        TerminalEval::AdditiveDepth { .. } => settings.max_length.is_some(),
-        TerminalEval::MultiplicativeDepth { .. } => settings.mean_length.is_some(),
-        _ => true,
+    let (same_kind, parameter_given) = match (settings.terminal_eval, trained) {
+        (TerminalEvalName::AdditiveDepth, TerminalEval::AdditiveDepth { .. }) => {
+            (true, settings.max_length.is_some())
+        }
+        (TerminalEvalName::MultiplicativeDepth, TerminalEval::MultiplicativeDepth { .. }) => {
+            (true, settings.mean_length.is_some())
+        }
+        _ => (false, true),
     };
-    Ok(if same_kind && !parameter_given {
-        trained
+    // The configured one otherwise (estimating a default only when it is used); a different
+    // kind is then refused by the resume check.
+    if same_kind && !parameter_given {
+        Ok(trained)
     } else {
-        configured
-    })
+        resolve_terminal_eval(settings, initial)
+    }
 }
 
 /// The first multiple of `every` after `elapsed` seconds (never, without `every`).
