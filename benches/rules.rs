@@ -4,7 +4,9 @@
 
 use descent::games::perft::perft;
 use descent::games::random_playout::run_playouts;
-use descent::games::{Awale, AwaleParams, ConnectFour, Game, TicTacToe};
+use descent::games::{
+    Awale, AwaleParams, ConnectFour, Game, Hus, HusParams, Shobu, ShobuParams, TicTacToe,
+};
 use divan::Bencher;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -31,6 +33,24 @@ fn tic_tac_toe_perft_9(bencher: Bencher) {
     bencher.bench(|| assert_eq!(perft(divan::black_box(&initial), 9), 127_872));
 }
 
+#[divan::bench]
+fn hus_perft_5(bencher: Bencher) {
+    let initial = Hus::new(&HusParams::default());
+    bencher.bench(|| assert_eq!(perft(divan::black_box(&initial), 5), 3_439_088));
+}
+
+#[divan::bench(sample_count = 10)]
+fn hus_perft_6(bencher: Bencher) {
+    let initial = Hus::new(&HusParams::default());
+    bencher.bench(|| assert_eq!(perft(divan::black_box(&initial), 6), 55_769_962));
+}
+
+#[divan::bench(sample_count = 10)]
+fn shobu_perft_3(bencher: Bencher) {
+    let initial = Shobu::new(&ShobuParams::default());
+    bencher.bench(|| assert_eq!(perft(divan::black_box(&initial), 3), 8_675_832));
+}
+
 /// 1 000 random games; `run_playouts` panics if one outlasts the game's maximum length.
 fn playouts<G: Game>(bencher: Bencher, initial: G) {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(0);
@@ -49,4 +69,14 @@ fn awale_random_playouts_1000(bencher: Bencher) {
 #[divan::bench]
 fn connect_four_random_playouts_1000(bencher: Bencher) {
     playouts(bencher, ConnectFour::new(&Default::default()));
+}
+
+#[divan::bench]
+fn hus_random_playouts_1000(bencher: Bencher) {
+    playouts(bencher, Hus::new(&HusParams::default()));
+}
+
+#[divan::bench(sample_count = 10)]
+fn shobu_random_playouts_1000(bencher: Bencher) {
+    playouts(bencher, Shobu::new(&ShobuParams::default()));
 }

@@ -8,13 +8,15 @@ use std::collections::HashMap;
 
 use descent::games::perft::{perft, perft_parallel};
 use descent::games::{
-    Action, Awale, AwaleParams, ConnectFour, Game, GameExt, GameSpec, GameVisitor, MoveError,
-    Outcome, REGISTERED_GAMES, TicTacToe,
+    Action, Awale, AwaleParams, ConnectFour, Game, GameExt, GameSpec, GameVisitor, Hus, HusParams,
+    MoveError, Outcome, REGISTERED_GAMES, Shobu, ShobuParams, TicTacToe,
 };
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use reference::awale::RefAwale;
 use reference::connect_four::RefConnectFour;
+use reference::hus::RefHus;
+use reference::shobu::RefShobu;
 use reference::tic_tac_toe::RefTicTacToe;
 use reference::{ReferenceGame, naive_perft};
 
@@ -28,10 +30,10 @@ fn check_position<G: Game>(position: &G, actions: &mut Vec<Action>) {
         G::NAME
     );
     assert!(actions.iter().all(|&a| (a as usize) < G::NUM_ACTIONS));
-    for id in 0..G::NUM_ACTIONS as Action {
+    for id in ids_to_check(G::NUM_ACTIONS, position.ply(), actions) {
         assert_eq!(
             position.is_legal(id),
-            actions.contains(&id),
+            actions.binary_search(&id).is_ok(),
             "{}: is_legal({id}) disagrees",
             G::NAME
         );
@@ -88,6 +90,27 @@ fn check_position<G: Game>(position: &G, actions: &mut Vec<Action>) {
         assert_eq!(child.hash(), child.hash_from_scratch());
     }
     check_symmetries(position, actions);
+}
+
+/// The ids whose `is_legal` a position checks: all of them in games of up to 4 096 actions; in
+/// bigger ones (Shobu's 16 384) the legal ids, their neighbours and every 97th id from an offset
+/// that moves with the ply, so that a game's positions between them cover the whole range.
+fn ids_to_check(num_actions: usize, ply: usize, legal: &[Action]) -> Vec<Action> {
+    if num_actions <= 4096 {
+        return (0..num_actions as Action).collect();
+    }
+    let mut ids: Vec<Action> = (ply % 97..num_actions)
+        .step_by(97)
+        .map(|id| id as Action)
+        .collect();
+    for &id in legal {
+        ids.extend([
+            id.saturating_sub(1),
+            id,
+            (id + 1).min(num_actions as Action - 1),
+        ]);
+    }
+    ids
 }
 
 /// Each declared symmetry maps legal actions onto legal actions, commutes with the encoding, and
@@ -200,8 +223,14 @@ impl GameVisitor for Conformance {
         assert_eq!(initial.ply(), 0);
         assert!(!initial.is_terminal());
         assert_eq!(initial.mobility_sums(), [0, 0]);
-        random_games(&initial, self.games, 1);
-        symmetric_games_have_the_same_outcome(&initial, self.games / 10, 2);
+        // Big action spaces (Shobu) cost ~50× more per position: fewer games.
+        let games = if G::NUM_ACTIONS > 4096 {
+            self.games / 8
+        } else {
+            self.games
+        };
+        random_games(&initial, games, 1);
+        symmetric_games_have_the_same_outcome(&initial, games / 10, 2);
         // Unparsable text is an error, not a panic.
         for garbage in ["", " ", "zz", "??", "-1", "é", "A1B2"] {
             assert!(
@@ -223,6 +252,8 @@ fn every_registered_game_passes_the_conformance_suite() {
     for variant in [
         "awale(feeding=false,repetition=false)",
         "awale(max_plies=60,cap_is_draw=true)",
+        "hus(max_rounds=40,max_laps=30)",
+        "shobu(no_push_draw=0,no_move_loses=false,max_plies=120)",
     ] {
         variant
             .parse::<GameSpec>()
@@ -238,6 +269,42 @@ fn differential<G: Game, R: ReferenceGame>(
     reference: &R,
     games: usize,
     seed: u64,
+) -> usize {
+    differential_biased(initial, reference, games, seed, 0.0)
+}
+
+/// Number of games of a differential check: `default`, or `DESCENT_DIFFERENTIAL_GAMES` when set
+/// (`scripts/differential_games.sh` runs the long version).
+fn differential_games(default: usize) -> usize {
+    std::env::var("DESCENT_DIFFERENTIAL_GAMES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(default)
+}
+
+/// The action that leaves the opponent the fewest pieces (captures, pushes off the board), the
+/// first such in a random order.
+fn greediest<G: Game>(position: &G, actions: &[Action], rng: &mut Xoshiro256PlusPlus) -> Action {
+    let them = position.to_move().opponent().index();
+    let start = rng.random_range(0..actions.len());
+    (0..actions.len())
+        .map(|k| actions[(start + k) % actions.len()])
+        .min_by_key(|&action| {
+            let mut child = position.clone();
+            child.play(action);
+            child.piece_counts()[them]
+        })
+        .expect("a legal action")
+}
+
+/// `differential`, where each move is, with probability `greed`, the one that leaves the
+/// opponent the fewest pieces (games rich in captures and pushes, ending by them), else random.
+fn differential_biased<G: Game, R: ReferenceGame>(
+    initial: &G,
+    reference: &R,
+    games: usize,
+    seed: u64,
+    greed: f64,
 ) -> usize {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut actions = Vec::new();
@@ -269,7 +336,11 @@ fn differential<G: Game, R: ReferenceGame>(
             if actions.is_empty() {
                 break;
             }
-            let action = actions[rng.random_range(0..actions.len())];
+            let action = if greed > 0.0 && rng.random_bool(greed) {
+                greediest(&ours, &actions, &mut rng)
+            } else {
+                actions[rng.random_range(0..actions.len())]
+            };
             ours.play(action);
             theirs.apply(action as usize);
             plies += 1;
@@ -312,6 +383,54 @@ fn awale_seeds_and_scores_match_the_reference_on_every_ply() {
 }
 
 #[test]
+fn hus_matches_the_reference_move_for_move() {
+    let initial = Hus::new(&HusParams::default());
+    let games = differential_games(2000);
+    let plies = differential(&initial, &RefHus::new(), games, 12);
+    let biased = differential_biased(&initial, &RefHus::new(), games / 2, 13, 0.7);
+    assert!(
+        plies > 100 * games && biased > 10 * games,
+        "games too short to mean much: {plies} and {biased} plies"
+    );
+}
+
+#[test]
+fn hus_pits_match_the_reference_on_every_ply() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(14);
+    let mut actions = Vec::new();
+    for _ in 0..300 {
+        let mut ours = Hus::new(&HusParams::default());
+        let mut theirs = RefHus::new();
+        while !ours.is_terminal() {
+            ours.legal_actions(&mut actions);
+            let action = actions[rng.random_range(0..actions.len())];
+            ours.play(action);
+            theirs.apply(action as usize);
+            let pits: Vec<Vec<i32>> = ours
+                .pits()
+                .iter()
+                .map(|row| row.iter().map(|&s| s as i32).collect())
+                .collect();
+            assert_eq!(pits, theirs.board);
+            assert_eq!(ours.round() as i32, theirs.rounds);
+        }
+    }
+}
+
+#[test]
+fn shobu_matches_the_reference_move_for_move() {
+    let initial = Shobu::new(&ShobuParams::default());
+    let games = differential_games(200);
+    let plies = differential(&initial, &RefShobu::new(), games, 15);
+    // Greedy pushes end games by emptying boards; random ones mostly by the no-push draw.
+    let biased = differential_biased(&initial, &RefShobu::new(), games, 16, 0.8);
+    assert!(
+        plies > 50 * games && biased > 5 * games,
+        "games too short to mean much: {plies} and {biased} plies"
+    );
+}
+
+#[test]
 fn connect_four_matches_the_reference_move_for_move() {
     differential(
         &ConnectFour::new(&Default::default()),
@@ -343,6 +462,44 @@ fn tic_tac_toe_matches_the_reference_move_for_move() {
 const TIC_TAC_TOE_PERFT: [u64; 9] = [9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872];
 const CONNECT_FOUR_PERFT: [u64; 7] = [7, 49, 343, 2401, 16807, 117649, 823536];
 const AWALE_PERFT: [u64; 6] = [6, 36, 190, 1014, 5219, 27332];
+// - hus: the COMP 424 course report's table of reachable states by depth (24 … 55 769 962 at
+//   depth 6); recomputed here by `naive_perft` on `RefHus` up to depth 4.
+// - shobu: counts of LINFO1361's `shobu.py` (232 actions at the root, the course report's figure);
+//   recomputed here by `naive_perft` on `RefShobu` up to depth 2.
+const HUS_PERFT: [u64; 6] = [24, 576, 11_040, 207_443, 3_439_088, 55_769_962];
+const SHOBU_PERFT: [u64; 3] = [232, 50_508, 8_675_832];
+
+#[test]
+fn hus_perft_to_depth_5() {
+    let initial = Hus::new(&HusParams::default());
+    for (depth, &expected) in HUS_PERFT.iter().enumerate().take(5) {
+        assert_eq!(
+            perft_parallel(&initial, depth + 1),
+            expected,
+            "hus perft({})",
+            depth + 1
+        );
+    }
+    for (depth, &expected) in HUS_PERFT.iter().enumerate().take(4) {
+        assert_eq!(naive_perft(&RefHus::new(), depth + 1), expected);
+    }
+}
+
+#[test]
+fn shobu_perft_to_depth_3() {
+    let initial = Shobu::new(&ShobuParams::default());
+    for (depth, &expected) in SHOBU_PERFT.iter().enumerate() {
+        assert_eq!(
+            perft_parallel(&initial, depth + 1),
+            expected,
+            "shobu perft({})",
+            depth + 1
+        );
+    }
+    for (depth, &expected) in SHOBU_PERFT.iter().enumerate().take(2) {
+        assert_eq!(naive_perft(&RefShobu::new(), depth + 1), expected);
+    }
+}
 
 #[test]
 fn tic_tac_toe_perft_full_game() {

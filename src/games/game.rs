@@ -199,6 +199,16 @@ pub enum MoveError {
     GameOver,
 }
 
+/// Why a position built from parts (a board, counters, the side to move) was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("not a valid {game} position: {problem}")]
+pub struct PositionError {
+    /// The game's registry name.
+    pub game: &'static str,
+    /// What is wrong, with the bad value.
+    pub problem: String,
+}
+
 /// A two-player, deterministic, perfect-information board game.
 ///
 /// Implementations keep positions small and cheap to clone; `play` updates the Zobrist hash

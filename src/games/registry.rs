@@ -18,6 +18,8 @@ use std::str::FromStr;
 use super::awale::{Awale, AwaleParams};
 use super::connect_four::{ConnectFour, ConnectFourParams};
 use super::game::Game;
+use super::hus::{Hus, HusParams};
+use super::shobu::{Shobu, ShobuParams};
 use super::tic_tac_toe::{TicTacToe, TicTacToeParams};
 
 /// Generic code run for the game a `GameSpec` names; receives the initial position.
@@ -32,6 +34,8 @@ pub enum GameSpec {
     Awale(AwaleParams),
     ConnectFour,
     TicTacToe,
+    Hus(HusParams),
+    Shobu(ShobuParams),
 }
 
 /// One registered game, for listings and error messages.
@@ -73,6 +77,35 @@ pub const REGISTERED_GAMES: &[RegisteredGame] = &[
         description: "Tic-tac-toe, 3 × 3",
         params: &[],
     },
+    RegisteredGame {
+        name: "hus",
+        description: "Hus, 4 × 16 mancala with relay sowing (McGill COMP 424 rules)",
+        params: &[
+            (
+                "max_rounds=5000",
+                "the game is a draw after this many rounds",
+            ),
+            (
+                "max_laps=200",
+                "a move needing more sowings than this loses for the mover",
+            ),
+        ],
+    },
+    RegisteredGame {
+        name: "shobu",
+        description: "Shobu, four 4 × 4 boards, passive + aggressive moves (UCLouvain LINFO1361 rules)",
+        params: &[
+            (
+                "no_push_draw=50",
+                "a draw after this many actions in a row without a push (0: never)",
+            ),
+            (
+                "no_move_loses=true",
+                "a player with no legal action loses (false: a draw)",
+            ),
+            ("max_plies=1000", "the game is a draw after this many plies"),
+        ],
+    },
 ];
 
 impl GameSpec {
@@ -82,6 +115,8 @@ impl GameSpec {
             GameSpec::Awale(params) => visitor.visit(Awale::new(params)),
             GameSpec::ConnectFour => visitor.visit(ConnectFour::new(&ConnectFourParams)),
             GameSpec::TicTacToe => visitor.visit(TicTacToe::new(&TicTacToeParams)),
+            GameSpec::Hus(params) => visitor.visit(Hus::new(params)),
+            GameSpec::Shobu(params) => visitor.visit(Shobu::new(params)),
         }
     }
 
@@ -103,7 +138,71 @@ impl GameSpec {
             GameSpec::Awale(_) => Awale::NAME,
             GameSpec::ConnectFour => ConnectFour::NAME,
             GameSpec::TicTacToe => TicTacToe::NAME,
+            GameSpec::Hus(_) => Hus::NAME,
+            GameSpec::Shobu(_) => Shobu::NAME,
         }
+    }
+}
+
+impl GameSpec {
+    /// `key=value` for each parameter that differs from its default, in the registry's order.
+    fn changed_params(&self) -> Vec<String> {
+        let mut changed = Vec::new();
+        let mut note = |key: &str, value: String, default: String| {
+            if value != default {
+                changed.push(format!("{key}={value}"));
+            }
+        };
+        match self {
+            GameSpec::Awale(p) => {
+                let d = AwaleParams::default();
+                note("feeding", p.feeding.to_string(), d.feeding.to_string());
+                note(
+                    "repetition",
+                    p.repetition.to_string(),
+                    d.repetition.to_string(),
+                );
+                note(
+                    "max_plies",
+                    p.max_plies.to_string(),
+                    d.max_plies.to_string(),
+                );
+                note(
+                    "cap_is_draw",
+                    p.cap_is_draw.to_string(),
+                    d.cap_is_draw.to_string(),
+                );
+            }
+            GameSpec::Hus(p) => {
+                let d = HusParams::default();
+                note(
+                    "max_rounds",
+                    p.max_rounds.to_string(),
+                    d.max_rounds.to_string(),
+                );
+                note("max_laps", p.max_laps.to_string(), d.max_laps.to_string());
+            }
+            GameSpec::Shobu(p) => {
+                let d = ShobuParams::default();
+                note(
+                    "no_push_draw",
+                    p.no_push_draw.to_string(),
+                    d.no_push_draw.to_string(),
+                );
+                note(
+                    "no_move_loses",
+                    p.no_move_loses.to_string(),
+                    d.no_move_loses.to_string(),
+                );
+                note(
+                    "max_plies",
+                    p.max_plies.to_string(),
+                    d.max_plies.to_string(),
+                );
+            }
+            GameSpec::ConnectFour | GameSpec::TicTacToe => {}
+        }
+        changed
     }
 }
 
@@ -148,6 +247,25 @@ fn parse_bool(game: &'static str, key: &str, value: &str) -> Result<bool, GameSp
             expected: "true or false",
         }),
     }
+}
+
+fn parse_integer<T: FromStr + PartialOrd + Copy + fmt::Display>(
+    game: &'static str,
+    key: &str,
+    value: &str,
+    range: (T, T),
+    expected: &'static str,
+) -> Result<T, GameSpecError> {
+    value
+        .parse::<T>()
+        .ok()
+        .filter(|n| *n >= range.0 && *n <= range.1)
+        .ok_or_else(|| GameSpecError::BadValue {
+            game,
+            key: key.to_string(),
+            value: value.to_string(),
+            expected,
+        })
 }
 
 impl FromStr for GameSpec {
@@ -199,15 +317,13 @@ impl FromStr for GameSpec {
                         "repetition" => params.repetition = parse_bool("awale", key, value)?,
                         "cap_is_draw" => params.cap_is_draw = parse_bool("awale", key, value)?,
                         "max_plies" => {
-                            params.max_plies =
-                                value.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
-                                    GameSpecError::BadValue {
-                                        game: "awale",
-                                        key: key.to_string(),
-                                        value: value.to_string(),
-                                        expected: "an integer in 1..=65535",
-                                    }
-                                })?
+                            params.max_plies = parse_integer(
+                                "awale",
+                                key,
+                                value,
+                                (1, u16::MAX),
+                                "an integer in 1..=65535",
+                            )?
                         }
                         _ => return Err(unknown("awale", key)),
                     }
@@ -229,6 +345,51 @@ impl FromStr for GameSpec {
                     GameSpec::TicTacToe
                 })
             }
+            "hus" => {
+                let mut params = HusParams::default();
+                for (key, value) in pairs {
+                    let expected = "an integer in 1..=65535";
+                    let range = (1, u16::MAX);
+                    match key {
+                        "max_rounds" => {
+                            params.max_rounds = parse_integer("hus", key, value, range, expected)?
+                        }
+                        "max_laps" => {
+                            params.max_laps = parse_integer("hus", key, value, range, expected)?
+                        }
+                        _ => return Err(unknown("hus", key)),
+                    }
+                }
+                Ok(GameSpec::Hus(params))
+            }
+            "shobu" => {
+                let mut params = ShobuParams::default();
+                for (key, value) in pairs {
+                    match key {
+                        "no_push_draw" => {
+                            params.no_push_draw = parse_integer(
+                                "shobu",
+                                key,
+                                value,
+                                (0, u8::MAX),
+                                "an integer in 0..=255 (0: no such draw)",
+                            )?
+                        }
+                        "no_move_loses" => params.no_move_loses = parse_bool("shobu", key, value)?,
+                        "max_plies" => {
+                            params.max_plies = parse_integer(
+                                "shobu",
+                                key,
+                                value,
+                                (1, u16::MAX),
+                                "an integer in 1..=65535",
+                            )?
+                        }
+                        _ => return Err(unknown("shobu", key)),
+                    }
+                }
+                Ok(GameSpec::Shobu(params))
+            }
             _ => Err(GameSpecError::UnknownGame(name.to_string())),
         }
     }
@@ -238,24 +399,9 @@ impl fmt::Display for GameSpec {
     /// The canonical spec: the name, then the parameters that differ from their defaults.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())?;
-        if let GameSpec::Awale(params) = self {
-            let default = AwaleParams::default();
-            let mut changed = Vec::new();
-            if params.feeding != default.feeding {
-                changed.push(format!("feeding={}", params.feeding));
-            }
-            if params.repetition != default.repetition {
-                changed.push(format!("repetition={}", params.repetition));
-            }
-            if params.max_plies != default.max_plies {
-                changed.push(format!("max_plies={}", params.max_plies));
-            }
-            if params.cap_is_draw != default.cap_is_draw {
-                changed.push(format!("cap_is_draw={}", params.cap_is_draw));
-            }
-            if !changed.is_empty() {
-                write!(f, "({})", changed.join(","))?;
-            }
+        let changed = self.changed_params();
+        if !changed.is_empty() {
+            write!(f, "({})", changed.join(","))?;
         }
         Ok(())
     }
@@ -272,6 +418,10 @@ mod tests {
             "connect_four",
             "tic_tac_toe",
             "awale(feeding=false,max_plies=500,cap_is_draw=true)",
+            "hus",
+            "hus(max_rounds=100,max_laps=50)",
+            "shobu",
+            "shobu(no_push_draw=0,no_move_loses=false,max_plies=300)",
         ] {
             let spec: GameSpec = text.parse().unwrap();
             assert_eq!(spec.to_string(), text);
@@ -306,5 +456,14 @@ mod tests {
         assert!(err.contains("max_plies"), "{err}");
         assert!("awale(feeding".parse::<GameSpec>().is_err());
         assert!("tic_tac_toe(size=4)".parse::<GameSpec>().is_err());
+        for (bad, named) in [
+            ("hus(max_rounds=0)", "max_rounds"),
+            ("hus(max_laps=x)", "max_laps"),
+            ("shobu(no_push_draw=300)", "0..=255"),
+            ("shobu(board=5)", "no_push_draw=50"),
+        ] {
+            let err = bad.parse::<GameSpec>().unwrap_err().to_string();
+            assert!(err.contains(named), "{bad}: {err}");
+        }
     }
 }

@@ -7,6 +7,8 @@
 
 pub mod awale;
 pub mod connect_four;
+pub mod hus;
+pub mod shobu;
 pub mod tic_tac_toe;
 
 /// What a differential check compares.
