@@ -563,6 +563,12 @@ impl Game for Shobu {
         hash
     }
 
+    /// Stones of P0 minus stones of P1 (all start with 16: the stones each has pushed off).
+    fn score_p0(&self) -> Option<i32> {
+        let [p0, p1] = self.piece_counts();
+        Some(p0 as i32 - p1 as i32)
+    }
+
     fn piece_counts(&self) -> [u32; 2] {
         self.stones
             .map(|boards| boards.iter().map(|b| b.count_ones()).sum())

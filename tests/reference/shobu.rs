@@ -204,6 +204,14 @@ impl ReferenceGame for RefShobu {
     }
 
     fn score_p0(&self) -> Option<i32> {
-        None
+        let count = |player: i32| {
+            self.cells
+                .iter()
+                .flatten()
+                .flatten()
+                .filter(|&&c| c == player)
+                .count()
+        };
+        Some(count(0) as i32 - count(1) as i32)
     }
 }

@@ -1,0 +1,112 @@
+//! Property tests on every registered game (proptest, shrinking to the shortest failing move
+//! sequence): along any sequence of legal moves the incremental hash equals a recomputed one,
+//! the encoding is deterministic, move text round-trips, replaying the moves as text reaches the
+//! same position, and every symmetry maps legal moves onto legal moves and keeps the outcome.
+
+use descent::games::{Action, Game, GameExt, GameSpec, GameVisitor, REGISTERED_GAMES};
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
+
+/// Plays `choices` (each taken modulo the number of legal moves) and checks every property at
+/// every position on the way.
+struct AlongMoves {
+    choices: Vec<u16>,
+}
+
+impl GameVisitor for AlongMoves {
+    type Output = Result<(), TestCaseError>;
+
+    fn visit<G: Game>(self, initial: G) -> Result<(), TestCaseError> {
+        let mut position = initial.clone();
+        let mut images: Vec<G> = (0..G::SYMMETRIES.len())
+            .map(|k| initial.apply_symmetry(k))
+            .collect();
+        let mut texts = Vec::new();
+        let mut actions = Vec::new();
+        let mut image_actions = Vec::new();
+        for &choice in &self.choices {
+            position.legal_actions(&mut actions);
+            check_symmetric_images(&position, &images, &actions, &mut image_actions)?;
+            if actions.is_empty() {
+                break;
+            }
+            let action = actions[choice as usize % actions.len()];
+            let text = G::action_to_text(position.to_move(), action);
+            prop_assert_eq!(G::action_from_text(position.to_move(), &text), Ok(action));
+            texts.push(text);
+            position.play(action);
+            for (image, symmetry) in images.iter_mut().zip(G::SYMMETRIES) {
+                image.play(symmetry.action_image[action as usize]);
+            }
+            prop_assert_eq!(
+                position.hash(),
+                position.hash_from_scratch(),
+                "{}: incremental hash after {:?}",
+                G::NAME,
+                texts
+            );
+            let (mut a, mut b) = (vec![1.0; G::ENCODING.len()], vec![-1.0; G::ENCODING.len()]);
+            position.encode(&mut a);
+            position.encode(&mut b);
+            prop_assert_eq!(a, b, "{}: encoding", G::NAME);
+        }
+        let mut replayed = initial.clone();
+        replayed
+            .play_moves(&texts.join(" "))
+            .map_err(|e| TestCaseError::fail(format!("{}: {e}", G::NAME)))?;
+        prop_assert_eq!(replayed.hash(), position.hash());
+        prop_assert_eq!(replayed.outcome(), position.outcome());
+        prop_assert_eq!(replayed.to_string(), position.to_string());
+        Ok(())
+    }
+}
+
+/// Each image has the position's legal moves mapped by its symmetry, outcome and side to move.
+fn check_symmetric_images<G: Game>(
+    position: &G,
+    images: &[G],
+    actions: &[Action],
+    image_actions: &mut Vec<Action>,
+) -> Result<(), TestCaseError> {
+    for (image, symmetry) in images.iter().zip(G::SYMMETRIES) {
+        image.legal_actions(image_actions);
+        let mut mapped: Vec<Action> = actions
+            .iter()
+            .map(|&a| symmetry.action_image[a as usize])
+            .collect();
+        mapped.sort_unstable();
+        prop_assert_eq!(&mapped, &*image_actions, "{} {}", G::NAME, symmetry.name);
+        prop_assert_eq!(image.outcome(), position.outcome());
+        prop_assert_eq!(image.to_move(), position.to_move());
+        prop_assert_eq!(image.hash(), image.hash_from_scratch());
+    }
+    Ok(())
+}
+
+fn every_game() -> Vec<GameSpec> {
+    let mut specs: Vec<GameSpec> = REGISTERED_GAMES
+        .iter()
+        .map(|g| g.name.parse().unwrap())
+        .collect();
+    for variant in [
+        "awale(feeding=false,repetition=false,max_plies=80)",
+        "hus(max_rounds=30,max_laps=20)",
+        "shobu(no_push_draw=6,max_plies=60)",
+    ] {
+        specs.push(variant.parse().unwrap());
+    }
+    specs
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn every_game_keeps_its_invariants_along_any_move_sequence(
+        choices in prop::collection::vec(any::<u16>(), 0..400)
+    ) {
+        for spec in every_game() {
+            spec.visit(AlongMoves { choices: choices.clone() })?;
+        }
+    }
+}
