@@ -1,5 +1,5 @@
 //! Layer `arena`: agents built from spec strings, matches between two agents, tournaments, and
-//! the statistics of their results (SPEC §8, seed 000 "Method", paper sections 3.3 and 8.5).
+//! the statistics of their results (docs/algorithms.md §8, the Awale MCTS thesis, "Method", paper sections 3.3 and 8.5).
 //! Training's periodic evaluation plays its games through this layer.
 
 pub mod agent;

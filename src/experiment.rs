@@ -1,4 +1,4 @@
-//! Layer `experiment`: the paper's comparison protocol (section 3.3, SPEC §8) — several
+//! Layer `experiment`: the paper's comparison protocol (section 3.3, docs/algorithms.md §8) — several
 //! training variants, each trained for the same time in R repetitions with its network kept at
 //! regular stages; every stage network plays the final networks of all variants with a fixed
 //! evaluation player (depth-1 minimax by default), both colours; the scores over training time

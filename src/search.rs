@@ -1,4 +1,4 @@
-//! Layer `search`: the tree searches of SPEC §1-2, generic over `Game`, seeing values only
+//! Layer `search`: the tree searches of docs/algorithms.md §1-2, generic over `Game`, seeing values only
 //! through `Evaluator` (so they run and are tested without a network).
 
 pub mod alphabeta;

@@ -1,4 +1,4 @@
-//! The arena: agents from specs on every game, reproducible matches, seed 000's tournament
+//! The arena: agents from specs on every game, reproducible matches, the Awale MCTS thesis' tournament
 //! order, and `descent eval` / `descent tournament` as child processes.
 
 mod common;

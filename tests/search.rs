@@ -1,6 +1,6 @@
 //! Searches against known facts: proofs on tic-tac-toe, tactics on Connect Four, exact minimax
 //! against a brute force written here, table invariants, reproducibility, and the playing
-//! strength order of seed 000 (UCT > plain MCTS > random) on Awale.
+//! strength order of the Awale MCTS thesis (UCT > plain MCTS > random) on Awale.
 
 use std::collections::HashMap;
 

@@ -1,5 +1,5 @@
 //! All-play-all tournaments: every pair of agents plays a match (both colours), then the score
-//! matrix, the significance relation of seed 000 ("i is stronger than j" when i's wins over j
+//! matrix, the significance relation of the Awale MCTS thesis ("i is stronger than j" when i's wins over j
 //! are significant by the one-sided exact binomial test at 5 %, draws left out — 32 of 50
 //! decisive games), and Bradley-Terry ratings anchored on one agent.
 

@@ -1,5 +1,5 @@
 //! `descent tournament`: all-play-all between several agents, both colours; the score matrix,
-//! seed 000's significance relation, Bradley-Terry ratings; JSON and a heat map.
+//! the Awale MCTS thesis' significance relation, Bradley-Terry ratings; JSON and a heat map.
 
 use std::process::ExitCode;
 use std::time::Instant;

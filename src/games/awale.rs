@@ -1,4 +1,4 @@
-//! Awale (Oware abapa), move for move the rules of OpenSpiel's `oware` (SPEC §9).
+//! Awale (Oware abapa), move for move the rules of OpenSpiel's `oware` (docs/algorithms.md §9).
 //!
 //! Board: houses 0-5 are P0's (South, sown left to right), houses 6-11 P1's; sowing goes
 //! counter-clockwise (index + 1 mod 12) and skips the emptied origin house on a lap. Action id =
@@ -20,7 +20,7 @@
 //! `CollectAndTerminate`, also applied after a score win, so final scores always sum to 48); the
 //! player with more seeds wins.
 //!
-//! Variants (seed 000 drops feeding and repetition and counts a 500-ply game as a draw) are
+//! Variants (the Awale MCTS thesis drops feeding and repetition and counts a 500-ply game as a draw) are
 //! parameters. The game also stops at `max_plies` (default 1000, OpenSpiel's `kMaxGameLength`,
 //! beyond which OpenSpiel refuses to play): by default each side then takes its own seeds, as at a
 //! repetition, or, with `cap_is_draw`, the game is a draw.
@@ -55,7 +55,7 @@ pub struct AwaleParams {
     pub repetition: bool,
     /// The game stops after this many plies (default 1000).
     pub max_plies: u16,
-    /// Reaching `max_plies` is a draw (seed 000) instead of ending as a repetition does.
+    /// Reaching `max_plies` is a draw (the Awale MCTS thesis) instead of ending as a repetition does.
     pub cap_is_draw: bool,
 }
 

@@ -1,6 +1,6 @@
 //! The `Game` trait: what every search, learner and agent knows of a board game.
 //!
-//! Sign convention (SPEC §0): every value in `descent` is **from P0's point of view**. P0 moves
+//! Sign convention (docs/algorithms.md §0): every value in `descent` is **from P0's point of view**. P0 moves
 //! first and maximises; P1 minimises. `Outcome::value_p0` is +1 when P0 won, -1 when P1 won and
 //! 0 for a draw, exactly OpenSpiel's `Returns()[0]`.
 //!
@@ -72,7 +72,7 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// The classic gain b_t from P0's point of view: +1, -1 or 0 (SPEC §0).
+    /// The classic gain b_t from P0's point of view: +1, -1 or 0 (docs/algorithms.md §0).
     #[inline]
     pub fn value_p0(self) -> f32 {
         match self {

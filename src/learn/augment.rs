@@ -1,4 +1,4 @@
-//! Symmetry augmentation (SPEC §3, paper sections 10-12): a learning pair is added again under
+//! Symmetry augmentation (docs/algorithms.md §3, paper sections 10-12): a learning pair is added again under
 //! the board's value-preserving symmetries, with the same value — under one symmetry drawn at
 //! random per pair (`One`, the paper's way), under every symmetry (`All`), or not at all.
 

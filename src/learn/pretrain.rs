@@ -1,4 +1,4 @@
-//! Pre-initialisation (SPEC §6): before self-play, the network can be fitted on the terminal
+//! Pre-initialisation (docs/algorithms.md §6): before self-play, the network can be fitted on the terminal
 //! evaluation of terminal states reached by random play.
 
 use rand::Rng;
@@ -91,7 +91,7 @@ mod tests {
             plies.len() >= 3,
             "terminal states of several lengths: {plies:?}"
         );
-        // SPEC §10: random Awale games last about 100 plies; the longest of 1000 a few hundred,
+        // docs/algorithms.md §10: random Awale games last about 100 plies; the longest of 1000 a few hundred,
         // far below the 1 000-ply cap.
         let a = Awale::new(&Default::default());
         let mean = mean_random_game_length(&a, 300, &mut rng);

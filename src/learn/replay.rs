@@ -1,4 +1,4 @@
-//! The replay buffer and the choice of each learning phase's data (SPEC §6, paper sections 3.1
+//! The replay buffer and the choice of each learning phase's data (docs/algorithms.md §6, paper sections 3.1
 //! and 3.2, Algorithm 8).
 //!
 //! - `LastGame`: each phase learns the pairs of the game just played, once.

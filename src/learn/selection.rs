@@ -1,4 +1,4 @@
-//! Which move self-play plays after each search (SPEC §4, paper sections 2.3, 5 and 7).
+//! Which move self-play plays after each search (docs/algorithms.md §4, paper sections 2.3, 5 and 7).
 //!
 //! The move is drawn from the root's children values `v(s, a)` (P0's view, turned into the
 //! mover's view with the sign `σ` of the player to move):
@@ -25,7 +25,7 @@ pub enum Distribution {
     EpsilonGreedy,
     /// `P(a) ∝ exp(σ·v / temperature)`; ignores the exploitation.
     Softmax { temperature: f64 },
-    /// The ordinal distribution of SPEC §4.
+    /// The ordinal distribution of docs/algorithms.md §4.
     Ordinal,
 }
 

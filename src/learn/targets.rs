@@ -1,4 +1,4 @@
-//! What a finished self-play game teaches (SPEC §3, paper section 3.1).
+//! What a finished self-play game teaches (docs/algorithms.md §3, paper section 3.1).
 //!
 //! - tree learning: every state of S — expanded or terminal — with its minimax value v(s);
 //!   leaves that were only evaluated by the network are never learned (with MCTS and alpha-beta,

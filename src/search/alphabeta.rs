@@ -1,5 +1,5 @@
 //! Iterative-deepening alpha-beta (negamax form) with a transposition table and move ordering
-//! (SPEC §2.3; seed 003).
+//! (docs/algorithms.md §2.3; the LINFO1361 Shobu report).
 //!
 //! Values are P0's view outside, the mover's view inside negamax. Leaves at depth 0 are valued by
 //! the `Evaluator` (all children of a node at the frontier in one call), terminal states by f_t.

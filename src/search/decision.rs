@@ -1,4 +1,4 @@
-//! Choosing among a state's children (paper Algorithms 11 and 13, SPEC §1-2).
+//! Choosing among a state's children (paper Algorithms 11 and 13, docs/algorithms.md §1-2).
 //!
 //! Every rule is "maximise a key" where the key is lexicographic; the player to move's sign `σ`
 //! (+1 for P0, -1 for P1) turns P1's argmin into an argmax, so

@@ -1,4 +1,4 @@
-//! `Evaluator`: the value of non-terminal positions, f_θ in the paper (SPEC §0). Searches ask
+//! `Evaluator`: the value of non-terminal positions, f_θ in the paper (docs/algorithms.md §0). Searches ask
 //! for all the children of a node in one call ("child batching"), so that a network evaluates
 //! them in one forward pass.
 //!

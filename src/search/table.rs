@@ -1,11 +1,11 @@
-//! The search table T of SPEC §1, shared by Descent, UBFM and UBFM_s and kept across the moves
+//! The search table T of docs/algorithms.md §1, shared by Descent, UBFM and UBFM_s and kept across the moves
 //! of one game (self-play reuses it).
 //!
 //! Keyed by Zobrist hash (transpositions merge). For each state of S — the states that are
 //! **expanded or terminal** — a `Node` holds `v(s)` (P0's view), `c(s)` ∈ {-1, 0, 1} and `r(s)`;
 //! for each of its actions a `ChildEdge` holds copies of the child's `v, c, r` and `n(s, a)`.
 //! Leaves that are neither expanded nor terminal exist only as edges of their parent, so S is
-//! exactly the set of keys, the tree-learning targets (SPEC §3).
+//! exactly the set of keys, the tree-learning targets (docs/algorithms.md §3).
 //!
 //! Terminal states are keyed with their hash XOR a salt, so that a finished position never shares
 //! an entry with a position in play that has the same board (a game ended by a ply cap, say),
@@ -297,7 +297,7 @@ impl<G: Game> Table<G> {
         self.nodes.insert(key, node);
     }
 
-    /// Every state of S with its value v(s), P0's view (tree learning, SPEC §3), in the order
+    /// Every state of S with its value v(s), P0's view (tree learning, docs/algorithms.md §3), in the order
     /// the states entered S — an order that does not depend on the map's capacity, so that a
     /// run resumed with a fresh table learns exactly what an uninterrupted one does. Needs a
     /// table made with `keep_positions`.
@@ -315,7 +315,7 @@ impl<G: Game> Table<G> {
             })
     }
 
-    /// Keeps only the resolved states of S with their edges, forgetting the rest (SPEC §6:
+    /// Keeps only the resolved states of S with their edges, forgetting the rest (docs/algorithms.md §6:
     /// proven states kept across games spare re-searching solved endgames). The kept states are
     /// not handed out by `learning_pairs` again: they were learned in the game that found them.
     pub fn retain_resolved(&mut self) {

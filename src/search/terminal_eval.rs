@@ -1,4 +1,4 @@
-//! Terminal evaluations f_t, the reinforcement heuristics of SPEC §5 (paper section 6). Each
+//! Terminal evaluations f_t, the reinforcement heuristics of docs/algorithms.md §5 (paper section 6). Each
 //! keeps the order of the classic gain (wins > draws > losses), from P0's point of view.
 //! Completion values always use the classic gain b_t; only `v` uses f_t.
 

@@ -166,7 +166,7 @@ impl Default for SearchSection {
     }
 }
 
-/// The terminal evaluation f_t (reinforcement heuristic, SPEC §5).
+/// The terminal evaluation f_t (reinforcement heuristic, docs/algorithms.md §5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TerminalEvalName {
@@ -284,7 +284,7 @@ impl<'de> Deserialize<'de> for ExploitationText {
     }
 }
 
-/// How the move is chosen after each search (SPEC §4).
+/// How the move is chosen after each search (docs/algorithms.md §4).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SelectionSection {
@@ -318,7 +318,7 @@ pub enum ReplayKind {
     Stratified,
 }
 
-/// The replay buffer (SPEC §6).
+/// The replay buffer (docs/algorithms.md §6).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ReplaySection {
@@ -349,7 +349,7 @@ impl Default for ReplaySection {
     }
 }
 
-/// Keeping proven (resolved) states across games (SPEC §6).
+/// Keeping proven (resolved) states across games (docs/algorithms.md §6).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ResolvedStatesSection {

@@ -1,6 +1,6 @@
 //! The learner: the replay buffer and the network being trained. After each finished game it
 //! adds the game's pairs (augmented if asked) to the buffer and runs one learning phase — one
-//! pass of Adam steps over the minibatches the buffer deals (SPEC §6).
+//! pass of Adam steps over the minibatches the buffer deals (docs/algorithms.md §6).
 
 use rand::rngs::Xoshiro256PlusPlus;
 

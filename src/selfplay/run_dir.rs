@@ -1,4 +1,4 @@
-//! The run directory (DESIGN.md "Run directory"):
+//! The run directory (docs/run-directory.md):
 //!
 //! ```text
 //! <run-dir>/

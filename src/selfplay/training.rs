@@ -1,4 +1,4 @@
-//! The training loop (paper Algorithm 3 with the options of SPEC §3-6):
+//! The training loop (paper Algorithm 3 with the options of docs/algorithms.md §3-6):
 //!
 //! ```text
 //! repeat until the run's limit:

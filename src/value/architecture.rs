@@ -1,4 +1,4 @@
-//! Named, serialisable network architectures (SPEC §7): `paper-cnn` and
+//! Named, serialisable network architectures (docs/algorithms.md §7): `paper-cnn` and
 //! `resnet-b{blocks}c{filters}[-se][-gsp{n}]-fc{n}[-fc{n}]` — `-se`: squeeze-and-excitation in
 //! every residual block (ratio 16); `-gsp{n}`: a 1×1 convolution to `n` channels and a global
 //! *sum* pooling before the dense layers (a head whose size does not depend on the board's).

@@ -1,4 +1,4 @@
-//! The update step (SPEC §6): mean squared error `(f_θ(s) - v)²` plus the paper's L2 penalty
+//! The update step (docs/algorithms.md §6): mean squared error `(f_θ(s) - v)²` plus the paper's L2 penalty
 //! `λ Σ‖W‖²` on the kernels (TensorFlow's `kernel_regularizer=l2(λ)`: gradient 2λW on every
 //! convolution and dense weight, biases untouched), Adam, minibatches. The trained weights
 //! reach the inference copy through `inference_net` — a device copy, no disk round trip.

@@ -1,4 +1,4 @@
-//! Naive Oware abapa, transcribed from the rules (SPEC §9 / OpenSpiel `oware.cc`).
+//! Naive Oware abapa, transcribed from the rules (docs/algorithms.md §9 / OpenSpiel `oware.cc`).
 
 use std::collections::HashSet;
 
