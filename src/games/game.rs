@@ -153,6 +153,10 @@ pub struct Symmetry {
 impl Symmetry {
     /// Applies the symmetry to an encoded position: `dst[p][image(i)] = src[p][i]` for every
     /// plane `p` and cell `i`. Both slices have the length of `shape`.
+    ///
+    /// # Panics
+    /// If the symmetry was built for a board of another size than `shape`'s, or a slice is not
+    /// one encoded position of `shape`.
     pub fn permute_encoding(&self, shape: EncodingShape, src: &[f32], dst: &mut [f32]) {
         let cells = shape.cells();
         assert_eq!(

@@ -165,6 +165,9 @@ impl ReplayBuffer {
 
     /// Adds a finished game's pairs (`targets.len()` encoded positions in `inputs`) and evicts
     /// what no longer fits.
+    ///
+    /// # Panics
+    /// If `inputs` does not hold `targets.len()` encoded positions of the buffer's encoding size.
     pub fn add_game<R: Rng + ?Sized>(&mut self, inputs: Vec<f32>, targets: Vec<f32>, rng: &mut R) {
         assert_eq!(
             inputs.len(),

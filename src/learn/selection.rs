@@ -61,6 +61,9 @@ impl ActionSelection {
 
     /// The index of the child to play among `children` (non-empty), for `mover`, with
     /// exploitation `exploitation`.
+    ///
+    /// # Panics
+    /// If `children` is empty.
     pub fn choose<R: Rng + ?Sized>(
         &self,
         children: &[ChildEdge],

@@ -30,6 +30,9 @@ impl Budget {
     }
 
     /// Starts the clock.
+    ///
+    /// # Panics
+    /// If the budget has neither iterations nor a time (the constructors never build one).
     pub fn start(&self) -> BudgetClock {
         assert!(
             self.iterations.is_some() || self.time.is_some(),

@@ -61,7 +61,6 @@ pub struct MctsOptions {
 }
 
 impl MctsOptions {
-    /// UCT with random playouts, c = √2/2.
     /// UCT's default exploration constant with playouts, 1/√2 (Kocsis and Szepesvári's choice
     /// for rewards in [0, 1]).
     pub const DEFAULT_C: f32 = std::f32::consts::FRAC_1_SQRT_2;
@@ -69,6 +68,7 @@ impl MctsOptions {
     /// (section 3.3), on the evaluator's value scale.
     pub const DEFAULT_C_NETWORK: f32 = 0.4;
 
+    /// UCT with random playouts, c = √2/2.
     pub fn uct() -> Self {
         MctsOptions {
             tree_policy: TreePolicy::Uct { c: Self::DEFAULT_C },
