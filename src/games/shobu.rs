@@ -39,6 +39,9 @@ use super::game::{
 };
 use super::zobrist;
 
+mod move_sets;
+use move_sets::{MoveSets, pack};
+
 /// Boards in the game.
 pub const BOARDS: usize = 4;
 /// Squares on one board.
@@ -179,13 +182,6 @@ fn aggressive_moves(square: usize, own: u16, theirs: u16) -> u16 {
     mask
 }
 
-/// Each stone's feasible (direction, length) pairs for one player: passive on its two home boards,
-/// aggressive on all four (indexed by square; 0 where it has no stone).
-struct MoveMasks {
-    passive: [[u16; SQUARES]; 2],
-    aggressive: [[u16; SQUARES]; BOARDS],
-}
-
 /// The squares of the set bits of `stones`, in increasing order.
 #[inline(always)]
 fn squares(mut stones: u16) -> impl Iterator<Item = usize> {
@@ -266,44 +262,32 @@ impl Shobu {
         self.no_push
     }
 
-    fn move_masks(&self, player: Player) -> MoveMasks {
+    /// The move sets of `player` (see `move_sets`).
+    #[inline(always)]
+    fn move_sets(&self, player: Player) -> MoveSets {
         let (me, them) = (player.index(), player.opponent().index());
-        let mut masks = MoveMasks {
-            passive: [[0; SQUARES]; 2],
-            aggressive: [[0; SQUARES]; BOARDS],
-        };
-        for board in 0..BOARDS {
-            let (own, theirs) = (self.stones[me][board], self.stones[them][board]);
-            for square in squares(own) {
-                masks.aggressive[board][square] = aggressive_moves(square, own, theirs);
-            }
-        }
-        for j in 0..2 {
-            let board = 2 * me + j;
-            let occupied = self.stones[0][board] | self.stones[1][board];
-            for square in squares(self.stones[me][board]) {
-                masks.passive[j][square] = passive_moves(square, occupied);
-            }
-        }
-        masks
+        let home = 0xFFFF_FFFFu64 << (32 * me);
+        MoveSets::new(pack(&self.stones[me]), pack(&self.stones[them]), home)
     }
 
     /// Calls `visit(key, pairs)` for every (passive stone, aggressive stone) of `player` whose
-    /// feasible (direction, length) pairs meet, `key` being the action id without its low 4 bits.
+    /// feasible (direction, length) pairs meet, in increasing order of `key`, the action id
+    /// without its low 4 bits.
     #[inline(always)]
     fn for_each_pair(&self, player: Player, mut visit: impl FnMut(usize, u16)) {
-        let masks = self.move_masks(player);
+        let (passive_masks, aggressive_masks) = self.move_sets(player).stone_masks();
         let me = player.index();
         for j in 0..2 {
-            for passive in squares(self.stones[me][2 * me + j]) {
-                let passive_mask = masks.passive[j][passive];
+            let passive_board = 2 * me + j;
+            for passive in squares(self.stones[me][passive_board]) {
+                let passive_mask = passive_masks[passive_board * SQUARES + passive];
                 if passive_mask == 0 {
                     continue;
                 }
                 for i in 0..2 {
                     let board = 2 * i + 1 - j;
                     for aggressive in squares(self.stones[me][board]) {
-                        let pairs = passive_mask & masks.aggressive[board][aggressive];
+                        let pairs = passive_mask & aggressive_masks[board * SQUARES + aggressive];
                         if pairs != 0 {
                             visit(
                                 ((j * SQUARES + passive) * 2 + i) * SQUARES + aggressive,
@@ -316,15 +300,9 @@ impl Shobu {
         }
     }
 
-    fn count_moves(&self, player: Player) -> u32 {
-        let mut count = 0;
-        self.for_each_pair(player, |_, pairs| count += pairs.count_ones());
-        count
-    }
-
     /// Decides whether the game is over, for the side to move (see the module doc for the order).
     fn settle(&mut self) {
-        let moves = self.count_moves(self.to_move);
+        let moves = self.move_sets(self.to_move).count();
         self.moves_now = moves as u8;
         let emptied = (0..BOARDS).find_map(|board| {
             [Player::P0, Player::P1]
@@ -653,232 +631,9 @@ const fn encoding_cell(board: usize, square: usize) -> usize {
     row * 8 + col
 }
 
-/// Move text parsing.
-mod notation {
-    use super::{ActionParts, DIRECTION_NAMES, Player};
-    use crate::games::Action;
+mod notation;
 
-    /// `(board, square)` from e.g. `0a1`.
-    fn stone(text: &str) -> Result<(usize, usize), String> {
-        let bytes = text.as_bytes();
-        let &[board @ b'0'..=b'3', file @ b'a'..=b'd', rank @ b'1'..=b'4'] = bytes else {
-            return Err(format!(
-                "{text:?} is not a board 0-3 followed by a square a1-d4"
-            ));
-        };
-        Ok((
-            (board - b'0') as usize,
-            ((rank - b'1') * 4 + (file - b'a')) as usize,
-        ))
-    }
-
-    pub(super) fn parse(player: Player, text: &str) -> Result<Action, String> {
-        let fields: Vec<&str> = text.split(':').collect();
-        let [passive, aggressive, step] = fields[..] else {
-            return Err("expected three parts separated by ':'".to_string());
-        };
-        let (pb, ps) = stone(passive)?;
-        let (ab, as_) = stone(aggressive)?;
-        if pb / 2 != player.index() {
-            return Err(format!(
-                "board {pb} is not a home board of {player}, who plays its passive move on boards {} and {}",
-                2 * player.index(),
-                2 * player.index() + 1
-            ));
-        }
-        if ab % 2 == pb % 2 {
-            return Err(format!(
-                "the aggressive board {ab} has the colour of the passive board {pb}"
-            ));
-        }
-        let split = step.find(['1', '2']).ok_or_else(|| {
-            format!("{step:?} is not a direction (N NE E SE S SW W NW) and a length 1 or 2")
-        })?;
-        let (direction, length) = step.split_at(split);
-        let dir = DIRECTION_NAMES
-            .iter()
-            .position(|d| d.eq_ignore_ascii_case(direction))
-            .ok_or_else(|| format!("{direction:?} is not a direction (N NE E SE S SW W NW)"))?;
-        let length = match length {
-            "1" => 1,
-            "2" => 2,
-            _ => return Err(format!("{length:?} is not a length 1 or 2")),
-        };
-        Ok(ActionParts {
-            j: pb % 2,
-            passive: ps,
-            i: ab / 2,
-            aggressive: as_,
-            dir,
-            length,
-        }
-        .id())
-    }
-}
-
-/// The 15 value-preserving symmetries as `Symmetry` tables, computed at compile time.
-mod symmetries {
-    use super::{ACTIONS, ActionParts, DIRECTION_STEPS, SQUARES, encoding_cell};
-    use crate::games::{Action, Symmetry};
-
-    /// The 8 symmetries of the square as 2 × 2 matrices acting on (row, column) around the
-    /// board's centre: identity, the three rotations, the two mirrors, the two diagonals.
-    const SQUARE_GROUP: [[[i8; 2]; 2]; 8] = [
-        [[1, 0], [0, 1]],
-        [[0, -1], [1, 0]],
-        [[-1, 0], [0, -1]],
-        [[0, 1], [-1, 0]],
-        [[1, 0], [0, -1]],
-        [[-1, 0], [0, 1]],
-        [[0, 1], [1, 0]],
-        [[0, -1], [-1, 0]],
-    ];
-    const NAMES: [&str; 16] = [
-        "identity",
-        "rot90",
-        "rot180",
-        "rot270",
-        "mirror-columns",
-        "mirror-rows",
-        "transpose",
-        "anti-transpose",
-        "swap-boards",
-        "swap-boards+rot90",
-        "swap-boards+rot180",
-        "swap-boards+rot270",
-        "swap-boards+mirror-columns",
-        "swap-boards+mirror-rows",
-        "swap-boards+transpose",
-        "swap-boards+anti-transpose",
-    ];
-
-    /// Where element `g` of the square's group sends each square.
-    const fn square_map(g: usize) -> [usize; SQUARES] {
-        let m = SQUARE_GROUP[g];
-        let mut map = [0; SQUARES];
-        let mut square = 0;
-        while square < SQUARES {
-            // Doubled coordinates around the centre (1.5, 1.5): -3, -1, 1, 3.
-            let r = 2 * (square / 4) as i8 - 3;
-            let c = 2 * (square % 4) as i8 - 3;
-            let r2 = (m[0][0] * r + m[0][1] * c + 3) / 2;
-            let c2 = (m[1][0] * r + m[1][1] * c + 3) / 2;
-            map[square] = (r2 * 4 + c2) as usize;
-            square += 1;
-        }
-        map
-    }
-
-    /// Where element `g` sends each direction.
-    const fn direction_map(g: usize) -> [usize; 8] {
-        let m = SQUARE_GROUP[g];
-        let mut map = [0; 8];
-        let mut dir = 0;
-        while dir < 8 {
-            let (dr, dc) = DIRECTION_STEPS[dir];
-            let image = (m[0][0] * dr + m[0][1] * dc, m[1][0] * dr + m[1][1] * dc);
-            let mut k = 0;
-            while DIRECTION_STEPS[k].0 != image.0 || DIRECTION_STEPS[k].1 != image.1 {
-                k += 1;
-            }
-            map[dir] = k;
-            dir += 1;
-        }
-        map
-    }
-
-    /// Element `k` of the 16: the square map, and whether the two columns of boards swap.
-    pub(super) const fn element(k: usize) -> ([usize; SQUARES], bool) {
-        (square_map(k % 8), k >= 8)
-    }
-
-    const fn cell_image(k: usize) -> [u8; 64] {
-        let (map, swap) = element(k);
-        let mut image = [0u8; 64];
-        let mut board = 0;
-        while board < 4 {
-            let image_board = if swap { board ^ 1 } else { board };
-            let mut square = 0;
-            while square < SQUARES {
-                image[encoding_cell(board, square)] = encoding_cell(image_board, map[square]) as u8;
-                square += 1;
-            }
-            board += 1;
-        }
-        image
-    }
-
-    const fn action_image(k: usize) -> [Action; ACTIONS] {
-        let (map, swap) = element(k);
-        let dirs = direction_map(k % 8);
-        let mut image = [0 as Action; ACTIONS];
-        let mut action = 0;
-        while action < ACTIONS {
-            let p = ActionParts::of(action as Action);
-            // Swapping the columns of boards flips the passive board within the home pair and
-            // keeps the aggressive board's row: 2·i + 1 − j becomes 2·i + j.
-            image[action] = ActionParts {
-                j: if swap { 1 - p.j } else { p.j },
-                passive: map[p.passive],
-                i: p.i,
-                aggressive: map[p.aggressive],
-                dir: dirs[p.dir],
-                length: p.length,
-            }
-            .id();
-            action += 1;
-        }
-        image
-    }
-
-    static CELL_IMAGES: [[u8; 64]; 15] = {
-        let mut all = [[0u8; 64]; 15];
-        let mut k = 0;
-        while k < 15 {
-            all[k] = cell_image(k + 1);
-            k += 1;
-        }
-        all
-    };
-
-    static ACTION_IMAGES: [[Action; ACTIONS]; 15] = {
-        let mut all = [[0 as Action; ACTIONS]; 15];
-        let mut k = 0;
-        while k < 15 {
-            all[k] = action_image(k + 1);
-            k += 1;
-        }
-        all
-    };
-
-    macro_rules! symmetry {
-        ($k:expr) => {
-            Symmetry {
-                name: NAMES[$k + 1],
-                cell_image: &CELL_IMAGES[$k],
-                action_image: &ACTION_IMAGES[$k],
-            }
-        };
-    }
-
-    pub(super) const SYMMETRIES: [Symmetry; 15] = [
-        symmetry!(0),
-        symmetry!(1),
-        symmetry!(2),
-        symmetry!(3),
-        symmetry!(4),
-        symmetry!(5),
-        symmetry!(6),
-        symmetry!(7),
-        symmetry!(8),
-        symmetry!(9),
-        symmetry!(10),
-        symmetry!(11),
-        symmetry!(12),
-        symmetry!(13),
-        symmetry!(14),
-    ];
-}
+mod symmetries;
 
 impl fmt::Display for Shobu {
     /// The four boards as the players see them: P1's home boards (2, 3) on top, row 4 first;
