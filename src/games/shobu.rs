@@ -204,7 +204,7 @@ pub struct Shobu {
     no_push: u8,
     ply: u16,
     /// Legal actions of the side to move; 0 once the game is over.
-    moves_now: u8,
+    moves_now: u16,
     outcome: Option<Outcome>,
     mobility: [u32; 2],
     hash: u64,
@@ -274,20 +274,26 @@ impl Shobu {
     /// feasible (direction, length) pairs meet, in increasing order of `key`, the action id
     /// without its low 4 bits.
     #[inline(always)]
-    fn for_each_pair(&self, player: Player, mut visit: impl FnMut(usize, u16)) {
-        let (passive_masks, aggressive_masks) = self.move_sets(player).stone_masks();
+    fn for_each_pair(&self, player: Player, sets: &MoveSets, mut visit: impl FnMut(usize, u16)) {
         let me = player.index();
+        let mut aggressive_pairs = [0u16; BOARDS * SQUARES];
+        for board in 0..BOARDS {
+            for square in squares(self.stones[me][board]) {
+                let bit = board * SQUARES + square;
+                aggressive_pairs[bit] = sets.aggressive_pairs(bit);
+            }
+        }
         for j in 0..2 {
             let passive_board = 2 * me + j;
             for passive in squares(self.stones[me][passive_board]) {
-                let passive_mask = passive_masks[passive_board * SQUARES + passive];
-                if passive_mask == 0 {
+                let passive_pairs = sets.passive_pairs(passive_board * SQUARES + passive);
+                if passive_pairs == 0 {
                     continue;
                 }
                 for i in 0..2 {
                     let board = 2 * i + 1 - j;
                     for aggressive in squares(self.stones[me][board]) {
-                        let pairs = passive_mask & aggressive_masks[board * SQUARES + aggressive];
+                        let pairs = passive_pairs & aggressive_pairs[board * SQUARES + aggressive];
                         if pairs != 0 {
                             visit(
                                 ((j * SQUARES + passive) * 2 + i) * SQUARES + aggressive,
@@ -303,7 +309,7 @@ impl Shobu {
     /// Decides whether the game is over, for the side to move (see the module doc for the order).
     fn settle(&mut self) {
         let moves = self.move_sets(self.to_move).count();
-        self.moves_now = moves as u8;
+        self.moves_now = moves as u16;
         let emptied = (0..BOARDS).find_map(|board| {
             [Player::P0, Player::P1]
                 .into_iter()
@@ -437,13 +443,23 @@ impl Game for Shobu {
         if self.outcome.is_some() {
             return;
         }
-        self.for_each_pair(self.to_move, |key, mut pairs| {
+        let sets = self.move_sets(self.to_move);
+        // Sized first, then written by index: no capacity check per action.
+        out.resize(self.moves_now as usize, 0);
+        let mut next = 0;
+        self.for_each_pair(self.to_move, &sets, |key, mut pairs| {
             let base = (key << 4) as Action;
             while pairs != 0 {
-                out.push(base | pairs.trailing_zeros() as Action);
+                out[next] = base | pairs.trailing_zeros() as Action;
+                next += 1;
                 pairs &= pairs - 1;
             }
         });
+        debug_assert_eq!(
+            next,
+            out.len(),
+            "Shobu's action count and its actions disagree"
+        );
     }
 
     fn is_legal(&self, action: Action) -> bool {

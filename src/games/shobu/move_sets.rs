@@ -9,8 +9,6 @@
 //! pair, so the number of actions is a sum of products of popcounts, and the actions in id order
 //! come from each stone's 16-bit mask of pairs.
 
-use super::SQUARES;
-
 const ROW0: u64 = 0x000F_000F_000F_000F;
 const ROW3: u64 = 0xF000_F000_F000_F000;
 const COL0: u64 = 0x1111_1111_1111_1111;
@@ -96,25 +94,28 @@ impl MoveSets {
             .sum()
     }
 
-    /// Each stone's 16-bit mask of pairs: `(passive, aggressive)`, indexed by `16·board + square`.
+    /// The pairs the passive stone on global square `bit` (`16·board + square`) can make.
     #[inline(always)]
-    pub(super) fn stone_masks(&self) -> ([u16; 4 * SQUARES], [u16; 4 * SQUARES]) {
-        let mut passive = [0u16; 4 * SQUARES];
-        let mut aggressive = [0u16; 4 * SQUARES];
-        for pair in 0..16 {
-            for (sets, masks) in [
-                (self.passive[pair], &mut passive),
-                (self.aggressive[pair], &mut aggressive),
-            ] {
-                let mut stones = sets;
-                while stones != 0 {
-                    masks[stones.trailing_zeros() as usize] |= 1 << pair;
-                    stones &= stones - 1;
-                }
-            }
-        }
-        (passive, aggressive)
+    pub(super) fn passive_pairs(&self, bit: usize) -> u16 {
+        pairs_at(&self.passive, bit)
     }
+
+    /// The pairs the aggressive stone on global square `bit` can make.
+    #[inline(always)]
+    pub(super) fn aggressive_pairs(&self, bit: usize) -> u16 {
+        pairs_at(&self.aggressive, bit)
+    }
+}
+
+/// Bit `pair` set where `sets[pair]` holds `bit`: one stone's row of the pairs × squares matrix,
+/// read without branches.
+#[inline(always)]
+fn pairs_at(sets: &[u64; 16], bit: usize) -> u16 {
+    let mut pairs = 0u16;
+    for (pair, &set) in sets.iter().enumerate() {
+        pairs |= (((set >> bit) & 1) as u16) << pair;
+    }
+    pairs
 }
 
 #[cfg(test)]
