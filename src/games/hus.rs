@@ -23,8 +23,11 @@
 //! and, in this order: a player with no pit of 2 seeds or more to play loses; after `max_rounds`
 //! rounds (5 000; a round is a move of each player) the game is a draw.
 //!
-//! The incremental hash compares the 64 pits before and after a move rather than following each
-//! seed: a move with relays sows dozens of seeds but changes at most 64 pits.
+//! The hash is additive rather than Zobrist's XOR: `Σ key(player, pit) · seeds` (wrapping), plus
+//! a key for P1 to move and one for captures enabled. Sowing `n` seeds from a pit then adds one
+//! difference of prefix sums of the keys (plus `laps · Σ keys`), whatever `n`: a move with relays
+//! sows dozens of seeds in a few such steps. Two different boards share a hash only when a small
+//! integer combination of the 64 random keys vanishes modulo 2⁶⁴.
 
 use std::fmt;
 
@@ -61,14 +64,48 @@ impl Default for HusParams {
     }
 }
 
-// Zobrist keys: [player][pit][seeds], side to move, captures enabled (from the second round on).
-static PIT_KEYS: [u64; 2 * PITS * (TOTAL_SEEDS + 1)] = zobrist::keys(0x4855_5300_0000_0001);
+// Additive hash keys (see the module doc): [player][pit], side to move, captures enabled.
+const PIT_KEYS: [u64; 2 * PITS] = zobrist::keys(0x4855_5300_0000_0001);
 const P1_TO_MOVE_KEY: u64 = zobrist::keys::<1>(0x4855_5300_0000_0002)[0];
 const CAPTURES_KEY: u64 = zobrist::keys::<1>(0x4855_5300_0000_0003)[0];
 
+/// `KEY_PREFIX[player][i]`: the sum of the keys of `player`'s pits `0..i` (wrapping).
+const KEY_PREFIX: [[u64; PITS + 1]; 2] = {
+    let mut prefix = [[0u64; PITS + 1]; 2];
+    let mut player = 0;
+    while player < 2 {
+        let mut pit = 0;
+        while pit < PITS {
+            prefix[player][pit + 1] =
+                prefix[player][pit].wrapping_add(PIT_KEYS[player * PITS + pit]);
+            pit += 1;
+        }
+        player += 1;
+    }
+    prefix
+};
+
+/// The hash of `seeds` seeds in `player`'s pit `pit`.
 #[inline(always)]
-fn pit_key(player: usize, pit: usize, seeds: u8) -> u64 {
-    PIT_KEYS[(player * PITS + pit) * (TOTAL_SEEDS + 1) + seeds as usize]
+fn pit_hash(player: usize, pit: usize, seeds: u8) -> u64 {
+    PIT_KEYS[player * PITS + pit].wrapping_mul(seeds as u64)
+}
+
+/// The hash change of sowing `hand` seeds into `player`'s pits after `from`.
+#[inline(always)]
+fn sowing_hash(player: usize, from: usize, hand: usize) -> u64 {
+    let prefix = &KEY_PREFIX[player];
+    let (laps, rest) = ((hand / PITS) as u64, hand % PITS);
+    let start = (from + 1) % PITS;
+    let end = start + rest;
+    let partial = if end <= PITS {
+        prefix[end].wrapping_sub(prefix[start])
+    } else {
+        prefix[PITS]
+            .wrapping_sub(prefix[start])
+            .wrapping_add(prefix[end - PITS])
+    };
+    prefix[PITS].wrapping_mul(laps).wrapping_add(partial)
 }
 
 /// The pits of one player holding at least 2 seeds, as a bit mask (bit `p` = pit `p`).
@@ -181,10 +218,11 @@ impl Hus {
         }
     }
 
-    /// Runs the sowing of `pit` for the side to move; false if the move needed more than
-    /// `max_laps` sowings (the board is then left as the abandoned move made it).
+    /// Runs the sowing of `pit` for the side to move, keeping the hash; false if the move needed
+    /// more than `max_laps` sowings (the board is then left as the abandoned move made it).
     fn run_move(&mut self, pit: usize) -> bool {
         let mover = self.to_move.index();
+        let other = 1 - mover;
         let captures = self.round > 0;
         let [mine, theirs] = if mover == 0 {
             let [a, b] = &mut self.pits;
@@ -193,50 +231,37 @@ impl Hus {
             let [a, b] = &mut self.pits;
             [b, a]
         };
+        let mut hash = self.hash;
         let mut hand = mine[pit] as usize;
+        hash = hash.wrapping_sub(pit_hash(mover, pit, mine[pit]));
         mine[pit] = 0;
         let mut from = pit;
+        let mut completed = false;
         for _ in 0..self.params.max_laps {
             let last = sow(mine, from, hand);
+            hash = hash.wrapping_add(sowing_hash(mover, from, hand));
             if mine[last] == 1 {
-                return true;
+                completed = true;
+                break;
             }
             let facing = 3 * ROW - 1 - last; // 47 - last, meaningful for inner pits only
             if captures && last >= ROW && theirs[facing] > 0 {
                 let behind = last - ROW;
                 hand = (theirs[facing] + theirs[behind]) as usize;
+                hash = hash
+                    .wrapping_sub(pit_hash(other, facing, theirs[facing]))
+                    .wrapping_sub(pit_hash(other, behind, theirs[behind]));
                 theirs[facing] = 0;
                 theirs[behind] = 0;
             } else {
                 hand = mine[last] as usize;
+                hash = hash.wrapping_sub(pit_hash(mover, last, mine[last]));
                 mine[last] = 0;
             }
             from = last;
         }
-        false
-    }
-
-    /// XORs into the hash the change of every pit that differs from `before`.
-    fn rehash_changed_pits(&mut self, before: &[[u8; PITS]; 2]) {
-        for (player, old_pits) in before.iter().enumerate() {
-            let new_pits = self.pits[player];
-            for (chunk, (new, old)) in new_pits
-                .chunks_exact(8)
-                .zip(old_pits.chunks_exact(8))
-                .enumerate()
-            {
-                if new == old {
-                    continue;
-                }
-                for offset in 0..8 {
-                    let (n, o) = (new[offset], old[offset]);
-                    if n != o {
-                        let pit = chunk * 8 + offset;
-                        self.hash ^= pit_key(player, pit, o) ^ pit_key(player, pit, n);
-                    }
-                }
-            }
-        }
+        self.hash = hash;
+        completed
     }
 }
 
@@ -301,9 +326,7 @@ impl Game for Hus {
         );
         let mover = self.to_move;
         self.mobility[mover.index()] += self.legal.count_ones();
-        let before = self.pits;
         let completed = self.run_move(action as usize);
-        self.rehash_changed_pits(&before);
         self.ply += 1;
         if !completed {
             self.legal = 0;
@@ -312,12 +335,15 @@ impl Game for Hus {
         }
         if mover == Player::P1 {
             if self.round == 0 {
-                self.hash ^= CAPTURES_KEY;
+                self.hash = self.hash.wrapping_add(CAPTURES_KEY);
             }
             self.round += 1;
         }
         self.to_move = mover.opponent();
-        self.hash ^= P1_TO_MOVE_KEY;
+        self.hash = match mover {
+            Player::P0 => self.hash.wrapping_add(P1_TO_MOVE_KEY),
+            Player::P1 => self.hash.wrapping_sub(P1_TO_MOVE_KEY),
+        };
         self.settle();
         debug_assert_eq!(
             self.hash,
@@ -337,17 +363,17 @@ impl Game for Hus {
     }
 
     fn hash_from_scratch(&self) -> u64 {
-        let mut hash = 0;
+        let mut hash = 0u64;
         for (player, pits) in self.pits.iter().enumerate() {
             for (pit, &seeds) in pits.iter().enumerate() {
-                hash ^= pit_key(player, pit, seeds);
+                hash = hash.wrapping_add(pit_hash(player, pit, seeds));
             }
         }
         if self.to_move == Player::P1 {
-            hash ^= P1_TO_MOVE_KEY;
+            hash = hash.wrapping_add(P1_TO_MOVE_KEY);
         }
         if self.round > 0 {
-            hash ^= CAPTURES_KEY;
+            hash = hash.wrapping_add(CAPTURES_KEY);
         }
         hash
     }
