@@ -268,128 +268,110 @@ fn parse_integer<T: FromStr + PartialOrd + Copy + fmt::Display>(
         })
 }
 
+/// The `key=value` pairs of a spec, in order.
+type Pairs<'a> = Vec<(&'a str, &'a str)>;
+
+/// The error for a parameter `game` does not have, listing those it has.
+fn unknown_param(game: &'static str, key: &str) -> GameSpecError {
+    let valid = REGISTERED_GAMES
+        .iter()
+        .find(|g| g.name == game)
+        .map(|g| {
+            g.params
+                .iter()
+                .map(|(p, _)| *p)
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| "none".to_string());
+    GameSpecError::UnknownParam {
+        game,
+        key: key.to_string(),
+        valid,
+    }
+}
+
+const PLY_COUNT: ((u16, u16), &str) = ((1, u16::MAX), "an integer in 1..=65535");
+
+fn awale_params(pairs: Pairs) -> Result<AwaleParams, GameSpecError> {
+    let mut params = AwaleParams::default();
+    for (key, value) in pairs {
+        match key {
+            "feeding" => params.feeding = parse_bool("awale", key, value)?,
+            "repetition" => params.repetition = parse_bool("awale", key, value)?,
+            "cap_is_draw" => params.cap_is_draw = parse_bool("awale", key, value)?,
+            "max_plies" => {
+                params.max_plies = parse_integer("awale", key, value, PLY_COUNT.0, PLY_COUNT.1)?
+            }
+            _ => return Err(unknown_param("awale", key)),
+        }
+    }
+    Ok(params)
+}
+
+fn hus_params(pairs: Pairs) -> Result<HusParams, GameSpecError> {
+    let mut params = HusParams::default();
+    for (key, value) in pairs {
+        let parse = || parse_integer("hus", key, value, PLY_COUNT.0, PLY_COUNT.1);
+        match key {
+            "max_rounds" => params.max_rounds = parse()?,
+            "max_laps" => params.max_laps = parse()?,
+            _ => return Err(unknown_param("hus", key)),
+        }
+    }
+    Ok(params)
+}
+
+fn shobu_params(pairs: Pairs) -> Result<ShobuParams, GameSpecError> {
+    let mut params = ShobuParams::default();
+    for (key, value) in pairs {
+        match key {
+            "no_push_draw" => {
+                let expected = "an integer in 0..=255 (0: no such draw)";
+                params.no_push_draw = parse_integer("shobu", key, value, (0, u8::MAX), expected)?
+            }
+            "no_move_loses" => params.no_move_loses = parse_bool("shobu", key, value)?,
+            "max_plies" => {
+                params.max_plies = parse_integer("shobu", key, value, PLY_COUNT.0, PLY_COUNT.1)?
+            }
+            _ => return Err(unknown_param("shobu", key)),
+        }
+    }
+    Ok(params)
+}
+
+/// A game without parameters: any pair is an error.
+fn no_params(game: &'static str, spec: GameSpec, pairs: Pairs) -> Result<GameSpec, GameSpecError> {
+    match pairs.first() {
+        Some((key, _)) => Err(unknown_param(game, key)),
+        None => Ok(spec),
+    }
+}
+
 impl FromStr for GameSpec {
     type Err = GameSpecError;
 
     fn from_str(text: &str) -> Result<GameSpec, GameSpecError> {
         let text = text.trim();
+        let syntax = || GameSpecError::Syntax(text.to_string());
         let (name, params) = match text.split_once('(') {
             None => (text, ""),
-            Some((name, rest)) => {
-                let inner = rest
-                    .strip_suffix(')')
-                    .ok_or_else(|| GameSpecError::Syntax(text.to_string()))?;
-                (name.trim(), inner)
-            }
+            Some((name, rest)) => (name.trim(), rest.strip_suffix(')').ok_or_else(syntax)?),
         };
         let pairs = params
             .split(',')
             .map(str::trim)
             .filter(|p| !p.is_empty())
             .map(|p| p.split_once('=').map(|(k, v)| (k.trim(), v.trim())))
-            .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| GameSpecError::Syntax(text.to_string()))?;
-        let unknown = |game: &'static str, key: &str| {
-            let valid = REGISTERED_GAMES
-                .iter()
-                .find(|g| g.name == game)
-                .map(|g| {
-                    g.params
-                        .iter()
-                        .map(|(p, _)| *p)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                })
-                .filter(|v| !v.is_empty())
-                .unwrap_or_else(|| "none".to_string());
-            GameSpecError::UnknownParam {
-                game,
-                key: key.to_string(),
-                valid,
-            }
-        };
+            .collect::<Option<Pairs>>()
+            .ok_or_else(syntax)?;
         match name {
-            "awale" | "oware" => {
-                let mut params = AwaleParams::default();
-                for (key, value) in pairs {
-                    match key {
-                        "feeding" => params.feeding = parse_bool("awale", key, value)?,
-                        "repetition" => params.repetition = parse_bool("awale", key, value)?,
-                        "cap_is_draw" => params.cap_is_draw = parse_bool("awale", key, value)?,
-                        "max_plies" => {
-                            params.max_plies = parse_integer(
-                                "awale",
-                                key,
-                                value,
-                                (1, u16::MAX),
-                                "an integer in 1..=65535",
-                            )?
-                        }
-                        _ => return Err(unknown("awale", key)),
-                    }
-                }
-                Ok(GameSpec::Awale(params))
-            }
-            "connect_four" | "tic_tac_toe" => {
-                let name = if name == "connect_four" {
-                    "connect_four"
-                } else {
-                    "tic_tac_toe"
-                };
-                if let Some((key, _)) = pairs.first() {
-                    return Err(unknown(name, key));
-                }
-                Ok(if name == "connect_four" {
-                    GameSpec::ConnectFour
-                } else {
-                    GameSpec::TicTacToe
-                })
-            }
-            "hus" => {
-                let mut params = HusParams::default();
-                for (key, value) in pairs {
-                    let expected = "an integer in 1..=65535";
-                    let range = (1, u16::MAX);
-                    match key {
-                        "max_rounds" => {
-                            params.max_rounds = parse_integer("hus", key, value, range, expected)?
-                        }
-                        "max_laps" => {
-                            params.max_laps = parse_integer("hus", key, value, range, expected)?
-                        }
-                        _ => return Err(unknown("hus", key)),
-                    }
-                }
-                Ok(GameSpec::Hus(params))
-            }
-            "shobu" => {
-                let mut params = ShobuParams::default();
-                for (key, value) in pairs {
-                    match key {
-                        "no_push_draw" => {
-                            params.no_push_draw = parse_integer(
-                                "shobu",
-                                key,
-                                value,
-                                (0, u8::MAX),
-                                "an integer in 0..=255 (0: no such draw)",
-                            )?
-                        }
-                        "no_move_loses" => params.no_move_loses = parse_bool("shobu", key, value)?,
-                        "max_plies" => {
-                            params.max_plies = parse_integer(
-                                "shobu",
-                                key,
-                                value,
-                                (1, u16::MAX),
-                                "an integer in 1..=65535",
-                            )?
-                        }
-                        _ => return Err(unknown("shobu", key)),
-                    }
-                }
-                Ok(GameSpec::Shobu(params))
-            }
+            "awale" | "oware" => Ok(GameSpec::Awale(awale_params(pairs)?)),
+            "connect_four" => no_params("connect_four", GameSpec::ConnectFour, pairs),
+            "tic_tac_toe" => no_params("tic_tac_toe", GameSpec::TicTacToe, pairs),
+            "hus" => Ok(GameSpec::Hus(hus_params(pairs)?)),
+            "shobu" => Ok(GameSpec::Shobu(shobu_params(pairs)?)),
             _ => Err(GameSpecError::UnknownGame(name.to_string())),
         }
     }
