@@ -307,6 +307,7 @@ fn bad_descriptions_are_refused_with_a_reason() {
         ("4 4 4 4 4 4 / 4 4 4 4 4 4 ; 1", "two numbers"),
     ] {
         let err = Awale::from_description(AwaleParams::default(), text).unwrap_err();
-        assert!(err.contains(needle), "{text:?}: {err}");
+        assert_eq!(err.game, "awale");
+        assert!(err.problem.contains(needle), "{text:?}: {err}");
     }
 }

@@ -33,7 +33,8 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::game::{
-    Action, EncodingShape, Game, MoveError, Outcome, Player, Symmetry, push_mask_actions,
+    Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
+    push_mask_actions,
 };
 use super::zobrist;
 
@@ -185,20 +186,23 @@ impl Awale {
     /// a-f, `score` the seeds each player has captured. The position counts as ply 0 and as the
     /// first position of its repetition history; if it is already over (a score past half, or no
     /// legal move) the remaining seeds are collected as after a move.
+    ///
+    /// # Errors
+    /// A board with no seed, or with more than 48 seeds and scores in all.
     pub fn from_board(
         params: AwaleParams,
         seeds: [u8; BOARD],
         score: [u8; 2],
         to_move: Player,
-    ) -> Result<Awale, String> {
+    ) -> Result<Awale, PositionError> {
         let total: usize = seeds.iter().chain(score.iter()).map(|&s| s as usize).sum();
         if total > MAX_COUNT {
-            return Err(format!(
+            return Err(invalid(format!(
                 "a board holds at most {MAX_COUNT} seeds in all, this one {total}"
-            ));
+            )));
         }
         if total == 0 {
-            return Err("a board needs at least one seed".to_string());
+            return Err(invalid("a board needs at least one seed".to_string()));
         }
         let mut position = Awale {
             seeds,
@@ -224,21 +228,28 @@ impl Awale {
     /// `"<A..F seeds> / <a..f seeds> [; <P0 score> <P1 score>] [; p0|p1]"`, e.g.
     /// `"4 4 4 4 4 4 / 4 4 4 4 4 4 ; 0 0 ; p0"` is the start. P0's houses are listed A to F and
     /// P1's a to f (each from its owner's left).
-    pub fn from_description(params: AwaleParams, text: &str) -> Result<Awale, String> {
+    ///
+    /// # Errors
+    /// A description that does not parse, or a board `from_board` refuses.
+    pub fn from_description(params: AwaleParams, text: &str) -> Result<Awale, PositionError> {
         let expected = "expected \"<6 seed counts for A-F> / <6 for a-f> [; <score p0> <score p1>] [; p0|p1]\"";
         let mut sections = text.split(';').map(str::trim);
         let board = sections.next().unwrap_or_default();
         let (south, north) = board
             .split_once('/')
-            .ok_or_else(|| format!("no '/' between the rows in {text:?}: {expected}"))?;
+            .ok_or_else(|| invalid(format!("no '/' between the rows in {text:?}: {expected}")))?;
         let mut seeds = [0u8; BOARD];
         for (offset, row) in [(0, south), (HOUSES, north)] {
-            let counts = parse_counts(row).map_err(|e| format!("{e} in {text:?}: {expected}"))?;
+            let counts = parse_counts(row).map_err(|word| {
+                invalid(format!(
+                    "{word:?} is not a seed count in {text:?}: {expected}"
+                ))
+            })?;
             if counts.len() != HOUSES {
-                return Err(format!(
+                return Err(invalid(format!(
                     "a row has 6 houses, got {} in {row:?}: {expected}",
                     counts.len()
-                ));
+                )));
             }
             seeds[offset..offset + HOUSES].copy_from_slice(&counts);
         }
@@ -249,12 +260,15 @@ impl Awale {
                 "p0" => to_move = Player::P0,
                 "p1" => to_move = Player::P1,
                 _ => {
-                    let counts = parse_counts(section)
-                        .map_err(|e| format!("{e} in {text:?}: {expected}"))?;
+                    let counts = parse_counts(section).map_err(|word| {
+                        invalid(format!(
+                            "{word:?} is not a seed count in {text:?}: {expected}"
+                        ))
+                    })?;
                     if counts.len() != 2 {
-                        return Err(format!(
+                        return Err(invalid(format!(
                             "scores are two numbers, got {section:?}: {expected}"
-                        ));
+                        )));
                     }
                     score = [counts[0], counts[1]];
                 }
@@ -396,12 +410,18 @@ impl Awale {
     }
 }
 
-fn parse_counts(text: &str) -> Result<Vec<u8>, String> {
+/// A refused Awale position.
+fn invalid(problem: String) -> PositionError {
+    PositionError {
+        game: "awale",
+        problem,
+    }
+}
+
+/// Seed counts separated by spaces; the error is the first word that is not one.
+fn parse_counts(text: &str) -> Result<Vec<u8>, &str> {
     text.split_whitespace()
-        .map(|word| {
-            word.parse::<u8>()
-                .map_err(|_| format!("{word:?} is not a seed count"))
-        })
+        .map(|word| word.parse::<u8>().map_err(|_| word))
         .collect()
 }
 
