@@ -273,7 +273,7 @@ fn move_text_names_boards_squares_direction_and_length() {
         ("2a4:1b1:S1", "not a home board of p0"),
         ("0a1:2b1:N1", "colour"),
         ("0a1:1b1:X1", "not a direction"),
-        ("0a1:1b1:N3", "length"),
+        ("0a1:1b1:N3", "length 1 or 2"),
         ("0a1:1b1", "three parts"),
         ("0e1:1b1:N1", "a1-d4"),
     ] {
