@@ -194,6 +194,25 @@ fn squares(mut stones: u16) -> impl Iterator<Item = usize> {
     })
 }
 
+/// `BIT_POSITIONS[b]`: the positions of the set bits of byte `b`, in increasing order (the rest
+/// of the 8 slots unused).
+const BIT_POSITIONS: [[Action; 8]; 256] = {
+    let mut table = [[0 as Action; 8]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let (mut bit, mut k) = (0, 0);
+        while bit < 8 {
+            if byte & (1 << bit) != 0 {
+                table[byte][k] = bit as Action;
+                k += 1;
+            }
+            bit += 1;
+        }
+        byte += 1;
+    }
+    table
+};
+
 /// A Shobu position.
 #[derive(Clone, Debug)]
 pub struct Shobu {
@@ -270,9 +289,9 @@ impl Shobu {
         MoveSets::new(pack(&self.stones[me]), pack(&self.stones[them]), home)
     }
 
-    /// Calls `visit(key, pairs)` for every (passive stone, aggressive stone) of `player` whose
-    /// feasible (direction, length) pairs meet, in increasing order of `key`, the action id
-    /// without its low 4 bits.
+    /// Calls `visit(key, pairs)` for every (passive stone, aggressive stone) of `player` (`pairs`
+    /// the (direction, length) pairs both can make, possibly none), in increasing order of `key`,
+    /// the action id without its low 4 bits.
     #[inline(always)]
     fn for_each_pair(&self, player: Player, sets: &MoveSets, mut visit: impl FnMut(usize, u16)) {
         let me = player.index();
@@ -294,12 +313,10 @@ impl Shobu {
                     let board = 2 * i + 1 - j;
                     for aggressive in squares(self.stones[me][board]) {
                         let pairs = passive_pairs & aggressive_pairs[board * SQUARES + aggressive];
-                        if pairs != 0 {
-                            visit(
-                                ((j * SQUARES + passive) * 2 + i) * SQUARES + aggressive,
-                                pairs,
-                            );
-                        }
+                        visit(
+                            ((j * SQUARES + passive) * 2 + i) * SQUARES + aggressive,
+                            pairs,
+                        );
                     }
                 }
             }
@@ -444,22 +461,23 @@ impl Game for Shobu {
             return;
         }
         let sets = self.move_sets(self.to_move);
-        // Sized first, then written by index: no capacity check per action.
-        out.resize(self.moves_now as usize, 0);
+        // Written without a branch per action: the ids of each byte of a stone pair's mask come
+        // from a table, 8 at a time, into a vector with room for 16 more than the count.
+        let count = self.moves_now as usize;
+        out.resize(count + 16, 0);
         let mut next = 0;
-        self.for_each_pair(self.to_move, &sets, |key, mut pairs| {
+        self.for_each_pair(self.to_move, &sets, |key, pairs| {
             let base = (key << 4) as Action;
-            while pairs != 0 {
-                out[next] = base | pairs.trailing_zeros() as Action;
-                next += 1;
-                pairs &= pairs - 1;
+            for (half, byte) in [(0, pairs & 0xFF), (8, pairs >> 8)] {
+                let positions = &BIT_POSITIONS[byte as usize];
+                for (slot, &position) in out[next..next + 8].iter_mut().zip(positions) {
+                    *slot = base | half | position;
+                }
+                next += byte.count_ones() as usize;
             }
         });
-        debug_assert_eq!(
-            next,
-            out.len(),
-            "Shobu's action count and its actions disagree"
-        );
+        debug_assert_eq!(next, count, "Shobu's action count and its actions disagree");
+        out.truncate(next);
     }
 
     fn is_legal(&self, action: Action) -> bool {
