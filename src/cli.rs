@@ -5,7 +5,7 @@ mod arena_output;
 mod bench;
 mod bench_nn;
 mod bench_search;
-mod engine;
+pub mod engine;
 mod eval;
 mod experiment;
 mod export;

@@ -110,3 +110,103 @@ proptest! {
         }
     }
 }
+
+/// Words the engine knows, and some it does not, for lines made of them.
+const ENGINE_WORDS: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "list_commands",
+    "known_command",
+    "clear_board",
+    "play",
+    "genmove",
+    "undo",
+    "showboard",
+    "legal_moves",
+    "final_score",
+    "set_time",
+    "time_settings",
+    "time_left",
+    "p0",
+    "p1",
+    "b",
+    "w",
+    "black",
+    "white",
+    "a1",
+    "c3",
+    "d",
+    "C",
+    "0",
+    "17",
+    "31",
+    "0a1:1b1:N2",
+    "3c4:0d4:SW1",
+    "1e308",
+    "-1",
+    "1e-10",
+    "NaN",
+    "#",
+    "\t",
+    "é",
+    "18446744073709551616",
+    "quit",
+];
+
+fn engine_line() -> impl Strategy<Value = String> {
+    prop_oneof![
+        any::<String>(),
+        prop::collection::vec(prop::sample::select(ENGINE_WORDS), 0..6).prop_map(|w| w.join(" ")),
+    ]
+}
+
+/// Feeds `lines` to an engine playing `random`: every line with a command gets exactly one
+/// reply, `=` or `?` framed by GTP's empty line, and nothing panics.
+struct EngineAnswers {
+    lines: Vec<String>,
+}
+
+impl GameVisitor for EngineAnswers {
+    type Output = Result<(), TestCaseError>;
+
+    fn visit<G: Game>(self, initial: G) -> Result<(), TestCaseError> {
+        let factory = descent::arena::AgentFactory::<G>::new(
+            "random".parse().unwrap(),
+            G::NAME,
+            &descent::value::NetDevice::cpu(),
+        )
+        .unwrap();
+        let mut engine = descent::cli::engine::Engine::new(initial, factory.build(), 1);
+        for line in &self.lines {
+            let has_command = line
+                .split('#')
+                .next()
+                .is_some_and(|l| l.chars().any(|c| !c.is_whitespace() && !c.is_control()));
+            let reply = engine.respond(line);
+            prop_assert_eq!(reply.is_some(), has_command, "{:?}", line);
+            if let Some((text, quit)) = reply {
+                prop_assert!(text.starts_with('=') || text.starts_with('?'), "{:?}", text);
+                prop_assert!(text.ends_with("\n\n") && !text[..text.len() - 2].contains("\n\n"));
+                if quit {
+                    break;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn the_engine_answers_every_line_of_every_game(
+        lines in prop::collection::vec(engine_line(), 1..30)
+    ) {
+        for game in REGISTERED_GAMES {
+            let spec: GameSpec = game.name.parse().unwrap();
+            spec.visit(EngineAnswers { lines: lines.clone() })?;
+        }
+    }
+}

@@ -56,8 +56,8 @@ const COMMANDS: &[&str] = &[
 /// 0 stones, `time_settings` without byo-yomi).
 const MOVES_TO_PLAN_FOR: f64 = 30.0;
 
-/// The engine's state: the game and the agent.
-struct Engine<G: Game> {
+/// The engine's state: the game and the agent. `respond` answers one line of the protocol.
+pub struct Engine<G: Game> {
     session: GameSession<G>,
     agent: Box<dyn Agent<G>>,
     rng: AgentRng,
@@ -87,6 +87,48 @@ fn stones(text: &str) -> Result<u32, String> {
 }
 
 impl<G: Game> Engine<G> {
+    /// An engine playing `agent` from `initial`, its random choices seeded by `seed`.
+    pub fn new(initial: G, agent: Box<dyn Agent<G>>, seed: u64) -> Engine<G> {
+        Engine {
+            session: GameSession::new(initial),
+            agent,
+            rng: AgentRng::seed_from_u64(seed),
+        }
+    }
+
+    /// The reply to one input line — `=[id] payload` or `?[id] message`, then an empty line —
+    /// and whether it ends the session; `None` for a line with no command (blank, comment).
+    /// Control characters other than tab are removed, tabs become spaces, `#` starts a comment
+    /// (GTP 2, section 2.3).
+    pub fn respond(&mut self, line: &str) -> Option<(String, bool)> {
+        let cleaned: String = line
+            .split('#')
+            .next()
+            .unwrap_or("")
+            .chars()
+            .filter_map(|c| match c {
+                '\t' => Some(' '),
+                c if c.is_control() => None,
+                c => Some(c),
+            })
+            .collect();
+        let mut words = cleaned.split_whitespace();
+        let first = words.next()?;
+        let (id, command) = match first.parse::<u64>() {
+            Ok(id) => match words.next() {
+                Some(command) => (id.to_string(), command),
+                None => return Some((format!("?{id} missing command\n\n"), false)),
+            },
+            Err(_) => (String::new(), first),
+        };
+        let rest: Vec<&str> = words.collect();
+        Some(match self.handle(command, &rest) {
+            Reply::Success(payload) => (format!("={id} {payload}\n\n"), false),
+            Reply::Failure(message) => (format!("?{id} {message}\n\n"), false),
+            Reply::Quit => (format!("={id} \n\n"), true),
+        })
+    }
+
     /// Sets the agent's time per move; a search always runs at least one iteration, so a
     /// tiny time still gives a legal move.
     fn set_time(&mut self, per_move: f64) -> Result<String, String> {
@@ -219,59 +261,21 @@ impl GameVisitor for EngineVisitor<'_> {
         let args = self.args;
         let device = args.device.device().map_err(anyhow::Error::msg)?;
         let factory = AgentFactory::<G>::new(args.agent.clone(), &args.game.to_string(), &device)?;
-        let mut engine = Engine {
-            session: GameSession::new(initial),
-            agent: factory.build(),
-            rng: AgentRng::seed_from_u64(args.seed),
-        };
+        let mut engine = Engine::new(initial, factory.build(), args.seed);
         let mut lines = InputLines::new(std::io::stdin().lock());
         let mut out = std::io::stdout().lock();
         while let Some(line) = lines.next_line()? {
-            let InputLine::Text(line) = line else {
-                write!(out, "? {}\n\n", InputLine::NOT_UTF8)?;
+            let reply = match line {
+                InputLine::Text(line) => engine.respond(&line),
+                InputLine::NotUtf8 => Some((format!("? {}\n\n", InputLine::NOT_UTF8), false)),
+            };
+            if let Some((text, quit)) = reply {
+                out.write_all(text.as_bytes())?;
                 out.flush()?;
-                continue;
-            };
-            // Control characters other than tab and newline are removed, tabs become spaces,
-            // comments are dropped (GTP 2, section 2.3).
-            let cleaned: String = line
-                .split('#')
-                .next()
-                .unwrap_or("")
-                .chars()
-                .filter_map(|c| match c {
-                    '\t' => Some(' '),
-                    c if c.is_control() => None,
-                    c => Some(c),
-                })
-                .collect();
-            let mut words = cleaned.split_whitespace();
-            let Some(first) = words.next() else {
-                continue;
-            };
-            let (id, command) = match first.parse::<u64>() {
-                Ok(id) => match words.next() {
-                    Some(command) => (Some(id), command),
-                    None => {
-                        write!(out, "?{id} missing command\n\n")?;
-                        out.flush()?;
-                        continue;
-                    }
-                },
-                Err(_) => (None, first),
-            };
-            let rest: Vec<&str> = words.collect();
-            let id_text = id.map(|i| i.to_string()).unwrap_or_default();
-            match engine.handle(command, &rest) {
-                Reply::Success(payload) => write!(out, "={id_text} {payload}\n\n")?,
-                Reply::Failure(message) => write!(out, "?{id_text} {message}\n\n")?,
-                Reply::Quit => {
-                    write!(out, "={id_text} \n\n")?;
-                    out.flush()?;
+                if quit {
                     return Ok(());
                 }
             }
-            out.flush()?;
         }
         Ok(())
     }
