@@ -22,6 +22,12 @@
 //! - [`cli`]: argument parsing and the subcommands; the only layer that reads files named on the
 //!   command line.
 //!
+//! Reports and charts: the SVG charts (`arena::svg_chart`) are pure functions from match,
+//! tournament and experiment results to SVG text, with no I/O. They sit in `arena`, beside the
+//! results they draw, because both the CLI (`eval`, `tournament`) and the `experiment` layer
+//! (its curves over training time) draw them, and `experiment` may not import `cli`. Writing them
+//! to files, like every terminal output, is the CLI's (and `experiment`'s report directory's).
+//!
 //! Sign convention, everywhere: values are from P0's point of view (P0 maximises).
 
 pub mod arena;
