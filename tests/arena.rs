@@ -28,12 +28,14 @@ impl GameVisitor for EveryAgent {
             "minimax1:model=untrained",
             "mcts:iters=30",
             "mcts:iters=30,policy=random,final=mean,playout=heavy",
-            "mcts:iters=30,model=untrained",
+            "mcts:iters=30,model=untrained,arch=resnet-b0c32-fc64",
             "alphabeta:depth=2",
-            "alphabeta:iters=60,model=untrained",
+            "alphabeta:iters=60,model=untrained,arch=resnet-b0c32-fc64",
             "ubfm:iters=20",
-            "ubfms:iters=20,model=untrained",
-            "descent:iters=2,model=untrained,completed=false",
+            "ubfms:iters=20,model=untrained,arch=resnet-b0c32-fc64",
+            // Plain Descent follows every iteration to a terminal state: with Hus's or Shobu's
+            // long games, the small network keeps this at seconds instead of a minute.
+            "descent:iters=2,model=untrained,arch=resnet-b0c32-fc64,completed=false",
         ] {
             let agent = factory::<G>(spec, game);
             let report = play_match(&initial, &agent, &random, 2, 7, 1, &|_| {});

@@ -14,8 +14,14 @@ fn games_lists_every_registered_game() {
         .iter()
         .map(|g| g["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["awale", "connect_four", "tic_tac_toe"]);
+    assert_eq!(
+        names,
+        ["awale", "connect_four", "tic_tac_toe", "hus", "shobu"]
+    );
     assert_eq!(games[0]["num_actions"], 6);
+    assert_eq!(games[3]["num_actions"], 32);
+    assert_eq!(games[4]["num_actions"], 16384);
+    assert_eq!(games[4]["symmetries"].as_array().map(Vec::len), Some(15));
     assert_eq!(games[1]["symmetries"], serde_json::json!(["mirror"]));
     let text = descent(&["games"]);
     assert!(stdout(&text).contains("connect_four"));
