@@ -103,7 +103,7 @@ fn mcts_crushes_random_at_connect_four() {
 }
 
 #[test]
-fn awale_tournament_reproduces_seed_000s_order() {
+fn awale_tournament_reproduces_the_awale_thesis_order() {
     use descent::games::{Awale, AwaleParams};
     // Seed 000's greedy player with ε = 0.95 picks a random move with probability 0.95 (its
     // code, `random() < eps`); its tournament found UCT ≥ MCTS > greedy ≈ random.
