@@ -119,69 +119,6 @@ fn has(stones: u16, square: u8) -> bool {
     square < OFF && stones & (1 << square) != 0
 }
 
-/// The bit of (direction, length) in a stone's 16-bit mask of feasible moves.
-#[inline(always)]
-const fn move_bit(dir: usize, length: usize) -> u16 {
-    1 << (dir * 2 + length - 1)
-}
-
-/// The (direction, length) pairs a stone at `square` can make as a passive move: every square on
-/// the way empty.
-#[inline(always)]
-fn passive_moves(square: usize, occupied: u16) -> u16 {
-    let mut mask = 0;
-    for (dir, &one) in STEP[square].iter().enumerate() {
-        if one == OFF || has(occupied, one) {
-            continue;
-        }
-        mask |= move_bit(dir, 1);
-        let two = STEP[one as usize][dir];
-        if two != OFF && !has(occupied, two) {
-            mask |= move_bit(dir, 2);
-        }
-    }
-    mask
-}
-
-/// Whether a stone pushed to `square` (possibly off the board) can go there.
-#[inline(always)]
-fn push_lands(square: u8, occupied: u16) -> bool {
-    square == OFF || !has(occupied, square)
-}
-
-/// The (direction, length) pairs a stone at `square` can make as an aggressive move, with `own`
-/// and `theirs` the stones of the board.
-#[inline(always)]
-fn aggressive_moves(square: usize, own: u16, theirs: u16) -> u16 {
-    let occupied = own | theirs;
-    let mut mask = 0;
-    for (dir, &one) in STEP[square].iter().enumerate() {
-        if one == OFF || has(own, one) {
-            continue;
-        }
-        let two = STEP[one as usize][dir];
-        if has(theirs, one) {
-            // Pushes the stone at `one`: to `two` for length 1, to the square after for length 2.
-            if !push_lands(two, occupied) {
-                continue;
-            }
-            mask |= move_bit(dir, 1);
-            if two != OFF && push_lands(STEP[two as usize][dir], occupied) {
-                mask |= move_bit(dir, 2);
-            }
-        } else {
-            mask |= move_bit(dir, 1);
-            if two == OFF || has(own, two) {
-                continue;
-            }
-            if !has(theirs, two) || push_lands(STEP[two as usize][dir], occupied) {
-                mask |= move_bit(dir, 2);
-            }
-        }
-    }
-    mask
-}
-
 /// The squares of the set bits of `stones`, in increasing order.
 #[inline(always)]
 fn squares(mut stones: u16) -> impl Iterator<Item = usize> {
@@ -485,15 +422,11 @@ impl Game for Shobu {
             return false;
         }
         let parts = ActionParts::of(action);
-        let (me, them) = (self.to_move.index(), self.to_move.opponent().index());
-        let (pb, ab) = (parts.passive_board(self.to_move), parts.aggressive_board());
-        let bit = move_bit(parts.dir, parts.length);
-        let own_passive = self.stones[me][pb];
-        let own_aggressive = self.stones[me][ab];
-        has(own_passive, parts.passive as u8)
-            && has(own_aggressive, parts.aggressive as u8)
-            && passive_moves(parts.passive, own_passive | self.stones[them][pb]) & bit != 0
-            && aggressive_moves(parts.aggressive, own_aggressive, self.stones[them][ab]) & bit != 0
+        let sets = self.move_sets(self.to_move);
+        let pair = 2 * parts.dir + parts.length - 1;
+        let passive = parts.passive_board(self.to_move) * SQUARES + parts.passive;
+        let aggressive = parts.aggressive_board() * SQUARES + parts.aggressive;
+        sets.passive[pair] & (1 << passive) != 0 && sets.aggressive[pair] & (1 << aggressive) != 0
     }
 
     fn play(&mut self, action: Action) {
