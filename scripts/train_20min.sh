@@ -6,7 +6,8 @@
 #
 #   scripts/train_20min.sh GAME [RUN_DIR]   (CONFIG=other.yaml, TIME=50ms, GAMES=100, THREADS=1,
 #                                            SPEC=game(params) when the config has parameters,
-#                                            UNTRAINED_VS_UCT=1 to also play the untrained net)
+#                                            UNTRAINED_VS_UCT=1 to also play the untrained net
+#                                            against UCT, TRAINED_VS_UNTRAINED=0 to skip that match)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GAME=${1:?usage: scripts/train_20min.sh GAME [RUN_DIR]}
@@ -26,8 +27,11 @@ match() { # name agent opponent
     --threads "$THREADS" --json --quiet > "$RUN/eval-$1.json"
 }
 match trained-vs-uct "ubfms:model=$RUN,time=$TIME" "mcts:time=$TIME"
-match trained-vs-untrained "ubfms:model=$RUN,time=$TIME" "ubfms:model=untrained,time=$TIME"
-names="trained-vs-uct trained-vs-untrained"
+names="trained-vs-uct"
+if [ "${TRAINED_VS_UNTRAINED:-1}" = 1 ]; then
+  match trained-vs-untrained "ubfms:model=$RUN,time=$TIME" "ubfms:model=untrained,time=$TIME"
+  names="$names trained-vs-untrained"
+fi
 if [ "${UNTRAINED_VS_UCT:-0}" = 1 ]; then
   match untrained-vs-uct "ubfms:model=untrained,time=$TIME" "mcts:time=$TIME"
   names="$names untrained-vs-uct"
