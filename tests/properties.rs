@@ -111,23 +111,8 @@ proptest! {
     }
 }
 
-/// Words the engine knows, and some it does not, for lines made of them.
-const ENGINE_WORDS: &[&str] = &[
-    "protocol_version",
-    "name",
-    "version",
-    "list_commands",
-    "known_command",
-    "clear_board",
-    "play",
-    "genmove",
-    "undo",
-    "showboard",
-    "legal_moves",
-    "final_score",
-    "set_time",
-    "time_settings",
-    "time_left",
+/// Arguments, moves of every game and garbage, mixed with the engine's commands into lines.
+const ENGINE_ARGUMENTS: &[&str] = &[
     "p0",
     "p1",
     "b",
@@ -154,10 +139,18 @@ const ENGINE_WORDS: &[&str] = &[
     "quit",
 ];
 
+fn engine_words() -> Vec<&'static str> {
+    descent::cli::engine::COMMANDS
+        .iter()
+        .chain(ENGINE_ARGUMENTS)
+        .copied()
+        .collect()
+}
+
 fn engine_line() -> impl Strategy<Value = String> {
     prop_oneof![
         any::<String>(),
-        prop::collection::vec(prop::sample::select(ENGINE_WORDS), 0..6).prop_map(|w| w.join(" ")),
+        prop::collection::vec(prop::sample::select(engine_words()), 0..6).prop_map(|w| w.join(" ")),
     ]
 }
 

@@ -33,7 +33,8 @@ pub struct EngineArgs {
     device: DeviceChoice,
 }
 
-const COMMANDS: &[&str] = &[
+/// The commands the engine knows (`list_commands`).
+pub const COMMANDS: &[&str] = &[
     "protocol_version",
     "name",
     "version",
