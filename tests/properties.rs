@@ -136,7 +136,6 @@ const ENGINE_ARGUMENTS: &[&str] = &[
     "\t",
     "é",
     "18446744073709551616",
-    "quit",
 ];
 
 fn engine_words() -> Vec<&'static str> {
