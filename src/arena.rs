@@ -12,7 +12,7 @@ pub mod svg_chart;
 pub mod tournament;
 
 pub use agent::{Agent, AgentFactory, AgentRng, MoveChoice};
-pub use agent_spec::{AgentKind, AgentSpec, ModelSource};
+pub use agent_spec::{AgentSpec, ModelSource};
 pub use game_session::{GameSession, Side, parse_player};
 pub use match_play::{GameRecord, MatchReport, play_match};
 pub use statistics::ResultSummary;

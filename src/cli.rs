@@ -126,5 +126,5 @@ fn seconds_arg(seconds: f64) -> anyhow::Result<std::time::Duration> {
 fn threads_arg(flag: &str, threads: usize) -> anyhow::Result<usize> {
     use crate::search::limits::{MAX_THREADS, at_most};
     anyhow::ensure!(threads >= 1, "{flag} must be at least 1");
-    at_most(flag, threads, MAX_THREADS).map_err(anyhow::Error::msg)
+    Ok(at_most(flag, threads, MAX_THREADS)?)
 }

@@ -22,6 +22,10 @@
 //! - [`cli`]: argument parsing and the subcommands; the only layer that reads files named on the
 //!   command line.
 //!
+//! Below every layer, [`config_error`]: `ConfigError`, the one error type of the settings a user
+//! writes (YAML files, agent and search specs, names of architectures and devices), which every
+//! layer parses some of.
+//!
 //! Reports and charts: the SVG charts (`arena::svg_chart`) are pure functions from match,
 //! tournament and experiment results to SVG text, with no I/O. They sit in `arena`, beside the
 //! results they draw, because both the CLI (`eval`, `tournament`) and the `experiment` layer
@@ -32,9 +36,12 @@
 
 pub mod arena;
 pub mod cli;
+pub mod config_error;
 pub mod experiment;
 pub mod games;
 pub mod learn;
 pub mod search;
 pub mod selfplay;
 pub mod value;
+
+pub use config_error::ConfigError;

@@ -1,5 +1,6 @@
 //! Layer `search`: the tree searches of docs/algorithms.md §1-2, generic over `Game`, seeing values only
-//! through `Evaluator` (so they run and are tested without a network).
+//! through `Evaluator` (so they run and are tested without a network), all behind one interface
+//! (`Searcher`, built from a `SearchSpec`).
 
 pub mod alphabeta;
 pub mod budget;
@@ -10,15 +11,21 @@ pub mod evaluator;
 pub mod greedy;
 pub mod limits;
 pub mod mcts;
+pub mod searcher;
+pub mod spec;
+pub mod stats;
 pub mod table;
 pub mod terminal_eval;
 
 pub use alphabeta::{AlphaBeta, AlphaBetaOptions, AlphaBetaResult};
 pub use budget::Budget;
 pub use decision::Decision;
-pub use descent::{SearchStats, TreeSearch, TreeSearchOptions, Variant};
+pub use descent::{TreeSearch, TreeSearchOptions, Variant};
 pub use duration_text::DurationText;
 pub use evaluator::{ConstantEvaluator, Evaluator, RandomEvaluator, ScoreEvaluator};
 pub use mcts::{FinalMove, LeafValue, Mcts, MctsOptions, TreePolicy};
+pub use searcher::{SearchRng, SearchRoot, Searcher};
+pub use spec::{KeepForLearning, SearchSpec};
+pub use stats::SearchStats;
 pub use table::{ChildEdge, Node, Table, Triple};
 pub use terminal_eval::TerminalEval;

@@ -42,7 +42,7 @@ fn every_configuration_parses_and_validates() {
             let settings = config.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
             // The paper's configurations run as the paper did: one game at a time (Remark 19).
             if name.starts_with("paper-") {
-                assert_eq!(settings.threads, 1, "{name}");
+                assert_eq!(settings.run.threads, 1, "{name}");
             }
         }
     }

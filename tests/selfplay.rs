@@ -4,8 +4,7 @@
 use descent::games::{Game, TicTacToe};
 use descent::learn::{ActionSelection, Distribution, Exploitation, Targets};
 use descent::search::table::key_of;
-use descent::search::{Budget, ConstantEvaluator, RandomEvaluator, TerminalEval};
-use descent::selfplay::config::SearchAlgorithm;
+use descent::search::{Budget, ConstantEvaluator, RandomEvaluator, SearchSpec, TerminalEval};
 use descent::selfplay::self_play::{RunProgress, SelfPlaySettings, SelfPlayer};
 use descent::selfplay::{RunDir, SilentObserver, TrainConfig, train};
 use rand::SeedableRng;
@@ -13,9 +12,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 
 fn settings(targets: Targets) -> SelfPlaySettings {
     SelfPlaySettings {
-        algorithm: SearchAlgorithm::Descent,
-        budget: Budget::iterations(30),
-        completed: true,
+        search: SearchSpec::parse("descent:iters=30", true).unwrap(),
         terminal_eval: TerminalEval::Classic,
         targets,
         selection: ActionSelection {
@@ -23,8 +20,6 @@ fn settings(targets: Targets) -> SelfPlaySettings {
             exploitation: Exploitation::Fixed(0.5),
             completed: true,
         },
-        exploration: 0.7,
-        max_depth: 9,
         keep_resolved: None,
     }
 }
@@ -40,7 +35,7 @@ fn tree_learning_yields_exactly_the_tables_states_with_their_values() {
         &RunProgress::fixed(0.0),
         &mut rng,
     );
-    let table = player.table();
+    let table = player.table().expect("Descent keeps a table");
     assert_eq!(game.pairs.len(), table.len(), "one pair per state of S");
     let mut keys: Vec<u64> = game.pairs.iter().map(|(p, _)| key_of(p)).collect();
     keys.sort_unstable();
@@ -314,14 +309,11 @@ fn mcts_and_alphabeta_learn_their_trees() {
         "game: tic_tac_toe\nsearch:\n  algorithm: alphabeta\nselection:\n  distribution: epsilon-greedy\n",
     ] {
         let settings = TrainConfig::from_yaml(text).unwrap().validate().unwrap();
-        assert_eq!(settings.targets, Targets::Tree, "{text}");
+        assert_eq!(settings.learning.targets, Targets::Tree, "{text}");
     }
-    for algorithm in [SearchAlgorithm::Mcts, SearchAlgorithm::Alphabeta] {
-        let name = format!("{algorithm:?}");
+    for name in ["mcts:iters=60,c=0.7", "alphabeta:iters=60,depth=3"] {
         let mut player = SelfPlayer::<TicTacToe>::new(SelfPlaySettings {
-            algorithm,
-            budget: Budget::iterations(60),
-            max_depth: 3,
+            search: SearchSpec::parse(name, true).unwrap(),
             ..settings(Targets::Tree)
         });
         let initial = TicTacToe::new(&Default::default());

@@ -1,25 +1,21 @@
 //! `Agent`: anything that picks a move in a position — random, greedy / depth-1 minimax, MCTS,
 //! alpha-beta, Descent / UBFM / UBFM_s — built from an `AgentSpec` by an `AgentFactory`, which
-//! loads the network once and hands it to every agent it builds (one per thread).
+//! loads the network once and hands it to every agent it builds (one per thread). An agent is a
+//! `search::Searcher` with its budget per move and the shared evaluator.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use rand::rngs::Xoshiro256PlusPlus;
-
-use super::agent_spec::{AgentKind, AgentSpec};
+use super::agent_spec::AgentSpec;
 use super::model::load_model;
 use crate::games::{Action, Game};
-use crate::search::greedy::{greedy_move, random_move};
-use crate::search::table::key_of;
 use crate::search::{
-    AlphaBeta, AlphaBetaOptions, Budget, Decision, Evaluator, Mcts, ScoreEvaluator, Table,
-    TerminalEval, TreeSearch, TreeSearchOptions,
+    Budget, Evaluator, KeepForLearning, ScoreEvaluator, SearchRng, Searcher, TerminalEval,
 };
 use crate::value::{NetDevice, NetEvaluator};
 
 /// The random number generator agents draw from (one per game, seeded: matches replay).
-pub type AgentRng = Xoshiro256PlusPlus;
+pub type AgentRng = SearchRng;
 
 /// A shared evaluator.
 pub type SharedEvaluator<G> = Arc<dyn Evaluator<G> + Send>;
@@ -94,145 +90,48 @@ impl<G: Game> AgentFactory<G> {
     }
 
     pub fn build(&self) -> Box<dyn Agent<G>> {
-        let searcher = match &self.spec.kind {
-            AgentKind::Random => Searcher::Random,
-            AgentKind::Greedy { epsilon } => Searcher::Greedy { epsilon: *epsilon },
-            AgentKind::Mcts { budget, options } => Searcher::Mcts {
-                mcts: Mcts::new(crate::search::MctsOptions {
-                    terminal_eval: self.terminal_eval,
-                    ..*options
-                }),
-                budget: *budget,
-            },
-            AgentKind::AlphaBeta { budget, max_depth } => Searcher::AlphaBeta {
-                search: AlphaBeta::new(AlphaBetaOptions {
-                    max_depth: *max_depth,
-                    terminal_eval: self.terminal_eval,
-                }),
-                budget: *budget,
-            },
-            AgentKind::TreeSearch {
-                budget,
-                variant,
-                completed,
-                decision,
-            } => Searcher::Tree {
-                search: TreeSearch::new(TreeSearchOptions {
-                    variant: *variant,
-                    completed: *completed,
-                    terminal_eval: self.terminal_eval,
-                    record_terminals: false,
-                }),
-                table: Table::new(false),
-                budget: *budget,
-                decision: *decision,
-            },
-        };
         Box::new(SearchAgent {
-            searcher,
+            searcher: self
+                .spec
+                .search
+                .build(self.terminal_eval, KeepForLearning::default()),
+            budget: self.spec.search.budget(),
             evaluator: self.evaluator.clone(),
-            terminal_eval: self.terminal_eval,
         })
     }
 }
 
-enum Searcher<G: Game> {
-    Random,
-    Greedy {
-        epsilon: f32,
-    },
-    Mcts {
-        mcts: Mcts<G>,
-        budget: Budget,
-    },
-    AlphaBeta {
-        search: AlphaBeta<G>,
-        budget: Budget,
-    },
-    Tree {
-        search: TreeSearch<G>,
-        /// Kept across the moves of a game, cleared between games.
-        table: Table<G>,
-        budget: Budget,
-        decision: Decision,
-    },
-}
-
+/// An agent: a searcher, its budget per move and the shared evaluator.
 struct SearchAgent<G: Game> {
-    searcher: Searcher<G>,
+    searcher: Box<dyn Searcher<G>>,
+    /// `None` for one-ply players.
+    budget: Option<Budget>,
     evaluator: SharedEvaluator<G>,
-    terminal_eval: TerminalEval,
 }
 
 impl<G: Game> Agent<G> for SearchAgent<G> {
     fn new_game(&mut self) {
-        match &mut self.searcher {
-            Searcher::Tree { table, .. } => table.clear(),
-            Searcher::Mcts { mcts, .. } => mcts.clear(),
-            _ => {}
-        }
+        self.searcher.new_game(false);
     }
 
     fn choose_move(&mut self, position: &G, rng: &mut AgentRng) -> MoveChoice {
         let evaluator: &(dyn Evaluator<G> + Send) = &*self.evaluator;
-        let no_move = "choose_move is called on a position in play";
-        match &mut self.searcher {
-            Searcher::Random => MoveChoice {
-                action: random_move(position, rng).expect(no_move),
-                value_p0: None,
-            },
-            Searcher::Greedy { epsilon } => MoveChoice {
-                action: greedy_move(position, &evaluator, &self.terminal_eval, *epsilon, rng)
-                    .expect(no_move),
-                value_p0: None,
-            },
-            Searcher::Mcts { mcts, budget } => {
-                mcts.clear();
-                mcts.search(position, &evaluator, budget, rng);
-                let action = mcts.decide(rng).expect(no_move);
-                let value_p0 = mcts
-                    .root_children()
-                    .iter()
-                    .find(|c| c.action == action)
-                    .map(|c| c.mean_value_p0);
-                MoveChoice { action, value_p0 }
-            }
-            Searcher::AlphaBeta { search, budget } => {
-                let (result, _) = search.search(position, &evaluator, budget, rng);
-                let action = match result.best {
-                    Some(action) => action,
-                    // Not even depth 1 finished within the budget.
-                    None => random_move(position, rng).expect(no_move),
-                };
-                MoveChoice {
-                    action,
-                    value_p0: result.best.map(|_| result.value_p0),
-                }
-            }
-            Searcher::Tree {
-                search,
-                table,
-                budget,
-                decision,
-            } => {
-                search.search(table, position, &evaluator, budget, rng);
-                let action = search
-                    .decide(table, position, *decision, rng)
-                    .expect(no_move);
-                MoveChoice {
-                    action,
-                    value_p0: table.get(key_of(position)).map(|n| n.value_p0),
-                }
-            }
+        // One-ply players ignore the budget.
+        let budget = self.budget.unwrap_or(Budget::iterations(1));
+        self.searcher.search(position, evaluator, &budget, rng);
+        let action = self
+            .searcher
+            .decide(position, rng)
+            .expect("choose_move is called on a position in play");
+        MoveChoice {
+            action,
+            value_p0: self.searcher.root(position).value_p0,
         }
     }
 
     fn set_time_per_move(&mut self, time: Duration) {
-        match &mut self.searcher {
-            Searcher::Mcts { budget, .. }
-            | Searcher::AlphaBeta { budget, .. }
-            | Searcher::Tree { budget, .. } => *budget = Budget::time(time),
-            Searcher::Random | Searcher::Greedy { .. } => {}
+        if self.budget.is_some() {
+            self.budget = Some(Budget::time(time));
         }
     }
 }

@@ -13,13 +13,16 @@
 //! (`…/net.json`), an exported `.descent` file, or `untrained[,arch=paper-cnn]`. Searches without
 //! a model value non-terminal positions by the game's score (0 in games without one). `ubfms` is
 //! completed UBFM with the safest decision (the paper's player), `ubfm` the best decision,
-//! `descent` completed Descent with the best decision.
+//! `descent` completed Descent with the best decision. The search part is `search::SearchSpec`'s
+//! (one parser for agents, YAML runs and benchmarks); an agent adds `model=` and `arch=`.
 
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use crate::search::{Budget, Decision, FinalMove, LeafValue, MctsOptions, TreePolicy, Variant};
+use crate::config_error::ConfigError;
+use crate::search::SearchSpec;
+use crate::search::spec::{SEARCH_KINDS, SpecPairs, search_kind_names};
 use crate::value::Architecture;
 
 /// Where an agent's network comes from.
@@ -31,306 +34,62 @@ pub enum ModelSource {
     Path(PathBuf),
 }
 
-/// The move-choosing algorithm of an agent, with its parameters.
-#[derive(Clone, Debug, PartialEq)]
-pub enum AgentKind {
-    Random,
-    /// One ply: the child with the best immediate value; a random move with probability ε.
-    Greedy {
-        epsilon: f32,
-    },
-    Mcts {
-        budget: Budget,
-        options: MctsOptions,
-    },
-    AlphaBeta {
-        budget: Budget,
-        max_depth: Option<u32>,
-    },
-    /// Descent / UBFM / UBFM_s.
-    TreeSearch {
-        budget: Budget,
-        variant: Variant,
-        completed: bool,
-        decision: Decision,
-    },
-}
-
-/// A parsed agent spec. `Display` gives back the text it was parsed from.
+/// A parsed agent spec: a search (`search::SearchSpec`) and where its network comes from.
+/// `Display` gives back the text it was parsed from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AgentSpec {
     pub text: String,
-    pub kind: AgentKind,
+    pub search: SearchSpec,
     pub model: Option<ModelSource>,
 }
 
-/// The agent kinds and their valid keys (for error messages).
-const KINDS: &[(&str, &[&str])] = &[
-    ("random", &[]),
-    ("greedy", &["eps", "model", "arch"]),
-    ("minimax1", &["model", "arch"]),
-    (
-        "mcts",
-        &[
-            "iters", "time", "c", "policy", "playout", "final", "model", "arch",
-        ],
-    ),
-    ("alphabeta", &["depth", "iters", "time", "model", "arch"]),
-    ("ubfm", &["iters", "time", "model", "arch", "completed"]),
-    ("ubfms", &["iters", "time", "model", "arch", "completed"]),
-    ("descent", &["iters", "time", "model", "arch", "completed"]),
-];
+/// The keys an agent spec adds to its search's.
+const MODEL_KEYS: [&str; 2] = ["model", "arch"];
 
-fn kinds_list() -> String {
-    KINDS.iter().map(|(k, _)| *k).collect::<Vec<_>>().join(", ")
-}
-
-/// The key=value pairs of one spec, checked against the kind's valid keys.
-struct Pairs<'a> {
-    spec: &'a str,
-    pairs: Vec<(&'a str, &'a str)>,
-}
-
-impl<'a> Pairs<'a> {
-    fn parse(spec: &'a str, rest: &'a str, valid: &[&str]) -> Result<Self, String> {
-        let mut pairs: Vec<(&str, &str)> = Vec::new();
-        for item in rest.split(',').filter(|s| !s.is_empty()) {
-            let Some((key, value)) = item.split_once('=') else {
-                return Err(format!(
-                    "agent {spec:?}: expected key=value, got {item:?} (valid keys: {})",
-                    valid.join(", ")
-                ));
-            };
-            if !valid.contains(&key) {
-                return Err(format!(
-                    "agent {spec:?}: unknown key {key:?} (valid keys: {})",
-                    if valid.is_empty() {
-                        "none".to_string()
-                    } else {
-                        valid.join(", ")
-                    }
-                ));
-            }
-            if pairs.iter().any(|(k, _)| *k == key) {
-                return Err(format!("agent {spec:?}: key {key:?} given twice"));
-            }
-            pairs.push((key, value));
-        }
-        Ok(Pairs { spec, pairs })
-    }
-
-    fn get(&self, key: &str) -> Option<&'a str> {
-        self.pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
-    }
-
-    fn bad(&self, key: &str, value: &str, expected: &str) -> String {
-        format!("agent {:?}: {key}={value:?} is not {expected}", self.spec)
-    }
-
-    fn parsed<T: FromStr>(&self, key: &str, expected: &str) -> Result<Option<T>, String> {
-        self.get(key)
-            .map(|v| v.parse::<T>().map_err(|_| self.bad(key, v, expected)))
-            .transpose()
-    }
-
-    fn one_of<T: Copy>(&self, key: &str, choices: &[(&str, T)]) -> Result<Option<T>, String> {
-        self.get(key)
-            .map(|v| {
-                choices
-                    .iter()
-                    .find(|(name, _)| *name == v)
-                    .map(|(_, t)| *t)
-                    .ok_or_else(|| {
-                        let names: Vec<&str> = choices.iter().map(|(n, _)| *n).collect();
-                        self.bad(key, v, &format!("one of {}", names.join(", ")))
-                    })
-            })
-            .transpose()
-    }
-
-    /// `iters` and/or `time`; at least one.
-    fn budget(&self) -> Result<Budget, String> {
-        let iterations = self
-            .parsed::<u64>("iters", "a positive whole number")?
-            .map(|n| {
-                if n == 0 {
-                    Err(self.bad("iters", "0", "a positive whole number"))
-                } else {
-                    Ok(n)
-                }
-            })
-            .transpose()?;
-        let time = self
-            .get("time")
-            .map(|v| {
-                v.parse::<crate::search::DurationText>()
-                    .map(|d| d.0)
-                    .map_err(|e| format!("agent {:?}: time: {e}", self.spec))
-            })
-            .transpose()?;
-        if iterations.is_none() && time.is_none() {
-            return Err(format!(
-                "agent {:?}: give a budget per move, time=… (e.g. 1s, 200ms) or iters=…",
-                self.spec
-            ));
-        }
-        Ok(Budget { iterations, time })
-    }
-
-    fn model(&self) -> Result<Option<ModelSource>, String> {
-        let architecture = self
-            .get("arch")
-            .map(|a| {
-                a.parse::<Architecture>()
-                    .map_err(|e| format!("agent {:?}: {e}", self.spec))
-            })
-            .transpose()?;
-        match self.get("model") {
-            None if architecture.is_some() => Err(format!(
-                "agent {:?}: arch= goes with model=untrained",
-                self.spec
-            )),
-            None => Ok(None),
-            Some("untrained") => Ok(Some(ModelSource::Untrained(
-                architecture.unwrap_or(Architecture::PaperCnn),
-            ))),
-            Some(_) if architecture.is_some() => Err(format!(
-                "agent {:?}: arch= goes with model=untrained (a saved network names its own)",
-                self.spec
-            )),
-            Some(path) => Ok(Some(ModelSource::Path(PathBuf::from(path)))),
-        }
+/// `model=…` and `arch=…` of a spec.
+fn model_source(pairs: &SpecPairs<'_>) -> Result<Option<ModelSource>, ConfigError> {
+    let architecture = pairs
+        .get("arch")
+        .map(|a| {
+            a.parse::<Architecture>()
+                .map_err(|e| pairs.error(&e.to_string()))
+        })
+        .transpose()?;
+    match (pairs.get("model"), architecture) {
+        (None, Some(_)) => Err(pairs.error("arch= goes with model=untrained")),
+        (None, None) => Ok(None),
+        (Some("untrained"), architecture) => Ok(Some(ModelSource::Untrained(
+            architecture.unwrap_or(Architecture::PaperCnn),
+        ))),
+        (Some(_), Some(_)) => Err(pairs.error(
+            "arch= goes with model=untrained (a saved network names its own)",
+        )),
+        (Some(path), None) => Ok(Some(ModelSource::Path(PathBuf::from(path)))),
     }
 }
 
 impl FromStr for AgentSpec {
-    type Err = String;
+    type Err = ConfigError;
 
-    fn from_str(text: &str) -> Result<Self, String> {
-        let (name, rest) = text.split_once(':').unwrap_or((text, ""));
-        let Some((_, valid)) = KINDS.iter().find(|(k, _)| *k == name) else {
-            return Err(format!(
-                "unknown agent {text:?}: expected one of {} (e.g. `mcts:time=1s`, `ubfms:model=runs/awale,time=1s`)",
-                kinds_list()
+    fn from_str(text: &str) -> Result<Self, ConfigError> {
+        let (kind, rest) = text.split_once(':').unwrap_or((text, ""));
+        let Some((_, search_keys)) = SEARCH_KINDS.iter().find(|(k, _)| *k == kind) else {
+            return Err(ConfigError::new(
+                "agent",
+                format!(
+                    "unknown agent {text:?}: expected one of {} (e.g. `mcts:time=1s`, `ubfms:model=runs/awale,time=1s`)",
+                    search_kind_names()
+                ),
             ));
         };
-        let pairs = Pairs::parse(text, rest, valid)?;
-        let model = pairs.model()?;
-        let kind = match name {
-            "random" => AgentKind::Random,
-            "greedy" => {
-                let epsilon = pairs.parsed::<f32>("eps", "a probability in [0, 1]")?;
-                if let Some(e) = epsilon
-                    && !(0.0..=1.0).contains(&e)
-                {
-                    return Err(pairs.bad("eps", &e.to_string(), "a probability in [0, 1]"));
-                }
-                AgentKind::Greedy {
-                    epsilon: epsilon.unwrap_or(0.0),
-                }
-            }
-            "minimax1" => {
-                if model.is_none() {
-                    return Err(format!("agent {text:?}: minimax1 needs model=…"));
-                }
-                AgentKind::Greedy { epsilon: 0.0 }
-            }
-            "mcts" => {
-                let c = pairs.parsed::<f32>("c", "a number ≥ 0")?;
-                if c.is_some_and(|c| !(c >= 0.0 && c.is_finite())) {
-                    return Err(pairs.bad("c", pairs.get("c").unwrap_or(""), "a number ≥ 0"));
-                }
-                let leaf = pairs
-                    .one_of(
-                        "playout",
-                        &[
-                            ("random", LeafValue::RandomPlayout),
-                            ("heavy", LeafValue::HeavyPlayout),
-                            ("net", LeafValue::Evaluator),
-                        ],
-                    )?
-                    .unwrap_or(if model.is_some() {
-                        LeafValue::Evaluator
-                    } else {
-                        LeafValue::RandomPlayout
-                    });
-                if leaf == LeafValue::Evaluator && model.is_none() {
-                    return Err(format!("agent {text:?}: playout=net needs model=…"));
-                }
-                // The paper's 0.4 on the network's value scale; 1/√2 for playout rewards.
-                let c = c.unwrap_or(if leaf == LeafValue::Evaluator {
-                    MctsOptions::DEFAULT_C_NETWORK
-                } else {
-                    MctsOptions::DEFAULT_C
-                });
-                let tree_policy = pairs
-                    .one_of(
-                        "policy",
-                        &[
-                            ("uct", TreePolicy::Uct { c }),
-                            ("random", TreePolicy::Random),
-                        ],
-                    )?
-                    .unwrap_or(TreePolicy::Uct { c });
-                let final_move = pairs
-                    .one_of(
-                        "final",
-                        &[
-                            ("visits", FinalMove::MostVisits),
-                            ("mean", FinalMove::BestMean),
-                        ],
-                    )?
-                    .unwrap_or(FinalMove::MostVisits);
-                AgentKind::Mcts {
-                    budget: pairs.budget()?,
-                    options: MctsOptions {
-                        tree_policy,
-                        leaf,
-                        final_move,
-                        // The model's, set when the agent is built.
-                        terminal_eval: crate::search::TerminalEval::Classic,
-                    },
-                }
-            }
-            "alphabeta" => {
-                let max_depth = pairs.parsed::<u32>("depth", "a positive whole number")?;
-                if max_depth == Some(0) {
-                    return Err(pairs.bad("depth", "0", "a positive whole number"));
-                }
-                let budget = if max_depth.is_some()
-                    && pairs.get("iters").is_none()
-                    && pairs.get("time").is_none()
-                {
-                    Budget::iterations(u64::MAX)
-                } else {
-                    pairs.budget().map_err(|_| {
-                        format!("agent {text:?}: give depth=…, time=… or iters=… (nodes)")
-                    })?
-                };
-                AgentKind::AlphaBeta { budget, max_depth }
-            }
-            "ubfm" | "ubfms" | "descent" => {
-                let completed = pairs.parsed::<bool>("completed", "true or false")?;
-                AgentKind::TreeSearch {
-                    budget: pairs.budget()?,
-                    variant: if name == "descent" {
-                        Variant::Descent
-                    } else {
-                        Variant::Ubfm
-                    },
-                    completed: completed.unwrap_or(true),
-                    decision: if name == "ubfms" {
-                        Decision::Safest
-                    } else {
-                        Decision::Best
-                    },
-                }
-            }
-            _ => unreachable!("every kind of KINDS is handled"),
-        };
+        // Random moves need no network.
+        let model_keys: &[&str] = if kind == "random" { &[] } else { &MODEL_KEYS };
+        let valid: Vec<&str> = search_keys.iter().chain(model_keys).copied().collect();
+        let pairs = SpecPairs::parse("agent", text, rest, &valid)?;
+        let model = model_source(&pairs)?;
         Ok(AgentSpec {
             text: text.to_string(),
-            kind,
+            search: SearchSpec::from_pairs(kind, &pairs, model.is_some())?,
             model,
         })
     }
@@ -345,6 +104,7 @@ impl fmt::Display for AgentSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::{Budget, Decision, LeafValue, MctsOptions, TreePolicy, Variant};
     use std::time::Duration;
 
     fn parse(text: &str) -> AgentSpec {
@@ -352,20 +112,20 @@ mod tests {
     }
 
     fn error(text: &str) -> String {
-        text.parse::<AgentSpec>().expect_err(text)
+        text.parse::<AgentSpec>().expect_err(text).to_string()
     }
 
     #[test]
     fn every_kind_parses() {
-        assert_eq!(parse("random").kind, AgentKind::Random);
+        assert_eq!(parse("random").search, SearchSpec::Random);
         assert_eq!(
-            parse("greedy:eps=0.05").kind,
-            AgentKind::Greedy { epsilon: 0.05 }
+            parse("greedy:eps=0.05").search,
+            SearchSpec::Greedy { epsilon: 0.05 }
         );
         let mcts = parse("mcts:iters=2000,c=0.7");
         assert_eq!(
-            mcts.kind,
-            AgentKind::Mcts {
+            mcts.search,
+            SearchSpec::Mcts {
                 budget: Budget::iterations(2000),
                 options: MctsOptions {
                     tree_policy: TreePolicy::Uct { c: 0.7 },
@@ -374,8 +134,8 @@ mod tests {
             }
         );
         // Default constants: 1/√2 on playout rewards, the paper's 0.4 with a network.
-        let c_of = |spec: &str| match parse(spec).kind {
-            AgentKind::Mcts {
+        let c_of = |spec: &str| match parse(spec).search {
+            SearchSpec::Mcts {
                 options:
                     MctsOptions {
                         tree_policy: TreePolicy::Uct { c },
@@ -389,13 +149,13 @@ mod tests {
         assert_eq!(c_of("mcts:iters=9,model=untrained"), 0.4);
         assert_eq!(c_of("mcts:iters=9,model=untrained,c=1.5"), 1.5);
         assert!(matches!(
-            parse("mcts:time=200ms,policy=random,final=mean").kind,
-            AgentKind::Mcts { budget: Budget { time: Some(t), iterations: None }, options }
+            parse("mcts:time=200ms,policy=random,final=mean").search,
+            SearchSpec::Mcts { budget: Budget { time: Some(t), iterations: None }, options }
                 if t == Duration::from_millis(200) && options == MctsOptions::plain()
         ));
         assert_eq!(
-            parse("alphabeta:depth=6").kind,
-            AgentKind::AlphaBeta {
+            parse("alphabeta:depth=6").search,
+            SearchSpec::AlphaBeta {
                 budget: Budget::iterations(u64::MAX),
                 max_depth: Some(6)
             }
@@ -403,8 +163,8 @@ mod tests {
         let ubfms = parse("ubfms:model=runs/awale,time=1s");
         assert_eq!(ubfms.model, Some(ModelSource::Path("runs/awale".into())));
         assert!(matches!(
-            ubfms.kind,
-            AgentKind::TreeSearch {
+            ubfms.search,
+            SearchSpec::TreeSearch {
                 variant: Variant::Ubfm,
                 completed: true,
                 decision: Decision::Safest,
@@ -412,8 +172,8 @@ mod tests {
             }
         ));
         assert!(matches!(
-            parse("descent:iters=100,completed=false").kind,
-            AgentKind::TreeSearch {
+            parse("descent:iters=100,completed=false").search,
+            SearchSpec::TreeSearch {
                 variant: Variant::Descent,
                 completed: false,
                 decision: Decision::Best,
@@ -426,8 +186,8 @@ mod tests {
         );
         // A model makes MCTS value leaves with it unless told otherwise.
         assert!(matches!(
-            parse("mcts:iters=10,model=x.descent").kind,
-            AgentKind::Mcts {
+            parse("mcts:iters=10,model=x.descent").search,
+            SearchSpec::Mcts {
                 options: MctsOptions {
                     leaf: LeafValue::Evaluator,
                     ..

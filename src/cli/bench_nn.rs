@@ -160,7 +160,7 @@ pub fn run(args: NnArgs) -> anyhow::Result<ExitCode> {
         "--batch sizes must be positive"
     );
     for &batch in args.batch.iter().chain([&args.train_batch]) {
-        at_most("a --batch or --train-batch size", batch, MAX_BATCH).map_err(anyhow::Error::msg)?;
+        at_most("--batch / --train-batch", batch, MAX_BATCH)?;
     }
     args.arch
         .check_size(args.game.encoding_dims())

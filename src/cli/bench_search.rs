@@ -1,28 +1,18 @@
-//! `descent bench search <game> --algo descent|ubfm|ubfms|mcts|alphabeta …`: the speed of one
-//! search from the initial position, with a fixed seed (iteration budgets are reproducible).
+//! `descent bench search <game> --algo SPEC …`: the speed of one search from the initial
+//! position, with a fixed seed (iteration budgets are reproducible). `--algo` is a search spec
+//! (`search::SearchSpec`, the parser of agents and YAML runs), the budget flags add its budget.
 
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 use rand::SeedableRng;
-use rand::rngs::Xoshiro256PlusPlus;
 use serde::Serialize;
 
 use crate::games::{Game, GameSpec, GameVisitor};
 use crate::search::{
-    AlphaBeta, AlphaBetaOptions, Budget, ConstantEvaluator, Evaluator, Mcts, MctsOptions,
-    RandomEvaluator, ScoreEvaluator, SearchStats, Table, TreeSearch, TreeSearchOptions,
+    Budget, ConstantEvaluator, Evaluator, KeepForLearning, RandomEvaluator, ScoreEvaluator,
+    SearchRng, SearchSpec, SearchStats, TerminalEval, Variant,
 };
-
-#[derive(Clone, Copy, Debug, ValueEnum, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Algo {
-    Descent,
-    Ubfm,
-    Ubfms,
-    Mcts,
-    Alphabeta,
-}
 
 #[derive(Clone, Copy, Debug, ValueEnum, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -40,9 +30,11 @@ pub struct SearchArgs {
     /// Game spec, e.g. awale.
     #[arg(value_parser = super::parse_game)]
     game: GameSpec,
-    /// The search to time.
-    #[arg(long, value_enum, default_value_t = Algo::Descent)]
-    algo: Algo,
+    /// The search to time: a search spec without its budget, e.g. `descent`, `ubfms`, `mcts`,
+    /// `mcts:c=1.4,playout=heavy`, `alphabeta:depth=6` (the kinds: random, greedy, minimax1,
+    /// mcts, alphabeta, ubfm, ubfms, descent).
+    #[arg(long, default_value = "descent")]
+    algo: String,
     /// Iteration budget (Descent/UBFM iterations, MCTS simulations, alpha-beta nodes).
     #[arg(long)]
     iterations: Option<u64>,
@@ -66,7 +58,7 @@ pub struct SearchArgs {
 struct SearchReport {
     bench: &'static str,
     game: String,
-    algo: Algo,
+    algo: String,
     evaluator: EvaluatorChoice,
     searches: u32,
     seconds: f64,
@@ -86,7 +78,7 @@ struct SearchReport {
 }
 
 struct Bench {
-    algo: Algo,
+    search: SearchSpec,
     budget: Budget,
     repeat: u32,
     seed: u64,
@@ -95,41 +87,32 @@ struct Bench {
 
 impl Bench {
     fn run<G: Game, E: Evaluator<G>>(&self, root: &G, evaluator: &E) -> (SearchStats, usize, f64) {
+        // Descent as in training (terminal states recorded), the others as when playing.
+        let keep = KeepForLearning {
+            terminal_states: matches!(
+                self.search,
+                SearchSpec::TreeSearch {
+                    variant: Variant::Descent,
+                    ..
+                }
+            ),
+            positions: false,
+        };
         let mut total = SearchStats::default();
         let mut entries = 0;
         let mut bytes_per_entry = 0.0;
         for i in 0..self.repeat {
-            let mut rng = Xoshiro256PlusPlus::seed_from_u64(self.seed.wrapping_add(i as u64));
-            let stats = match self.algo {
-                Algo::Descent | Algo::Ubfm | Algo::Ubfms => {
-                    let options = if matches!(self.algo, Algo::Descent) {
-                        TreeSearchOptions::descent()
-                    } else {
-                        TreeSearchOptions::ubfm()
-                    };
-                    let mut table = Table::new(false);
-                    let mut search = TreeSearch::new(options);
-                    let stats = search.search(&mut table, root, evaluator, &self.budget, &mut rng);
-                    entries = table.len();
-                    bytes_per_entry = table.memory_bytes() as f64 / table.len().max(1) as f64;
-                    stats
-                }
-                Algo::Mcts => {
-                    let mut mcts = Mcts::new(MctsOptions::uct());
-                    let stats = mcts.search(root, evaluator, &self.budget, &mut rng);
-                    mcts.decide(&mut rng).expect("a move after a search");
-                    stats
-                }
-                Algo::Alphabeta => {
-                    let mut ab = AlphaBeta::new(AlphaBetaOptions::default());
-                    let (result, stats) = ab.search(root, evaluator, &self.budget, &mut rng);
-                    assert!(
-                        result.best.is_some() || stats.iterations < 2,
-                        "alpha-beta found no move"
-                    );
-                    stats
-                }
-            };
+            let mut rng = SearchRng::seed_from_u64(self.seed.wrapping_add(i as u64));
+            let mut searcher = self.search.build::<G>(TerminalEval::Classic, keep);
+            let stats = searcher.search(root, evaluator, &self.budget, &mut rng);
+            assert!(
+                searcher.decide(root, &mut rng).is_some(),
+                "the search found no move"
+            );
+            if let Some(table) = searcher.table() {
+                entries = table.len();
+                bytes_per_entry = table.memory_bytes() as f64 / table.len().max(1) as f64;
+            }
             total.add(&stats);
         }
         (total, entries, bytes_per_entry)
@@ -162,8 +145,18 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
         iterations: args.iterations,
         time,
     };
+    let mut text = args.algo.clone();
+    let budget_keys = [
+        budget.iterations.map(|n| format!("iters={n}")),
+        budget.time.map(|t| format!("time={}s", t.as_secs_f64())),
+    ];
+    for key in budget_keys.into_iter().flatten() {
+        text.push(if text.contains(':') { ',' } else { ':' });
+        text.push_str(&key);
+    }
+    let search = SearchSpec::parse(&text, false).map_err(|e| e.within("--algo"))?;
     let bench = Bench {
-        algo: args.algo,
+        search,
         budget,
         repeat: args.repeat,
         seed: args.seed,
@@ -174,7 +167,7 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
     let report = SearchReport {
         bench: "search",
         game: args.game.to_string(),
-        algo: args.algo,
+        algo: args.algo.clone(),
         evaluator: args.evaluator,
         searches: args.repeat,
         seconds: stats.seconds,
@@ -195,7 +188,7 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     println!(
-        "{:?} on {} ({} search(es), {:.2} s, evaluator {:?})",
+        "{} on {} ({} search(es), {:.2} s, evaluator {:?})",
         report.algo, report.game, report.searches, report.seconds, report.evaluator
     );
     println!(

@@ -131,10 +131,7 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
         .game
         .parse()
         .map_err(|e: crate::games::GameSpecError| anyhow::anyhow!("game {}: {e}", plan.game))?;
-    let device = plan.variants[0].settings[0]
-        .device
-        .device()
-        .map_err(anyhow::Error::msg)?;
+    let device = plan.variants[0].settings[0].run.device.device()?;
     device.burn.seed(args.seed);
     if !args.quiet {
         info!(

@@ -386,7 +386,7 @@ fn evaluation_agent(text: &str) -> anyhow::Result<AgentSpec> {
 pub fn agent_with_model(agent: &AgentSpec, base: &std::path::Path, label: String) -> AgentSpec {
     AgentSpec {
         text: label,
-        kind: agent.kind.clone(),
+        search: agent.search.clone(),
         model: Some(ModelSource::Path(base.to_path_buf())),
     }
 }
@@ -424,10 +424,7 @@ mod tests {
         // The base's own search budget is kept; the variant's set changes only what it names.
         assert_eq!(a.configs[0].search.iterations, Some(30));
         assert_eq!(b.configs[0].search.iterations, Some(30));
-        assert_eq!(
-            b.configs[0].search.algorithm,
-            crate::selfplay::config::SearchAlgorithm::Mcts
-        );
+        assert_eq!(b.configs[0].search.algorithm, "mcts");
         assert_eq!(
             b.configs[0].learning.targets,
             crate::selfplay::config::TargetsName::Root
@@ -522,8 +519,8 @@ mod tests {
             "x".into(),
         );
         assert!(matches!(
-            spec.kind,
-            crate::arena::AgentKind::TreeSearch { .. }
+            spec.search,
+            crate::search::SearchSpec::TreeSearch { .. }
         ));
         assert_eq!(spec.model, Some(ModelSource::Path("r/nets/net-5".into())));
         assert_eq!(spec.text, "x");

@@ -13,7 +13,7 @@
 use rand::Rng;
 
 use super::budget::{Budget, BudgetClock};
-use super::descent::SearchStats;
+use super::stats::SearchStats;
 use super::evaluator::Evaluator;
 use super::table::{ZobristMap, key_of};
 use super::terminal_eval::TerminalEval;

@@ -4,6 +4,8 @@
 
 use std::fmt;
 use std::str::FromStr;
+
+use crate::config_error::ConfigError;
 use std::time::Duration;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -20,10 +22,10 @@ const EXPECTED: &str =
 pub const MAX_DURATION: Duration = Duration::from_secs(100 * 365 * 86400);
 
 impl FromStr for DurationText {
-    type Err = String;
+    type Err = ConfigError;
 
-    fn from_str(text: &str) -> Result<Self, String> {
-        let bad = || format!("bad duration {text:?}: expected {EXPECTED}");
+    fn from_str(text: &str) -> Result<Self, ConfigError> {
+        let bad = || ConfigError::new("bad duration", format!("{text:?}: expected {EXPECTED}"));
         let trimmed = text.trim();
         if trimmed.is_empty() {
             return Err(bad());
@@ -151,7 +153,7 @@ mod tests {
             "NaN",
             "1e20",
         ] {
-            assert!(d(bad).unwrap_err().contains("expected a duration"), "{bad}");
+            assert!(d(bad).unwrap_err().to_string().contains("expected a duration"), "{bad}");
         }
         assert_eq!(d("36500d"), Ok(MAX_DURATION));
         assert_eq!(DurationText(Duration::from_secs(5400)).to_string(), "1h30m");

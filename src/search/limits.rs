@@ -3,6 +3,8 @@
 //! that a typo (an extra three zeros) is refused with a message naming the key, before anything
 //! is allocated or written.
 
+use crate::config_error::ConfigError;
+
 /// Threads (self-play games at once, match threads, benchmark threads).
 pub const MAX_THREADS: usize = 1024;
 /// Games of one evaluation, match or tournament pairing.
@@ -14,14 +16,20 @@ pub const MAX_BATCH: usize = 1 << 20;
 /// Parameters of a value network (800 MB of f32 weights, about 3 GB with Adam's state).
 pub const MAX_NET_PARAMETERS: u64 = 200_000_000;
 
-/// `Err` naming `what` when `value` is above `max`.
+/// `Err` naming `key` when `value` is above `max`.
+///
+/// # Errors
+/// `value > max`.
 pub fn at_most<T: PartialOrd + std::fmt::Display>(
-    what: &str,
+    key: &str,
     value: T,
     max: T,
-) -> Result<T, String> {
+) -> Result<T, ConfigError> {
     if value > max {
-        Err(format!("{what} is {value}, more than the limit of {max}"))
+        Err(ConfigError::new(
+            key,
+            format!("{value} is more than the limit of {max}"),
+        ))
     } else {
         Ok(value)
     }

@@ -19,7 +19,7 @@
 use rand::{Rng, RngExt};
 
 use super::budget::Budget;
-use super::descent::SearchStats;
+use super::stats::SearchStats;
 use super::evaluator::Evaluator;
 use super::terminal_eval::TerminalEval;
 use crate::games::random_playout::random_playout;

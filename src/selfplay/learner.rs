@@ -42,8 +42,8 @@ impl Learner {
         Learner {
             trainer,
             replay,
-            batch_size: settings.batch_size,
-            augment_symmetries: settings.augment_symmetries,
+            batch_size: settings.replay.batch_size,
+            augment_symmetries: settings.learning.augment_symmetries,
             rng,
         }
     }

@@ -9,9 +9,9 @@ use serde::Serialize;
 
 use super::config::{EvalOpponent, EvaluationSettings};
 use crate::arena::agent::SharedEvaluator;
-use crate::arena::{AgentFactory, AgentKind, AgentSpec, play_match};
+use crate::arena::{AgentFactory, AgentSpec, play_match};
 use crate::games::Game;
-use crate::search::{Decision, MctsOptions, TerminalEval, Variant};
+use crate::search::{Decision, MctsOptions, SearchSpec, TerminalEval, Variant};
 
 /// The result of one evaluation, from the network's side.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -34,7 +34,7 @@ pub fn baseline_spec(settings: &EvaluationSettings) -> AgentSpec {
     match settings.opponent {
         EvalOpponent::Mcts => AgentSpec {
             text: format!("mcts:{}", budget_text(&settings.budget)),
-            kind: AgentKind::Mcts {
+            search: SearchSpec::Mcts {
                 budget: settings.budget,
                 options: MctsOptions::uct(),
             },
@@ -67,7 +67,7 @@ pub fn evaluate_against_baseline<G: Game>(
     let player = AgentFactory::with_evaluator(
         AgentSpec {
             text: format!("ubfms:model=<current>,{}", budget_text(&settings.budget)),
-            kind: AgentKind::TreeSearch {
+            search: SearchSpec::TreeSearch {
                 budget: settings.budget,
                 variant: Variant::Ubfm,
                 completed: true,

@@ -4,32 +4,24 @@
 
 use std::time::{Duration, Instant};
 
-use rand::{Rng, RngExt};
+use rand::RngExt;
 
 use crate::games::{Action, Game, Outcome};
 use crate::learn::targets::collect_pairs;
 use crate::learn::{ActionSelection, SearchedPosition, Targets};
 use crate::search::{
-    AlphaBeta, AlphaBetaOptions, Budget, ChildEdge, Evaluator, FinalMove, LeafValue, Mcts,
-    MctsOptions, SearchStats, Table, TerminalEval, TreePolicy, TreeSearch, TreeSearchOptions,
-    Variant,
+    Budget, Evaluator, KeepForLearning, SearchRng, SearchSpec, SearchStats, Searcher, Table,
+    TerminalEval,
 };
 
-use super::config::SearchAlgorithm;
-
 /// How self-play searches and moves.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SelfPlaySettings {
-    pub algorithm: SearchAlgorithm,
-    pub budget: Budget,
-    pub completed: bool,
+    /// The search (its budget per move included).
+    pub search: SearchSpec,
     pub terminal_eval: TerminalEval,
     pub targets: Targets,
     pub selection: ActionSelection,
-    /// UCT's exploration constant (mcts).
-    pub exploration: f64,
-    /// Deepest alpha-beta iteration.
-    pub max_depth: u32,
     /// Keep resolved states across games, emptied this often.
     pub keep_resolved: Option<Duration>,
 }
@@ -90,55 +82,37 @@ pub struct FinishedGame<G> {
     pub table_states: usize,
 }
 
-/// A self-play player: its searchers and the table it keeps across a game's moves.
+/// A self-play player: its searcher (with the table it keeps across a game's moves).
 pub struct SelfPlayer<G: Game> {
     settings: SelfPlaySettings,
-    tree: TreeSearch<G>,
-    mcts: Mcts<G>,
-    alphabeta: AlphaBeta<G>,
-    table: Table<G>,
+    searcher: Box<dyn Searcher<G>>,
+    budget: Budget,
     last_reset: Instant,
-    children: Vec<ChildEdge>,
     actions: Vec<Action>,
-    /// Tree learning with MCTS or alpha-beta: the states of the game's searches, each once
-    /// with the value of the last search that valued it, in the order first seen.
+    /// Tree learning with a search without a table (MCTS, alpha-beta): the states of the
+    /// game's searches, each once with the value of the last search that valued it, in the
+    /// order first seen.
     searched_states: Vec<(G, f32)>,
     searched_index: rustc_hash::FxHashMap<u64, usize>,
     scratch: Vec<(G, f32)>,
 }
 
 impl<G: Game> SelfPlayer<G> {
+    /// # Panics
+    /// If the search of `settings` has no budget (a one-ply player: the configuration refuses it).
     pub fn new(settings: SelfPlaySettings) -> Self {
-        let tree = TreeSearch::new(TreeSearchOptions {
-            variant: if settings.algorithm == SearchAlgorithm::Ubfm {
-                Variant::Ubfm
-            } else {
-                Variant::Descent
-            },
-            completed: settings.completed,
-            terminal_eval: settings.terminal_eval,
-            record_terminals: true,
-        });
-        let mcts = Mcts::new(MctsOptions {
-            tree_policy: TreePolicy::Uct {
-                c: settings.exploration as f32,
-            },
-            leaf: LeafValue::Evaluator,
-            final_move: FinalMove::MostVisits,
-            terminal_eval: settings.terminal_eval,
-        });
-        let alphabeta = AlphaBeta::new(AlphaBetaOptions {
-            max_depth: Some(settings.max_depth),
-            terminal_eval: settings.terminal_eval,
-        });
+        let keep = KeepForLearning {
+            terminal_states: true,
+            positions: settings.targets == Targets::Tree,
+        };
         SelfPlayer {
+            searcher: settings.search.build(settings.terminal_eval, keep),
+            budget: settings
+                .search
+                .budget()
+                .expect("a self-play search has a budget per move"),
             settings,
-            tree,
-            mcts,
-            alphabeta,
-            table: Table::new(settings.targets == Targets::Tree),
             last_reset: Instant::now(),
-            children: Vec::new(),
             actions: Vec::new(),
             searched_states: Vec::new(),
             searched_index: Default::default(),
@@ -146,13 +120,9 @@ impl<G: Game> SelfPlayer<G> {
         }
     }
 
-    /// Whether tree learning takes the states of MCTS / alpha-beta searches (not the table).
+    /// Whether tree learning takes the states of the searches (no table: MCTS, alpha-beta).
     fn learns_searched_states(&self) -> bool {
-        self.settings.targets == Targets::Tree
-            && matches!(
-                self.settings.algorithm,
-                SearchAlgorithm::Mcts | SearchAlgorithm::Alphabeta
-            )
+        self.settings.targets == Targets::Tree && self.searcher.table().is_none()
     }
 
     /// Records the states in `self.scratch` (a search's tree) for tree learning.
@@ -169,19 +139,20 @@ impl<G: Game> SelfPlayer<G> {
         }
     }
 
-    /// The table of the last game (its states are the tree-learning pairs).
-    pub fn table(&self) -> &Table<G> {
-        &self.table
+    /// The table of the last game (its states are the tree-learning pairs), for searches with
+    /// one.
+    pub fn table(&self) -> Option<&Table<G>> {
+        self.searcher.table()
     }
 
     /// Plays one game from `initial`; `progress` is the run's progress, read at each move
     /// (annealing).
-    pub fn play<E: Evaluator<G>, R: Rng + ?Sized>(
+    pub fn play<E: Evaluator<G>>(
         &mut self,
         initial: &G,
         evaluator: &E,
         progress: &RunProgress,
-        rng: &mut R,
+        rng: &mut SearchRng,
     ) -> FinishedGame<G> {
         let start = Instant::now();
         self.start_game();
@@ -206,7 +177,10 @@ impl<G: Game> SelfPlayer<G> {
         if self.learns_searched_states() {
             pairs = std::mem::take(&mut self.searched_states);
         } else {
-            let table = (self.settings.targets == Targets::Tree).then_some(&self.table);
+            let table = self
+                .searcher
+                .table()
+                .filter(|_| self.settings.targets == Targets::Tree);
             collect_pairs(
                 self.settings.targets,
                 table,
@@ -223,7 +197,7 @@ impl<G: Game> SelfPlayer<G> {
             final_value_p0,
             search: stats,
             seconds: start.elapsed().as_secs_f64(),
-            table_states: self.table.len(),
+            table_states: self.searcher.table().map_or(0, Table::len),
         }
     }
 
@@ -231,88 +205,56 @@ impl<G: Game> SelfPlayer<G> {
     fn start_game(&mut self) {
         self.searched_states.clear();
         self.searched_index.clear();
-        match self.settings.keep_resolved {
-            Some(period) if self.last_reset.elapsed() < period => self.table.retain_resolved(),
+        let keep_resolved = match self.settings.keep_resolved {
+            Some(period) if self.last_reset.elapsed() < period => true,
             Some(_) => {
-                self.table.clear();
                 self.last_reset = Instant::now();
+                false
             }
-            None => self.table.clear(),
-        }
+            None => false,
+        };
+        self.searcher.new_game(keep_resolved);
     }
 
     /// Searches `position` and draws the move; returns it with the search's value of the
     /// position (P0's view).
-    fn choose_move<E: Evaluator<G>, R: Rng + ?Sized>(
+    fn choose_move<E: Evaluator<G>>(
         &mut self,
         position: &G,
         evaluator: &E,
         exploitation: f64,
         stats: &mut SearchStats,
-        rng: &mut R,
+        rng: &mut SearchRng,
     ) -> (Action, f32) {
-        let budget = &{ self.settings.budget };
-        let mover = position.to_move();
-        let selection = &{ self.settings.selection };
-        match self.settings.algorithm {
-            SearchAlgorithm::Descent | SearchAlgorithm::Ubfm => {
-                let done = self
-                    .tree
-                    .search(&mut self.table, position, evaluator, budget, rng);
-                stats.add(&done);
-                let (node, children) = self
-                    .table
-                    .node_and_children(crate::search::table::key_of(position))
-                    .expect("the root is expanded by the first iteration");
-                let index = selection.choose(children, mover, exploitation, rng);
-                (children[index].action, node.value_p0)
-            }
-            SearchAlgorithm::Mcts => {
-                self.mcts.clear();
-                let done = self.mcts.search(position, evaluator, budget, rng);
-                stats.add(&done);
-                if self.learns_searched_states() {
-                    self.mcts.tree_values(&mut self.scratch);
-                    self.record_searched_states();
-                }
-                self.children.clear();
-                self.children
-                    .extend(self.mcts.root_children().iter().map(|c| ChildEdge {
-                        value_p0: c.mean_value_p0,
-                        visits: c.visits,
-                        action: c.action,
-                        completion: 0,
-                        resolved: false,
-                    }));
-                let index = selection.choose(&self.children, mover, exploitation, rng);
-                let best_visits = self.children.iter().map(|c| c.visits).max().unwrap_or(0);
-                let value = self
-                    .children
-                    .iter()
-                    .find(|c| c.visits == best_visits)
-                    .map_or(0.0, |c| c.value_p0);
-                (self.children[index].action, value)
-            }
-            SearchAlgorithm::Alphabeta => {
-                // ε-greedy only (checked by the config): the search knows its best move alone.
-                let (result, done) = self.alphabeta.search(position, evaluator, budget, rng);
-                stats.add(&done);
-                if self.learns_searched_states() {
-                    let states = self.alphabeta.exact_states(position);
-                    self.scratch
-                        .extend(states.into_iter().map(|(p, value_p0, _)| (p, value_p0)));
-                    self.record_searched_states();
-                }
-                position.legal_actions(&mut self.actions);
-                let best = result.best.unwrap_or(self.actions[0]);
-                let action = if rng.random::<f64>() < exploitation {
-                    best
-                } else {
-                    self.actions[rng.random_range(0..self.actions.len())]
-                };
-                (action, result.value_p0)
-            }
+        let done = self.searcher.search(position, evaluator, &self.budget, rng);
+        stats.add(&done);
+        if self.learns_searched_states() {
+            self.searcher.searched_states(position, &mut self.scratch);
+            self.record_searched_states();
         }
+        let root = self.searcher.root(position);
+        let value_p0 = root.value_p0.unwrap_or(0.0);
+        if !root.children.is_empty() {
+            let children = root.children;
+            let index = self
+                .settings
+                .selection
+                .choose(children, position.to_move(), exploitation, rng);
+            return (children[index].action, value_p0);
+        }
+        // A search that values only its best move (alpha-beta; ε-greedy only, checked by the
+        // configuration): that move, or a uniformly random one with probability 1 - ε'.
+        position.legal_actions(&mut self.actions);
+        let best = self
+            .searcher
+            .decide(position, rng)
+            .unwrap_or(self.actions[0]);
+        let action = if rng.random::<f64>() < exploitation {
+            best
+        } else {
+            self.actions[rng.random_range(0..self.actions.len())]
+        };
+        (action, value_p0)
     }
 }
 

@@ -221,10 +221,10 @@ pub fn resolve_terminal_eval<G: Game>(
     settings: &TrainSettings,
     initial: &G,
 ) -> anyhow::Result<TerminalEval> {
-    Ok(match settings.terminal_eval {
+    Ok(match settings.learning.terminal_eval {
         TerminalEvalName::Classic => TerminalEval::Classic,
         TerminalEvalName::AdditiveDepth => TerminalEval::AdditiveDepth {
-            max_length: match settings.max_length {
+            max_length: match settings.learning.max_length {
                 Some(length) => length,
                 None => {
                     let mut rng = stream_rng(settings.seed, STREAM_SETUP, 2);
@@ -233,7 +233,7 @@ pub fn resolve_terminal_eval<G: Game>(
             },
         },
         TerminalEvalName::MultiplicativeDepth => TerminalEval::MultiplicativeDepth {
-            mean_length: match settings.mean_length {
+            mean_length: match settings.learning.mean_length {
                 Some(length) => length,
                 None => {
                     let mut rng = stream_rng(settings.seed, STREAM_SETUP, 0);
@@ -319,7 +319,7 @@ fn train_game<G: Game>(
         run_dir.root().display()
     );
     crate::value::denormals::flush_denormals_to_zero();
-    let device = settings.device.device().map_err(|e| anyhow::anyhow!(e))?;
+    let device = settings.run.device.device().map_err(|e| anyhow::anyhow!(e))?;
     device.burn.seed(settings.seed);
     let checkpoint = if resume {
         run_dir.remove_partial_checkpoints()?;
@@ -363,7 +363,7 @@ fn train_game<G: Game>(
             );
             let learner = Learner::new(
                 Trainer::new(net, settings.adam, &device.burn, shape),
-                ReplayBuffer::new(settings.replay, G::ENCODING.len()),
+                ReplayBuffer::new(settings.replay.policy, G::ENCODING.len()),
                 settings,
                 stream_rng(settings.seed, STREAM_LEARNER, 0),
             );
@@ -395,7 +395,7 @@ fn train_game<G: Game>(
         "game": state.games,
         "terminal_eval": terminal_eval.to_string(),
     }))?;
-    observer.on_start(state.games, settings.max_games, checkpoint.as_deref());
+    observer.on_start(state.games, settings.run.max_games, checkpoint.as_deref());
     let elapsed_before = state.elapsed_seconds;
     let mut session = Session {
         settings,
@@ -413,10 +413,10 @@ fn train_game<G: Game>(
         state,
         metrics,
         started: Instant::now(),
-        next_timed_checkpoint: next_mark(settings.checkpoint_every_time, elapsed_before),
+        next_timed_checkpoint: next_mark(settings.checkpoint.every_time, elapsed_before),
         last_checkpoint: checkpoint.clone(),
     };
-    if checkpoint.is_none() && settings.pretrain_terminal_states > 0 {
+    if checkpoint.is_none() && settings.learning.pretrain_terminal_states > 0 {
         session.pretrain()?;
     }
     session.run()
@@ -431,12 +431,12 @@ fn trained_terminal_eval<G: Game>(
     initial: &G,
 ) -> anyhow::Result<TerminalEval> {
     let trained = read_manifest(&dir.join("net"))?.search_terminal_eval()?;
-    let (same_kind, parameter_given) = match (settings.terminal_eval, trained) {
+    let (same_kind, parameter_given) = match (settings.learning.terminal_eval, trained) {
         (TerminalEvalName::AdditiveDepth, TerminalEval::AdditiveDepth { .. }) => {
-            (true, settings.max_length.is_some())
+            (true, settings.learning.max_length.is_some())
         }
         (TerminalEvalName::MultiplicativeDepth, TerminalEval::MultiplicativeDepth { .. }) => {
-            (true, settings.mean_length.is_some())
+            (true, settings.learning.mean_length.is_some())
         }
         _ => (false, true),
     };
@@ -535,12 +535,12 @@ fn load_checkpoint<G: Game>(
             G::ENCODING.len()
         );
     }
-    if replay.policy() != settings.replay {
+    if replay.policy() != settings.replay.policy {
         bail!(
             "{} was filled under replay {:?}, but the configuration now says {:?}",
             replay_path.display(),
             replay.policy(),
-            settings.replay
+            settings.replay.policy
         );
     }
     let learner = Learner::new(trainer, replay, settings, state.learner_rng.clone());
@@ -559,21 +559,23 @@ impl<G: Game> Session<'_, G> {
         RunProgress {
             by_games: self
                 .settings
+                .run
                 .max_games
                 .map_or(0.0, |max| self.state.games as f64 / max as f64),
             elapsed_at_start: self.elapsed(),
-            max_time: self.settings.max_time.map(|max| max.as_secs_f64()),
+            max_time: self.settings.run.max_time.map(|max| max.as_secs_f64()),
             started: Instant::now(),
         }
     }
 
     /// Whether the run must stop before handing out game number `issued` (0-based).
     fn stop_reason(&self, issued: u64) -> Option<StopReason> {
-        if self.settings.max_games.is_some_and(|max| issued >= max) {
+        if self.settings.run.max_games.is_some_and(|max| issued >= max) {
             return Some(StopReason::MaxGames);
         }
         if self
             .settings
+            .run
             .max_time
             .is_some_and(|max| self.elapsed() >= max.as_secs_f64())
         {
@@ -586,15 +588,15 @@ impl<G: Game> Session<'_, G> {
         let mut rng = stream_rng(self.settings.seed, STREAM_SETUP, 1);
         let pairs = random_terminal_pairs(
             &self.initial,
-            self.settings.pretrain_terminal_states,
+            self.settings.learning.pretrain_terminal_states,
             &self.terminal_eval,
             &mut rng,
         );
-        let loss = self.learner.fit(&pairs, self.settings.pretrain_epochs);
+        let loss = self.learner.fit(&pairs, self.settings.learning.pretrain_epochs);
         self.metrics.write(&serde_json::json!({
             "kind": "pretrain",
             "pairs": pairs.len(),
-            "epochs": self.settings.pretrain_epochs,
+            "epochs": self.settings.learning.pretrain_epochs,
             "loss": loss,
         }))?;
         self.observer.on_pretrain(pairs.len(), loss);
@@ -602,7 +604,7 @@ impl<G: Game> Session<'_, G> {
     }
 
     fn run(mut self) -> anyhow::Result<TrainSummary> {
-        let threads = self.settings.threads;
+        let threads = self.settings.run.threads;
         // One thread, or the direct CPU pass (whose cost per call is too small to be worth
         // waiting for other threads): every request is a full batch, evaluated at once by its
         // own thread. Otherwise merge the players' child batches, waiting at most half a
@@ -619,14 +621,10 @@ impl<G: Game> Session<'_, G> {
             Duration::from_micros(500),
         );
         let player_settings = SelfPlaySettings {
-            algorithm: self.settings.algorithm,
-            budget: self.settings.budget,
-            completed: self.settings.completed,
+            search: self.settings.search.clone(),
             terminal_eval: self.terminal_eval,
-            targets: self.settings.targets,
+            targets: self.settings.learning.targets,
             selection: self.settings.selection,
-            exploration: self.settings.exploration,
-            max_depth: self.settings.max_depth,
             keep_resolved: self.settings.keep_resolved,
         };
         let seed = self.settings.seed;
@@ -640,6 +638,7 @@ impl<G: Game> Session<'_, G> {
                 let done = done_tx.clone();
                 let shared = &shared;
                 let initial = &initial;
+                let player_settings = player_settings.clone();
                 scope.spawn(move || {
                     let mut player = SelfPlayer::<G>::new(player_settings);
                     loop {
@@ -776,11 +775,11 @@ impl<G: Game> Session<'_, G> {
             self.metrics.write(&line)?;
             self.observer.on_evaluation(&line);
         }
-        let by_games = self.settings.checkpoint_every_games > 0
+        let by_games = self.settings.checkpoint.every_games > 0
             && self
                 .state
                 .games
-                .is_multiple_of(self.settings.checkpoint_every_games);
+                .is_multiple_of(self.settings.checkpoint.every_games);
         let by_time = self.elapsed() >= self.next_timed_checkpoint;
         if by_games || by_time {
             self.checkpoint()?;
@@ -804,7 +803,7 @@ impl<G: Game> Session<'_, G> {
         let state = &self.state;
         let manifest = &self.manifest;
         let net = learner.trainer.inference_net();
-        if self.settings.keep_nets {
+        if self.settings.checkpoint.keep_nets {
             // Before the checkpoint: a checkpoint on disk always has its network kept.
             save_net(&net, manifest, &self.run_dir.kept_net_base(state.games)?)?;
         }
@@ -824,10 +823,10 @@ impl<G: Game> Session<'_, G> {
             )
         })?;
         self.metrics.write_text(&line)?;
-        self.run_dir.prune(self.settings.keep_last_checkpoints)?;
+        self.run_dir.prune(self.settings.checkpoint.keep_last)?;
         self.last_checkpoint_games = self.state.games;
         self.next_timed_checkpoint = next_mark(
-            self.settings.checkpoint_every_time,
+            self.settings.checkpoint.every_time,
             self.state.elapsed_seconds,
         );
         self.observer.on_checkpoint(self.state.games, &path);

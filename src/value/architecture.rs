@@ -6,6 +6,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::config_error::ConfigError;
+
 /// A network architecture, independent of the game (the input shape comes from the game's
 /// encoding).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -146,17 +148,19 @@ impl Architecture {
 
     /// Refuses a network too big to allocate (more than `MAX_NET_PARAMETERS`) for inputs of
     /// shape `[planes, rows, cols]`, before anything is built.
-    pub fn check_size(&self, [planes, rows, cols]: [usize; 3]) -> Result<(), String> {
+    ///
+    /// # Errors
+    /// More parameters than the limit; the key is the architecture's name.
+    pub fn check_size(&self, [planes, rows, cols]: [usize; 3]) -> Result<(), ConfigError> {
         let max = crate::search::limits::MAX_NET_PARAMETERS;
-        match self.parameter_count(planes, rows, cols) {
-            Some(count) if count <= max => Ok(()),
-            Some(count) => Err(format!(
-                "{self} has {count} parameters on a {planes}×{rows}×{cols} input, more than the limit of {max}"
-            )),
-            None => Err(format!(
-                "{self} has more parameters than a 64-bit count holds (the limit is {max})"
-            )),
-        }
+        let message = match self.parameter_count(planes, rows, cols) {
+            Some(count) if count <= max => return Ok(()),
+            Some(count) => format!(
+                "{count} parameters on a {planes}×{rows}×{cols} input, more than the limit of {max}"
+            ),
+            None => format!("more parameters than a 64-bit count holds (the limit is {max})"),
+        };
+        Err(ConfigError::new(self, message))
     }
 }
 
@@ -188,14 +192,14 @@ impl fmt::Display for Architecture {
 }
 
 impl FromStr for Architecture {
-    type Err = String;
+    type Err = ConfigError;
 
-    fn from_str(text: &str) -> Result<Self, String> {
+    fn from_str(text: &str) -> Result<Self, ConfigError> {
         let expected = "expected paper-cnn or resnet-b<blocks>c<filters>[-se][-gsp<n>]-fc<n>[-fc<n>], e.g. resnet-b4c64-fc100 or resnet-b8c128-se-gsp256-fc256";
         if text == "paper-cnn" {
             return Ok(Architecture::PaperCnn);
         }
-        let bad = || format!("unknown architecture {text:?}: {expected}");
+        let bad = || ConfigError::new("architecture", format!("unknown {text:?}: {expected}"));
         let rest = text.strip_prefix("resnet-b").ok_or_else(bad)?;
         let mut parts = rest.split('-');
         let head = parts.next().ok_or_else(bad)?;
@@ -263,7 +267,7 @@ mod tests {
             "resnet-b1c8-se",
             "resnet-b1c8-se-se-fc8",
         ] {
-            let err = bad.parse::<Architecture>().unwrap_err();
+            let err = bad.parse::<Architecture>().unwrap_err().to_string();
             assert!(err.contains(bad) && err.contains("paper-cnn"), "{err}");
         }
     }
@@ -287,7 +291,7 @@ mod tests {
         assert_eq!(a.parameter_count(7, 2, 6), Some(by_hand));
         assert!(Architecture::PaperCnn.check_size([7, 2, 6]).is_ok());
         let huge: Architecture = "resnet-b1000c100000-fc100000".parse().unwrap();
-        let message = huge.check_size([7, 2, 6]).unwrap_err();
+        let message = huge.check_size([7, 2, 6]).unwrap_err().to_string();
         assert!(
             message.contains("resnet-b1000c100000-fc100000"),
             "{message}"

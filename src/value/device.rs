@@ -6,6 +6,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::config_error::ConfigError;
+
 use burn::prelude::Device;
 
 /// A device named on the command line or in a config.
@@ -24,9 +26,9 @@ pub enum DeviceChoice {
 }
 
 impl FromStr for DeviceChoice {
-    type Err = String;
+    type Err = ConfigError;
 
-    fn from_str(text: &str) -> Result<Self, String> {
+    fn from_str(text: &str) -> Result<Self, ConfigError> {
         match text {
             "cpu" => Ok(DeviceChoice::Cpu),
             "flex" => Ok(DeviceChoice::Flex),
@@ -35,8 +37,9 @@ impl FromStr for DeviceChoice {
             "cuda" => Ok(DeviceChoice::Cuda(0)),
             _ => match text.strip_prefix("cuda:").map(str::parse::<usize>) {
                 Some(Ok(index)) => Ok(DeviceChoice::Cuda(index)),
-                _ => Err(format!(
-                    "unknown device {text:?}: expected cpu, flex, ndarray, wgpu, cuda or cuda:N"
+                _ => Err(ConfigError::new(
+                    "device",
+                    format!("unknown {text:?}: expected cpu, flex, ndarray, wgpu, cuda or cuda:N"),
                 )),
             },
         }
@@ -55,9 +58,12 @@ impl fmt::Display for DeviceChoice {
     }
 }
 
-fn not_compiled(device: DeviceChoice, feature: &str) -> String {
-    format!(
-        "device {device} is not compiled into this build: rebuild with `cargo build --release --features {feature}`"
+fn not_compiled(device: DeviceChoice, feature: &str) -> ConfigError {
+    ConfigError::new(
+        "device",
+        format!(
+            "{device} is not compiled into this build: rebuild with `cargo build --release --features {feature}`"
+        ),
     )
 }
 
@@ -89,15 +95,18 @@ impl NetDevice {
 }
 
 impl DeviceChoice {
-    /// The device, or an error if its backend was not compiled in.
-    pub fn device(self) -> Result<NetDevice, String> {
+    /// The device.
+    ///
+    /// # Errors
+    /// Its backend was not compiled in.
+    pub fn device(self) -> Result<NetDevice, ConfigError> {
         self.burn_device().map(|burn| NetDevice {
             burn,
             direct_inference: self == DeviceChoice::Cpu,
         })
     }
 
-    fn burn_device(self) -> Result<Device, String> {
+    fn burn_device(self) -> Result<Device, ConfigError> {
         match self {
             DeviceChoice::Cpu | DeviceChoice::Flex => Ok(Device::flex()),
             #[cfg(feature = "ndarray")]
@@ -130,7 +139,7 @@ mod tests {
         assert!(!DeviceChoice::Flex.device().unwrap().direct_inference);
         assert_eq!("cuda:1".parse(), Ok(DeviceChoice::Cuda(1)));
         assert_eq!("cuda".parse(), Ok(DeviceChoice::Cuda(0)));
-        let err = "tpu".parse::<DeviceChoice>().unwrap_err();
+        let err = "tpu".parse::<DeviceChoice>().unwrap_err().to_string();
         assert!(err.contains("tpu") && err.contains("cuda:N"), "{err}");
         assert!("cuda:x".parse::<DeviceChoice>().is_err());
         for choice in [
@@ -147,6 +156,7 @@ mod tests {
             DeviceChoice::Cuda(0)
                 .device()
                 .unwrap_err()
+                .to_string()
                 .contains("--features cuda")
         );
         #[cfg(not(feature = "wgpu"))]
@@ -154,6 +164,7 @@ mod tests {
             DeviceChoice::Wgpu
                 .device()
                 .unwrap_err()
+                .to_string()
                 .contains("--features wgpu")
         );
     }

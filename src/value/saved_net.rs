@@ -127,7 +127,7 @@ pub fn net_from_burnpack(
     let architecture: Architecture = manifest
         .architecture
         .parse()
-        .map_err(|e: String| anyhow::anyhow!("{source}: {e}"))?;
+        .map_err(|e: crate::ConfigError| anyhow::anyhow!("{source}: {e}"))?;
     let record = burn::store::ModuleRecord::from_bytes(burn::tensor::Bytes::from_bytes_vec(bytes))
         .map_err(|e| anyhow::anyhow!("{source}: the weights are not burnpack: {e:?}"))?;
     ValueNet::new(

@@ -1,0 +1,448 @@
+//! `SearchSpec`: which search, with its parameters and budget per move — the one description
+//! that agent spec strings (`mcts:iters=2000,c=0.7`), the YAML `search:` section of a run and the
+//! flags of `descent bench search` all parse into, through the one parser here, and that builds
+//! a `Searcher`.
+//!
+//! ```text
+//! random
+//! greedy[:eps=0.05]                      one ply, the best immediate value, ε random moves
+//! minimax1                               greedy with a network (paper section 3.3)
+//! mcts:iters=N|time=T[,c=0.7][,policy=uct|random][,playout=random|heavy|net][,final=visits|mean]
+//! alphabeta:depth=D|time=T|iters=N       (iters counts nodes)
+//! ubfm:…, ubfms:…, descent:…             iters=N|time=T[,completed=true|false]
+//! ```
+//!
+//! `ubfms` is completed UBFM with the safest decision (the paper's player), `ubfm` the best
+//! decision, `descent` completed Descent with the best decision. Whether the search has a network
+//! (`has_model`) sets MCTS' default leaf value and exploration constant.
+
+use std::str::FromStr;
+
+use super::alphabeta::{AlphaBeta, AlphaBetaOptions};
+use super::budget::Budget;
+use super::decision::Decision;
+use super::descent::{TreeSearch, TreeSearchOptions, Variant};
+use super::duration_text::DurationText;
+use super::mcts::{FinalMove, LeafValue, Mcts, MctsOptions, TreePolicy};
+use super::searcher::{
+    AlphaBetaSearcher, MctsSearcher, OnePlySearcher, Searcher, TableSearcher,
+};
+use super::table::Table;
+use super::terminal_eval::TerminalEval;
+use crate::config_error::ConfigError;
+use crate::games::Game;
+
+/// A search and its parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SearchSpec {
+    Random,
+    /// One ply: the child with the best immediate value; a random move with probability ε.
+    Greedy {
+        epsilon: f32,
+    },
+    Mcts {
+        budget: Budget,
+        options: MctsOptions,
+    },
+    AlphaBeta {
+        budget: Budget,
+        max_depth: Option<u32>,
+    },
+    /// Descent / UBFM / UBFM_s.
+    TreeSearch {
+        budget: Budget,
+        variant: Variant,
+        completed: bool,
+        decision: Decision,
+    },
+}
+
+/// The search kinds and their keys (error messages list them).
+pub const SEARCH_KINDS: &[(&str, &[&str])] = &[
+    ("random", &[]),
+    ("greedy", &["eps"]),
+    ("minimax1", &[]),
+    (
+        "mcts",
+        &["iters", "time", "c", "policy", "playout", "final"],
+    ),
+    ("alphabeta", &["depth", "iters", "time"]),
+    ("ubfm", &["iters", "time", "completed"]),
+    ("ubfms", &["iters", "time", "completed"]),
+    ("descent", &["iters", "time", "completed"]),
+];
+
+/// The names of the search kinds, comma separated.
+pub fn search_kind_names() -> String {
+    SEARCH_KINDS
+        .iter()
+        .map(|(k, _)| *k)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// What a search keeps for learning from its tree (self-play), beyond what playing needs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KeepForLearning {
+    /// Terminal states enter the table (tree learning learns them).
+    pub terminal_states: bool,
+    /// The table keeps each state's position (tree learning reads them back).
+    pub positions: bool,
+}
+
+impl SearchSpec {
+    /// Parses `kind[:key=value,…]` (no keys other than the kind's).
+    ///
+    /// # Errors
+    /// An unknown kind or key, a bad value, a missing budget; the error names the spec.
+    pub fn parse(text: &str, has_model: bool) -> Result<SearchSpec, ConfigError> {
+        let (kind, rest) = text.split_once(':').unwrap_or((text, ""));
+        let pairs = SpecPairs::parse("search", text, rest, search_keys(kind)?)?;
+        SearchSpec::from_pairs(kind, &pairs, has_model)
+    }
+
+    /// The search `kind` with the parameters in `pairs` (already checked against the kind's keys).
+    ///
+    /// # Errors
+    /// A bad value or a missing budget, naming the spec.
+    pub fn from_pairs(
+        kind: &str,
+        pairs: &SpecPairs<'_>,
+        has_model: bool,
+    ) -> Result<SearchSpec, ConfigError> {
+        Ok(match kind {
+            "random" => SearchSpec::Random,
+            "greedy" => SearchSpec::Greedy {
+                epsilon: pairs.probability("eps")?.unwrap_or(0.0),
+            },
+            "minimax1" if !has_model => return Err(pairs.error("minimax1 needs model=…")),
+            "minimax1" => SearchSpec::Greedy { epsilon: 0.0 },
+            "mcts" => mcts_spec(pairs, has_model)?,
+            "alphabeta" => alphabeta_spec(pairs)?,
+            "ubfm" | "ubfms" | "descent" => SearchSpec::TreeSearch {
+                budget: pairs.budget()?,
+                variant: if kind == "descent" {
+                    Variant::Descent
+                } else {
+                    Variant::Ubfm
+                },
+                completed: pairs
+                    .parsed::<bool>("completed", "true or false")?
+                    .unwrap_or(true),
+                decision: if kind == "ubfms" {
+                    Decision::Safest
+                } else {
+                    Decision::Best
+                },
+            },
+            _ => return Err(unknown_kind(pairs.spec)),
+        })
+    }
+
+    /// The budget per move (`None`: one-ply players, which need none).
+    pub fn budget(&self) -> Option<Budget> {
+        match self {
+            SearchSpec::Random | SearchSpec::Greedy { .. } => None,
+            SearchSpec::Mcts { budget, .. }
+            | SearchSpec::AlphaBeta { budget, .. }
+            | SearchSpec::TreeSearch { budget, .. } => Some(*budget),
+        }
+    }
+
+    /// The search, with terminal states valued by `terminal_eval` (the network's scale).
+    pub fn build<G: Game>(
+        &self,
+        terminal_eval: TerminalEval,
+        keep: KeepForLearning,
+    ) -> Box<dyn Searcher<G>> {
+        match *self {
+            SearchSpec::Random => Box::new(OnePlySearcher::random()),
+            SearchSpec::Greedy { epsilon } => {
+                Box::new(OnePlySearcher::greedy(epsilon, terminal_eval))
+            }
+            SearchSpec::Mcts { options, .. } => Box::new(MctsSearcher::new(Mcts::new(
+                MctsOptions {
+                    terminal_eval,
+                    ..options
+                },
+            ))),
+            SearchSpec::AlphaBeta { max_depth, .. } => {
+                Box::new(AlphaBetaSearcher::new(AlphaBeta::new(AlphaBetaOptions {
+                    max_depth,
+                    terminal_eval,
+                })))
+            }
+            SearchSpec::TreeSearch {
+                variant,
+                completed,
+                decision,
+                ..
+            } => Box::new(TableSearcher {
+                search: TreeSearch::new(TreeSearchOptions {
+                    variant,
+                    completed,
+                    terminal_eval,
+                    record_terminals: keep.terminal_states,
+                }),
+                table: Table::new(keep.positions),
+                decision,
+            }),
+        }
+    }
+}
+
+fn search_keys(kind: &str) -> Result<&'static [&'static str], ConfigError> {
+    SEARCH_KINDS
+        .iter()
+        .find(|(k, _)| *k == kind)
+        .map(|(_, keys)| *keys)
+        .ok_or_else(|| unknown_kind(kind))
+}
+
+fn unknown_kind(text: &str) -> ConfigError {
+    ConfigError::new(
+        "search",
+        format!(
+            "unknown search {text:?}: expected one of {} (e.g. `mcts:time=1s`, `ubfms:iters=500`)",
+            search_kind_names()
+        ),
+    )
+}
+
+fn mcts_spec(pairs: &SpecPairs<'_>, has_model: bool) -> Result<SearchSpec, ConfigError> {
+    let c = pairs.parsed::<f32>("c", "a number ≥ 0")?;
+    if c.is_some_and(|c| !(c >= 0.0 && c.is_finite())) {
+        return Err(pairs.bad("c", pairs.get("c").unwrap_or(""), "a number ≥ 0"));
+    }
+    let default_leaf = if has_model {
+        LeafValue::Evaluator
+    } else {
+        LeafValue::RandomPlayout
+    };
+    let leaf = pairs
+        .one_of(
+            "playout",
+            &[
+                ("random", LeafValue::RandomPlayout),
+                ("heavy", LeafValue::HeavyPlayout),
+                ("net", LeafValue::Evaluator),
+            ],
+        )?
+        .unwrap_or(default_leaf);
+    if leaf == LeafValue::Evaluator && !has_model {
+        return Err(pairs.error("playout=net needs model=…"));
+    }
+    // The paper's 0.4 on the network's value scale; 1/√2 for playout rewards.
+    let c = c.unwrap_or(if leaf == LeafValue::Evaluator {
+        MctsOptions::DEFAULT_C_NETWORK
+    } else {
+        MctsOptions::DEFAULT_C
+    });
+    let policies = [
+        ("uct", TreePolicy::Uct { c }),
+        ("random", TreePolicy::Random),
+    ];
+    let finals = [
+        ("visits", FinalMove::MostVisits),
+        ("mean", FinalMove::BestMean),
+    ];
+    Ok(SearchSpec::Mcts {
+        budget: pairs.budget()?,
+        options: MctsOptions {
+            tree_policy: pairs
+                .one_of("policy", &policies)?
+                .unwrap_or(TreePolicy::Uct { c }),
+            leaf,
+            final_move: pairs
+                .one_of("final", &finals)?
+                .unwrap_or(FinalMove::MostVisits),
+            // Set from the model when the search is built.
+            terminal_eval: TerminalEval::Classic,
+        },
+    })
+}
+
+fn alphabeta_spec(pairs: &SpecPairs<'_>) -> Result<SearchSpec, ConfigError> {
+    let max_depth = pairs.parsed::<u32>("depth", "a positive whole number")?;
+    if max_depth == Some(0) {
+        return Err(pairs.bad("depth", "0", "a positive whole number"));
+    }
+    let has_budget = pairs.get("iters").is_some() || pairs.get("time").is_some();
+    let budget = if max_depth.is_some() && !has_budget {
+        Budget::iterations(u64::MAX)
+    } else {
+        pairs
+            .budget()
+            .map_err(|_| pairs.error("give depth=…, time=… or iters=… (nodes)"))?
+    };
+    Ok(SearchSpec::AlphaBeta { budget, max_depth })
+}
+
+/// The `key=value` pairs of one spec, checked against the valid keys of its kind.
+pub struct SpecPairs<'a> {
+    /// What the spec is (`agent`, `search`), for messages.
+    what: &'a str,
+    /// The whole spec text, for messages.
+    pub spec: &'a str,
+    pairs: Vec<(&'a str, &'a str)>,
+}
+
+impl<'a> SpecPairs<'a> {
+    /// Splits `rest` (`k=v,k=v`) of the `what` spec `spec`, refusing keys not in `valid`.
+    ///
+    /// # Errors
+    /// An item without `=`, an unknown key, a key given twice.
+    pub fn parse(
+        what: &'a str,
+        spec: &'a str,
+        rest: &'a str,
+        valid: &[&str],
+    ) -> Result<Self, ConfigError> {
+        let mut this = SpecPairs {
+            what,
+            spec,
+            pairs: Vec::new(),
+        };
+        let valid_list = if valid.is_empty() {
+            "none".to_string()
+        } else {
+            valid.join(", ")
+        };
+        for item in rest.split(',').filter(|s| !s.is_empty()) {
+            let Some((key, value)) = item.split_once('=') else {
+                return Err(this.error(&format!(
+                    "expected key=value, got {item:?} (valid keys: {valid_list})"
+                )));
+            };
+            if !valid.contains(&key) {
+                return Err(this.error(&format!(
+                    "unknown key {key:?} (valid keys: {valid_list})"
+                )));
+            }
+            if this.get(key).is_some() {
+                return Err(this.error(&format!("key {key:?} given twice")));
+            }
+            this.pairs.push((key, value));
+        }
+        Ok(this)
+    }
+
+    pub fn get(&self, key: &str) -> Option<&'a str> {
+        self.pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
+    }
+
+    /// An error about this spec.
+    pub fn error(&self, message: &str) -> ConfigError {
+        ConfigError::new(format!("{} {:?}", self.what, self.spec), message)
+    }
+
+    pub fn bad(&self, key: &str, value: &str, expected: &str) -> ConfigError {
+        self.error(&format!("{key}={value:?} is not {expected}"))
+    }
+
+    pub fn parsed<T: FromStr>(&self, key: &str, expected: &str) -> Result<Option<T>, ConfigError> {
+        self.get(key)
+            .map(|v| v.parse::<T>().map_err(|_| self.bad(key, v, expected)))
+            .transpose()
+    }
+
+    fn probability(&self, key: &str) -> Result<Option<f32>, ConfigError> {
+        let expected = "a probability in [0, 1]";
+        let p = self.parsed::<f32>(key, expected)?;
+        match p {
+            Some(p) if !(0.0..=1.0).contains(&p) => Err(self.bad(key, &p.to_string(), expected)),
+            _ => Ok(p),
+        }
+    }
+
+    fn one_of<T: Copy>(&self, key: &str, choices: &[(&str, T)]) -> Result<Option<T>, ConfigError> {
+        let Some(value) = self.get(key) else {
+            return Ok(None);
+        };
+        match choices.iter().find(|(name, _)| *name == value) {
+            Some((_, t)) => Ok(Some(*t)),
+            None => {
+                let names: Vec<&str> = choices.iter().map(|(n, _)| *n).collect();
+                Err(self.bad(key, value, &format!("one of {}", names.join(", "))))
+            }
+        }
+    }
+
+    /// `iters` and/or `time`; at least one.
+    fn budget(&self) -> Result<Budget, ConfigError> {
+        let iterations = self.parsed::<u64>("iters", "a positive whole number")?;
+        if iterations == Some(0) {
+            return Err(self.bad("iters", "0", "a positive whole number"));
+        }
+        let time = self
+            .get("time")
+            .map(|v| {
+                v.parse::<DurationText>()
+                    .map(|d| d.0)
+                    .map_err(|e| self.error(&format!("time: {e}")))
+            })
+            .transpose()?;
+        if iterations.is_none() && time.is_none() {
+            return Err(self.error("give a budget per move, time=… (e.g. 1s, 200ms) or iters=…"));
+        }
+        Ok(Budget { iterations, time })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_builds_a_searcher_that_moves() {
+        use crate::games::{Game, TicTacToe};
+        use crate::search::ScoreEvaluator;
+        use rand::SeedableRng;
+        for (kind, _) in SEARCH_KINDS {
+            let text = match *kind {
+                "random" | "greedy" | "minimax1" => kind.to_string(),
+                "alphabeta" => "alphabeta:depth=3".to_string(),
+                _ => format!("{kind}:iters=50"),
+            };
+            let spec = SearchSpec::parse(&text, true).unwrap();
+            let mut searcher = spec.build::<TicTacToe>(TerminalEval::Classic, Default::default());
+            let position = TicTacToe::new(&Default::default());
+            let mut rng = super::super::searcher::SearchRng::seed_from_u64(1);
+            let budget = spec.budget().unwrap_or(Budget::iterations(1));
+            searcher.search(&position, &ScoreEvaluator::default(), &budget, &mut rng);
+            let action = searcher.decide(&position, &mut rng).expect(&text);
+            assert!(position.is_legal(action), "{text}: {action}");
+        }
+    }
+
+    #[test]
+    fn a_model_changes_the_defaults_of_mcts_only() {
+        let mcts = |has_model| match SearchSpec::parse("mcts:iters=9", has_model).unwrap() {
+            SearchSpec::Mcts { options, .. } => options,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(mcts(false).leaf, LeafValue::RandomPlayout);
+        assert_eq!(mcts(true).leaf, LeafValue::Evaluator);
+        assert_eq!(
+            mcts(true).tree_policy,
+            TreePolicy::Uct {
+                c: MctsOptions::DEFAULT_C_NETWORK
+            }
+        );
+        assert!(
+            SearchSpec::parse("minimax1", false)
+                .unwrap_err()
+                .message
+                .contains("needs model")
+        );
+    }
+
+    #[test]
+    fn bad_specs_name_the_spec_and_the_key() {
+        let error = SearchSpec::parse("mcts:iters=0", false).unwrap_err();
+        assert_eq!(error.key, "search \"mcts:iters=0\"");
+        assert!(error.message.contains("iters=\"0\" is not a positive whole number"));
+        let error = SearchSpec::parse("minimax", false).unwrap_err();
+        assert!(error.message.contains("expected one of random, greedy"));
+    }
+}

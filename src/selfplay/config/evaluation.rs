@@ -1,0 +1,96 @@
+//! `evaluation:` — the periodic evaluation inside a run.
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use super::{check, limit};
+use crate::config_error::ConfigError;
+use crate::search::limits::MAX_GAMES;
+use crate::search::{Budget, DurationText};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EvalOpponent {
+    Mcts,
+    Random,
+}
+
+/// Periodic evaluation inside the run: the current net with UBFM_s against a baseline, both
+/// sides (paper section 8.5).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EvaluationSection {
+    /// Every this many games (default 0: off).
+    pub every_games: u64,
+    /// Games per evaluation, half with each colour (default 20).
+    pub games: u64,
+    /// `mcts` (default: UCT with random playouts) or `random`.
+    pub opponent: EvalOpponent,
+    /// Time per move for both sides (default 100ms).
+    pub time_per_move: Option<DurationText>,
+    /// Or iterations per move for both sides (reproducible; default: none).
+    pub iterations_per_move: Option<u64>,
+}
+
+impl Default for EvaluationSection {
+    fn default() -> Self {
+        EvaluationSection {
+            every_games: 0,
+            games: 20,
+            opponent: EvalOpponent::Mcts,
+            time_per_move: Some(DurationText(Duration::from_millis(100))),
+            iterations_per_move: None,
+        }
+    }
+}
+/// Validated periodic evaluation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EvaluationSettings {
+    pub every_games: u64,
+    pub games: u64,
+    pub opponent: EvalOpponent,
+    pub budget: Budget,
+}
+
+impl EvaluationSection {
+    /// `None` when evaluations are off (`every_games: 0`).
+    ///
+    /// # Errors
+    /// An odd or huge number of games, no budget, a zero budget.
+    pub fn validate(&self) -> Result<Option<EvaluationSettings>, ConfigError> {
+        if self.every_games == 0 {
+            return Ok(None);
+        }
+        check(
+            self.games >= 2 && self.games.is_multiple_of(2),
+            "evaluation.games",
+            "must be an even number ≥ 2 (both sides)",
+        )?;
+        limit("evaluation.games", self.games, MAX_GAMES)?;
+        check(
+            self.time_per_move.is_some() || self.iterations_per_move.is_some(),
+            "evaluation",
+            "give evaluation.time_per_move or evaluation.iterations_per_move",
+        )?;
+        check(
+            self.time_per_move.is_none_or(|t| !t.0.is_zero()),
+            "evaluation.time_per_move",
+            "must be longer than 0s",
+        )?;
+        check(
+            self.iterations_per_move != Some(0),
+            "evaluation.iterations_per_move",
+            "must be at least 1",
+        )?;
+        Ok(Some(EvaluationSettings {
+            every_games: self.every_games,
+            games: self.games,
+            opponent: self.opponent,
+            budget: Budget {
+                iterations: self.iterations_per_move,
+                time: self.time_per_move.map(|d: DurationText| d.0),
+            },
+        }))
+    }
+}

@@ -1,0 +1,120 @@
+//! `learning:` — what is learned and from which values.
+
+use serde::{Deserialize, Serialize};
+
+use super::{check, limit};
+use crate::config_error::ConfigError;
+use crate::learn::Targets;
+use crate::learn::augment::Augmentation;
+use crate::search::limits::MAX_PRETRAIN_STATES;
+
+/// The terminal evaluation f_t (reinforcement heuristic, docs/algorithms.md §5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TerminalEvalName {
+    Classic,
+    AdditiveDepth,
+    MultiplicativeDepth,
+    Score,
+    Mobility,
+    Presence,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TargetsName {
+    Tree,
+    Root,
+    Terminal,
+}
+
+/// What is learned and from which values.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LearningSection {
+    /// `tree` (default: every state of the game's table; with mcts, the visited states of each
+    /// move's tree with their mean values; with alphabeta, the searched states whose value is
+    /// exact), `root` or `terminal`.
+    pub targets: TargetsName,
+    /// `classic` (default), `additive-depth`, `multiplicative-depth`, `score`, `mobility`,
+    /// `presence`. Anything but `classic` makes the network's output linear.
+    pub terminal_eval: TerminalEvalName,
+    /// P of the additive depth heuristic (default: P̃, the longest of 1000 random games).
+    pub max_length: Option<f32>,
+    /// P' of the multiplicative depth heuristic (default: the mean length of 1000 random games).
+    pub mean_length: Option<f32>,
+    /// Add each pair's images under the board's symmetries: `one` (default: one image under a
+    /// symmetry drawn at random, the paper's way), `all` or `none`.
+    pub augment_symmetries: Augmentation,
+    /// Before self-play, fit the network on this many random terminal states (default 0: off).
+    pub pretrain_terminal_states: usize,
+    /// Passes over those states (default 1).
+    pub pretrain_epochs: usize,
+}
+
+impl Default for LearningSection {
+    fn default() -> Self {
+        LearningSection {
+            targets: TargetsName::Tree,
+            terminal_eval: TerminalEvalName::Classic,
+            max_length: None,
+            mean_length: None,
+            augment_symmetries: Augmentation::One,
+            pretrain_terminal_states: 0,
+            pretrain_epochs: 1,
+        }
+    }
+}
+
+/// Validated `learning:`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LearningSettings {
+    pub targets: Targets,
+    pub terminal_eval: TerminalEvalName,
+    pub max_length: Option<f32>,
+    pub mean_length: Option<f32>,
+    pub augment_symmetries: Augmentation,
+    pub pretrain_terminal_states: usize,
+    pub pretrain_epochs: usize,
+}
+
+impl LearningSection {
+    /// # Errors
+    /// A length or a pre-training size out of range, naming the key.
+    pub fn validate(&self) -> Result<LearningSettings, ConfigError> {
+        check(
+            self.max_length.is_none_or(|p| p >= 1.0),
+            "learning.max_length",
+            "must be at least 1",
+        )?;
+        check(
+            self.mean_length.is_none_or(|p| p > 0.0),
+            "learning.mean_length",
+            "must be positive",
+        )?;
+        check(
+            self.pretrain_epochs >= 1,
+            "learning.pretrain_epochs",
+            "must be at least 1",
+        )?;
+        limit(
+            "learning.pretrain_terminal_states",
+            self.pretrain_terminal_states,
+            MAX_PRETRAIN_STATES,
+        )?;
+        limit("learning.pretrain_epochs", self.pretrain_epochs, 1_000_000)?;
+        Ok(LearningSettings {
+            targets: match self.targets {
+                TargetsName::Tree => Targets::Tree,
+                TargetsName::Root => Targets::Root,
+                TargetsName::Terminal => Targets::Terminal,
+            },
+            terminal_eval: self.terminal_eval,
+            max_length: self.max_length,
+            mean_length: self.mean_length,
+            augment_symmetries: self.augment_symmetries,
+            pretrain_terminal_states: self.pretrain_terminal_states,
+            pretrain_epochs: self.pretrain_epochs,
+        })
+    }
+}

@@ -1,0 +1,94 @@
+//! `network:` and `optimizer:` — the value network and its Adam optimiser.
+
+use serde::{Deserialize, Serialize};
+
+use super::check;
+use crate::config_error::ConfigError;
+use crate::games::GameSpec;
+use crate::value::{AdamSettings, Architecture};
+
+/// The value network.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NetworkSection {
+    /// `paper-cnn` or `resnet-b{blocks}c{filters}-fc{n}[-fc{m}]` (default `paper-cnn`).
+    pub architecture: String,
+}
+
+impl Default for NetworkSection {
+    fn default() -> Self {
+        NetworkSection {
+            architecture: "paper-cnn".into(),
+        }
+    }
+}
+
+/// Adam, with the paper's L2 penalty on the kernels in the loss.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct OptimizerSection {
+    /// Default 0.001.
+    pub learning_rate: f64,
+    /// Default 0.9.
+    pub beta1: f32,
+    /// Default 0.999.
+    pub beta2: f32,
+    /// Default 1e-8.
+    pub epsilon: f32,
+    /// λ of the L2 penalty λΣ‖W‖² on the kernels, biases untouched (default 0.001, the paper's;
+    /// 0 = none).
+    pub l2: f32,
+}
+
+impl Default for OptimizerSection {
+    fn default() -> Self {
+        OptimizerSection {
+            learning_rate: 1e-3,
+            beta1: 0.9,
+            beta2: 0.999,
+            epsilon: 1e-8,
+            l2: 1e-3,
+        }
+    }
+}
+
+impl NetworkSection {
+    /// The architecture, checked against the encoding of `game`.
+    ///
+    /// # Errors
+    /// An unknown architecture, or one too large or unfit for the game's board.
+    pub fn validate(&self, game: &GameSpec) -> Result<Architecture, ConfigError> {
+        let architecture: Architecture = self
+            .architecture
+            .parse()
+            .map_err(|e: ConfigError| e.within("network.architecture"))?;
+        architecture
+            .check_size(game.encoding_dims())
+            .map_err(|e| e.within("network.architecture"))?;
+        Ok(architecture)
+    }
+}
+
+impl OptimizerSection {
+    /// # Errors
+    /// A rate, β or ε out of its range, naming the key.
+    pub fn validate(&self) -> Result<AdamSettings, ConfigError> {
+        check(
+            self.learning_rate > 0.0 && self.learning_rate.is_finite(),
+            "optimizer.learning_rate",
+            "must be a positive number",
+        )?;
+        for (key, beta) in [("optimizer.beta1", self.beta1), ("optimizer.beta2", self.beta2)] {
+            check((0.0..1.0).contains(&beta), key, "must be in [0, 1)")?;
+        }
+        check(self.epsilon > 0.0, "optimizer.epsilon", "must be positive")?;
+        check(self.l2 >= 0.0, "optimizer.l2", "must be at least 0")?;
+        Ok(AdamSettings {
+            learning_rate: self.learning_rate,
+            beta1: self.beta1,
+            beta2: self.beta2,
+            epsilon: self.epsilon,
+            l2: self.l2,
+        })
+    }
+}

@@ -1,0 +1,92 @@
+//! `run:` — limits and resources of the run.
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use super::{check, limit};
+use crate::config_error::ConfigError;
+use crate::search::DurationText;
+use crate::search::limits::MAX_THREADS;
+use crate::value::DeviceChoice;
+
+/// Limits and resources of the run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RunSection {
+    /// Directory name under `checkpoints/` (default: the config file's name).
+    pub name: Option<String>,
+    /// Stop after this many self-play games in all, resumes included (default: no limit).
+    pub max_games: Option<u64>,
+    /// Stop after this much training time in all, resumes included (default: no limit).
+    /// Training time is self-play and learning; periodic evaluations are not counted.
+    pub max_time: Option<DurationText>,
+    /// Self-play games played at once, each on its own thread (default 1: the paper's loop).
+    pub threads: usize,
+    /// Where the network runs: `cpu`, `ndarray`, `wgpu`, `cuda:0` (default `cpu`).
+    pub device: String,
+}
+
+impl Default for RunSection {
+    fn default() -> Self {
+        RunSection {
+            name: None,
+            max_games: None,
+            max_time: None,
+            threads: 1,
+            device: "cpu".into(),
+        }
+    }
+}
+
+/// Validated `run:`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RunSettings {
+    pub max_games: Option<u64>,
+    pub max_time: Option<Duration>,
+    pub threads: usize,
+    pub device: DeviceChoice,
+}
+
+impl RunSection {
+    /// # Errors
+    /// A bad thread count, run name, game limit or device, naming the key.
+    pub fn validate(&self) -> Result<RunSettings, ConfigError> {
+        check(self.threads >= 1, "run.threads", "must be at least 1")?;
+        limit("run.threads", self.threads, MAX_THREADS)?;
+        if let Some(name) = &self.name {
+            check_run_name(name)?;
+        }
+        check(
+            self.max_games != Some(0),
+            "run.max_games",
+            "must be at least 1 (leave it out for no limit)",
+        )?;
+        Ok(RunSettings {
+            max_games: self.max_games,
+            max_time: self.max_time.map(|d| d.0),
+            threads: self.threads,
+            device: self
+                .device
+                .parse()
+                .map_err(|e: ConfigError| e.within("run.device"))?,
+        })
+    }
+}
+
+/// A run name is one directory name under `checkpoints/`: no path separators, not `.` or `..`,
+/// no control characters.
+fn check_run_name(name: &str) -> Result<(), ConfigError> {
+    let ok = !name.is_empty()
+        && name != "."
+        && name != ".."
+        && !name.contains(['/', '\\'])
+        && !name.chars().any(char::is_control);
+    check(
+        ok,
+        "run.name",
+        &format!(
+            "{name:?} is not a directory name: use letters, digits, '-', '_' or '.', without '/' (choose another place with --run-dir)"
+        ),
+    )
+}
