@@ -2,17 +2,25 @@
 //! configured search and move selection, learning phases, the run directory with its metrics
 //! and checkpoints, resume, and the periodic evaluation.
 
+pub mod checkpoint;
 pub mod config;
 pub mod dir_lock;
 pub mod export;
+pub mod game_pool;
 pub mod learner;
+pub mod metrics;
+pub mod observer;
 pub mod periodic_eval;
 pub mod replay_file;
 pub mod run_dir;
+pub mod run_state;
 pub mod self_play;
+pub mod streams;
+pub mod terminal_eval_choice;
 pub mod training;
 
 pub use crate::search::DurationText;
 pub use config::{TrainConfig, TrainSettings};
 pub use run_dir::RunDir;
-pub use training::{SilentObserver, StopReason, TrainSummary, TrainingObserver, train};
+pub use observer::{SilentObserver, TrainingObserver};
+pub use training::{StopReason, TrainSummary, train};

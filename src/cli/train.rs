@@ -9,7 +9,7 @@ use indicatif::ProgressStyle;
 use tracing::{Span, info, info_span};
 use tracing_indicatif::span_ext::IndicatifSpanExt;
 
-use crate::selfplay::training::{EvalMetrics, GameMetrics};
+use crate::selfplay::metrics::{EvalMetrics, GameMetrics};
 use crate::selfplay::{DurationText, RunDir, TrainConfig, TrainingObserver, train};
 
 #[derive(Args, Debug)]

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 
 use super::config::ExperimentPlan;
-use crate::selfplay::training::RunState;
+use crate::selfplay::run_state::RunState;
 use crate::selfplay::{RunDir, TrainConfig, TrainingObserver, train};
 
 /// What happens to one run when the experiment starts it.

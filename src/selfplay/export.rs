@@ -8,7 +8,7 @@ use anyhow::{Context, bail};
 use burn::prelude::Device;
 
 use super::run_dir::RunDir;
-use super::training::RunState;
+use super::run_state::RunState;
 use crate::games::GameSpec;
 use crate::value::exported_net::{
     EXPORT_FORMAT_VERSION, ExportManifest, Provenance, fnv1a64, safetensors_bytes, write_export,

@@ -1,0 +1,48 @@
+//! The records of `metrics.jsonl` written by training: one line per self-play game and one per
+//! periodic evaluation (docs/run-directory.md).
+
+use serde::Serialize;
+
+use super::periodic_eval::EvalReport;
+
+/// One line of metrics.jsonl per self-play game.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameMetrics {
+    pub kind: &'static str,
+    /// Games finished in the run, this one included.
+    pub game: u64,
+    pub plies: usize,
+    /// +1 P0 won, -1 P1 won, 0 draw.
+    pub result_p0: f32,
+    pub final_value_p0: f32,
+    pub pairs_added: usize,
+    pub pairs_learned: usize,
+    pub minibatches: usize,
+    pub loss: Option<f64>,
+    pub replay_pairs: usize,
+    pub replay_games: usize,
+    pub iterations: u64,
+    pub table_states: usize,
+    pub evaluated_positions: u64,
+    pub mean_eval_batch: f64,
+    /// Wall time of the game (searches and network), of its network calls, and of the
+    /// learning phase that followed.
+    pub game_seconds: f64,
+    pub net_seconds: f64,
+    pub learn_seconds: f64,
+    pub states_per_second: f64,
+    pub evaluations_per_second: f64,
+    pub elapsed_seconds: f64,
+    pub games_per_hour: f64,
+}
+
+/// One line of metrics.jsonl per periodic evaluation.
+#[derive(Clone, Debug, Serialize)]
+pub struct EvalMetrics {
+    pub kind: &'static str,
+    pub game: u64,
+    pub opponent: String,
+    pub seconds: f64,
+    #[serde(flatten)]
+    pub report: EvalReport,
+}

@@ -1,0 +1,58 @@
+//! `RunState`: everything of a run that is not the network, the optimiser or the replay buffer,
+//! saved as `state.json` in each checkpoint (docs/run-directory.md).
+
+use std::path::Path;
+
+use anyhow::{Context, bail};
+use rand::rngs::Xoshiro256PlusPlus;
+use serde::{Deserialize, Serialize};
+
+use super::run_dir::STATE_FILE;
+
+/// The version of `state.json` this build reads and writes.
+pub const STATE_FORMAT: u32 = 1;
+
+/// Everything of a run that is not the network, the optimiser or the replay buffer; saved as
+/// `state.json` in each checkpoint.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RunState {
+    pub format: u32,
+    /// The game spec the run trains.
+    pub game: String,
+    /// Self-play games finished and learned.
+    pub games: u64,
+    pub pairs_added: u64,
+    pub pairs_learned: u64,
+    /// Training time so far, resumes included.
+    pub elapsed_seconds: f64,
+    /// The learner's random stream (replay sampling and minibatch order).
+    pub learner_rng: Xoshiro256PlusPlus,
+    /// Length of metrics.jsonl when the checkpoint was taken.
+    pub metrics_bytes: u64,
+    /// The terminal evaluation in use, its parameters resolved.
+    pub terminal_eval: String,
+    /// The configuration the run was trained with (YAML), to refuse a resume that would change
+    /// what is learned. Absent in checkpoints of older versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub config_yaml: Option<String>,
+}
+
+impl RunState {
+    /// Reads `state.json` of the checkpoint directory `dir`.
+    pub fn read(dir: &Path) -> anyhow::Result<RunState> {
+        let state_path = dir.join(STATE_FILE);
+        let state: RunState = serde_json::from_str(
+            &std::fs::read_to_string(&state_path)
+                .with_context(|| format!("cannot read {}", state_path.display()))?,
+        )
+        .with_context(|| format!("{} is not a descent run state", state_path.display()))?;
+        if state.format != STATE_FORMAT {
+            bail!(
+                "{}: state format {}, this descent reads format {STATE_FORMAT}",
+                state_path.display(),
+                state.format
+            );
+        }
+        Ok(state)
+    }
+}
