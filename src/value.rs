@@ -15,7 +15,7 @@ pub mod network;
 pub mod onnx_export;
 pub mod packed_matmul;
 pub mod saved_net;
-pub mod trainer;
+pub mod net_optimizer;
 
 pub use architecture::Architecture;
 pub use batching_evaluator::{BatchingEvaluator, BatchingStats};
@@ -24,4 +24,4 @@ pub use device::{DeviceChoice, NetDevice};
 pub use inference_net::InferenceNet;
 pub use net_evaluator::NetEvaluator;
 pub use network::ValueNet;
-pub use trainer::{AdamSettings, Trainer};
+pub use net_optimizer::{AdamSettings, NetOptimizer};

@@ -10,7 +10,7 @@ use descent::search::{Budget, Evaluator, Table, TreeSearch, TreeSearchOptions};
 use descent::value::net_evaluator::encode_batch;
 use descent::value::saved_net::{NetManifest, load_net, save_net};
 use descent::value::{
-    AdamSettings, Architecture, CpuNet, NetDevice, NetEvaluator, Trainer, ValueNet,
+    AdamSettings, Architecture, CpuNet, NetDevice, NetEvaluator, NetOptimizer, ValueNet,
 };
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -223,11 +223,11 @@ fn a_linear_head_reaches_targets_beyond_one() {
         l2: 0.0,
         ..AdamSettings::default()
     };
-    let mut trainer = Trainer::new(net, settings, &device(), shape::<TicTacToe>());
+    let mut net_optimizer = NetOptimizer::new(net, settings, &device(), shape::<TicTacToe>());
     for _ in 0..300 {
-        trainer.step(inputs.clone(), &targets);
+        net_optimizer.step(inputs.clone(), &targets);
     }
-    let evaluator = NetEvaluator::<TicTacToe>::new(trainer.inference_net(), &net_device());
+    let evaluator = NetEvaluator::<TicTacToe>::new(net_optimizer.inference_net(), &net_device());
     let mut values = vec![0.0; positions.len()];
     evaluator.evaluate(&positions, &mut values);
     assert!(
@@ -245,7 +245,7 @@ fn training_drives_the_error_down_by_ninety_percent() {
 }
 
 /// Fits 256 random Awale positions to random targets until the MSE falls below `fraction` of
-/// its start; then the inference copy agrees with the trainer.
+/// its start; then the inference copy agrees with the net_optimizer.
 fn fit_random_targets(architecture: &Architecture, fraction: f32) {
     let initial = Awale::new(&AwaleParams::default());
     let positions = random_positions(&initial, 256, 3);
@@ -262,18 +262,18 @@ fn fit_random_targets(architecture: &Architecture, fraction: f32) {
         l2: 0.0,
         ..AdamSettings::default()
     };
-    let mut trainer = Trainer::new(net, settings, &device(), shape::<Awale>());
-    let first = trainer.step(inputs.clone(), &targets);
+    let mut net_optimizer = NetOptimizer::new(net, settings, &device(), shape::<Awale>());
+    let first = net_optimizer.step(inputs.clone(), &targets);
     let mut last = first;
     for step in 0..800 {
         // Minibatches of 64.
         let b = step % 4;
-        trainer.step(
+        net_optimizer.step(
             inputs[b * 64 * size..(b + 1) * 64 * size].to_vec(),
             &targets[b * 64..(b + 1) * 64],
         );
         if step % 50 == 49 {
-            last = trainer.step(inputs.clone(), &targets);
+            last = net_optimizer.step(inputs.clone(), &targets);
             if last < first * fraction {
                 break;
             }
@@ -284,7 +284,7 @@ fn fit_random_targets(architecture: &Architecture, fraction: f32) {
         "{architecture}: MSE {first} -> {last}"
     );
     // The inference copy carries the trained weights.
-    let evaluator = NetEvaluator::<Awale>::new(trainer.inference_net(), &net_device());
+    let evaluator = NetEvaluator::<Awale>::new(net_optimizer.inference_net(), &net_device());
     let mut values = vec![0.0; positions.len()];
     evaluator.evaluate(&positions, &mut values);
     let mse: f32 = values
@@ -580,14 +580,14 @@ fn a_trainer_restored_from_weights_and_optimizer_state_steps_identically() {
     );
     let net = ValueNet::new(&architecture, shape::<TicTacToe>(), true, &device());
     let settings = AdamSettings::default();
-    let mut original = Trainer::new(net, settings, &device(), shape::<TicTacToe>());
+    let mut original = NetOptimizer::new(net, settings, &device(), shape::<TicTacToe>());
     for _ in 0..5 {
         original.step(inputs.clone(), &targets);
     }
     save_net(&original.inference_net(), &manifest, &base).unwrap();
     let saved_state = original.optimizer_bytes().unwrap();
     let loaded = load_net(&base, &manifest, &device()).unwrap();
-    let mut restored = Trainer::new(loaded, settings, &device(), shape::<TicTacToe>());
+    let mut restored = NetOptimizer::new(loaded, settings, &device(), shape::<TicTacToe>());
     restored.load_optimizer_bytes(saved_state.clone()).unwrap();
     for step in 0..3 {
         let a = original.step(inputs.clone(), &targets);
@@ -596,10 +596,10 @@ fn a_trainer_restored_from_weights_and_optimizer_state_steps_identically() {
     }
     // A fresh optimiser state steps differently: the check above can fail.
     let loaded = load_net(&base, &manifest, &device()).unwrap();
-    let mut fresh = Trainer::new(loaded, settings, &device(), shape::<TicTacToe>());
+    let mut fresh = NetOptimizer::new(loaded, settings, &device(), shape::<TicTacToe>());
     fresh.step(inputs.clone(), &targets);
     let with_fresh_state = fresh.step(inputs.clone(), &targets);
-    let mut restored_again = Trainer::new(
+    let mut restored_again = NetOptimizer::new(
         load_net(&base, &manifest, &device()).unwrap(),
         settings,
         &device(),

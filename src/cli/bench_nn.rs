@@ -12,7 +12,7 @@ use serde::Serialize;
 use crate::games::{Game, GameSpec, GameVisitor};
 use crate::search::limits::{MAX_BATCH, at_most};
 use crate::value::{
-    AdamSettings, Architecture, DeviceChoice, InferenceNet, NetDevice, Trainer, ValueNet,
+    AdamSettings, Architecture, DeviceChoice, InferenceNet, NetDevice, NetOptimizer, ValueNet,
 };
 
 #[derive(Args, Debug)]
@@ -132,13 +132,13 @@ impl GameVisitor for NnBench {
             let targets: Vec<f32> = (0..self.train_batch)
                 .map(|i| if i % 2 == 0 { 0.5 } else { -0.5 })
                 .collect();
-            let mut trainer = Trainer::new(net, AdamSettings::default(), &self.device.burn, shape);
-            let first = trainer.step(inputs.clone(), &targets);
+            let mut net_optimizer = NetOptimizer::new(net, AdamSettings::default(), &self.device.burn, shape);
+            let first = net_optimizer.step(inputs.clone(), &targets);
             let start = Instant::now();
             let mut steps = 0u64;
             let mut last = first;
             while start.elapsed() < budget {
-                last = trainer.step(inputs.clone(), &targets);
+                last = net_optimizer.step(inputs.clone(), &targets);
                 steps += 1;
             }
             anyhow::ensure!(

@@ -15,7 +15,7 @@ use super::run_dir::{MetricsLog, RunDir, STATE_FILE};
 use super::run_state::RunState;
 use crate::games::Game;
 use crate::search::TerminalEval;
-use crate::value::Trainer;
+use crate::value::NetOptimizer;
 use crate::value::saved_net::{NetManifest, load_net, save_net, write_atomically};
 
 /// Environment variable (a testing aid): pause this many milliseconds in the middle of every
@@ -90,9 +90,9 @@ pub fn load_checkpoint<G: Game>(
     }
     check_resume_settings(dir, &state, settings, terminal_eval)?;
     let net = load_net(&dir.join("net"), manifest, device)?;
-    let mut trainer = Trainer::new(net, settings.adam, device, manifest.input_shape);
+    let mut net_optimizer = NetOptimizer::new(net, settings.adam, device, manifest.input_shape);
     let optimizer_path = dir.join("optimizer.bpk");
-    trainer
+    net_optimizer
         .load_optimizer_bytes(
             std::fs::read(&optimizer_path)
                 .with_context(|| format!("cannot read {}", optimizer_path.display()))?,
@@ -116,7 +116,7 @@ pub fn load_checkpoint<G: Game>(
             settings.replay.policy
         );
     }
-    let learner = Learner::new(trainer, replay, settings, state.learner_rng.clone());
+    let learner = Learner::new(net_optimizer, replay, settings, state.learner_rng.clone());
     Ok((learner, state))
 }
 
@@ -132,7 +132,7 @@ pub fn save_checkpoint(
     let pause = std::env::var(CHECKPOINT_PAUSE_ENV)
         .ok()
         .and_then(|ms| ms.parse::<u64>().ok());
-    let net = learner.trainer.inference_net();
+    let net = learner.net_optimizer.inference_net();
     if keep_net {
         // Before the checkpoint: a checkpoint on disk always has its network kept.
         save_net(&net, manifest, &run_dir.kept_net_base(state.games)?)?;
@@ -141,7 +141,7 @@ pub fn save_checkpoint(
         save_net(&net, manifest, &dir.join("net"))?;
         write_atomically(
             &dir.join("optimizer.bpk"),
-            &learner.trainer.optimizer_bytes()?,
+            &learner.net_optimizer.optimizer_bytes()?,
         )?;
         if let Some(ms) = pause {
             std::thread::sleep(Duration::from_millis(ms));

@@ -1,6 +1,8 @@
 //! The learner: the replay buffer and the network being trained. After each finished game it
 //! adds the game's pairs (augmented if asked) to the buffer and runs one learning phase — one
-//! pass of Adam steps over the minibatches the buffer deals (docs/algorithms.md §6).
+//! pass of Adam steps over the minibatches the buffer deals (docs/algorithms.md §6) — *when* the
+//! network learns; the steps themselves are `value::NetOptimizer`'s, the targets and the buffer
+//! the `learn` layer's.
 
 use rand::rngs::Xoshiro256PlusPlus;
 
@@ -8,7 +10,7 @@ use super::config::TrainSettings;
 use crate::games::Game;
 use crate::learn::ReplayBuffer;
 use crate::learn::augment::{Augmentation, encode_pairs};
-use crate::value::Trainer;
+use crate::value::NetOptimizer;
 
 /// What one learning phase did.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -22,9 +24,9 @@ pub struct PhaseReport {
     pub mean_loss: Option<f64>,
 }
 
-/// The replay buffer and the trainer.
+/// The replay buffer and the net_optimizer.
 pub struct Learner {
-    pub trainer: Trainer,
+    pub net_optimizer: NetOptimizer,
     pub replay: ReplayBuffer,
     pub batch_size: usize,
     pub augment_symmetries: Augmentation,
@@ -34,13 +36,13 @@ pub struct Learner {
 impl Learner {
     /// A learner with the run's replay, batch size and augmentation settings.
     pub fn new(
-        trainer: Trainer,
+        net_optimizer: NetOptimizer,
         replay: ReplayBuffer,
         settings: &TrainSettings,
         rng: Xoshiro256PlusPlus,
     ) -> Learner {
         Learner {
-            trainer,
+            net_optimizer,
             replay,
             batch_size: settings.replay.batch_size,
             augment_symmetries: settings.learning.augment_symmetries,
@@ -62,7 +64,7 @@ impl Learner {
         let mut loss_sum = 0.0;
         for batch in batches {
             report.pairs_learned += batch.targets.len();
-            loss_sum += self.trainer.step(batch.inputs, &batch.targets) as f64;
+            loss_sum += self.net_optimizer.step(batch.inputs, &batch.targets) as f64;
         }
         if report.minibatches > 0 {
             report.mean_loss = Some(loss_sum / report.minibatches as f64);
@@ -82,7 +84,7 @@ impl Learner {
             let count = batches.len();
             let sum: f64 = batches
                 .into_iter()
-                .map(|b| self.trainer.step(b.inputs, &b.targets) as f64)
+                .map(|b| self.net_optimizer.step(b.inputs, &b.targets) as f64)
                 .sum();
             last = (count > 0).then(|| sum / count as f64);
         }

@@ -39,7 +39,7 @@ use crate::learn::ReplayBuffer;
 use crate::learn::pretrain::random_terminal_pairs;
 use crate::search::TerminalEval;
 use crate::value::saved_net::NetManifest;
-use crate::value::{BatchingEvaluator, NetDevice, NetEvaluator, Trainer, ValueNet};
+use crate::value::{BatchingEvaluator, NetDevice, NetEvaluator, NetOptimizer, ValueNet};
 
 /// Why a run stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -177,7 +177,7 @@ fn new_run<G: Game>(
         &device.burn,
     );
     let learner = Learner::new(
-        Trainer::new(net, settings.adam, &device.burn, shape),
+        NetOptimizer::new(net, settings.adam, &device.burn, shape),
         ReplayBuffer::new(settings.replay.policy, G::ENCODING.len()),
         settings,
         stream_rng(settings.seed, STREAM_LEARNER, 0),
@@ -331,7 +331,7 @@ impl<'a, G: Game> Session<'a, G> {
             threads * G::NUM_ACTIONS / 2
         };
         let shared = BatchingEvaluator::<G>::new(
-            self.learner.trainer.inference_net(),
+            self.learner.net_optimizer.inference_net(),
             &self.device,
             max_batch,
             Duration::from_micros(500),
@@ -379,7 +379,7 @@ impl<'a, G: Game> Session<'a, G> {
     ) -> anyhow::Result<()> {
         let learn_start = Instant::now();
         let phase: PhaseReport = self.learner.learn_game(&finished.game.pairs);
-        shared.set_net(self.learner.trainer.inference_net());
+        shared.set_net(self.learner.net_optimizer.inference_net());
         let learn_seconds = learn_start.elapsed().as_secs_f64();
         self.state.games += 1;
         self.state.pairs_added += phase.pairs_added as u64;
@@ -442,7 +442,7 @@ impl<'a, G: Game> Session<'a, G> {
     /// The periodic evaluation (not counted as training time), logged.
     fn evaluate(&mut self, evaluation: &EvaluationSettings) -> anyhow::Result<()> {
         let start = Instant::now();
-        let net = NetEvaluator::<G>::new(self.learner.trainer.inference_net(), &self.device);
+        let net = NetEvaluator::<G>::new(self.learner.net_optimizer.inference_net(), &self.device);
         let mut rng = stream_rng(self.settings.seed, STREAM_EVAL, self.state.games);
         let report = evaluate_against_baseline(
             &self.initial,

@@ -1,4 +1,9 @@
-//! The update step (docs/algorithms.md §6): mean squared error `(f_θ(s) - v)²` plus the paper's L2 penalty
+//! `NetOptimizer`: the network being trained with its Adam state, and the update step on one
+//! minibatch (docs/algorithms.md §6) — *how* the network learns. *What* it learns (targets,
+//! replay, augmentation) is the `learn` layer's; *when* (a learning phase after each game) is
+//! `selfplay::learner`'s.
+//!
+//! The update step: mean squared error `(f_θ(s) - v)²` plus the paper's L2 penalty
 //! `λ Σ‖W‖²` on the kernels (TensorFlow's `kernel_regularizer=l2(λ)`: gradient 2λW on every
 //! convolution and dense weight, biases untouched), Adam, minibatches. The trained weights
 //! reach the inference copy through `inference_net` — a device copy, no disk round trip.
@@ -32,7 +37,7 @@ impl Default for AdamSettings {
 }
 
 /// A network being trained, with its optimiser state.
-pub struct Trainer {
+pub struct NetOptimizer {
     model: ValueNet,
     optimizer: ModuleOptimizer,
     settings: AdamSettings,
@@ -41,18 +46,18 @@ pub struct Trainer {
     shape: [usize; 3],
 }
 
-impl Trainer {
+impl NetOptimizer {
     /// Starts training `net` (moved onto `device`'s autodiff twin).
     pub fn new(
         net: ValueNet,
         settings: AdamSettings,
         device: &Device,
         shape: [usize; 3],
-    ) -> Trainer {
+    ) -> NetOptimizer {
         let device = device.clone().autodiff();
         let model = net.fork(&device).train();
         let optimizer = new_optimizer(&settings);
-        Trainer {
+        NetOptimizer {
             model,
             optimizer,
             settings,
@@ -194,9 +199,9 @@ mod tests {
                 l2,
                 ..AdamSettings::default()
             };
-            let mut trainer = Trainer::new(net.clone(), settings, &device, shape);
-            trainer.step(inputs.clone(), &targets);
-            kernels_and_biases(&trainer.inference_net())
+            let mut net_optimizer = NetOptimizer::new(net.clone(), settings, &device, shape);
+            net_optimizer.step(inputs.clone(), &targets);
+            kernels_and_biases(&net_optimizer.inference_net())
         };
         let (plain_kernels, plain_biases) = stepped(0.0);
         let (l2_kernels, l2_biases) = stepped(0.01);
