@@ -103,9 +103,8 @@ fn init_logging(quiet: bool) {
 }
 
 /// Parses a game spec argument, with the registry's error message.
-fn parse_game(text: &str) -> Result<crate::games::GameSpec, String> {
+fn parse_game(text: &str) -> Result<crate::games::GameSpec, crate::games::GameSpecError> {
     text.parse()
-        .map_err(|e: crate::games::GameSpecError| e.to_string())
 }
 
 /// A `--seconds` argument as a duration: a positive number of seconds, at most

@@ -3,17 +3,33 @@
 
 use std::str::FromStr;
 
-use crate::games::{Action, Game, GameExt, Player};
+use crate::config_error::ConfigError;
+use crate::games::{Action, Game, GameExt, MoveError, Player};
 
 /// A player named by a person or a protocol: `p0` / `b` / `black`, `p1` / `w` / `white`.
-pub fn parse_player(text: &str) -> Result<Player, String> {
+///
+/// # Errors
+/// Any other name.
+pub fn parse_player(text: &str) -> Result<Player, ConfigError> {
     match text.to_ascii_lowercase().as_str() {
         "p0" | "b" | "black" => Ok(Player::P0),
         "p1" | "w" | "white" => Ok(Player::P1),
-        _ => Err(format!(
-            "unknown player {text:?}: expected p0 (or b, black) or p1 (or w, white)"
+        _ => Err(ConfigError::new(
+            "player",
+            format!("unknown {text:?}: expected p0 (or b, black) or p1 (or w, white)"),
         )),
     }
+}
+
+/// Why a move given as text was not played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveRefused {
+    #[error("the game is over")]
+    GameOver,
+    #[error("it is {to_move}'s move, not {player}'s")]
+    NotYourMove { to_move: Player, player: Player },
+    #[error(transparent)]
+    Move(#[from] MoveError),
 }
 
 /// A side chosen on the command line.
@@ -21,9 +37,9 @@ pub fn parse_player(text: &str) -> Result<Player, String> {
 pub struct Side(pub Player);
 
 impl FromStr for Side {
-    type Err = String;
+    type Err = ConfigError;
 
-    fn from_str(text: &str) -> Result<Self, String> {
+    fn from_str(text: &str) -> Result<Self, ConfigError> {
         parse_player(text).map(Side)
     }
 }
@@ -66,20 +82,20 @@ impl<G: Game> GameSession<G> {
 
     /// Plays `text` for `player` (when given, it must be the player to move); on any error the
     /// position is unchanged.
-    pub fn play_text(&mut self, player: Option<Player>, text: &str) -> Result<Action, String> {
+    ///
+    /// # Errors
+    /// The game is over, `player` is not to move, or `text` is not a legal move.
+    pub fn play_text(&mut self, player: Option<Player>, text: &str) -> Result<Action, MoveRefused> {
         if self.position.is_terminal() {
-            return Err("the game is over".to_string());
+            return Err(MoveRefused::GameOver);
         }
         let to_move = self.position.to_move();
         if let Some(player) = player
             && player != to_move
         {
-            return Err(format!("it is {to_move}'s move, not {player}'s"));
+            return Err(MoveRefused::NotYourMove { to_move, player });
         }
-        let action = self
-            .position
-            .parse_legal_move(text)
-            .map_err(|e| e.to_string())?;
+        let action = self.position.parse_legal_move(text)?;
         self.play(action);
         Ok(action)
     }
@@ -152,18 +168,21 @@ mod tests {
             session
                 .play_text(Some(Player::P0), "a1")
                 .unwrap_err()
+                .to_string()
                 .contains("p1's move")
         );
         assert!(
             session
                 .play_text(None, "b2")
                 .unwrap_err()
+                .to_string()
                 .contains("not legal")
         );
         assert!(
             session
                 .play_text(None, "zz")
                 .unwrap_err()
+                .to_string()
                 .contains("cannot parse")
         );
         assert_eq!(session.position().hash(), before.hash());
@@ -176,7 +195,7 @@ mod tests {
         }
         assert_eq!(session.final_score().as_deref(), Some("p0+win"));
         assert_eq!(session.result_sentence().as_deref(), Some("p0 wins"));
-        assert!(session.play_text(None, "b1").unwrap_err().contains("over"));
+        assert!(session.play_text(None, "b1").unwrap_err().to_string().contains("over"));
         session.reset();
         assert!(session.is_empty() && session.final_score().is_none());
         assert_eq!(parse_player("White"), Ok(Player::P1));

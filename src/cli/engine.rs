@@ -11,8 +11,10 @@ use clap::Args;
 use rand::SeedableRng;
 
 use super::input_lines::{InputLine, InputLines};
+use crate::arena::game_session::MoveRefused;
 use crate::arena::{Agent, AgentFactory, AgentRng, AgentSpec, GameSession, parse_player};
-use crate::games::{Game, GameExt, GameSpec, GameVisitor};
+use crate::config_error::ConfigError;
+use crate::games::{Game, GameExt, GameSpec, GameVisitor, Player};
 use crate::search::duration_text::{MAX_DURATION, seconds_to_duration};
 use crate::value::DeviceChoice;
 
@@ -70,21 +72,53 @@ enum Reply {
     Quit,
 }
 
-fn seconds(text: &str) -> Result<f64, String> {
+/// Why a command failed: the message of the `?` reply.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct Refusal(String);
+
+impl From<ConfigError> for Refusal {
+    fn from(error: ConfigError) -> Refusal {
+        Refusal(error.to_string())
+    }
+}
+
+impl From<MoveRefused> for Refusal {
+    fn from(error: MoveRefused) -> Refusal {
+        Refusal(error.to_string())
+    }
+}
+
+/// The payload of a `=` reply, or why not.
+type Answer = Result<String, Refusal>;
+
+fn seconds(text: &str) -> Result<f64, Refusal> {
     text.parse::<f64>()
         .ok()
         .filter(|&s| seconds_to_duration(s).is_some())
         .ok_or_else(|| {
-            format!(
+            Refusal(format!(
                 "{text:?} is not a number of seconds from 0 to {}",
                 MAX_DURATION.as_secs()
-            )
+            ))
         })
 }
 
-fn stones(text: &str) -> Result<u32, String> {
+fn stones(text: &str) -> Result<u32, Refusal> {
     text.parse::<u32>()
-        .map_err(|_| format!("{text:?} is not a number of stones"))
+        .map_err(|_| Refusal(format!("{text:?} is not a number of stones")))
+}
+
+/// The number of arguments of each command (`None`: not a command).
+fn arity(command: &str) -> Option<usize> {
+    match command {
+        "protocol_version" | "name" | "version" | "list_commands" | "quit" | "clear_board"
+        | "undo" | "showboard" | "legal_moves" | "final_score" => Some(0),
+        "known_command" | "genmove" | "set_time" => Some(1),
+        "play" => Some(2),
+        "time_settings" | "time_left" => Some(3),
+        _ => None,
+    }
 }
 
 impl<G: Game> Engine<G> {
@@ -132,122 +166,133 @@ impl<G: Game> Engine<G> {
 
     /// Sets the agent's time per move; a search always runs at least one iteration, so a
     /// tiny time still gives a legal move.
-    fn set_time(&mut self, per_move: f64) -> Result<String, String> {
+    fn set_time(&mut self, per_move: f64) -> Answer {
         if per_move <= 0.0 {
-            return Err("the time per move must be positive".into());
+            return Err(Refusal("the time per move must be positive".into()));
         }
         let per_move = seconds_to_duration(per_move)
-            .ok_or_else(|| format!("{per_move} s is not a time per move"))?;
+            .ok_or_else(|| Refusal(format!("{per_move} s is not a time per move")))?;
         self.agent.set_time_per_move(per_move);
         Ok(String::new())
     }
 
     fn handle(&mut self, command: &str, args: &[&str]) -> Reply {
-        let arity = |n: usize| {
-            if args.len() == n {
-                Ok(())
-            } else {
-                Err(format!(
-                    "{command} takes {n} argument{}, got {}",
-                    if n == 1 { "" } else { "s" },
-                    args.len()
-                ))
-            }
-        };
-        let result: Result<String, String> = match command {
-            "protocol_version" => arity(0).map(|_| "2".into()),
-            "name" => arity(0).map(|_| "descent".into()),
-            "version" => arity(0).map(|_| env!("CARGO_PKG_VERSION").into()),
-            "list_commands" => arity(0).map(|_| COMMANDS.join("\n")),
-            "known_command" => arity(1).map(|_| COMMANDS.contains(&args[0]).to_string()),
-            "quit" => return Reply::Quit,
-            "clear_board" => arity(0).map(|_| {
-                self.session.reset();
-                self.agent.new_game();
-                String::new()
-            }),
-            "play" => arity(2).and_then(|_| {
-                let player = parse_player(args[0])?;
-                self.session
-                    .play_text(Some(player), args[1])
-                    .map(|_| String::new())
-            }),
-            "genmove" => arity(1).and_then(|_| {
-                let player = parse_player(args[0])?;
-                let position = self.session.position().clone();
-                if position.is_terminal() {
-                    return Err("the game is over".into());
-                }
-                if position.to_move() != player {
-                    return Err(format!(
-                        "it is {}'s move, not {player}'s",
-                        position.to_move()
-                    ));
-                }
-                let choice = self.agent.choose_move(&position, &mut self.rng);
-                self.session.play(choice.action);
-                Ok(G::action_to_text(player, choice.action))
-            }),
-            "undo" => arity(0).and_then(|_| {
-                if self.session.undo() {
-                    self.agent.new_game();
-                    Ok(String::new())
-                } else {
-                    Err("cannot undo: no move played".into())
-                }
-            }),
-            "showboard" => arity(0).map(|_| {
-                let position = self.session.position();
-                let status = match self.session.result_sentence() {
-                    Some(result) => format!("game over: {result}"),
-                    None => format!("{} to move", position.to_move()),
-                };
-                format!("\n{position}\n{status}")
-            }),
-            "legal_moves" => arity(0).map(|_| {
-                let position = self.session.position();
-                if position.is_terminal() {
-                    String::new()
-                } else {
-                    position.legal_moves_text()
-                }
-            }),
-            "final_score" => arity(0).and_then(|_| {
-                self.session
-                    .final_score()
-                    .ok_or_else(|| "the game is not over".to_string())
-            }),
-            "set_time" => arity(1).and_then(|_| self.set_time(seconds(args[0])?)),
-            // GTP: main time, byo-yomi time, byo-yomi stones. With byo-yomi, the period's time
-            // over its stones; otherwise the main time spread over the moves still to play.
-            "time_settings" => arity(3).and_then(|_| {
-                let main = seconds(args[0])?;
-                let byo = seconds(args[1])?;
-                let stones = stones(args[2])?;
-                if byo > 0.0 && stones > 0 {
-                    self.set_time(byo / stones as f64)
-                } else {
-                    self.set_time(main / MOVES_TO_PLAN_FOR)
-                }
-            }),
-            // GTP: player, seconds left, stones left in the period (0: main time).
-            "time_left" => arity(3).and_then(|_| {
-                parse_player(args[0])?;
-                let left = seconds(args[1])?;
-                let stones = stones(args[2])?;
-                let per_move = if stones > 0 {
-                    left / stones as f64
-                } else {
-                    left / MOVES_TO_PLAN_FOR
-                };
-                self.set_time(per_move.max(0.001))
-            }),
-            _ => Err(format!("unknown command {command:?} (see list_commands)")),
+        if command == "quit" {
+            return Reply::Quit;
+        }
+        let result = match arity(command) {
+            None => Err(Refusal(format!(
+                "unknown command {command:?} (see list_commands)"
+            ))),
+            Some(n) if args.len() != n => Err(Refusal(format!(
+                "{command} takes {n} argument{}, got {}",
+                if n == 1 { "" } else { "s" },
+                args.len()
+            ))),
+            Some(_) => self.run_command(command, args),
         };
         match result {
             Ok(payload) => Reply::Success(payload),
-            Err(message) => Reply::Failure(message),
+            Err(refusal) => Reply::Failure(refusal.0),
         }
+    }
+
+    /// A command with the right number of arguments.
+    fn run_command(&mut self, command: &str, args: &[&str]) -> Answer {
+        match command {
+            "protocol_version" => Ok("2".into()),
+            "name" => Ok("descent".into()),
+            "version" => Ok(env!("CARGO_PKG_VERSION").into()),
+            "list_commands" => Ok(COMMANDS.join("\n")),
+            "known_command" => Ok(COMMANDS.contains(&args[0]).to_string()),
+            "clear_board" => {
+                self.session.reset();
+                self.agent.new_game();
+                Ok(String::new())
+            }
+            "play" => {
+                let player = parse_player(args[0])?;
+                self.session.play_text(Some(player), args[1])?;
+                Ok(String::new())
+            }
+            "genmove" => self.genmove(parse_player(args[0])?),
+            "undo" => self.undo(),
+            "showboard" => Ok(self.showboard()),
+            "legal_moves" => {
+                let position = self.session.position();
+                Ok(if position.is_terminal() {
+                    String::new()
+                } else {
+                    position.legal_moves_text()
+                })
+            }
+            "final_score" => self
+                .session
+                .final_score()
+                .ok_or_else(|| Refusal("the game is not over".into())),
+            "set_time" => self.set_time(seconds(args[0])?),
+            "time_settings" => self.time_settings(args),
+            "time_left" => self.time_left(args),
+            _ => unreachable!("arity() names every command"),
+        }
+    }
+
+    fn genmove(&mut self, player: Player) -> Answer {
+        let position = self.session.position().clone();
+        if position.is_terminal() {
+            return Err(MoveRefused::GameOver.into());
+        }
+        if position.to_move() != player {
+            let to_move = position.to_move();
+            return Err(MoveRefused::NotYourMove { to_move, player }.into());
+        }
+        let choice = self.agent.choose_move(&position, &mut self.rng);
+        self.session.play(choice.action);
+        Ok(G::action_to_text(player, choice.action))
+    }
+
+    fn undo(&mut self) -> Answer {
+        if self.session.undo() {
+            self.agent.new_game();
+            Ok(String::new())
+        } else {
+            Err(Refusal("cannot undo: no move played".into()))
+        }
+    }
+
+    fn showboard(&self) -> String {
+        let position = self.session.position();
+        let status = match self.session.result_sentence() {
+            Some(result) => format!("game over: {result}"),
+            None => format!("{} to move", position.to_move()),
+        };
+        format!("\n{position}\n{status}")
+    }
+
+    /// GTP: main time, byo-yomi time, byo-yomi stones. With byo-yomi, the period's time over
+    /// its stones; otherwise the main time spread over the moves still to play.
+    fn time_settings(&mut self, args: &[&str]) -> Answer {
+        let main = seconds(args[0])?;
+        let byo = seconds(args[1])?;
+        let stones = stones(args[2])?;
+        if byo > 0.0 && stones > 0 {
+            self.set_time(byo / stones as f64)
+        } else {
+            self.set_time(main / MOVES_TO_PLAN_FOR)
+        }
+    }
+
+    /// GTP: player, seconds left, stones left in the period (0: main time).
+    fn time_left(&mut self, args: &[&str]) -> Answer {
+        parse_player(args[0])?;
+        let left = seconds(args[1])?;
+        let stones = stones(args[2])?;
+        let per_move = if stones > 0 {
+            left / stones as f64
+        } else {
+            left / MOVES_TO_PLAN_FOR
+        };
+        self.set_time(per_move.max(0.001))
     }
 }
 

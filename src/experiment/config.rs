@@ -8,9 +8,11 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
+use anyhow::{Context, bail};
 use serde_json::Value;
 
 use crate::arena::{AgentSpec, ModelSource};
+use crate::config_error::ConfigError;
 use crate::search::DurationText;
 use crate::search::limits::{MAX_GAMES, MAX_THREADS};
 use crate::selfplay::TrainConfig;
@@ -151,12 +153,12 @@ impl ExperimentPlan {
 }
 
 /// Inserts `value` at the dotted `key` of the mapping `root`, creating mappings on the way.
-fn set_path(root: &mut Value, key: &str, value: Value) -> Result<(), String> {
+fn set_path(root: &mut Value, key: &str, value: Value) -> Result<(), ConfigError> {
     let mut node = root;
     let parts: Vec<&str> = key.split('.').collect();
     for (i, part) in parts.iter().enumerate() {
         if part.is_empty() {
-            return Err(format!("bad key {key:?}"));
+            return Err(ConfigError::new(key, "an empty part in a dotted key"));
         }
         let map = match node {
             Value::Object(map) => map,
@@ -165,7 +167,8 @@ fn set_path(root: &mut Value, key: &str, value: Value) -> Result<(), String> {
                 node.as_object_mut().expect("just made a mapping")
             }
             _ => {
-                return Err(format!("{key}: {} is not a section", parts[..i].join(".")));
+                let section = parts[..i].join(".");
+                return Err(ConfigError::new(key, format!("{section} is not a section")));
             }
         };
         if i + 1 == parts.len() {
@@ -187,21 +190,27 @@ fn valid_name(name: &str) -> bool {
 
 impl ExperimentConfig {
     /// Parses YAML text (unknown keys and wrong types are errors naming the key).
-    pub fn from_yaml(text: &str) -> Result<ExperimentConfig, String> {
-        serde_saphyr::from_str(text).map_err(|e| e.to_string())
+    ///
+    /// # Errors
+    /// YAML syntax, an unknown key, a wrong type; `key` is `yaml`, the message names the key.
+    pub fn from_yaml(text: &str) -> Result<ExperimentConfig, ConfigError> {
+        serde_saphyr::from_str(text).map_err(|e| ConfigError::new("yaml", e.to_string()))
     }
 
     /// Checks the experiment and builds every variant's training configuration.
     /// `read_base(path)` returns the text of a `base` file (paths as written in the
     /// experiment); `default_name` names the experiment when `name` is absent; `cores` is the
     /// default number of evaluation threads.
+    ///
+    /// # Errors
+    /// A bad protocol key, a base file that cannot be read, a variant's configuration that does
+    /// not validate, variants of different games; each names where.
     pub fn plan(
         &self,
         default_name: &str,
         cores: usize,
         read_base: &dyn Fn(&str) -> anyhow::Result<String>,
     ) -> anyhow::Result<ExperimentPlan> {
-        use anyhow::{Context, bail};
         let name = self
             .name
             .clone()
@@ -209,38 +218,9 @@ impl ExperimentConfig {
         if !valid_name(&name) {
             bail!("name: {name:?} is not a directory name (letters, digits, -, _, .)");
         }
-        if self.repeats == 0 {
-            bail!("repeats: must be at least 1");
-        }
-        let train_time = self.train_time.0;
-        let stage_every = self.stage_every.0;
-        if train_time.is_zero() {
-            bail!("train_time: must be longer than 0s");
-        }
-        if stage_every.is_zero() || stage_every > train_time {
-            bail!(
-                "stage_every: {} must be longer than 0s and at most train_time ({})",
-                self.stage_every,
-                self.train_time
-            );
-        }
+        self.check_protocol()?;
         let e = &self.evaluation;
-        if e.games_per_pair < 2
-            || !e.games_per_pair.is_multiple_of(2)
-            || e.games_per_pair > MAX_GAMES
-        {
-            bail!(
-                "evaluation.games_per_pair: {} — expected an even number from 2 to {MAX_GAMES} (both colours equally)",
-                e.games_per_pair
-            );
-        }
-        if e.threads.is_some_and(|t| t == 0 || t > MAX_THREADS) {
-            bail!("evaluation.threads: must be from 1 to {MAX_THREADS}");
-        }
         let agent = evaluation_agent(&e.agent).context("evaluation.agent")?;
-        if self.variants.len() < 2 {
-            bail!("variants: give at least two (the protocol compares them)");
-        }
         let mut variants: Vec<VariantPlan> = Vec::new();
         for (index, variant) in self.variants.iter().enumerate() {
             let at = format!("variants[{index}] ({})", variant.name);
@@ -253,82 +233,130 @@ impl ExperimentConfig {
             if variants.iter().any(|v| v.name == variant.name) {
                 bail!("{at}: the name {:?} is used twice", variant.name);
             }
-            let base = match variant.base.as_ref().or(self.base.as_ref()) {
-                Some(path) => {
-                    let text = read_base(path).with_context(|| format!("{at}: base {path}"))?;
-                    serde_saphyr::from_str::<Value>(&text)
-                        .map_err(|e| anyhow::anyhow!("{at}: base {path}: {e}"))?
-                }
-                None => Value::Object(Default::default()),
-            };
-            let mut tree = match base {
-                Value::Object(_) => base,
-                Value::Null => Value::Object(Default::default()),
-                _ => bail!("{at}: the base configuration is not a mapping"),
-            };
-            apply_set(&mut tree, &self.set).map_err(|e| anyhow::anyhow!("{at}: {e}"))?;
-            apply_set(&mut tree, &variant.set).map_err(|e| anyhow::anyhow!("{at}: {e}"))?;
-            if let Some(game) = &self.game {
-                set_path(&mut tree, "game", Value::String(game.clone()))
-                    .map_err(anyhow::Error::msg)?;
-            }
-            let mut configs = Vec::new();
-            let mut settings = Vec::new();
-            for repeat in 0..self.repeats {
-                // The path of a bad key or value, e.g. `search.iterations: invalid value`.
-                let mut config: TrainConfig = serde_path_to_error::deserialize(tree.clone())
-                    .map_err(|e| anyhow::anyhow!("{at}: {e}"))?;
-                config.seed = self.seed.wrapping_add(u64::from(repeat));
-                config.run.name = Some(variant.name.clone());
-                config.run.max_time = Some(self.train_time);
-                config.run.max_games = None;
-                config.checkpoint.every_games = 0;
-                config.checkpoint.every_time = Some(self.stage_every);
-                config.checkpoint.keep_last = 1;
-                config.checkpoint.keep_nets = true;
-                config.evaluation.every_games = 0;
-                settings.push(
-                    config
-                        .validate()
-                        .map_err(|e| anyhow::anyhow!("{at}: {e}"))?,
-                );
-                configs.push(config);
-            }
-            variants.push(VariantPlan {
-                name: variant.name.clone(),
-                configs,
-                settings,
-            });
+            let tree = self.variant_tree(variant, read_base).context(at.clone())?;
+            variants.push(self.variant_plan(variant, &tree).context(at)?);
         }
-        let game = variants[0].configs[0].game.clone();
-        for variant in &variants[1..] {
-            if variant.configs[0].game != game {
-                bail!(
-                    "variant {} trains {}, variant {} trains {}: the variants must play the same game (set `game:` in the experiment)",
-                    variants[0].name,
-                    game,
-                    variant.name,
-                    variant.configs[0].game
-                );
-            }
-        }
+        let game = same_game(&variants)?;
         Ok(ExperimentPlan {
             name,
             game,
             repeats: self.repeats,
-            train_time,
-            stage_every,
+            train_time: self.train_time.0,
+            stage_every: self.stage_every.0,
             agent,
             games_per_pair: e.games_per_pair,
             threads: e.threads.unwrap_or(cores).max(1),
             variants,
         })
     }
+
+    /// The protocol's own keys: repeats, times, evaluation games and threads, variants.
+    fn check_protocol(&self) -> anyhow::Result<()> {
+        if self.repeats == 0 {
+            bail!("repeats: must be at least 1");
+        }
+        let (train_time, stage_every) = (self.train_time.0, self.stage_every.0);
+        if train_time.is_zero() {
+            bail!("train_time: must be longer than 0s");
+        }
+        if stage_every.is_zero() || stage_every > train_time {
+            bail!(
+                "stage_every: {} must be longer than 0s and at most train_time ({})",
+                self.stage_every,
+                self.train_time
+            );
+        }
+        let e = &self.evaluation;
+        let games = e.games_per_pair;
+        if games < 2 || !games.is_multiple_of(2) || games > MAX_GAMES {
+            bail!(
+                "evaluation.games_per_pair: {games} — expected an even number from 2 to {MAX_GAMES} (both colours equally)"
+            );
+        }
+        if e.threads.is_some_and(|t| t == 0 || t > MAX_THREADS) {
+            bail!("evaluation.threads: must be from 1 to {MAX_THREADS}");
+        }
+        if self.variants.len() < 2 {
+            bail!("variants: give at least two (the protocol compares them)");
+        }
+        Ok(())
+    }
+
+    /// The variant's configuration tree: its base (or the experiment's), the experiment's `set`,
+    /// the variant's `set`, the experiment's game.
+    fn variant_tree(
+        &self,
+        variant: &VariantSection,
+        read_base: &dyn Fn(&str) -> anyhow::Result<String>,
+    ) -> anyhow::Result<Value> {
+        let base = match variant.base.as_ref().or(self.base.as_ref()) {
+            Some(path) => {
+                let text = read_base(path).with_context(|| format!("base {path}"))?;
+                serde_saphyr::from_str::<Value>(&text)
+                    .map_err(|e| anyhow::anyhow!("base {path}: {e}"))?
+            }
+            None => Value::Object(Default::default()),
+        };
+        let mut tree = match base {
+            Value::Object(_) => base,
+            Value::Null => Value::Object(Default::default()),
+            _ => bail!("the base configuration is not a mapping"),
+        };
+        apply_set(&mut tree, &self.set)?;
+        apply_set(&mut tree, &variant.set)?;
+        if let Some(game) = &self.game {
+            set_path(&mut tree, "game", Value::String(game.clone()))?;
+        }
+        Ok(tree)
+    }
+
+    /// The variant's training configurations, one per repeat, with the protocol's keys.
+    fn variant_plan(&self, variant: &VariantSection, tree: &Value) -> anyhow::Result<VariantPlan> {
+        let mut configs = Vec::new();
+        let mut settings = Vec::new();
+        for repeat in 0..self.repeats {
+            // The path of a bad key or value, e.g. `search.iterations: invalid value`.
+            let mut config: TrainConfig = serde_path_to_error::deserialize(tree.clone())?;
+            config.seed = self.seed.wrapping_add(u64::from(repeat));
+            config.run.name = Some(variant.name.clone());
+            config.run.max_time = Some(self.train_time);
+            config.run.max_games = None;
+            config.checkpoint.every_games = 0;
+            config.checkpoint.every_time = Some(self.stage_every);
+            config.checkpoint.keep_last = 1;
+            config.checkpoint.keep_nets = true;
+            config.evaluation.every_games = 0;
+            settings.push(config.validate()?);
+            configs.push(config);
+        }
+        Ok(VariantPlan {
+            name: variant.name.clone(),
+            configs,
+            settings,
+        })
+    }
+}
+
+/// The game every variant trains.
+fn same_game(variants: &[VariantPlan]) -> anyhow::Result<String> {
+    let game = variants[0].configs[0].game.clone();
+    for variant in &variants[1..] {
+        if variant.configs[0].game != game {
+            bail!(
+                "variant {} trains {}, variant {} trains {}: the variants must play the same game (set `game:` in the experiment)",
+                variants[0].name,
+                game,
+                variant.name,
+                variant.configs[0].game
+            );
+        }
+    }
+    Ok(game)
 }
 
 /// Applies the `set` overrides to the configuration tree; a nested mapping merges key by key,
 /// so that it changes only what it names.
-fn apply_set(tree: &mut Value, set: &BTreeMap<String, Value>) -> Result<(), String> {
+fn apply_set(tree: &mut Value, set: &BTreeMap<String, Value>) -> Result<(), ConfigError> {
     for (key, value) in set {
         let mut leaves = Vec::new();
         flatten(key, value, &mut leaves);
@@ -337,9 +365,15 @@ fn apply_set(tree: &mut Value, set: &BTreeMap<String, Value>) -> Result<(), Stri
                 .iter()
                 .find(|(k, _)| leaf == *k || leaf.starts_with(&format!("{k}.")))
             {
-                return Err(format!("set.{leaf} is set by {by}"));
+                return Err(ConfigError::new(
+                    format!("set.{leaf}"),
+                    format!("the experiment's {by} sets it"),
+                ));
             }
-            set_path(tree, &leaf, leaf_value).map_err(|e| format!("set.{e}"))?;
+            set_path(tree, &leaf, leaf_value).map_err(|e| ConfigError {
+                key: format!("set.{}", e.key),
+                message: e.message,
+            })?;
         }
     }
     Ok(())
@@ -476,7 +510,7 @@ mod tests {
         assert!(error(one).contains("at least two"));
         // The protocol's keys are the experiment's.
         let e = error(&TWO.replace("search.algorithm: mcts", "run.max_time: 2h"));
-        assert!(e.contains("set.run.max_time is set by train_time"), "{e}");
+        assert!(e.contains("set.run.max_time: the experiment's train_time sets it"), "{e}");
         let e = error(&TWO.replace("search.algorithm: mcts", "checkpoint: {every_time: 1m}"));
         assert!(e.contains("set.checkpoint.every_time"), "{e}");
         // A training key that does not exist, or a bad value, names the variant and the key.

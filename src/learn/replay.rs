@@ -79,6 +79,11 @@ fn shuffle<T, R: Rng + ?Sized>(items: &mut [T], rng: &mut R) {
     }
 }
 
+/// A replay buffer that breaks its invariants (one read from a damaged or hostile file).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct InconsistentBuffer(pub String);
+
 impl ReplayBuffer {
     pub fn new(policy: ReplayPolicy, encoding_len: usize) -> ReplayBuffer {
         ReplayBuffer {
@@ -114,36 +119,39 @@ impl ReplayBuffer {
 
     /// Checks what a buffer read from a file must hold (every game's inputs are its targets'
     /// encoded positions, its order a permutation of its pairs, the counts add up, the policy's
-    /// limits hold): a buffer that fails would panic in a learning phase. Returns what is wrong.
-    pub fn check_consistent(&self) -> Result<(), String> {
+    /// limits hold): a buffer that fails would panic in a learning phase.
+    ///
+    /// # Errors
+    /// What is wrong, the first thing found.
+    pub fn check_consistent(&self) -> Result<(), InconsistentBuffer> {
         if self.encoding_len == 0 {
-            return Err("encoded positions of 0 floats".into());
+            return Err(InconsistentBuffer("encoded positions of 0 floats".into()));
         }
         let mut pairs = 0usize;
         for (g, game) in self.games.iter().enumerate() {
             let len = game.len();
             if Some(game.inputs.len()) != len.checked_mul(self.encoding_len) {
-                return Err(format!("game {g}: inputs are not {len} encoded positions"));
+                return Err(InconsistentBuffer(format!("game {g}: inputs are not {len} encoded positions")));
             }
             if game.order.len() != len || game.learned > len {
-                return Err(format!(
+                return Err(InconsistentBuffer(format!(
                     "game {g}: its learning order does not fit its pairs"
-                ));
+                )));
             }
             let mut seen = vec![false; len];
             for &i in &game.order {
                 match seen.get_mut(i as usize) {
                     Some(slot) if !*slot => *slot = true,
-                    _ => return Err(format!("game {g}: its learning order is not a permutation")),
+                    _ => return Err(InconsistentBuffer(format!("game {g}: its learning order is not a permutation"))),
                 }
             }
             if !game.targets.iter().all(|t| t.is_finite()) {
-                return Err(format!("game {g}: a target is not a finite number"));
+                return Err(InconsistentBuffer(format!("game {g}: a target is not a finite number")));
             }
             pairs += len;
         }
         if pairs != self.pairs {
-            return Err(format!("{} pairs counted, {pairs} held", self.pairs));
+            return Err(InconsistentBuffer(format!("{} pairs counted, {pairs} held", self.pairs)));
         }
         let games_limit = match self.policy {
             ReplayPolicy::LastGame => Some(1),
@@ -155,10 +163,10 @@ impl ReplayBuffer {
             ReplayPolicy::Experience { .. } => None,
         };
         if games_limit.is_some_and(|limit| self.games.len() > limit) {
-            return Err(format!(
+            return Err(InconsistentBuffer(format!(
                 "{} games, more than its policy keeps",
                 self.games.len()
-            ));
+            )));
         }
         Ok(())
     }

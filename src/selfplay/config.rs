@@ -239,10 +239,8 @@ mod tests {
     use super::*;
     use crate::learn::{Capacity, ReplayPolicy};
 
-    fn parse(text: &str) -> Result<TrainSettings, String> {
-        TrainConfig::from_yaml(text)
-            .and_then(|config| config.validate())
-            .map_err(|e| e.to_string())
+    fn parse(text: &str) -> Result<TrainSettings, ConfigError> {
+        TrainConfig::from_yaml(text).and_then(|config| config.validate())
     }
 
     #[test]
@@ -410,7 +408,7 @@ mod tests {
             ("game: [1, 2\n", ""),
         ];
         for (text, needle) in cases {
-            let message = parse(text).expect_err(text);
+            let message = parse(text).expect_err(text).to_string();
             assert!(message.contains(needle), "{text:?} → {message}");
         }
     }
