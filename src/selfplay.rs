@@ -21,6 +21,6 @@ pub mod training;
 
 pub use crate::search::DurationText;
 pub use config::{TrainConfig, TrainSettings};
-pub use run_dir::RunDir;
 pub use observer::{SilentObserver, TrainingObserver};
+pub use run_dir::RunDir;
 pub use training::{StopReason, TrainSummary, train};

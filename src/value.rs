@@ -10,12 +10,12 @@ pub mod device;
 pub mod exported_net;
 pub mod inference_net;
 pub mod net_evaluator;
+pub mod net_optimizer;
 pub mod network;
 #[cfg(feature = "onnx")]
 pub mod onnx_export;
 pub mod packed_matmul;
 pub mod saved_net;
-pub mod net_optimizer;
 
 pub use architecture::Architecture;
 pub use batching_evaluator::{BatchingEvaluator, BatchingStats};
@@ -23,5 +23,5 @@ pub use cpu_net::CpuNet;
 pub use device::{DeviceChoice, NetDevice};
 pub use inference_net::InferenceNet;
 pub use net_evaluator::NetEvaluator;
-pub use network::ValueNet;
 pub use net_optimizer::{AdamSettings, NetOptimizer};
+pub use network::ValueNet;

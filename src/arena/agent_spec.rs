@@ -61,9 +61,9 @@ fn model_source(pairs: &SpecPairs<'_>) -> Result<Option<ModelSource>, ConfigErro
         (Some("untrained"), architecture) => Ok(Some(ModelSource::Untrained(
             architecture.unwrap_or(Architecture::PaperCnn),
         ))),
-        (Some(_), Some(_)) => Err(pairs.error(
-            "arch= goes with model=untrained (a saved network names its own)",
-        )),
+        (Some(_), Some(_)) => {
+            Err(pairs.error("arch= goes with model=untrained (a saved network names its own)"))
+        }
         (Some(path), None) => Ok(Some(ModelSource::Path(PathBuf::from(path)))),
     }
 }

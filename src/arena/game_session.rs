@@ -195,7 +195,13 @@ mod tests {
         }
         assert_eq!(session.final_score().as_deref(), Some("p0+win"));
         assert_eq!(session.result_sentence().as_deref(), Some("p0 wins"));
-        assert!(session.play_text(None, "b1").unwrap_err().to_string().contains("over"));
+        assert!(
+            session
+                .play_text(None, "b1")
+                .unwrap_err()
+                .to_string()
+                .contains("over")
+        );
         session.reset();
         assert!(session.is_empty() && session.final_score().is_none());
         assert_eq!(parse_player("White"), Ok(Player::P1));

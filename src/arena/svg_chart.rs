@@ -162,86 +162,73 @@ const SERIES_COLOURS: &[&str] = &[
     "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
 ];
 
-/// Curves of scores (y in [0, 1], drawn as %) against `x` from 0, each with its 95 % band,
-/// and a dashed line at 50 %.
-pub fn score_curves(title: &str, subtitle: &str, x_label: &str, series: &[Series]) -> String {
-    let (left, top, plot_w, plot_h) = (70.0, 66.0, 520.0, 300.0);
-    let legend_x = left + plot_w + 20.0;
-    let width = legend_x + 200.0;
-    let height = top + plot_h + 60.0;
-    let x_max = series
-        .iter()
-        .flat_map(|s| s.points.iter().map(|p| p.0))
-        .fold(0.0f64, f64::max)
-        .max(1e-9);
-    let px = |x: f64| left + plot_w * x / x_max;
-    let py = |y: f64| top + plot_h * (1.0 - y.clamp(0.0, 1.0));
-    let mut svg = String::new();
-    let _ = writeln!(
-        svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="13">
-<rect width="100%" height="100%" fill="white"/>
-<text x="20" y="24" font-size="15" font-weight="bold">{}</text>
-<text x="20" y="44">{}</text>"#,
-        escape(title),
-        escape(subtitle)
-    );
-    for tick in 0..=4 {
-        let y = tick as f64 / 4.0;
-        let _ = writeln!(
-            svg,
-            r##"<line x1="{left}" y1="{0:.1}" x2="{1:.1}" y2="{0:.1}" stroke="#dddddd"/><text x="{2:.1}" y="{3:.1}" text-anchor="end">{4:.0} %</text>"##,
-            py(y),
-            left + plot_w,
-            left - 6.0,
-            py(y) + 4.0,
-            100.0 * y
-        );
+/// The frame of a score chart: plot area and scales.
+struct ScoreFrame {
+    left: f64,
+    top: f64,
+    plot_w: f64,
+    plot_h: f64,
+    x_max: f64,
+}
+
+impl ScoreFrame {
+    fn px(&self, x: f64) -> f64 {
+        self.left + self.plot_w * x / self.x_max
     }
-    let _ = writeln!(
-        svg,
-        r##"<line x1="{left}" y1="{0:.1}" x2="{1:.1}" y2="{0:.1}" stroke="#888888" stroke-dasharray="5,4"/>"##,
-        py(0.5),
-        left + plot_w
-    );
-    let step = nice_step(x_max / 6.0);
-    for tick in 0..=(x_max / step + 1e-9).floor() as usize {
-        let x = step * tick as f64;
-        let _ = writeln!(
-            svg,
-            r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
-            px(x),
-            top + plot_h + 18.0,
-            trim_number(x, 2)
-        );
+
+    fn py(&self, y: f64) -> f64 {
+        self.top + self.plot_h * (1.0 - y.clamp(0.0, 1.0))
     }
-    let _ = writeln!(
-        svg,
-        r##"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text><rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="none" stroke="#444444"/>"##,
-        left + plot_w / 2.0,
-        top + plot_h + 40.0,
-        escape(x_label)
-    );
-    for (index, s) in series.iter().enumerate() {
-        let colour = SERIES_COLOURS[index % SERIES_COLOURS.len()];
-        if s.points.is_empty() {
-            continue;
+
+    /// The y grid (0-100 %), the dashed 50 % line, the x ticks, the x label and the frame.
+    fn draw_axes(&self, svg: &mut String, x_label: &str) {
+        let (left, top, plot_w, plot_h) = (self.left, self.top, self.plot_w, self.plot_h);
+        for tick in 0..=4 {
+            let y = tick as f64 / 4.0;
+            let _ = writeln!(
+                svg,
+                r##"<line x1="{left}" y1="{0:.1}" x2="{1:.1}" y2="{0:.1}" stroke="#dddddd"/><text x="{2:.1}" y="{3:.1}" text-anchor="end">{4:.0} %</text>"##,
+                self.py(y),
+                left + plot_w,
+                left - 6.0,
+                self.py(y) + 4.0,
+                100.0 * y
+            );
         }
-        let upper = s
-            .points
-            .iter()
-            .map(|&(x, y, ci)| format!("{:.1},{:.1}", px(x), py(y + ci)));
-        let lower = s
-            .points
-            .iter()
-            .rev()
-            .map(|&(x, y, ci)| format!("{:.1},{:.1}", px(x), py(y - ci)));
+        let _ = writeln!(
+            svg,
+            r##"<line x1="{left}" y1="{0:.1}" x2="{1:.1}" y2="{0:.1}" stroke="#888888" stroke-dasharray="5,4"/>"##,
+            self.py(0.5),
+            left + plot_w
+        );
+        let step = nice_step(self.x_max / 6.0);
+        for tick in 0..=(self.x_max / step + 1e-9).floor() as usize {
+            let x = step * tick as f64;
+            let _ = writeln!(
+                svg,
+                r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+                self.px(x),
+                top + plot_h + 18.0,
+                trim_number(x, 2)
+            );
+        }
+        let _ = writeln!(
+            svg,
+            r##"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text><rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="none" stroke="#444444"/>"##,
+            left + plot_w / 2.0,
+            top + plot_h + 40.0,
+            escape(x_label)
+        );
+    }
+
+    /// One series: its 95 % band, its line, its points and its legend entry (number `index`).
+    fn draw_series(&self, svg: &mut String, s: &Series, index: usize, legend_x: f64) {
+        let colour = SERIES_COLOURS[index % SERIES_COLOURS.len()];
+        let point = |x: f64, y: f64| format!("{:.1},{:.1}", self.px(x), self.py(y));
+        let upper = s.points.iter().map(|&(x, y, ci)| point(x, y + ci));
+        let lower = s.points.iter().rev().map(|&(x, y, ci)| point(x, y - ci));
         let band: Vec<String> = upper.chain(lower).collect();
-        let line: Vec<String> = s
-            .points
-            .iter()
-            .map(|&(x, y, _)| format!("{:.1},{:.1}", px(x), py(y)))
-            .collect();
+        let line: Vec<String> = s.points.iter().map(|&(x, y, _)| point(x, y)).collect();
         let _ = writeln!(
             svg,
             r#"<polygon points="{}" fill="{colour}" fill-opacity="0.12"/><polyline points="{}" fill="none" stroke="{colour}" stroke-width="2"/>"#,
@@ -252,11 +239,11 @@ pub fn score_curves(title: &str, subtitle: &str, x_label: &str, series: &[Series
             let _ = writeln!(
                 svg,
                 r#"<circle cx="{:.1}" cy="{:.1}" r="3" fill="{colour}"/>"#,
-                px(x),
-                py(y)
+                self.px(x),
+                self.py(y)
             );
         }
-        let ly = top + 10.0 + 22.0 * index as f64;
+        let ly = self.top + 10.0 + 22.0 * index as f64;
         let _ = writeln!(
             svg,
             r#"<rect x="{legend_x}" y="{:.1}" width="14" height="4" fill="{colour}"/><text x="{:.1}" y="{:.1}">{}</text>"#,
@@ -265,6 +252,42 @@ pub fn score_curves(title: &str, subtitle: &str, x_label: &str, series: &[Series
             ly + 1.0,
             escape(&truncate(&s.name, 24))
         );
+    }
+}
+
+/// Curves of scores (y in [0, 1], drawn as %) against `x` from 0, each with its 95 % band,
+/// and a dashed line at 50 %.
+pub fn score_curves(title: &str, subtitle: &str, x_label: &str, series: &[Series]) -> String {
+    let x_max = series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.0))
+        .fold(0.0f64, f64::max)
+        .max(1e-9);
+    let frame = ScoreFrame {
+        left: 70.0,
+        top: 66.0,
+        plot_w: 520.0,
+        plot_h: 300.0,
+        x_max,
+    };
+    let legend_x = frame.left + frame.plot_w + 20.0;
+    let width = legend_x + 200.0;
+    let height = frame.top + frame.plot_h + 60.0;
+    let mut svg = String::new();
+    let _ = writeln!(
+        svg,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="13">
+<rect width="100%" height="100%" fill="white"/>
+<text x="20" y="24" font-size="15" font-weight="bold">{}</text>
+<text x="20" y="44">{}</text>"#,
+        escape(title),
+        escape(subtitle)
+    );
+    frame.draw_axes(&mut svg, x_label);
+    for (index, s) in series.iter().enumerate() {
+        if !s.points.is_empty() {
+            frame.draw_series(&mut svg, s, index, legend_x);
+        }
     }
     svg.push_str("</svg>\n");
     svg

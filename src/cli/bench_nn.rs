@@ -132,7 +132,8 @@ impl GameVisitor for NnBench {
             let targets: Vec<f32> = (0..self.train_batch)
                 .map(|i| if i % 2 == 0 { 0.5 } else { -0.5 })
                 .collect();
-            let mut net_optimizer = NetOptimizer::new(net, AdamSettings::default(), &self.device.burn, shape);
+            let mut net_optimizer =
+                NetOptimizer::new(net, AdamSettings::default(), &self.device.burn, shape);
             let first = net_optimizer.step(inputs.clone(), &targets);
             let start = Instant::now();
             let mut steps = 0u64;

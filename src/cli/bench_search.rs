@@ -185,8 +185,13 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
     };
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
-        return Ok(ExitCode::SUCCESS);
+    } else {
+        print_report(&report);
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_report(report: &SearchReport) {
     println!(
         "{} on {} ({} search(es), {:.2} s, evaluator {:?})",
         report.algo, report.game, report.searches, report.seconds, report.evaluator
@@ -209,5 +214,4 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
         "  {} evaluator calls, {} positions, mean batch {:.2}, deepest ply {}",
         report.evaluator_calls, report.evaluated_positions, report.mean_batch, report.max_depth
     );
-    Ok(ExitCode::SUCCESS)
 }

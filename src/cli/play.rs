@@ -7,7 +7,7 @@ use clap::Args;
 use rand::SeedableRng;
 
 use super::input_lines::{InputLine, InputLines};
-use crate::arena::{AgentFactory, AgentRng, AgentSpec, GameSession, Side};
+use crate::arena::{Agent, AgentFactory, AgentRng, AgentSpec, GameSession, Side};
 use crate::games::{Game, GameExt, GameSpec, GameVisitor, Player};
 use crate::search::DurationText;
 use crate::value::DeviceChoice;
@@ -46,99 +46,139 @@ impl GameVisitor for PlayVisitor<'_> {
 
     fn visit<G: Game>(self, initial: G) -> Self::Output {
         let args = self.args;
-        let device = args.device.device().map_err(anyhow::Error::msg)?;
+        let device = args.device.device()?;
         let factory = AgentFactory::<G>::new(args.agent.clone(), &args.game.to_string(), &device)?;
-        let mut agent = factory.build();
-        let mut adviser = factory.build();
+        let mut game = TerminalGame {
+            args,
+            agent: factory.build(),
+            adviser: factory.build(),
+            rng: AgentRng::seed_from_u64(args.seed),
+            human: args.side.0,
+            session: GameSession::new(initial),
+        };
         if let Some(time) = args.time {
-            agent.set_time_per_move(time.0);
-            adviser.set_time_per_move(time.0);
+            game.agent.set_time_per_move(time.0);
+            game.adviser.set_time_per_move(time.0);
         }
-        let mut rng = AgentRng::seed_from_u64(args.seed);
-        let human = args.side.0;
-        let mut session = GameSession::new(initial);
         let mut lines = InputLines::new(std::io::stdin().lock());
-        let mut out = std::io::stdout();
         println!(
-            "You play {human} against {} on {}. Notation: {}.\n{HELP}",
+            "You play {} against {} on {}. Notation: {}.\n{HELP}",
+            game.human,
             args.agent,
             args.game,
             G::notation_help()
         );
         loop {
-            let position = session.position().clone();
-            if let Some(result) = session.result_sentence() {
-                println!("\n{position}\n\nGame over: {result}; you played {human}.");
-                println!("moves: {}", session.moves().join(" "));
+            let position = game.session.position().clone();
+            if let Some(result) = game.session.result_sentence() {
+                println!(
+                    "\n{position}\n\nGame over: {result}; you played {}.",
+                    game.human
+                );
+                println!("moves: {}", game.session.moves().join(" "));
                 return Ok(());
             }
-            if position.to_move() != human {
-                let choice = agent.choose_move(&position, &mut rng);
-                let text = G::action_to_text(position.to_move(), choice.action);
-                match choice.value_p0 {
-                    Some(v) => println!(
-                        "{} plays {text} (its value: {:+.2})",
-                        args.agent,
-                        v * position.to_move().sign() + 0.0
-                    ),
-                    None => println!("{} plays {text}", args.agent),
-                }
-                session.play(choice.action);
-                continue;
+            if position.to_move() != game.human {
+                game.agent_moves(&position);
+            } else if game.human_turn(&position, &mut lines)? == Turn::Quit {
+                return Ok(());
             }
-            println!("\n{position}\n");
-            println!(
-                "your move ({human}); legal: {}",
-                position.legal_moves_text()
-            );
-            loop {
-                print!("> ");
-                out.flush()?;
-                let line = match lines.next_line()? {
-                    None => {
-                        println!("\nquit");
-                        return Ok(());
-                    }
-                    Some(InputLine::NotUtf8) => {
-                        println!("{}; {HELP}", InputLine::NOT_UTF8);
-                        continue;
-                    }
-                    Some(InputLine::Text(line)) => line,
-                };
-                let command = line.trim();
-                match command {
-                    "" => continue,
-                    "quit" | "exit" => {
-                        println!("bye");
-                        return Ok(());
-                    }
-                    "help" | "?" => println!("{HELP}"),
-                    "moves" => println!("moves: {}", session.moves().join(" ")),
-                    "hint" => {
-                        adviser.new_game();
-                        let choice = adviser.choose_move(&position, &mut rng);
-                        let text = G::action_to_text(human, choice.action);
-                        match choice.value_p0 {
-                            Some(v) => println!(
-                                "hint: {text} (value for you: {:+.2})",
-                                v * human.sign() + 0.0
-                            ),
-                            None => println!("hint: {text}"),
-                        }
-                    }
-                    "undo" => {
-                        if undo_to_previous_turn(&mut session, human) {
-                            agent.new_game();
-                            break;
-                        }
-                        println!("nothing to undo");
-                    }
-                    text => match session.play_text(Some(human), text) {
-                        Ok(_) => break,
-                        Err(e) => println!("{e}"),
-                    },
+        }
+    }
+}
+
+/// A game at the terminal between a person and an agent.
+struct TerminalGame<'a, G: Game> {
+    args: &'a PlayArgs,
+    agent: Box<dyn Agent<G>>,
+    /// The same agent, asked for hints.
+    adviser: Box<dyn Agent<G>>,
+    rng: AgentRng,
+    human: Player,
+    session: GameSession<G>,
+}
+
+/// How a person's turn ended.
+#[derive(PartialEq, Eq)]
+enum Turn {
+    Played,
+    Quit,
+}
+
+impl<G: Game> TerminalGame<'_, G> {
+    fn agent_moves(&mut self, position: &G) {
+        let choice = self.agent.choose_move(position, &mut self.rng);
+        let mover = position.to_move();
+        let text = G::action_to_text(mover, choice.action);
+        match choice.value_p0 {
+            Some(v) => println!(
+                "{} plays {text} (its value: {:+.2})",
+                self.args.agent,
+                v * mover.sign() + 0.0
+            ),
+            None => println!("{} plays {text}", self.args.agent),
+        }
+        self.session.play(choice.action);
+    }
+
+    /// Reads commands until the person plays a move (or takes one back), or quits.
+    fn human_turn<R: std::io::BufRead>(
+        &mut self,
+        position: &G,
+        lines: &mut InputLines<R>,
+    ) -> anyhow::Result<Turn> {
+        let human = self.human;
+        println!("\n{position}\n");
+        println!(
+            "your move ({human}); legal: {}",
+            position.legal_moves_text()
+        );
+        loop {
+            print!("> ");
+            std::io::stdout().flush()?;
+            let line = match lines.next_line()? {
+                None => {
+                    println!("\nquit");
+                    return Ok(Turn::Quit);
                 }
+                Some(InputLine::NotUtf8) => {
+                    println!("{}; {HELP}", InputLine::NOT_UTF8);
+                    continue;
+                }
+                Some(InputLine::Text(line)) => line,
+            };
+            match line.trim() {
+                "" => continue,
+                "quit" | "exit" => {
+                    println!("bye");
+                    return Ok(Turn::Quit);
+                }
+                "help" | "?" => println!("{HELP}"),
+                "moves" => println!("moves: {}", self.session.moves().join(" ")),
+                "hint" => self.hint(position),
+                "undo" if undo_to_previous_turn(&mut self.session, human) => {
+                    self.agent.new_game();
+                    return Ok(Turn::Played);
+                }
+                "undo" => println!("nothing to undo"),
+                text => match self.session.play_text(Some(human), text) {
+                    Ok(_) => return Ok(Turn::Played),
+                    Err(e) => println!("{e}"),
+                },
             }
+        }
+    }
+
+    fn hint(&mut self, position: &G) {
+        self.adviser.new_game();
+        let choice = self.adviser.choose_move(position, &mut self.rng);
+        let text = G::action_to_text(self.human, choice.action);
+        match choice.value_p0 {
+            Some(v) => println!(
+                "hint: {text} (value for you: {:+.2})",
+                v * self.human.sign() + 0.0
+            ),
+            None => println!("hint: {text}"),
         }
     }
 }

@@ -10,7 +10,7 @@ use tracing::{Span, info, info_span};
 use tracing_indicatif::span_ext::IndicatifSpanExt;
 
 use crate::selfplay::metrics::{EvalMetrics, GameMetrics};
-use crate::selfplay::{DurationText, RunDir, TrainConfig, TrainingObserver, train};
+use crate::selfplay::{DurationText, RunDir, TrainConfig, TrainSummary, TrainingObserver, train};
 
 #[derive(Args, Debug)]
 pub struct TrainArgs {
@@ -53,7 +53,43 @@ fn read_config(path: &Path) -> anyhow::Result<TrainConfig> {
 }
 
 pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
-    let (mut config, run_dir, resume) = match (&args.resume, &args.config) {
+    let (config, run_dir) = configuration(&args)?;
+    let resume = run_dir.is_some();
+    let settings = config.validate().map_err(|e| {
+        let source = args
+            .config
+            .as_ref()
+            .or(args.resume.as_ref())
+            .map_or(String::new(), |p| format!("{}: ", p.display()));
+        anyhow::anyhow!("{source}{e}")
+    })?;
+    let run_dir = match run_dir {
+        Some(run_dir) => run_dir,
+        None => RunDir::create(&new_run_root(&args, &config), &config.to_yaml())?,
+    };
+    let span = info_span!("train");
+    let mut observer = ProgressObserver::new(span.clone(), args.quiet);
+    let _entered = (!args.quiet).then(|| span.enter());
+    let summary = match train(&settings, &run_dir, resume, &mut observer) {
+        Ok(summary) => summary,
+        Err(e) => {
+            if !resume {
+                discard_new_run(&run_dir);
+            }
+            return Err(e);
+        }
+    };
+    // Close the span so that its progress bar is cleared before the summary prints.
+    drop(_entered);
+    drop(observer);
+    drop(span);
+    print_summary(&summary, &run_dir);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The run's configuration with the command line's overrides, and its directory when resuming.
+fn configuration(args: &TrainArgs) -> anyhow::Result<(TrainConfig, Option<RunDir>)> {
+    let (mut config, run_dir) = match (&args.resume, &args.config) {
         (Some(dir), _) => {
             let run_dir = RunDir::open_for_writing(dir)?;
             let config = TrainConfig::from_yaml(&run_dir.config_text()?).map_err(|e| {
@@ -62,9 +98,9 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
                     dir.join(crate::selfplay::run_dir::CONFIG_FILE).display()
                 )
             })?;
-            (config, Some(run_dir), true)
+            (config, Some(run_dir))
         }
-        (None, Some(path)) => (read_config(path)?, None, false),
+        (None, Some(path)) => (read_config(path)?, None),
         (None, None) => unreachable!("clap requires a config or --resume"),
     };
     if let Some(n) = args.max_games {
@@ -79,49 +115,24 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     if let Some(threads) = args.threads {
         config.run.threads = threads;
     }
-    let settings = config.validate().map_err(|e| {
-        let source = args
-            .config
+    Ok((config, run_dir))
+}
+
+/// Where a new run goes: `--run-dir`, else `checkpoints/<run.name or the config's name>`.
+fn new_run_root(args: &TrainArgs, config: &TrainConfig) -> PathBuf {
+    if let Some(dir) = &args.run_dir {
+        return dir.clone();
+    }
+    let name = config.run.name.clone().unwrap_or_else(|| {
+        args.config
             .as_ref()
-            .or(args.resume.as_ref())
-            .map_or(String::new(), |p| format!("{}: ", p.display()));
-        anyhow::anyhow!("{source}{e}")
-    })?;
-    let new_run = run_dir.is_none();
-    let run_dir = match run_dir {
-        Some(run_dir) => run_dir,
-        None => {
-            let root = match &args.run_dir {
-                Some(dir) => dir.clone(),
-                None => {
-                    let name = config.run.name.clone().unwrap_or_else(|| {
-                        args.config
-                            .as_ref()
-                            .and_then(|p| p.file_stem())
-                            .map_or("run".into(), |s| s.to_string_lossy().into_owned())
-                    });
-                    PathBuf::from("checkpoints").join(name)
-                }
-            };
-            RunDir::create(&root, &config.to_yaml())?
-        }
-    };
-    let span = info_span!("train");
-    let mut observer = ProgressObserver::new(span.clone(), args.quiet);
-    let _entered = (!args.quiet).then(|| span.enter());
-    let summary = match train(&settings, &run_dir, resume, &mut observer) {
-        Ok(summary) => summary,
-        Err(e) => {
-            if new_run {
-                discard_new_run(&run_dir);
-            }
-            return Err(e);
-        }
-    };
-    // Close the span so that its progress bar is cleared before the summary prints.
-    drop(_entered);
-    drop(observer);
-    drop(span);
+            .and_then(|p| p.file_stem())
+            .map_or("run".into(), |s| s.to_string_lossy().into_owned())
+    });
+    PathBuf::from("checkpoints").join(name)
+}
+
+fn print_summary(summary: &TrainSummary, run_dir: &RunDir) {
     let stop = match summary.stopped_by {
         crate::selfplay::StopReason::MaxGames => "the game limit",
         crate::selfplay::StopReason::MaxTime => "the time limit",
@@ -137,7 +148,6 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
         "resume with: descent train --resume {}",
         run_dir.root().display()
     );
-    Ok(ExitCode::SUCCESS)
 }
 
 /// Removes the directory of a new run that failed before its first checkpoint (nothing in it

@@ -7,8 +7,8 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
 use anyhow::{Context, bail};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::arena::{AgentSpec, ModelSource};
@@ -510,7 +510,10 @@ mod tests {
         assert!(error(one).contains("at least two"));
         // The protocol's keys are the experiment's.
         let e = error(&TWO.replace("search.algorithm: mcts", "run.max_time: 2h"));
-        assert!(e.contains("set.run.max_time: the experiment's train_time sets it"), "{e}");
+        assert!(
+            e.contains("set.run.max_time: the experiment's train_time sets it"),
+            "{e}"
+        );
         let e = error(&TWO.replace("search.algorithm: mcts", "checkpoint: {every_time: 1m}"));
         assert!(e.contains("set.checkpoint.every_time"), "{e}");
         // A training key that does not exist, or a bad value, names the variant and the key.

@@ -98,6 +98,9 @@ pub fn evaluation_games(plan: &ExperimentPlan) -> u64 {
 
 /// Plays the protocol's matches over the networks of `runs` and builds the report; `on_game`
 /// is called after every game.
+///
+/// # Errors
+/// A network that cannot be loaded.
 pub fn evaluate<G: Game>(
     initial: &G,
     plan: &ExperimentPlan,
@@ -108,77 +111,10 @@ pub fn evaluate<G: Game>(
 ) -> anyhow::Result<ExperimentReport> {
     let names: Vec<String> = plan.variants.iter().map(|v| v.name.clone()).collect();
     let label = |run: &RunNets| format!("{}#{}", names[run.variant], run.repeat);
-    // Each network is loaded once.
-    let mut factories: HashMap<PathBuf, AgentFactory<G>> = HashMap::new();
-    for run in runs {
-        for (stage, net) in run.stages.iter().enumerate() {
-            if !factories.contains_key(&net.base) {
-                let spec = agent_with_model(
-                    &plan.agent,
-                    &net.base,
-                    format!("{}@{}", label(run), stage + 1),
-                );
-                factories.insert(
-                    net.base.clone(),
-                    AgentFactory::new(spec, &plan.game, device)?,
-                );
-            }
-        }
-    }
-    // The stage matches: (stage run, stage, opponent run), opponents from the same repetition.
-    let mut jobs = Vec::new();
-    for (i, run) in runs.iter().enumerate() {
-        for stage in 0..run.stages.len() {
-            for (j, opponent) in runs.iter().enumerate() {
-                if opponent.repeat == run.repeat {
-                    jobs.push((i, stage, j));
-                }
-            }
-        }
-    }
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<MatchReport>>> = Mutex::new(vec![None; jobs.len()]);
+    let factories = load_networks::<G>(plan, runs, device, &label)?;
     let on_record = |_: &crate::arena::GameRecord| on_game();
-    std::thread::scope(|scope| {
-        for _ in 0..plan.threads.min(jobs.len()).max(1) {
-            scope.spawn(|| {
-                loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&(i, stage, j)) = jobs.get(index) else {
-                        break;
-                    };
-                    let report = play_match(
-                        initial,
-                        &factories[&runs[i].stages[stage].base],
-                        &factories[&runs[j].final_net().base],
-                        plan.games_per_pair,
-                        game_seed(seed, index as u64),
-                        1,
-                        &on_record,
-                    );
-                    results.lock().expect("results lock")[index] = Some(report);
-                }
-            });
-        }
-    });
-    let results = results.into_inner().expect("results lock");
-    let mut stage_matches = Vec::with_capacity(jobs.len());
-    for (&(i, stage, j), report) in jobs.iter().zip(results) {
-        let report = report.expect("every job ran");
-        let net = &runs[i].stages[stage];
-        stage_matches.push(StageMatch {
-            variant: names[runs[i].variant].clone(),
-            repeat: runs[i].repeat,
-            stage: stage + 1,
-            net: net.name.clone(),
-            games_learned: net.games,
-            train_seconds: net.train_seconds,
-            opponent_variant: names[runs[j].variant].clone(),
-            as_p0: report.as_p0,
-            as_p1: report.as_p1,
-            moves: report.games.into_iter().map(|g| g.moves).collect(),
-        });
-    }
+    let stage_matches =
+        play_stage_matches(initial, plan, runs, &factories, &names, seed, &on_record);
     let curves = curves(plan, runs, &stage_matches);
     // The final all-play-all.
     let finals: Vec<AgentFactory<G>> = runs
@@ -213,6 +149,100 @@ pub fn evaluate<G: Game>(
         stage_matches,
         tournament,
     })
+}
+
+/// An agent factory per network of `runs`, each network loaded once.
+fn load_networks<G: Game>(
+    plan: &ExperimentPlan,
+    runs: &[RunNets],
+    device: &NetDevice,
+    label: &dyn Fn(&RunNets) -> String,
+) -> anyhow::Result<HashMap<PathBuf, AgentFactory<G>>> {
+    let mut factories: HashMap<PathBuf, AgentFactory<G>> = HashMap::new();
+    for run in runs {
+        for (stage, net) in run.stages.iter().enumerate() {
+            if !factories.contains_key(&net.base) {
+                let spec = agent_with_model(
+                    &plan.agent,
+                    &net.base,
+                    format!("{}@{}", label(run), stage + 1),
+                );
+                factories.insert(
+                    net.base.clone(),
+                    AgentFactory::new(spec, &plan.game, device)?,
+                );
+            }
+        }
+    }
+    Ok(factories)
+}
+
+/// The stage matches — each stage network of each run against the final network of every run
+/// of the same repetition — played on `plan.threads` threads, in a fixed order.
+fn play_stage_matches<G: Game>(
+    initial: &G,
+    plan: &ExperimentPlan,
+    runs: &[RunNets],
+    factories: &HashMap<PathBuf, AgentFactory<G>>,
+    names: &[String],
+    seed: u64,
+    on_record: &(dyn Fn(&crate::arena::GameRecord) + Sync),
+) -> Vec<StageMatch> {
+    // (stage run, stage, opponent run), opponents from the same repetition.
+    let mut jobs = Vec::new();
+    for (i, run) in runs.iter().enumerate() {
+        for stage in 0..run.stages.len() {
+            for (j, opponent) in runs.iter().enumerate() {
+                if opponent.repeat == run.repeat {
+                    jobs.push((i, stage, j));
+                }
+            }
+        }
+    }
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<MatchReport>>> = Mutex::new(vec![None; jobs.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..plan.threads.min(jobs.len()).max(1) {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&(i, stage, j)) = jobs.get(index) else {
+                        break;
+                    };
+                    let report = play_match(
+                        initial,
+                        &factories[&runs[i].stages[stage].base],
+                        &factories[&runs[j].final_net().base],
+                        plan.games_per_pair,
+                        game_seed(seed, index as u64),
+                        1,
+                        on_record,
+                    );
+                    results.lock().expect("results lock")[index] = Some(report);
+                }
+            });
+        }
+    });
+    let results = results.into_inner().expect("results lock");
+    jobs.iter()
+        .zip(results)
+        .map(|(&(i, stage, j), report)| {
+            let report = report.expect("every job ran");
+            let net = &runs[i].stages[stage];
+            StageMatch {
+                variant: names[runs[i].variant].clone(),
+                repeat: runs[i].repeat,
+                stage: stage + 1,
+                net: net.name.clone(),
+                games_learned: net.games,
+                train_seconds: net.train_seconds,
+                opponent_variant: names[runs[j].variant].clone(),
+                as_p0: report.as_p0,
+                as_p1: report.as_p1,
+                moves: report.games.into_iter().map(|g| g.moves).collect(),
+            }
+        })
+        .collect()
 }
 
 /// Adds W/D/L counts.

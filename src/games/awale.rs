@@ -182,6 +182,70 @@ pub struct Awale {
 }
 
 impl Awale {
+    /// Sows the seeds of house `origin` counter-clockwise, skipping the origin on laps;
+    /// returns the last house sown.
+    #[inline(always)]
+    fn sow(&mut self, origin: usize) -> usize {
+        let sown = self.seeds[origin];
+        self.hash ^= house_key(origin, sown) ^ house_key(origin, 0);
+        self.seeds[origin] = 0;
+        let mut last = origin;
+        if (sown as usize) < BOARD {
+            // No lap (the common case): no origin test per seed.
+            for _ in 0..sown {
+                last = if last == BOARD - 1 { 0 } else { last + 1 };
+                let before = self.seeds[last];
+                self.hash ^= sow_key(last, before);
+                self.seeds[last] = before + 1;
+            }
+        } else {
+            let mut remaining = sown;
+            while remaining > 0 {
+                last = if last == BOARD - 1 { 0 } else { last + 1 };
+                if last != origin {
+                    let before = self.seeds[last];
+                    self.hash ^= sow_key(last, before);
+                    self.seeds[last] = before + 1;
+                    remaining -= 1;
+                }
+            }
+        }
+        last
+    }
+
+    /// Captures the houses of 2 or 3 seeds backwards from `last` in the opponent's row, unless
+    /// that would take all the opponent's seeds (a grand slam).
+    #[inline(always)]
+    fn capture(&mut self, mover: Player, last: usize) {
+        let in_opponent_row = last / HOUSES != mover.index();
+        if !in_opponent_row || self.is_grand_slam(last) {
+            return;
+        }
+        let lower = last / HOUSES * HOUSES;
+        let mut captured = 0u8;
+        let mut house = last;
+        loop {
+            let seeds = self.seeds[house];
+            if seeds != 2 && seeds != 3 {
+                break;
+            }
+            captured += seeds;
+            self.hash ^= house_key(house, seeds) ^ house_key(house, 0);
+            self.seeds[house] = 0;
+            if house == lower {
+                break;
+            }
+            house -= 1;
+        }
+        if captured > 0 {
+            let m = mover.index();
+            self.hash ^= score_key(m, self.score[m]) ^ score_key(m, self.score[m] + captured);
+            self.score[m] += captured;
+            // Captured seeds never come back: no earlier position can recur.
+            self.history.clear();
+        }
+    }
+
     /// A position from a board: `seeds[0..6]` are P0's houses A-F, `seeds[6..12]` P1's houses
     /// a-f, `score` the seeds each player has captured. The position counts as ply 0 and as the
     /// first position of its repetition history; if it is already over (a score past half, or no
@@ -486,60 +550,9 @@ impl Game for Awale {
         let mover = self.to_move;
         self.mobility[mover.index()] += mask.count_ones() as u16;
 
-        // Sow, skipping the origin house on laps.
-        let origin = mover.index() * HOUSES + action as usize;
-        let sown = self.seeds[origin];
-        self.hash ^= house_key(origin, sown) ^ house_key(origin, 0);
-        self.seeds[origin] = 0;
-        let mut last = origin;
-        if (sown as usize) < BOARD {
-            // No lap (the common case): no origin test per seed.
-            for _ in 0..sown {
-                last = if last == BOARD - 1 { 0 } else { last + 1 };
-                let before = self.seeds[last];
-                self.hash ^= sow_key(last, before);
-                self.seeds[last] = before + 1;
-            }
-        } else {
-            let mut remaining = sown;
-            while remaining > 0 {
-                last = if last == BOARD - 1 { 0 } else { last + 1 };
-                if last != origin {
-                    let before = self.seeds[last];
-                    self.hash ^= sow_key(last, before);
-                    self.seeds[last] = before + 1;
-                    remaining -= 1;
-                }
-            }
-        }
-
-        // Capture backwards from the last house, unless it would be a grand slam.
-        let in_opponent_row = last / HOUSES != mover.index();
-        if in_opponent_row && !self.is_grand_slam(last) {
-            let lower = last / HOUSES * HOUSES;
-            let mut captured = 0u8;
-            let mut house = last;
-            loop {
-                let seeds = self.seeds[house];
-                if seeds != 2 && seeds != 3 {
-                    break;
-                }
-                captured += seeds;
-                self.hash ^= house_key(house, seeds) ^ house_key(house, 0);
-                self.seeds[house] = 0;
-                if house == lower {
-                    break;
-                }
-                house -= 1;
-            }
-            if captured > 0 {
-                let m = mover.index();
-                self.hash ^= score_key(m, self.score[m]) ^ score_key(m, self.score[m] + captured);
-                self.score[m] += captured;
-                // Captured seeds never come back: no earlier position can recur.
-                self.history.clear();
-            }
-        }
+        // Sow, skipping the origin house on laps; capture backwards from the last house.
+        let last = self.sow(mover.index() * HOUSES + action as usize);
+        self.capture(mover, last);
 
         self.to_move = mover.opponent();
         self.hash ^= P1_TO_MOVE_KEY;

@@ -131,7 +131,9 @@ impl ReplayBuffer {
         for (g, game) in self.games.iter().enumerate() {
             let len = game.len();
             if Some(game.inputs.len()) != len.checked_mul(self.encoding_len) {
-                return Err(InconsistentBuffer(format!("game {g}: inputs are not {len} encoded positions")));
+                return Err(InconsistentBuffer(format!(
+                    "game {g}: inputs are not {len} encoded positions"
+                )));
             }
             if game.order.len() != len || game.learned > len {
                 return Err(InconsistentBuffer(format!(
@@ -142,16 +144,25 @@ impl ReplayBuffer {
             for &i in &game.order {
                 match seen.get_mut(i as usize) {
                     Some(slot) if !*slot => *slot = true,
-                    _ => return Err(InconsistentBuffer(format!("game {g}: its learning order is not a permutation"))),
+                    _ => {
+                        return Err(InconsistentBuffer(format!(
+                            "game {g}: its learning order is not a permutation"
+                        )));
+                    }
                 }
             }
             if !game.targets.iter().all(|t| t.is_finite()) {
-                return Err(InconsistentBuffer(format!("game {g}: a target is not a finite number")));
+                return Err(InconsistentBuffer(format!(
+                    "game {g}: a target is not a finite number"
+                )));
             }
             pairs += len;
         }
         if pairs != self.pairs {
-            return Err(InconsistentBuffer(format!("{} pairs counted, {pairs} held", self.pairs)));
+            return Err(InconsistentBuffer(format!(
+                "{} pairs counted, {pairs} held",
+                self.pairs
+            )));
         }
         let games_limit = match self.policy {
             ReplayPolicy::LastGame => Some(1),

@@ -13,8 +13,8 @@
 use rand::Rng;
 
 use super::budget::{Budget, BudgetClock};
-use super::stats::SearchStats;
 use super::evaluator::Evaluator;
+use super::stats::SearchStats;
 use super::table::{ZobristMap, key_of};
 use super::terminal_eval::TerminalEval;
 use crate::games::{Action, Game, GameExt};
@@ -209,46 +209,11 @@ impl<G: Game> AlphaBeta<G> {
         }
         let key = key_of(position);
         let tt_entry = self.tt.get(&key).copied();
-        if let Some(entry) = tt_entry
-            && (entry.depth >= depth || entry.exact)
-        {
-            match entry.bound {
-                Bound::Exact => return Ok((entry.value, entry.exact)),
-                Bound::Lower if entry.value >= beta => return Ok((entry.value, entry.exact)),
-                Bound::Upper if entry.value <= alpha => return Ok((entry.value, entry.exact)),
-                _ => {}
-            }
+        if let Some(cut) = tt_entry.and_then(|entry| entry.cutoff(depth, alpha, beta)) {
+            return Ok(cut);
         }
-        // Children, valued for ordering (and as leaves at depth 1).
-        let (actions, children) = position.children();
-        let mut values_p0 = vec![0.0f32; children.len()];
-        let open: Vec<usize> = (0..children.len())
-            .filter(|&i| !children[i].is_terminal())
-            .collect();
-        if !open.is_empty() {
-            let batch: Vec<G> = open.iter().map(|&i| children[i].clone()).collect();
-            let mut values = vec![0.0f32; batch.len()];
-            evaluator.evaluate(&batch, &mut values);
-            self.stats.evaluator_calls += 1;
-            self.stats.evaluated_positions += batch.len() as u64;
-            for (&i, v) in open.iter().zip(values) {
-                values_p0[i] = v;
-            }
-        }
-        for (i, child) in children.iter().enumerate() {
-            if child.is_terminal() {
-                values_p0[i] = self.options.terminal_eval.value_p0(child);
-            }
-        }
-        let mut order: Vec<usize> = (0..children.len()).collect();
-        order.sort_by(|&a, &b| (sign * values_p0[b]).total_cmp(&(sign * values_p0[a])));
-        if let Some(best) = tt_entry.and_then(|e| e.best)
-            && let Some(pos) = order.iter().position(|&i| actions[i] == best)
-        {
-            let i = order.remove(pos);
-            order.insert(0, i);
-        }
-
+        let (actions, children, values_p0, order) =
+            self.ordered_children(position, tt_entry.and_then(|e| e.best), evaluator);
         let original_alpha = alpha;
         let mut best_value = f32::NEG_INFINITY;
         let mut best_action = None;
@@ -285,16 +250,72 @@ impl<G: Game> AlphaBeta<G> {
         } else {
             Bound::Exact
         };
-        self.tt.insert(
-            key,
-            TtEntry {
-                depth,
-                value: best_value,
-                bound,
-                best: best_action,
-                exact,
-            },
-        );
+        let entry = TtEntry {
+            depth,
+            value: best_value,
+            bound,
+            best: best_action,
+            exact,
+        };
+        self.tt.insert(key, entry);
         Ok((best_value, exact))
+    }
+
+    /// The children of `position` with their values (P0's view: the evaluator's, f_t for
+    /// terminal ones, all open children in one call), and the order to search them: the
+    /// transposition table's best move first, then the best for the mover.
+    #[allow(clippy::type_complexity)]
+    fn ordered_children<E: Evaluator<G>>(
+        &mut self,
+        position: &G,
+        tt_best: Option<Action>,
+        evaluator: &E,
+    ) -> (Vec<Action>, Vec<G>, Vec<f32>, Vec<usize>) {
+        let sign = position.to_move().sign();
+        let (actions, children) = position.children();
+        let mut values_p0 = vec![0.0f32; children.len()];
+        let open: Vec<usize> = (0..children.len())
+            .filter(|&i| !children[i].is_terminal())
+            .collect();
+        if !open.is_empty() {
+            let batch: Vec<G> = open.iter().map(|&i| children[i].clone()).collect();
+            let mut values = vec![0.0f32; batch.len()];
+            evaluator.evaluate(&batch, &mut values);
+            self.stats.evaluator_calls += 1;
+            self.stats.evaluated_positions += batch.len() as u64;
+            for (&i, v) in open.iter().zip(values) {
+                values_p0[i] = v;
+            }
+        }
+        for (i, child) in children.iter().enumerate() {
+            if child.is_terminal() {
+                values_p0[i] = self.options.terminal_eval.value_p0(child);
+            }
+        }
+        let mut order: Vec<usize> = (0..children.len()).collect();
+        order.sort_by(|&a, &b| (sign * values_p0[b]).total_cmp(&(sign * values_p0[a])));
+        if let Some(best) = tt_best
+            && let Some(pos) = order.iter().position(|&i| actions[i] == best)
+        {
+            let i = order.remove(pos);
+            order.insert(0, i);
+        }
+        (actions, children, values_p0, order)
+    }
+}
+
+impl TtEntry {
+    /// The value (mover's view) and exactness this entry settles at `depth` within the window
+    /// (`alpha`, `beta`), if it does.
+    fn cutoff(&self, depth: u32, alpha: f32, beta: f32) -> Option<(f32, bool)> {
+        if self.depth < depth && !self.exact {
+            return None;
+        }
+        match self.bound {
+            Bound::Exact => Some((self.value, self.exact)),
+            Bound::Lower if self.value >= beta => Some((self.value, self.exact)),
+            Bound::Upper if self.value <= alpha => Some((self.value, self.exact)),
+            _ => None,
+        }
     }
 }

@@ -153,7 +153,13 @@ mod tests {
             "NaN",
             "1e20",
         ] {
-            assert!(d(bad).unwrap_err().to_string().contains("expected a duration"), "{bad}");
+            assert!(
+                d(bad)
+                    .unwrap_err()
+                    .to_string()
+                    .contains("expected a duration"),
+                "{bad}"
+            );
         }
         assert_eq!(d("36500d"), Ok(MAX_DURATION));
         assert_eq!(DurationText(Duration::from_secs(5400)).to_string(), "1h30m");

@@ -19,8 +19,8 @@
 use rand::{Rng, RngExt};
 
 use super::budget::Budget;
-use super::stats::SearchStats;
 use super::evaluator::Evaluator;
+use super::stats::SearchStats;
 use super::terminal_eval::TerminalEval;
 use crate::games::random_playout::random_playout;
 use crate::games::{Action, Game};

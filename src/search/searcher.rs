@@ -109,7 +109,8 @@ impl<G: Game> Searcher<G> for TableSearcher<G> {
     }
 
     fn decide(&self, position: &G, rng: &mut SearchRng) -> Option<Action> {
-        self.search.decide(&self.table, position, self.decision, rng)
+        self.search
+            .decide(&self.table, position, self.decision, rng)
     }
 
     fn table(&self) -> Option<&Table<G>> {

@@ -24,9 +24,7 @@ use super::decision::Decision;
 use super::descent::{TreeSearch, TreeSearchOptions, Variant};
 use super::duration_text::DurationText;
 use super::mcts::{FinalMove, LeafValue, Mcts, MctsOptions, TreePolicy};
-use super::searcher::{
-    AlphaBetaSearcher, MctsSearcher, OnePlySearcher, Searcher, TableSearcher,
-};
+use super::searcher::{AlphaBetaSearcher, MctsSearcher, OnePlySearcher, Searcher, TableSearcher};
 use super::table::Table;
 use super::terminal_eval::TerminalEval;
 use crate::config_error::ConfigError;
@@ -160,12 +158,12 @@ impl SearchSpec {
             SearchSpec::Greedy { epsilon } => {
                 Box::new(OnePlySearcher::greedy(epsilon, terminal_eval))
             }
-            SearchSpec::Mcts { options, .. } => Box::new(MctsSearcher::new(Mcts::new(
-                MctsOptions {
+            SearchSpec::Mcts { options, .. } => {
+                Box::new(MctsSearcher::new(Mcts::new(MctsOptions {
                     terminal_eval,
                     ..options
-                },
-            ))),
+                })))
+            }
             SearchSpec::AlphaBeta { max_depth, .. } => {
                 Box::new(AlphaBetaSearcher::new(AlphaBeta::new(AlphaBetaOptions {
                     max_depth,
@@ -315,9 +313,7 @@ impl<'a> SpecPairs<'a> {
                 )));
             };
             if !valid.contains(&key) {
-                return Err(this.error(&format!(
-                    "unknown key {key:?} (valid keys: {valid_list})"
-                )));
+                return Err(this.error(&format!("unknown key {key:?} (valid keys: {valid_list})")));
             }
             if this.get(key).is_some() {
                 return Err(this.error(&format!("key {key:?} given twice")));
@@ -441,7 +437,11 @@ mod tests {
     fn bad_specs_name_the_spec_and_the_key() {
         let error = SearchSpec::parse("mcts:iters=0", false).unwrap_err();
         assert_eq!(error.key, "search \"mcts:iters=0\"");
-        assert!(error.message.contains("iters=\"0\" is not a positive whole number"));
+        assert!(
+            error
+                .message
+                .contains("iters=\"0\" is not a positive whole number")
+        );
         let error = SearchSpec::parse("minimax", false).unwrap_err();
         assert!(error.message.contains("expected one of random, greedy"));
     }

@@ -236,10 +236,10 @@ impl<G: Game> SelfPlayer<G> {
         let value_p0 = root.value_p0.unwrap_or(0.0);
         if !root.children.is_empty() {
             let children = root.children;
-            let index = self
-                .settings
-                .selection
-                .choose(children, position.to_move(), exploitation, rng);
+            let index =
+                self.settings
+                    .selection
+                    .choose(children, position.to_move(), exploitation, rng);
             return (children[index].action, value_p0);
         }
         // A search that values only its best move (alpha-beta; ε-greedy only, checked by the

@@ -307,7 +307,9 @@ impl<'a, G: Game> Session<'a, G> {
             &self.terminal_eval,
             &mut rng,
         );
-        let loss = self.learner.fit(&pairs, self.settings.learning.pretrain_epochs);
+        let loss = self
+            .learner
+            .fit(&pairs, self.settings.learning.pretrain_epochs);
         self.metrics.write(&serde_json::json!({
             "kind": "pretrain",
             "pairs": pairs.len(),

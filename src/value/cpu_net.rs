@@ -88,6 +88,21 @@ impl Drop for InFlight {
 }
 
 /// The first `len` floats of `buffer`, growing it if needed (contents unspecified).
+/// `inputs` (planes first: `[position][plane][cell]`) into `out` channels last:
+/// `[position][cell][plane]`.
+fn channels_last(inputs: &[f32], out: &mut [f32], planes: usize, cells: usize) {
+    for (position, out) in inputs
+        .chunks_exact(planes * cells)
+        .zip(out.chunks_exact_mut(planes * cells))
+    {
+        for (plane, plane_values) in position.chunks_exact(cells).enumerate() {
+            for (cell, &v) in plane_values.iter().enumerate() {
+                out[cell * planes + plane] = v;
+            }
+        }
+    }
+}
+
 fn take(buffer: &mut Vec<f32>, len: usize) -> &mut [f32] {
     if buffer.len() < len {
         buffer.resize(len, 0.0);
@@ -267,18 +282,8 @@ impl CpuNet {
             hidden,
             flat,
         } = scratch;
-        // Channels last: input[position][cell][plane].
         let input = take(input, rows * planes);
-        for (position, out) in inputs
-            .chunks_exact(planes * cells)
-            .zip(input.chunks_exact_mut(planes * cells))
-        {
-            for (plane, plane_values) in position.chunks_exact(cells).enumerate() {
-                for (cell, &v) in plane_values.iter().enumerate() {
-                    out[cell * planes + plane] = v;
-                }
-            }
-        }
+        channels_last(inputs, input, planes, cells);
         // The plain convolutions, then the residual blocks; `current` names the buffer holding
         // the board's activations, `[rows, channels]`.
         let mut current = 0;
@@ -329,7 +334,19 @@ impl CpuNet {
             }
             None => take(features, board.len()).copy_from_slice(board),
         }
-        // Dense layers alternate between the two flat buffers.
+        self.dense_layers(features, spare, values, split);
+    }
+
+    /// The dense layers and the output on the features in `features` (one row per position),
+    /// alternating between the two flat buffers; the values into `values`.
+    fn dense_layers(
+        &self,
+        features: &mut Vec<f32>,
+        spare: &mut Vec<f32>,
+        values: &mut [f32],
+        split: bool,
+    ) {
+        let batch = values.len();
         let layers = self.dense.len() + 1;
         for (i, layer) in self.dense.iter().chain([&self.out]).enumerate() {
             let (x, out) = if i % 2 == 0 {

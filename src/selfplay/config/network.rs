@@ -78,7 +78,10 @@ impl OptimizerSection {
             "optimizer.learning_rate",
             "must be a positive number",
         )?;
-        for (key, beta) in [("optimizer.beta1", self.beta1), ("optimizer.beta2", self.beta2)] {
+        for (key, beta) in [
+            ("optimizer.beta1", self.beta1),
+            ("optimizer.beta2", self.beta2),
+        ] {
             check((0.0..1.0).contains(&beta), key, "must be in [0, 1)")?;
         }
         check(self.epsilon > 0.0, "optimizer.epsilon", "must be positive")?;

@@ -79,7 +79,11 @@ impl ReplaySection {
     /// # Errors
     /// A size, fraction or duplication out of range, or keys that do not go with the kind.
     pub fn validate(&self) -> Result<ReplaySettings, ConfigError> {
-        check(self.batch_size >= 1, "replay.batch_size", "must be at least 1")?;
+        check(
+            self.batch_size >= 1,
+            "replay.batch_size",
+            "must be at least 1",
+        )?;
         limit("replay.batch_size", self.batch_size, MAX_BATCH)?;
         let policy = match self.kind {
             ReplayKind::None => {

@@ -68,7 +68,11 @@ impl SearchSection {
             "search.exploration",
             "must be at least 0",
         )?;
-        check(self.max_depth >= 1, "search.max_depth", "must be at least 1")?;
+        check(
+            self.max_depth >= 1,
+            "search.max_depth",
+            "must be at least 1",
+        )?;
         SearchSpec::parse(&self.spec_text()?, true).map_err(|e| e.within("search"))
     }
 
