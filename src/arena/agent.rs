@@ -41,6 +41,22 @@ pub trait Agent<G: Game>: Send {
 }
 
 /// Builds agents of one spec; the network (if any) is loaded once and shared.
+///
+/// ```
+/// use descent::arena::{AgentFactory, AgentRng, AgentSpec};
+/// use descent::games::{Game, GameExt, TicTacToe};
+/// use descent::value::NetDevice;
+/// use rand::SeedableRng;
+///
+/// let spec: AgentSpec = "ubfms:iters=300".parse().unwrap();
+/// let factory = AgentFactory::<TicTacToe>::new(spec, "tic_tac_toe", &NetDevice::cpu()).unwrap();
+/// let mut agent = factory.build();
+/// // X to move can win at c1 (a1 b1 taken, O on a2 b2).
+/// let mut position = TicTacToe::new(&Default::default());
+/// position.play_moves("a1 a2 b1 b2").unwrap();
+/// let choice = agent.choose_move(&position, &mut AgentRng::seed_from_u64(1));
+/// assert_eq!(TicTacToe::action_to_text(position.to_move(), choice.action), "c1");
+/// ```
 #[derive(Clone)]
 pub struct AgentFactory<G: Game> {
     pub spec: AgentSpec,

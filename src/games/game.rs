@@ -217,6 +217,21 @@ pub struct PositionError {
 ///
 /// Implementations keep positions small and cheap to clone; `play` updates the Zobrist hash
 /// incrementally and `hash_from_scratch` recomputes it (the conformance suite checks they agree).
+///
+/// ```
+/// use descent::games::{Awale, Game, GameExt, Outcome, Player};
+/// use descent::games::perft::perft;
+///
+/// let mut awale = Awale::new(&Default::default());
+/// let mut actions = Vec::new();
+/// awale.legal_actions(&mut actions);
+/// assert_eq!(actions.len(), 6);
+/// awale.play_moves("C").unwrap(); // P0 sows its third house
+/// assert_eq!(awale.to_move(), Player::P1);
+/// assert_eq!(awale.hash(), awale.hash_from_scratch());
+/// assert_eq!(awale.outcome(), None::<Outcome>);
+/// assert_eq!(perft(&Awale::new(&Default::default()), 2), 36);
+/// ```
 pub trait Game: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
     /// Registry name, e.g. `"awale"`.
     const NAME: &'static str;

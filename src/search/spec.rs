@@ -31,6 +31,25 @@ use crate::config_error::ConfigError;
 use crate::games::Game;
 
 /// A search and its parameters.
+///
+/// ```
+/// use descent::games::{Game, TicTacToe};
+/// use descent::search::{ConstantEvaluator, SearchRng, SearchSpec, TerminalEval};
+/// use rand::SeedableRng;
+///
+/// // Completed Descent proves the game a draw (and stops) within 200 000 iterations.
+/// let spec = SearchSpec::parse("descent:iters=200000", false).unwrap();
+/// let mut searcher = spec.build::<TicTacToe>(TerminalEval::Classic, Default::default());
+/// let position = TicTacToe::new(&Default::default());
+/// let mut rng = SearchRng::seed_from_u64(0);
+/// let budget = spec.budget().unwrap();
+/// let stats = searcher.search(&position, &ConstantEvaluator(0.0), &budget, &mut rng);
+/// assert!(stats.iterations < 200_000);
+/// let root = searcher.root(&position);
+/// assert_eq!(root.value_p0, Some(0.0));
+/// assert!(root.children.iter().all(|child| child.resolved));
+/// assert!(position.is_legal(searcher.decide(&position, &mut rng).unwrap()));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum SearchSpec {
     Random,
@@ -69,6 +88,10 @@ pub const SEARCH_KINDS: &[(&str, &[&str])] = &[
     ("ubfms", &["iters", "time", "completed"]),
     ("descent", &["iters", "time", "completed"]),
 ];
+
+/// The kinds self-play can search with: those with a search tree, whose root children a move
+/// is drawn from and whose states tree learning learns.
+pub const SELF_PLAY_KINDS: &[&str] = &["descent", "ubfm", "ubfms", "mcts", "alphabeta"];
 
 /// The names of the search kinds, comma separated.
 pub fn search_kind_names() -> String {

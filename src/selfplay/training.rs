@@ -59,6 +59,23 @@ pub struct TrainSummary {
 }
 
 /// Trains (or resumes, with `resume`) the run in `run_dir` with `settings`.
+///
+/// ```
+/// use descent::selfplay::{RunDir, SilentObserver, TrainConfig, train};
+///
+/// let yaml = "game: tic_tac_toe\nsearch: {iterations: 20}\nrun: {max_games: 3}\n";
+/// let config = TrainConfig::from_yaml(yaml).unwrap();
+/// let settings = config.validate().unwrap();
+/// let dir = tempfile::tempdir().unwrap();
+/// let run_dir = RunDir::create(&dir.path().join("run"), &config.to_yaml()).unwrap();
+/// let summary = train(&settings, &run_dir, false, &mut SilentObserver).unwrap();
+/// assert_eq!(summary.total_games, 3);
+/// assert!(summary.last_checkpoint.unwrap().ends_with("ckpt-3"));
+/// ```
+///
+/// # Errors
+/// A checkpoint that cannot be read or resumed under these settings, a device not compiled
+/// in, a failed write.
 pub fn train(
     settings: &TrainSettings,
     run_dir: &RunDir,

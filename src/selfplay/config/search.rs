@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{check, error};
 use crate::config_error::ConfigError;
-use crate::search::spec::SEARCH_KINDS;
+use crate::search::spec::{SEARCH_KINDS, SELF_PLAY_KINDS};
 use crate::search::{DurationText, SearchSpec};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -80,13 +80,12 @@ impl SearchSection {
     /// (fields it does not take are left out, as the section's defaults would be).
     fn spec_text(&self) -> Result<String, ConfigError> {
         let kind = self.algorithm.as_str();
-        let self_play_kinds = ["descent", "ubfm", "ubfms", "mcts", "alphabeta"];
-        if !self_play_kinds.contains(&kind) {
+        if !SELF_PLAY_KINDS.contains(&kind) {
             return Err(error(
                 "search.algorithm",
                 format!(
                     "{kind:?} is not a self-play search: expected one of {}",
-                    self_play_kinds.join(", ")
+                    SELF_PLAY_KINDS.join(", ")
                 ),
             ));
         }
