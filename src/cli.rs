@@ -57,6 +57,9 @@ enum Command {
 }
 
 /// Parses the command line and runs the subcommand.
+///
+/// # Errors
+/// Bad arguments or a failed subcommand, as one message for the user.
 pub fn run() -> anyhow::Result<ExitCode> {
     // Before any thread starts: every thread of the process inherits it.
     crate::value::denormals::flush_denormals_to_zero();

@@ -118,9 +118,10 @@ impl GameVisitor for DirectMatchesBurn {
                     let mut values = vec![f32::NAN; count];
                     direct.predict_into(&inputs, &mut values);
                     // Fresh networks give small values: the tolerance follows their scale, down
-                    // to 1e-2 (the sums behind a tiny output are of order 0.1-1, whose f32
-                    // rounding alone is ~1e-7: a floor of 1e-3 failed now and then).
-                    let scale = expected.iter().fold(1e-2f32, |a, &b| a.max(b.abs()));
+                    // to 1e-1 (the sums behind a tiny output are of order 0.1-1, whose f32
+                    // rounding alone is 1-2e-7 with the SE blocks: floors of 1e-3 and 1e-2
+                    // failed now and then).
+                    let scale = expected.iter().fold(1e-1f32, |a, &b| a.max(b.abs()));
                     for (i, (got, want)) in values.iter().zip(&expected).enumerate() {
                         assert!(
                             (got - want).abs() <= 1e-5 * scale,
@@ -132,9 +133,13 @@ impl GameVisitor for DirectMatchesBurn {
                     if count == 300 {
                         let spread = expected.iter().fold(f32::MIN, |a, &b| a.max(b))
                             - expected.iter().fold(f32::MAX, |a, &b| a.min(b));
+                        // Not a trivial comparison: the positions get values that differ by
+                        // far more than the tolerance (1e-5 · scale). A fresh small resnet
+                        // with the pooled head on Shobu spreads its values over ~1e-3 only,
+                        // sometimes less, hence 20 times the tolerance, not 1e-3.
                         assert!(
-                            spread > 1e-3,
-                            "{} {architecture}: values barely differ",
+                            spread > 20.0 * 1e-5 * scale,
+                            "{} {architecture}: values barely differ (spread {spread})",
                             G::NAME
                         );
                     }

@@ -36,6 +36,9 @@ pub fn network_base(path: &Path) -> PathBuf {
 }
 
 /// Loads the network of `source` for game `game` (its spec text, e.g. "awale").
+///
+/// # Errors
+/// A missing or damaged network file, a network of another game, an unknown architecture.
 pub fn load_model<G: Game>(
     source: &ModelSource,
     game: &str,

@@ -39,6 +39,9 @@ pub struct MatchOptions {
 impl MatchOptions {
     /// Checks the options before any game is played; `report_name` is the JSON file `--out`
     /// will hold.
+    ///
+    /// # Errors
+    /// A size above its limit (threads, games).
     pub fn check(&self, report_name: &str) -> anyhow::Result<()> {
         super::threads_arg("--threads", self.threads)?;
         match &self.out {
@@ -48,6 +51,9 @@ impl MatchOptions {
     }
 
     /// The device for networks, seeded.
+    ///
+    /// # Errors
+    /// A device whose backend is not compiled in.
     pub fn device(&self) -> anyhow::Result<NetDevice> {
         let device = self.device.device().map_err(anyhow::Error::msg)?;
         device.burn.seed(self.seed);
@@ -60,6 +66,9 @@ impl MatchOptions {
 
     /// The report as JSON with the game, the seed and the time it took; written into `--out`
     /// with `chart_svg` (the report as `report_name`, the chart as `chart_name`).
+    ///
+    /// # Errors
+    /// The report file cannot be written.
     pub fn write_report(
         &self,
         report: &impl serde::Serialize,

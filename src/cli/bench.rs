@@ -121,6 +121,8 @@ impl GameVisitor for RulesBench {
     }
 }
 
+/// # Errors
+/// Bad arguments or a failed subcommand, as one message for the user.
 pub fn run(command: BenchCommand) -> anyhow::Result<ExitCode> {
     match command {
         BenchCommand::Rules(args) => bench_rules(args),

@@ -154,6 +154,8 @@ impl GameVisitor for NnBench {
     }
 }
 
+/// # Errors
+/// Bad arguments or a failed subcommand, as one message for the user.
 pub fn run(args: NnArgs) -> anyhow::Result<ExitCode> {
     let seconds = super::seconds_arg(args.seconds)?;
     anyhow::ensure!(

@@ -130,6 +130,8 @@ impl GameVisitor for Bench {
     }
 }
 
+/// # Errors
+/// Bad arguments or a failed subcommand, as one message for the user.
 pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
     let time = match (args.iterations, args.seconds) {
         (None, None) => Some(3.0),

@@ -327,6 +327,8 @@ impl GameVisitor for EngineVisitor<'_> {
     }
 }
 
+/// # Errors
+/// Bad arguments or a failed subcommand, as one message for the user.
 pub fn run(args: EngineArgs) -> anyhow::Result<ExitCode> {
     args.game.visit(EngineVisitor { args: &args })?;
     Ok(ExitCode::SUCCESS)

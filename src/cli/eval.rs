@@ -67,6 +67,8 @@ impl GameVisitor for EvalVisitor<'_> {
     }
 }
 
+/// # Errors
+/// Bad arguments or a failed subcommand, as one message for the user.
 pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     if args.games < 2 || !args.games.is_multiple_of(2) || args.games > MAX_GAMES {
         bail!(

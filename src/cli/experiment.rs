@@ -111,6 +111,8 @@ fn open_experiment_dir(dir: &Path, text: &str) -> anyhow::Result<DirLock> {
     Ok(lock)
 }
 
+/// # Errors
+/// Bad arguments or a failed subcommand, as one message for the user.
 pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
     let (text, plan) = read_plan(&args.config)?;
     let dir = args

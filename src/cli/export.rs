@@ -22,6 +22,8 @@ pub struct ExportArgs {
     force: bool,
 }
 
+/// # Errors
+/// Bad arguments or a failed subcommand, as one message for the user.
 pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     let summary = export_checkpoint(
         &args.checkpoint,

@@ -47,6 +47,8 @@ impl GameVisitor for Facts {
     }
 }
 
+/// # Errors
+/// Bad arguments or a failed subcommand, as one message for the user.
 pub fn run(args: GamesArgs) -> anyhow::Result<ExitCode> {
     let facts: Vec<GameFacts> = REGISTERED_GAMES
         .iter()

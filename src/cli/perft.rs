@@ -40,6 +40,8 @@ impl GameVisitor for PerftTable {
     }
 }
 
+/// # Errors
+/// Bad arguments or a failed subcommand, as one message for the user.
 pub fn run(args: PerftArgs) -> anyhow::Result<ExitCode> {
     anyhow::ensure!(
         args.depth >= 1,

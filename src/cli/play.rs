@@ -197,6 +197,8 @@ fn undo_to_previous_turn<G: Game>(session: &mut GameSession<G>, human: Player) -
     }
 }
 
+/// # Errors
+/// Bad arguments or a failed subcommand, as one message for the user.
 pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     args.game.visit(PlayVisitor { args: &args })?;
     Ok(ExitCode::SUCCESS)

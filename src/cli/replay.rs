@@ -123,6 +123,8 @@ fn split_words(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// # Errors
+/// Bad arguments or a failed subcommand, as one message for the user.
 pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     let moves = match (&args.moves, &args.ids) {
         (Some(texts), None) => MoveList::Texts(split_words(texts)),

@@ -65,6 +65,8 @@ impl GameVisitor for TournamentVisitor<'_> {
     }
 }
 
+/// # Errors
+/// Bad arguments or a failed subcommand, as one message for the user.
 pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     if args.agents.len() < 2 {
         bail!("give at least two agents (--agent A --agent B …)");

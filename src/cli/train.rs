@@ -52,6 +52,8 @@ fn read_config(path: &Path) -> anyhow::Result<TrainConfig> {
     TrainConfig::from_yaml(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }
 
+/// # Errors
+/// Bad arguments or a failed subcommand, as one message for the user.
 pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     let (config, run_dir) = configuration(&args)?;
     let resume = run_dir.is_some();

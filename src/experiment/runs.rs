@@ -51,6 +51,9 @@ pub fn run_path(experiment_dir: &Path, variant: &str, repeat: u32) -> PathBuf {
 
 /// Trains every run of the plan that is not finished yet, repetition by repetition (so that an
 /// experiment stopped early has whole repetitions).
+///
+/// # Errors
+/// A run that cannot be created, resumed or trained.
 pub fn train_runs(
     plan: &ExperimentPlan,
     experiment_dir: &Path,
@@ -136,6 +139,9 @@ impl RunNets {
 }
 
 /// Gathers the stage networks of every finished run.
+///
+/// # Errors
+/// A run directory without the networks of its stages.
 pub fn stage_nets(plan: &ExperimentPlan, experiment_dir: &Path) -> anyhow::Result<Vec<RunNets>> {
     let mut all = Vec::new();
     for repeat in 1..=plan.repeats {

@@ -359,6 +359,8 @@ impl<'a> SpecPairs<'a> {
         self.error(&format!("{key}={value:?} is not {expected}"))
     }
 
+    /// # Errors
+    /// A value that does not parse as `T`, naming the key.
     pub fn parsed<T: FromStr>(&self, key: &str, expected: &str) -> Result<Option<T>, ConfigError> {
         self.get(key)
             .map(|v| v.parse::<T>().map_err(|_| self.bad(key, v, expected)))

@@ -34,6 +34,9 @@ pub fn next_mark(every: Option<Duration>, elapsed: f64) -> f64 {
 }
 
 /// The metrics line of the checkpoint after `games` games and `elapsed_seconds` of training.
+///
+/// # Errors
+/// The line cannot be serialised (not expected).
 pub fn checkpoint_line(games: u64, elapsed_seconds: f64) -> anyhow::Result<String> {
     MetricsLog::line_text(&serde_json::json!({
         "kind": "checkpoint",
@@ -72,6 +75,9 @@ fn check_resume_settings(
 }
 
 /// Loads the checkpoint at `dir` (its checksums verified by the caller).
+///
+/// # Errors
+/// A damaged checkpoint, one of another game, or a configuration that changes what is learned.
 pub fn load_checkpoint<G: Game>(
     dir: &Path,
     settings: &TrainSettings,
@@ -122,6 +128,9 @@ pub fn load_checkpoint<G: Game>(
 
 /// Writes checkpoint `ckpt-<games>` of `state` (the network kept under `nets/` first when
 /// `keep_net`), points `latest` at it; returns its path.
+///
+/// # Errors
+/// A failed write (the partial checkpoint is removed).
 pub fn save_checkpoint(
     run_dir: &RunDir,
     learner: &Learner,

@@ -16,6 +16,9 @@ pub const LOCK_FILE: &str = ".lock";
 
 /// Whether `dir` holds anything but its lock file (a directory a new run or experiment may not
 /// take).
+///
+/// # Errors
+/// The directory cannot be read.
 pub fn holds_more_than_its_lock(dir: &Path) -> anyhow::Result<bool> {
     for entry in fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
         if entry?.file_name() != LOCK_FILE {
@@ -35,6 +38,9 @@ pub struct DirLock {
 impl DirLock {
     /// Locks `dir` (which must exist) for this process, or says which process holds it.
     /// `what` names the directory's kind in the message ("run", "experiment").
+    ///
+    /// # Errors
+    /// The lock file cannot be created, or another process holds the lock.
     pub fn acquire(dir: &Path, what: &str) -> anyhow::Result<DirLock> {
         let path = dir.join(LOCK_FILE);
         let mut file = fs::OpenOptions::new()

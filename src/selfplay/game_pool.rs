@@ -33,6 +33,9 @@ pub trait GameSink<G: Game> {
 
 /// Plays games numbered from `first_index` on `threads` players until `sink` stops them, and
 /// returns why.
+///
+/// # Errors
+/// A player thread died, or the sink failed to learn a game.
 pub fn play_games<G: Game, E: Evaluator<G>>(
     initial: &G,
     settings: &SelfPlaySettings,

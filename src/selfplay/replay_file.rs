@@ -20,6 +20,9 @@ const LEVEL: i32 = 1;
 
 /// Writes `replay` into the checkpoint directory `dir` (atomically), with zstd's content
 /// checksum.
+///
+/// # Errors
+/// A failed write.
 pub fn write_replay(dir: &Path, replay: &ReplayBuffer) -> anyhow::Result<()> {
     let mut encoder = zstd::Encoder::new(Vec::new(), LEVEL)?;
     encoder.include_checksum(true)?;
@@ -31,6 +34,9 @@ pub fn write_replay(dir: &Path, replay: &ReplayBuffer) -> anyhow::Result<()> {
 /// Reads the replay buffer of the checkpoint directory `dir`; returns it with the path read.
 /// The compressed file is read to its end (so that zstd checks its checksum), and the buffer
 /// must be consistent: a damaged file is an error naming it, never a panic later.
+///
+/// # Errors
+/// A missing, damaged or inconsistent replay file.
 pub fn read_replay(dir: &Path) -> anyhow::Result<(ReplayBuffer, std::path::PathBuf)> {
     let (replay, path) = decode_replay(dir)?;
     if let Err(problem) = replay.check_consistent() {

@@ -62,6 +62,9 @@ fn sync_dir(path: &Path) -> anyhow::Result<()> {
 impl RunDir {
     /// Creates a run directory for a new run, locks it and writes its configuration. Refuses a
     /// directory that already holds a run or anything else (nothing is overwritten).
+    ///
+    /// # Errors
+    /// The directory already holds a run, or cannot be created and locked.
     pub fn create(root: &Path, config_yaml: &str) -> anyhow::Result<RunDir> {
         let refuse_existing = || -> anyhow::Result<()> {
             if root.join(CONFIG_FILE).exists() {
@@ -93,6 +96,9 @@ impl RunDir {
     }
 
     /// Opens an existing run directory to read it (its checkpoints, its kept networks).
+    ///
+    /// # Errors
+    /// The directory (or file) is missing or not what it should be.
     pub fn open(root: &Path) -> anyhow::Result<RunDir> {
         if !root.join(CONFIG_FILE).is_file() {
             bail!(
@@ -108,6 +114,9 @@ impl RunDir {
 
     /// Opens an existing run directory to train it (resume): locks it, so that a second
     /// process is refused while this one runs.
+    ///
+    /// # Errors
+    /// The run is missing, or another process holds its lock.
     pub fn open_for_writing(root: &Path) -> anyhow::Result<RunDir> {
         let mut run_dir = RunDir::open(root)?;
         run_dir.lock = Some(Arc::new(DirLock::acquire(root, "run")?));
@@ -124,6 +133,9 @@ impl RunDir {
     }
 
     /// The configuration text the run was started with.
+    ///
+    /// # Errors
+    /// `config.yaml` cannot be read.
     pub fn config_text(&self) -> anyhow::Result<String> {
         let path = self.root.join(CONFIG_FILE);
         fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))
@@ -135,6 +147,9 @@ impl RunDir {
 
     /// The checkpoint `latest` points at; if the link is missing or dangling, the newest
     /// complete checkpoint (with a warning); `None` when the run has none.
+    ///
+    /// # Errors
+    /// The run directory cannot be read.
     pub fn latest_checkpoint(&self) -> anyhow::Result<Option<PathBuf>> {
         let link = self.root.join(LATEST);
         let problem = match fs::read_link(&link) {
@@ -189,6 +204,9 @@ impl RunDir {
 
     /// Checks the checksums of the checkpoint at `dir` before it is loaded (a checkpoint
     /// written before checksums is loaded with a warning).
+    ///
+    /// # Errors
+    /// A file that does not match its checksum, or a missing one.
     pub fn verify_checkpoint(dir: &Path) -> anyhow::Result<()> {
         if !verify_checksum_file(dir, &CHECKPOINT_FILES)? {
             tracing::warn!(
@@ -200,6 +218,9 @@ impl RunDir {
     }
 
     /// Removes temporary directories left by a run killed while checkpointing.
+    ///
+    /// # Errors
+    /// A directory that cannot be removed.
     pub fn remove_partial_checkpoints(&self) -> anyhow::Result<usize> {
         let mut removed = 0;
         for entry in fs::read_dir(&self.root)? {
@@ -219,6 +240,9 @@ impl RunDir {
     /// Writes checkpoint `ckpt-<games>`: `write` fills a temporary directory (fsyncing its
     /// files), their checksums are added, and the directory is renamed into place; `latest` is
     /// replaced last. A failure (a full disk) removes the temporary directory.
+    ///
+    /// # Errors
+    /// A failed write or rename (the temporary directory is removed).
     pub fn write_checkpoint(
         &self,
         games: u64,
@@ -262,6 +286,9 @@ impl RunDir {
 
     /// Where the network of the checkpoint after `games` games is kept (`checkpoint.keep_nets`):
     /// a saved network's base path (`.bpk` + `.json`). Creates `nets/` if needed.
+    ///
+    /// # Errors
+    /// `nets/` cannot be created.
     pub fn kept_net_base(&self, games: u64) -> anyhow::Result<PathBuf> {
         let dir = self.root.join(NETS_DIR);
         fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -269,6 +296,9 @@ impl RunDir {
     }
 
     /// The kept networks, oldest first, as `(games, base path)`.
+    ///
+    /// # Errors
+    /// `nets/` cannot be read.
     pub fn kept_nets(&self) -> anyhow::Result<Vec<(u64, PathBuf)>> {
         let dir = self.root.join(NETS_DIR);
         if !dir.is_dir() {
@@ -280,6 +310,9 @@ impl RunDir {
 
     /// Deletes the kept networks of more than `games` games: on resume, those of checkpoints
     /// lost in a kill, which the resumed run replaces.
+    ///
+    /// # Errors
+    /// A file that cannot be removed.
     pub fn remove_kept_nets_after(&self, games: u64) -> anyhow::Result<()> {
         for (kept_games, base) in self.kept_nets()? {
             if kept_games > games {
@@ -296,6 +329,9 @@ impl RunDir {
     }
 
     /// Training time (seconds) of every checkpoint the metrics log records, by games played.
+    ///
+    /// # Errors
+    /// `metrics.jsonl` cannot be read.
     pub fn checkpoint_times(&self) -> anyhow::Result<std::collections::BTreeMap<u64, f64>> {
         let path = self.metrics_path();
         let text =
@@ -316,11 +352,17 @@ impl RunDir {
     }
 
     /// The checkpoints present, oldest first, as `(games, path)`.
+    ///
+    /// # Errors
+    /// The run directory cannot be read.
     pub fn checkpoints(&self) -> anyhow::Result<Vec<(u64, PathBuf)>> {
         numbered_entries(&self.root, CHECKPOINT_PREFIX, "")
     }
 
     /// Deletes all but the last `keep` checkpoints (0: keep all); `latest` is never deleted.
+    ///
+    /// # Errors
+    /// A checkpoint that cannot be removed.
     pub fn prune(&self, keep: usize) -> anyhow::Result<()> {
         if keep == 0 {
             return Ok(());
@@ -365,6 +407,9 @@ impl MetricsLog {
     /// checkpoint being resumed, so that lines of games lost in a kill do not remain). The log
     /// then ends with `closing_line`, the resumed checkpoint's own line (written after the
     /// checkpoint, so a kill between the two leaves it out: it is written again here).
+    ///
+    /// # Errors
+    /// The directory (or file) is missing or not what it should be.
     pub fn open(path: &Path, keep_bytes: u64, closing_line: &str) -> anyhow::Result<MetricsLog> {
         let mut file = fs::OpenOptions::new()
             .create(true)
@@ -392,6 +437,9 @@ impl MetricsLog {
     }
 
     /// `line` as the text `write` appends.
+    ///
+    /// # Errors
+    /// The record cannot be serialised (not expected).
     pub fn line_text(line: &impl serde::Serialize) -> anyhow::Result<String> {
         let mut text = serde_json::to_string(line)?;
         text.push('\n');
@@ -399,11 +447,17 @@ impl MetricsLog {
     }
 
     /// Appends one line.
+    ///
+    /// # Errors
+    /// A failed write.
     pub fn write(&mut self, line: &impl serde::Serialize) -> anyhow::Result<()> {
         self.write_text(&Self::line_text(line)?)
     }
 
     /// Appends a line made by `line_text`.
+    ///
+    /// # Errors
+    /// A failed write.
     pub fn write_text(&mut self, text: &str) -> anyhow::Result<()> {
         self.file.write_all(text.as_bytes())?;
         self.file.flush()?;

@@ -39,6 +39,9 @@ pub struct RunState {
 
 impl RunState {
     /// Reads `state.json` of the checkpoint directory `dir`.
+    ///
+    /// # Errors
+    /// A missing or unreadable `state.json`, or one of another format.
     pub fn read(dir: &Path) -> anyhow::Result<RunState> {
         let state_path = dir.join(STATE_FILE);
         let state: RunState = serde_json::from_str(

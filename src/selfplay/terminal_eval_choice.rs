@@ -14,6 +14,9 @@ use crate::search::TerminalEval;
 use crate::value::saved_net::read_manifest;
 
 /// f_t with its parameters resolved for this game.
+///
+/// # Errors
+/// `score` for a game without a score.
 pub fn resolve_terminal_eval<G: Game>(
     settings: &TrainSettings,
     initial: &G,
@@ -55,6 +58,9 @@ pub fn resolve_terminal_eval<G: Game>(
 /// The terminal evaluation a resumed run goes on with: the one its checkpoint's network was
 /// trained with (so that a default estimated at the start, such as additive depth's P̃, stays
 /// what it was), unless the configuration gives its parameter; of the configured kind.
+///
+/// # Errors
+/// An unreadable network manifest, or `score` for a game without one.
 pub fn trained_terminal_eval<G: Game>(
     dir: &Path,
     settings: &TrainSettings,

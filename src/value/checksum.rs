@@ -23,6 +23,9 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 }
 
 /// The SHA-256 of the whole file at `path`, read in blocks.
+///
+/// # Errors
+/// The file cannot be read.
 pub fn sha256_file(path: &Path) -> anyhow::Result<String> {
     let mut file =
         fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -45,6 +48,9 @@ fn hex(digest: &[u8]) -> String {
 }
 
 /// Checks that `found` (the checksum of `path`) is `recorded` (as `recorded_in` records it).
+///
+/// # Errors
+/// The digest differs from the expected one.
 pub fn check_digest(
     path: &Path,
     found: &str,
@@ -63,6 +69,9 @@ pub fn check_digest(
 
 /// Writes `dir/checksums.sha256` with the checksum of every regular file in `dir` (itself
 /// excepted). Call it once the directory's other files are written.
+///
+/// # Errors
+/// A file that cannot be read or written.
 pub fn write_checksum_file(dir: &Path) -> anyhow::Result<()> {
     let mut text = String::new();
     for (name, path) in files_of(dir)? {
@@ -85,6 +94,9 @@ fn files_of(dir: &Path) -> anyhow::Result<BTreeMap<String, std::path::PathBuf>> 
 }
 
 /// The checksums `dir/checksums.sha256` records, by file name; `None` without the file.
+///
+/// # Errors
+/// A malformed checksum file.
 pub fn read_checksum_file(dir: &Path) -> anyhow::Result<Option<BTreeMap<String, String>>> {
     let path = dir.join(CHECKSUM_FILE);
     let text = match fs::read(&path) {
@@ -112,6 +124,9 @@ pub fn read_checksum_file(dir: &Path) -> anyhow::Result<Option<BTreeMap<String, 
 
 /// Checks every file `dir/checksums.sha256` lists, and that each of `required` is listed.
 /// Returns false (nothing checked) for a directory written before checksums existed.
+///
+/// # Errors
+/// A missing file, or one whose digest differs.
 pub fn verify_checksum_file(dir: &Path, required: &[&str]) -> anyhow::Result<bool> {
     let Some(sums) = read_checksum_file(dir)? else {
         return Ok(false);

@@ -68,6 +68,9 @@ pub fn is_export_file(path: &Path) -> bool {
 }
 
 /// Writes an export file atomically.
+///
+/// # Errors
+/// A failed write.
 pub fn write_export(path: &Path, manifest: &ExportManifest, net: &ValueNet) -> anyhow::Result<()> {
     let weights = burnpack_bytes(net)?;
     let mut manifest = manifest.clone();
@@ -98,6 +101,9 @@ fn section<'a>(bytes: &'a [u8], what: &str, path: &Path) -> anyhow::Result<(&'a 
 }
 
 /// Reads an export file: its manifest and the burnpack bytes of its weights.
+///
+/// # Errors
+/// A file that is not a `descent` export, of another format version, or damaged.
 pub fn read_export(path: &Path) -> anyhow::Result<(ExportManifest, Vec<u8>)> {
     let bytes = fs::read(path)
         .with_context(|| format!("cannot read the export file {}", path.display()))?;
@@ -145,6 +151,9 @@ pub fn read_export(path: &Path) -> anyhow::Result<(ExportManifest, Vec<u8>)> {
 
 /// Loads the network of an export file made for `game` with encoding version
 /// `encoding_version` and input shape `input_shape`.
+///
+/// # Errors
+/// A file that cannot be read as an export, or weights that do not fit its manifest.
 pub fn load_export(
     path: &Path,
     game: &str,
@@ -183,6 +192,9 @@ pub fn load_export(
 
 /// The weights as safetensors (for other tools), the manifest in its metadata under
 /// "descent_manifest".
+///
+/// # Errors
+/// The weights cannot be serialised.
 pub fn safetensors_bytes(net: &ValueNet, manifest: &ExportManifest) -> anyhow::Result<Vec<u8>> {
     use burn::store::{ModuleSnapshot, SafetensorsStore};
     let mut store = SafetensorsStore::from_bytes(None)

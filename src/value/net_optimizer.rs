@@ -110,6 +110,9 @@ impl NetOptimizer {
     }
 
     /// The optimiser state (Adam's moments and step counts) as burnpack bytes.
+    ///
+    /// # Errors
+    /// The optimiser state cannot be serialised.
     pub fn optimizer_bytes(&self) -> anyhow::Result<Vec<u8>> {
         let bytes = self
             .optimizer
@@ -119,6 +122,9 @@ impl NetOptimizer {
     }
 
     /// Restores an optimiser state saved by `optimizer_bytes`.
+    ///
+    /// # Errors
+    /// Bytes that are not an optimiser state of this network.
     pub fn load_optimizer_bytes(&mut self, bytes: Vec<u8>) -> anyhow::Result<()> {
         let fresh = new_optimizer(&self.settings);
         self.optimizer = fresh

@@ -31,6 +31,9 @@ pub struct OnnxCheck {
 const CHECK_BATCH: usize = 16;
 
 /// The ONNX model of `net` (described by `manifest`) and its reference check.
+///
+/// # Errors
+/// A network the ONNX export does not support.
 pub fn onnx_model(net: &ValueNet, manifest: &NetManifest) -> anyhow::Result<(Vec<u8>, OnnxCheck)> {
     let device = Device::flex();
     let [planes, rows, cols] = manifest.input_shape;

@@ -65,6 +65,9 @@ impl NetManifest {
     }
 
     /// The terminal evaluation to search with alongside this network.
+    ///
+    /// # Errors
+    /// A terminal evaluation this build does not know.
     pub fn search_terminal_eval(&self) -> anyhow::Result<TerminalEval> {
         match self.terminal_eval {
             Some(eval) => Ok(eval),
@@ -83,6 +86,9 @@ fn paths(base: &Path) -> (PathBuf, PathBuf) {
 
 /// Writes `bytes` to `path` atomically: a temporary file beside it, fsync, rename.
 /// A failure (a full disk) removes the temporary file and leaves `path` as it was.
+///
+/// # Errors
+/// A failed write or rename, or a path that is a directory (the temporary file is removed).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     if path.is_dir() {
         bail!("{} is a directory, not a file", path.display());
@@ -107,6 +113,9 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 }
 
 /// The weights of `net` as burnpack bytes.
+///
+/// # Errors
+/// The weights cannot be serialised.
 pub fn burnpack_bytes(net: &ValueNet) -> anyhow::Result<Vec<u8>> {
     Ok(net
         .clone()
@@ -118,6 +127,9 @@ pub fn burnpack_bytes(net: &ValueNet) -> anyhow::Result<Vec<u8>> {
 
 /// The network `manifest` describes, with the weights in the burnpack `bytes`; `source` names
 /// where they came from in errors.
+///
+/// # Errors
+/// Bytes that are not burnpack weights of the manifest's architecture.
 pub fn net_from_burnpack(
     bytes: Vec<u8>,
     manifest: &NetManifest,
@@ -147,6 +159,9 @@ pub fn net_from_burnpack(
 
 /// Saves `net` as `<base>.bpk` + `<base>.json`, the weights' checksum in the manifest (written
 /// last: a network is complete once its manifest is there).
+///
+/// # Errors
+/// A failed write.
 pub fn save_net(net: &ValueNet, manifest: &NetManifest, base: &Path) -> anyhow::Result<()> {
     let (weights, manifest_path) = paths(base);
     let bytes = burnpack_bytes(net)?;
@@ -162,6 +177,9 @@ pub fn save_net(net: &ValueNet, manifest: &NetManifest, base: &Path) -> anyhow::
 }
 
 /// Reads the manifest of a saved network.
+///
+/// # Errors
+/// A missing or malformed `net.json`.
 pub fn read_manifest(base: &Path) -> anyhow::Result<NetManifest> {
     let (_, manifest_path) = paths(base);
     let text = fs::read_to_string(&manifest_path).with_context(|| {
@@ -188,6 +206,9 @@ pub fn read_manifest(base: &Path) -> anyhow::Result<NetManifest> {
 
 /// Loads a network saved by `save_net`, checking that it was made for `expected`'s game,
 /// architecture, encoding version and input shape.
+///
+/// # Errors
+/// Missing or damaged files, or a network of another game or architecture.
 pub fn load_net(base: &Path, expected: &NetManifest, device: &Device) -> anyhow::Result<ValueNet> {
     let found = read_manifest(base)?;
     check_manifest(base, &found, expected)?;
@@ -196,6 +217,9 @@ pub fn load_net(base: &Path, expected: &NetManifest, device: &Device) -> anyhow:
 
 /// Checks that the network at `base`, whose manifest is `found`, was made for `expected`'s
 /// game, encoding version, input shape and architecture.
+///
+/// # Errors
+/// A manifest of another game, encoding version or shape.
 pub fn check_manifest(
     base: &Path,
     found: &NetManifest,
@@ -231,6 +255,9 @@ pub fn check_manifest(
 
 /// Loads the weights of the network at `base` as its manifest `found` describes them, checking
 /// them against the manifest's checksum.
+///
+/// # Errors
+/// Missing or damaged weights.
 pub fn load_weights(base: &Path, found: &NetManifest, device: &Device) -> anyhow::Result<ValueNet> {
     let (weights, manifest_path) = paths(base);
     let bytes = fs::read(&weights)
