@@ -141,8 +141,8 @@ const ENGINE_ARGUMENTS: &[&str] = &[
 fn engine_words() -> Vec<&'static str> {
     descent::cli::engine::COMMANDS
         .iter()
-        .chain(ENGINE_ARGUMENTS)
-        .copied()
+        .map(|&(name, _)| name)
+        .chain(ENGINE_ARGUMENTS.iter().copied())
         .collect()
 }
 

@@ -22,7 +22,7 @@ use std::str::FromStr;
 
 use crate::config_error::ConfigError;
 use crate::search::SearchSpec;
-use crate::search::spec::{SEARCH_KINDS, SpecPairs, search_kind_names};
+use crate::search::spec::{SpecPairs, search_keys};
 use crate::value::Architecture;
 
 /// Where an agent's network comes from.
@@ -73,15 +73,7 @@ impl FromStr for AgentSpec {
 
     fn from_str(text: &str) -> Result<Self, ConfigError> {
         let (kind, rest) = text.split_once(':').unwrap_or((text, ""));
-        let Some((_, search_keys)) = SEARCH_KINDS.iter().find(|(k, _)| *k == kind) else {
-            return Err(ConfigError::new(
-                "agent",
-                format!(
-                    "unknown agent {text:?}: expected one of {} (e.g. `mcts:time=1s`, `ubfms:model=runs/awale,time=1s`)",
-                    search_kind_names()
-                ),
-            ));
-        };
+        let search_keys = search_keys(kind, "agent", text)?;
         // Random moves need no network.
         let model_keys: &[&str] = if kind == "random" { &[] } else { &MODEL_KEYS };
         let valid: Vec<&str> = search_keys.iter().chain(model_keys).copied().collect();

@@ -157,6 +157,9 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
         text.push_str(&key);
     }
     let search = SearchSpec::parse(&text, false).map_err(|e| e.within("--algo"))?;
+    // The spec's budget: the flags' and any `iters=` / `time=` written in --algo (one-ply
+    // players have none and ignore it).
+    let budget = search.budget().unwrap_or(budget);
     let bench = Bench {
         search,
         budget,

@@ -35,24 +35,24 @@ pub struct EngineArgs {
     device: DeviceChoice,
 }
 
-/// The commands the engine knows (`list_commands`).
-pub const COMMANDS: &[&str] = &[
-    "protocol_version",
-    "name",
-    "version",
-    "list_commands",
-    "known_command",
-    "clear_board",
-    "play",
-    "genmove",
-    "undo",
-    "showboard",
-    "legal_moves",
-    "final_score",
-    "set_time",
-    "time_settings",
-    "time_left",
-    "quit",
+/// The commands the engine knows (`list_commands`), each with its number of arguments.
+pub const COMMANDS: &[(&str, usize)] = &[
+    ("protocol_version", 0),
+    ("name", 0),
+    ("version", 0),
+    ("list_commands", 0),
+    ("known_command", 1),
+    ("clear_board", 0),
+    ("play", 2),
+    ("genmove", 1),
+    ("undo", 0),
+    ("showboard", 0),
+    ("legal_moves", 0),
+    ("final_score", 0),
+    ("set_time", 1),
+    ("time_settings", 3),
+    ("time_left", 3),
+    ("quit", 0),
 ];
 
 /// Moves assumed left in the game when a time control gives no moves count (`time_left` with
@@ -109,16 +109,12 @@ fn stones(text: &str) -> Result<u32, Refusal> {
         .map_err(|_| Refusal(format!("{text:?} is not a number of stones")))
 }
 
-/// The number of arguments of each command (`None`: not a command).
+/// The number of arguments of `command` (`None`: not a command).
 fn arity(command: &str) -> Option<usize> {
-    match command {
-        "protocol_version" | "name" | "version" | "list_commands" | "quit" | "clear_board"
-        | "undo" | "showboard" | "legal_moves" | "final_score" => Some(0),
-        "known_command" | "genmove" | "set_time" => Some(1),
-        "play" => Some(2),
-        "time_settings" | "time_left" => Some(3),
-        _ => None,
-    }
+    COMMANDS
+        .iter()
+        .find(|(name, _)| *name == command)
+        .map(|&(_, arguments)| arguments)
 }
 
 impl<G: Game> Engine<G> {
@@ -203,8 +199,11 @@ impl<G: Game> Engine<G> {
             "protocol_version" => Ok("2".into()),
             "name" => Ok("descent".into()),
             "version" => Ok(env!("CARGO_PKG_VERSION").into()),
-            "list_commands" => Ok(COMMANDS.join("\n")),
-            "known_command" => Ok(COMMANDS.contains(&args[0]).to_string()),
+            "list_commands" => {
+                let names: Vec<&str> = COMMANDS.iter().map(|&(name, _)| name).collect();
+                Ok(names.join("\n"))
+            }
+            "known_command" => Ok(arity(args[0]).is_some().to_string()),
             "clear_board" => {
                 self.session.reset();
                 self.agent.new_game();
@@ -233,7 +232,7 @@ impl<G: Game> Engine<G> {
             "set_time" => self.set_time(seconds(args[0])?),
             "time_settings" => self.time_settings(args),
             "time_left" => self.time_left(args),
-            _ => unreachable!("arity() names every command"),
+            _ => unreachable!("COMMANDS names every command"),
         }
     }
 

@@ -118,7 +118,7 @@ impl SearchSpec {
     /// An unknown kind or key, a bad value, a missing budget; the error names the spec.
     pub fn parse(text: &str, has_model: bool) -> Result<SearchSpec, ConfigError> {
         let (kind, rest) = text.split_once(':').unwrap_or((text, ""));
-        let pairs = SpecPairs::parse("search", text, rest, search_keys(kind)?)?;
+        let pairs = SpecPairs::parse("search", text, rest, search_keys(kind, "search", text)?)?;
         SearchSpec::from_pairs(kind, &pairs, has_model)
     }
 
@@ -156,7 +156,7 @@ impl SearchSpec {
                     Decision::Best
                 },
             },
-            _ => return Err(unknown_kind(pairs.spec)),
+            _ => return Err(unknown_kind(pairs.what, pairs.spec)),
         })
     }
 
@@ -212,19 +212,27 @@ impl SearchSpec {
     }
 }
 
-fn search_keys(kind: &str) -> Result<&'static [&'static str], ConfigError> {
+/// The keys of the search `kind`.
+///
+/// # Errors
+/// An unknown kind, reported as an unknown `what` (`search`, `agent`) written `text`.
+pub fn search_keys(
+    kind: &str,
+    what: &str,
+    text: &str,
+) -> Result<&'static [&'static str], ConfigError> {
     SEARCH_KINDS
         .iter()
         .find(|(k, _)| *k == kind)
         .map(|(_, keys)| *keys)
-        .ok_or_else(|| unknown_kind(kind))
+        .ok_or_else(|| unknown_kind(what, text))
 }
 
-fn unknown_kind(text: &str) -> ConfigError {
+fn unknown_kind(what: &str, text: &str) -> ConfigError {
     ConfigError::new(
-        "search",
+        what,
         format!(
-            "unknown search {text:?}: expected one of {} (e.g. `mcts:time=1s`, `ubfms:iters=500`)",
+            "unknown {what} {text:?}: expected one of {} (e.g. `mcts:time=1s`, `ubfms:iters=500`)",
             search_kind_names()
         ),
     )

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{check, error};
 use crate::config_error::ConfigError;
-use crate::search::spec::{SEARCH_KINDS, SELF_PLAY_KINDS};
+use crate::search::spec::{SELF_PLAY_KINDS, search_keys};
 use crate::search::{DurationText, SearchSpec};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -89,10 +89,7 @@ impl SearchSection {
                 ),
             ));
         }
-        let keys = SEARCH_KINDS
-            .iter()
-            .find(|(k, _)| *k == kind)
-            .map_or(&[][..], |(_, keys)| *keys);
+        let keys = search_keys(kind, "search.algorithm", kind)?;
         let mut fields = Vec::new();
         let mut add = |key: &str, value: Option<String>| {
             if let Some(value) = value
