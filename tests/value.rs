@@ -250,7 +250,7 @@ fn training_drives_the_error_down_by_ninety_percent() {
 }
 
 /// Fits 256 random Awale positions to random targets until the MSE falls below `fraction` of
-/// its start; then the inference copy agrees with the net_optimizer.
+/// its start; then the inference copy of the weights measured last gives that MSE.
 fn fit_random_targets(architecture: &Architecture, fraction: f32) {
     let initial = Awale::new(&AwaleParams::default());
     let positions = random_positions(&initial, 256, 3);
@@ -268,6 +268,7 @@ fn fit_random_targets(architecture: &Architecture, fraction: f32) {
         ..AdamSettings::default()
     };
     let mut net_optimizer = NetOptimizer::new(net, settings, &device(), shape::<Awale>());
+    let mut measured = net_optimizer.inference_net();
     let first = net_optimizer.step(inputs.clone(), &targets);
     let mut last = first;
     for step in 0..800 {
@@ -278,6 +279,8 @@ fn fit_random_targets(architecture: &Architecture, fraction: f32) {
             &targets[b * 64..(b + 1) * 64],
         );
         if step % 50 == 49 {
+            // `step` gives the MSE of the weights before it: keep a copy of those.
+            measured = net_optimizer.inference_net();
             last = net_optimizer.step(inputs.clone(), &targets);
             if last < first * fraction {
                 break;
@@ -288,8 +291,11 @@ fn fit_random_targets(architecture: &Architecture, fraction: f32) {
         last < first * fraction,
         "{architecture}: MSE {first} -> {last}"
     );
-    // The inference copy carries the trained weights.
-    let evaluator = NetEvaluator::<Awale>::new(net_optimizer.inference_net(), &net_device());
+    // The inference copy carries the trained weights: the copy of the weights `last` was
+    // measured on gives the same MSE through the direct CPU pass. (Compared with the weights
+    // after that measuring step, as before, a full-batch Adam step on the pooled head moved the
+    // MSE from 0.085 to 0.21 now and then.)
+    let evaluator = NetEvaluator::<Awale>::new(measured, &net_device());
     let mut values = vec![0.0; positions.len()];
     evaluator.evaluate(&positions, &mut values);
     let mse: f32 = values
@@ -298,9 +304,8 @@ fn fit_random_targets(architecture: &Architecture, fraction: f32) {
         .map(|(v, t)| (v - t).powi(2))
         .sum::<f32>()
         / values.len() as f32;
-    // (The weights moved by the last step: near, not equal.)
     assert!(
-        (mse - last).abs() < 0.5 * fraction * first,
+        (mse - last).abs() < 1e-4 * first,
         "{architecture}: inference MSE {mse} vs training {last} (from {first})"
     );
 }
