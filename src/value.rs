@@ -3,8 +3,10 @@
 
 pub mod architecture;
 pub mod batching_evaluator;
+pub mod board_layout;
 pub mod checksum;
 pub mod cpu_net;
+pub mod cpu_training;
 pub mod denormals;
 pub mod device;
 pub mod exported_net;
@@ -20,6 +22,7 @@ pub mod saved_net;
 pub use architecture::Architecture;
 pub use batching_evaluator::{BatchingEvaluator, BatchingStats};
 pub use cpu_net::CpuNet;
+pub use cpu_training::CpuTrainer;
 pub use device::{DeviceChoice, NetDevice};
 pub use inference_net::InferenceNet;
 pub use net_evaluator::NetEvaluator;

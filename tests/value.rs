@@ -19,7 +19,7 @@ fn device() -> Device {
     Device::flex()
 }
 
-/// The default inference engine (the direct CPU pass; training on burn-flex).
+/// The default engine (the direct CPU passes for inference and training).
 fn net_device() -> NetDevice {
     NetDevice::cpu()
 }
@@ -228,7 +228,7 @@ fn a_linear_head_reaches_targets_beyond_one() {
         l2: 0.0,
         ..AdamSettings::default()
     };
-    let mut net_optimizer = NetOptimizer::new(net, settings, &device(), shape::<TicTacToe>());
+    let mut net_optimizer = NetOptimizer::new(net, settings, &net_device(), shape::<TicTacToe>());
     for _ in 0..300 {
         net_optimizer.step(inputs.clone(), &targets);
     }
@@ -267,7 +267,7 @@ fn fit_random_targets(architecture: &Architecture, fraction: f32) {
         l2: 0.0,
         ..AdamSettings::default()
     };
-    let mut net_optimizer = NetOptimizer::new(net, settings, &device(), shape::<Awale>());
+    let mut net_optimizer = NetOptimizer::new(net, settings, &net_device(), shape::<Awale>());
     let mut measured = net_optimizer.inference_net();
     let first = net_optimizer.step(inputs.clone(), &targets);
     let mut last = first;
@@ -574,6 +574,13 @@ fn check_batching_callers(
 
 #[test]
 fn a_trainer_restored_from_weights_and_optimizer_state_steps_identically() {
+    restored_trainer_steps_identically(&NetDevice::cpu());
+    restored_trainer_steps_identically(&NetDevice::burn(device()));
+}
+
+/// Trains, saves the net and the optimiser state, restores both on `engine` and checks the
+/// restored trainer takes the same steps as the original.
+fn restored_trainer_steps_identically(engine: &NetDevice) {
     let initial = TicTacToe::new(&Default::default());
     let positions = random_positions(&initial, 64, 8);
     let inputs = encode_batch(&positions);
@@ -590,14 +597,14 @@ fn a_trainer_restored_from_weights_and_optimizer_state_steps_identically() {
     );
     let net = ValueNet::new(&architecture, shape::<TicTacToe>(), true, &device());
     let settings = AdamSettings::default();
-    let mut original = NetOptimizer::new(net, settings, &device(), shape::<TicTacToe>());
+    let mut original = NetOptimizer::new(net, settings, engine, shape::<TicTacToe>());
     for _ in 0..5 {
         original.step(inputs.clone(), &targets);
     }
     save_net(&original.inference_net(), &manifest, &base).unwrap();
     let saved_state = original.optimizer_bytes().unwrap();
     let loaded = load_net(&base, &manifest, &device()).unwrap();
-    let mut restored = NetOptimizer::new(loaded, settings, &device(), shape::<TicTacToe>());
+    let mut restored = NetOptimizer::new(loaded, settings, engine, shape::<TicTacToe>());
     restored.load_optimizer_bytes(saved_state.clone()).unwrap();
     for step in 0..3 {
         let a = original.step(inputs.clone(), &targets);
@@ -606,13 +613,13 @@ fn a_trainer_restored_from_weights_and_optimizer_state_steps_identically() {
     }
     // A fresh optimiser state steps differently: the check above can fail.
     let loaded = load_net(&base, &manifest, &device()).unwrap();
-    let mut fresh = NetOptimizer::new(loaded, settings, &device(), shape::<TicTacToe>());
+    let mut fresh = NetOptimizer::new(loaded, settings, engine, shape::<TicTacToe>());
     fresh.step(inputs.clone(), &targets);
     let with_fresh_state = fresh.step(inputs.clone(), &targets);
     let mut restored_again = NetOptimizer::new(
         load_net(&base, &manifest, &device()).unwrap(),
         settings,
-        &device(),
+        engine,
         shape::<TicTacToe>(),
     );
     restored_again.load_optimizer_bytes(saved_state).unwrap();

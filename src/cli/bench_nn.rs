@@ -133,7 +133,7 @@ impl GameVisitor for NnBench {
                 .map(|i| if i % 2 == 0 { 0.5 } else { -0.5 })
                 .collect();
             let mut net_optimizer =
-                NetOptimizer::new(net, AdamSettings::default(), &self.device.burn, shape);
+                NetOptimizer::new(net, AdamSettings::default(), &self.device, shape);
             let first = net_optimizer.step(inputs.clone(), &targets);
             let start = Instant::now();
             let mut steps = 0u64;

@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use burn::prelude::Device;
 
 use super::config::{RESUME_SAFE_KEYS, TrainConfig, TrainSettings};
 use super::learner::Learner;
@@ -15,7 +14,7 @@ use super::run_dir::{MetricsLog, RunDir, STATE_FILE};
 use super::run_state::RunState;
 use crate::games::Game;
 use crate::search::TerminalEval;
-use crate::value::NetOptimizer;
+use crate::value::{NetDevice, NetOptimizer};
 use crate::value::saved_net::{NetManifest, load_net, save_net, write_atomically};
 
 /// Environment variable (a testing aid): pause this many milliseconds in the middle of every
@@ -83,7 +82,7 @@ pub fn load_checkpoint<G: Game>(
     settings: &TrainSettings,
     manifest: &NetManifest,
     terminal_eval: TerminalEval,
-    device: &Device,
+    device: &NetDevice,
 ) -> anyhow::Result<(Learner, RunState)> {
     let state = RunState::read(dir)?;
     if state.game != manifest.game {
@@ -95,7 +94,7 @@ pub fn load_checkpoint<G: Game>(
         );
     }
     check_resume_settings(dir, &state, settings, terminal_eval)?;
-    let net = load_net(&dir.join("net"), manifest, device)?;
+    let net = load_net(&dir.join("net"), manifest, &device.burn)?;
     let mut net_optimizer = NetOptimizer::new(net, settings.adam, device, manifest.input_shape);
     let optimizer_path = dir.join("optimizer.bpk");
     net_optimizer

@@ -194,7 +194,7 @@ fn new_run<G: Game>(
         &device.burn,
     );
     let learner = Learner::new(
-        NetOptimizer::new(net, settings.adam, &device.burn, shape),
+        NetOptimizer::new(net, settings.adam, device, shape),
         ReplayBuffer::new(settings.replay.policy, G::ENCODING.len()),
         settings,
         stream_rng(settings.seed, STREAM_LEARNER, 0),
@@ -241,7 +241,7 @@ impl<'a, G: Game> Session<'a, G> {
         );
         let (learner, state) = match &checkpoint {
             Some(dir) => {
-                load_checkpoint::<G>(dir, settings, &manifest, terminal_eval, &device.burn)?
+                load_checkpoint::<G>(dir, settings, &manifest, terminal_eval, &device)?
             }
             None => new_run::<G>(settings, &manifest, terminal_eval, &device),
         };

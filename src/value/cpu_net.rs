@@ -15,11 +15,9 @@ use burn::nn::Linear;
 use burn::nn::conv::Conv2d;
 use burn::prelude::*;
 
+use super::board_layout::{OFF_BOARD, board_taps, channels_last, sum_over_cells, take};
 use super::network::{SqueezeExcitation, ValueNet};
 use super::packed_matmul::{Activation, PackedMatrix};
-
-/// Marks a 3×3 tap that falls off the board.
-const OFF_BOARD: usize = usize::MAX;
 
 struct SeLayer {
     squeeze: PackedMatrix,
@@ -84,45 +82,6 @@ impl InFlight {
 impl Drop for InFlight {
     fn drop(&mut self) {
         PASSES_IN_FLIGHT.fetch_sub(1, Ordering::Relaxed);
-    }
-}
-
-/// The first `len` floats of `buffer`, growing it if needed (contents unspecified).
-/// `inputs` (planes first: `[position][plane][cell]`) into `out` channels last:
-/// `[position][cell][plane]`.
-fn channels_last(inputs: &[f32], out: &mut [f32], planes: usize, cells: usize) {
-    for (position, out) in inputs
-        .chunks_exact(planes * cells)
-        .zip(out.chunks_exact_mut(planes * cells))
-    {
-        for (plane, plane_values) in position.chunks_exact(cells).enumerate() {
-            for (cell, &v) in plane_values.iter().enumerate() {
-                out[cell * planes + plane] = v;
-            }
-        }
-    }
-}
-
-fn take(buffer: &mut Vec<f32>, len: usize) -> &mut [f32] {
-    if buffer.len() < len {
-        buffer.resize(len, 0.0);
-    }
-    &mut buffer[..len]
-}
-
-/// Each position's channels summed over its `cells` cells: `board` is
-/// `[positions · cells, channels]`, `sums` `[positions, channels]`.
-fn sum_over_cells(board: &[f32], cells: usize, channels: usize, sums: &mut [f32]) {
-    for (sum, position) in sums
-        .chunks_exact_mut(channels)
-        .zip(board.chunks_exact(cells * channels))
-    {
-        sum.fill(0.0);
-        for cell in position.chunks_exact(channels) {
-            for (s, &v) in sum.iter_mut().zip(cell) {
-                *s += v;
-            }
-        }
     }
 }
 
@@ -193,19 +152,7 @@ impl CpuNet {
     pub fn new(net: &ValueNet, shape: [usize; 3]) -> CpuNet {
         let [planes, rows, cols] = shape;
         let cells = rows * cols;
-        let taps = (0..cells)
-            .map(|cell| {
-                let (r, c) = ((cell / cols) as isize, (cell % cols) as isize);
-                let mut taps = [OFF_BOARD; 9];
-                for (tap, slot) in taps.iter_mut().enumerate() {
-                    let (nr, nc) = (r + tap as isize / 3 - 1, c + tap as isize % 3 - 1);
-                    if (0..rows as isize).contains(&nr) && (0..cols as isize).contains(&nc) {
-                        *slot = nr as usize * cols + nc as usize;
-                    }
-                }
-                taps
-            })
-            .collect();
+        let taps = board_taps(rows, cols);
         let convs: Vec<PackedMatrix> = net.convs.iter().map(pack_conv3x3).collect();
         let blocks = net
             .blocks

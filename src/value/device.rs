@@ -1,5 +1,5 @@
 //! Choosing the backend at run time: `cpu` (the default: inference by the direct CPU pass
-//! `CpuNet`, training on burn-flex), `flex` (burn-flex for both), `ndarray`, `wgpu`, `cuda` /
+//! `CpuNet`, training by the direct CPU step `CpuTrainer`), `flex` (burn-flex for both), `ndarray`, `wgpu`, `cuda` /
 //! `cuda:N`. A backend that was not compiled in is an error naming the cargo feature that
 //! enables it.
 
@@ -13,7 +13,7 @@ use burn::prelude::Device;
 /// A device named on the command line or in a config.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DeviceChoice {
-    /// The CPU: inference by `CpuNet`, training on burn-flex (default build).
+    /// The CPU: inference by `CpuNet`, training by `CpuTrainer` (default build).
     Cpu,
     /// burn-flex on the CPU for inference and training.
     Flex,
@@ -74,14 +74,18 @@ pub struct NetDevice {
     pub burn: Device,
     /// Inference by the direct CPU pass (`CpuNet`) instead of burn.
     pub direct_inference: bool,
+    /// Training by the direct CPU step (`CpuTrainer`) instead of burn's autodiff.
+    pub direct_training: bool,
 }
 
 impl NetDevice {
-    /// The default: the direct CPU pass for inference, burn-flex for training.
+    /// The default: the direct CPU passes for inference and training (burn-flex loads and
+    /// saves).
     pub fn cpu() -> NetDevice {
         NetDevice {
             burn: Device::flex(),
             direct_inference: true,
+            direct_training: true,
         }
     }
 
@@ -90,6 +94,7 @@ impl NetDevice {
         NetDevice {
             burn: device,
             direct_inference: false,
+            direct_training: false,
         }
     }
 }
@@ -103,6 +108,7 @@ impl DeviceChoice {
         self.burn_device().map(|burn| NetDevice {
             burn,
             direct_inference: self == DeviceChoice::Cpu,
+            direct_training: self == DeviceChoice::Cpu,
         })
     }
 

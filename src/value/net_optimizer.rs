@@ -11,6 +11,8 @@
 use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
 use burn::prelude::*;
 
+use super::cpu_training::CpuTrainer;
+use super::device::NetDevice;
 use super::network::ValueNet;
 
 /// Adam's settings.
@@ -38,32 +40,45 @@ impl Default for AdamSettings {
 
 /// A network being trained, with its optimiser state.
 pub struct NetOptimizer {
-    model: ValueNet,
-    optimizer: ModuleOptimizer,
-    settings: AdamSettings,
-    /// The autodiff device training runs on.
-    device: Device,
+    engine: Engine,
     shape: [usize; 3],
 }
 
+/// Who computes the step.
+enum Engine {
+    /// burn's autodiff and optimiser, on any backend (the reference, and the GPU path).
+    Burn {
+        model: ValueNet,
+        optimizer: ModuleOptimizer,
+        settings: AdamSettings,
+        /// The autodiff device training runs on.
+        device: Device,
+    },
+    /// The direct CPU step (`CpuTrainer`), on device `cpu`.
+    Direct(Box<CpuTrainer>),
+}
+
 impl NetOptimizer {
-    /// Starts training `net` (moved onto `device`'s autodiff twin).
+    /// Starts training `net` on `device`: the direct CPU step where `device.direct_training`,
+    /// else burn on `device.burn`'s autodiff twin.
     pub fn new(
         net: ValueNet,
         settings: AdamSettings,
-        device: &Device,
+        device: &NetDevice,
         shape: [usize; 3],
     ) -> NetOptimizer {
-        let device = device.clone().autodiff();
-        let model = net.fork(&device).train();
-        let optimizer = new_optimizer(&settings);
-        NetOptimizer {
-            model,
-            optimizer,
-            settings,
-            device,
-            shape,
-        }
+        let engine = if device.direct_training {
+            Engine::Direct(Box::new(CpuTrainer::new(net, settings, shape)))
+        } else {
+            let device = device.burn.clone().autodiff();
+            Engine::Burn {
+                model: net.fork(&device).train(),
+                optimizer: new_optimizer(&settings),
+                settings,
+                device,
+            }
+        };
+        NetOptimizer { engine, shape }
     }
 
     /// One Adam step on a minibatch of `targets.len()` encoded positions, on the MSE plus the
@@ -76,61 +91,81 @@ impl NetOptimizer {
             batch * planes * rows * cols,
             "inputs are not {batch} encoded positions"
         );
-        let x = Tensor::<4>::from_data(
-            TensorData::new(inputs, [batch, planes, rows, cols]),
-            &self.device,
-        );
-        let y = Tensor::<2>::from_data(TensorData::new(targets.to_vec(), [batch, 1]), &self.device);
-        let loss = (self.model.forward(x) - y).square().mean();
-        let loss_value = loss
-            .clone()
-            .into_data()
-            .try_into_vec::<f32>()
-            .expect("scalar loss")[0];
-        let objective = if self.settings.l2 > 0.0 {
-            loss + self.model.kernel_square_sum().mul_scalar(self.settings.l2)
-        } else {
-            loss
-        };
-        let grads = GradientsParams::from_grads(objective.backward(), &self.model);
-        let model = self.model.clone();
-        self.model = self
-            .optimizer
-            .step(self.settings.learning_rate, model, grads);
-        loss_value
+        match &mut self.engine {
+            Engine::Direct(trainer) => trainer.step(&inputs, targets),
+            Engine::Burn {
+                model,
+                optimizer,
+                settings,
+                device,
+            } => {
+                let x = Tensor::<4>::from_data(
+                    TensorData::new(inputs, [batch, planes, rows, cols]),
+                    &*device,
+                );
+                let y =
+                    Tensor::<2>::from_data(TensorData::new(targets.to_vec(), [batch, 1]), &*device);
+                let loss = (model.forward(x) - y).square().mean();
+                let loss_value = loss
+                    .clone()
+                    .into_data()
+                    .try_into_vec::<f32>()
+                    .expect("scalar loss")[0];
+                let objective = if settings.l2 > 0.0 {
+                    loss + model.kernel_square_sum().mul_scalar(settings.l2)
+                } else {
+                    loss
+                };
+                let grads = GradientsParams::from_grads(objective.backward(), &*model);
+                *model = optimizer.step(settings.learning_rate, model.clone(), grads);
+                loss_value
+            }
+        }
     }
 
     /// A copy of the current weights for inference (on the plain device).
     pub fn inference_net(&self) -> ValueNet {
-        self.model.valid()
+        match &self.engine {
+            Engine::Direct(trainer) => trainer.inference_net(),
+            Engine::Burn { model, .. } => model.valid(),
+        }
     }
 
-    pub fn optimizer(&self) -> &ModuleOptimizer {
-        &self.optimizer
-    }
-
-    /// The optimiser state (Adam's moments and step counts) as burnpack bytes.
+    /// The optimiser state (Adam's moments and step counts) as burnpack bytes, in burn's
+    /// optimiser-state format whichever engine trains.
     ///
     /// # Errors
     /// The optimiser state cannot be serialised.
     pub fn optimizer_bytes(&self) -> anyhow::Result<Vec<u8>> {
-        let bytes = self
-            .optimizer
-            .into_bytes()
-            .map_err(|e| anyhow::anyhow!("cannot serialise the optimiser state: {e:?}"))?;
-        Ok(bytes.to_vec())
+        match &self.engine {
+            Engine::Direct(trainer) => trainer.optimizer_bytes(),
+            Engine::Burn { optimizer, .. } => {
+                let bytes = optimizer
+                    .into_bytes()
+                    .map_err(|e| anyhow::anyhow!("cannot serialise the optimiser state: {e:?}"))?;
+                Ok(bytes.to_vec())
+            }
+        }
     }
 
-    /// Restores an optimiser state saved by `optimizer_bytes`.
+    /// Restores an optimiser state saved by `optimizer_bytes` (by either engine).
     ///
     /// # Errors
     /// Bytes that are not an optimiser state of this network.
     pub fn load_optimizer_bytes(&mut self, bytes: Vec<u8>) -> anyhow::Result<()> {
-        let fresh = new_optimizer(&self.settings);
-        self.optimizer = fresh
-            .from_bytes(burn::tensor::Bytes::from_bytes_vec(bytes))
-            .map_err(|e| anyhow::anyhow!("not an optimiser state: {e:?}"))?;
-        Ok(())
+        match &mut self.engine {
+            Engine::Direct(trainer) => trainer.load_optimizer_bytes(bytes),
+            Engine::Burn {
+                optimizer,
+                settings,
+                ..
+            } => {
+                *optimizer = new_optimizer(settings)
+                    .from_bytes(burn::tensor::Bytes::from_bytes_vec(bytes))
+                    .map_err(|e| anyhow::anyhow!("not an optimiser state: {e:?}"))?;
+                Ok(())
+            }
+        }
     }
 }
 
@@ -205,7 +240,8 @@ mod tests {
                 l2,
                 ..AdamSettings::default()
             };
-            let mut net_optimizer = NetOptimizer::new(net.clone(), settings, &device, shape);
+            let mut net_optimizer =
+                NetOptimizer::new(net.clone(), settings, &NetDevice::burn(device.clone()), shape);
             net_optimizer.step(inputs.clone(), &targets);
             kernels_and_biases(&net_optimizer.inference_net())
         };

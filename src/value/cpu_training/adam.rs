@@ -1,0 +1,152 @@
+//! Adam on flat parameter vectors, operation for operation as burn 0.22's `Adam` computes it
+//! (so both engines take the same step from the same gradient), and its state read from and
+//! written to burn's optimiser-state format (burnpack, keyed by parameter id): a checkpoint
+//! written by one engine resumes on the other.
+
+use std::collections::BTreeMap;
+
+use anyhow::{Context, bail, ensure};
+use burn::tensor::{Bytes, DType, TensorData};
+use burn_pack::Scalar;
+
+use super::plan::Parameter;
+use crate::value::net_optimizer::AdamSettings;
+
+/// Adam's moments and step count for each parameter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Adam {
+    settings: AdamSettings,
+    /// Steps taken on each parameter (0: no state yet).
+    time: Vec<usize>,
+    moment_1: Vec<Vec<f32>>,
+    moment_2: Vec<Vec<f32>>,
+}
+
+/// burn's names for a parameter's state entries: `{id}.momentum.moment_1` and so on.
+fn entry(id: u64, leaf: &str) -> String {
+    match leaf {
+        "__rank" => format!("{id}.__rank"),
+        _ => format!("{id}.momentum.{leaf}"),
+    }
+}
+
+impl Adam {
+    /// A fresh state for parameters of `sizes` elements.
+    pub fn new(settings: AdamSettings, sizes: impl Iterator<Item = usize>) -> Adam {
+        let (moment_1, moment_2): (Vec<_>, Vec<_>) =
+            sizes.map(|n| (vec![0.0; n], vec![0.0; n])).unzip();
+        Adam {
+            settings,
+            time: vec![0; moment_1.len()],
+            moment_1,
+            moment_2,
+        }
+    }
+
+    /// One step on parameter `p`: the moments take in `grad`, then `weights -= lr · m̂ / (√v̂ + ε)`
+    /// in burn's arrangement (ε scaled by √(1 − β₂ᵗ), both corrections in one factor).
+    pub fn step(&mut self, p: usize, weights: &mut [f32], grad: &[f32]) {
+        let AdamSettings {
+            learning_rate,
+            beta1,
+            beta2,
+            epsilon,
+            ..
+        } = self.settings;
+        self.time[p] += 1;
+        let time = self.time[p] as i32;
+        let correction2 = (1.0 - beta2.powi(time)).sqrt();
+        let factor = correction2 / (1.0 - beta1.powi(time));
+        let scaled_epsilon = epsilon * correction2;
+        let learning_rate = learning_rate as f32;
+        let (m, v) = (&mut self.moment_1[p], &mut self.moment_2[p]);
+        for (((w, &g), m), v) in weights.iter_mut().zip(grad).zip(m.iter_mut()).zip(v.iter_mut()) {
+            *m = *m * beta1 + g * (1.0 - beta1);
+            *v = *v * beta2 + g * g * (1.0 - beta2);
+            let delta = *m * factor / (v.sqrt() + scaled_epsilon);
+            *w -= delta * learning_rate;
+        }
+    }
+
+    /// The state in burn's optimiser-state format (burnpack bytes).
+    ///
+    /// # Errors
+    /// The writer failed.
+    pub fn to_bytes(&self, parameters: &[Parameter]) -> anyhow::Result<Vec<u8>> {
+        let mut tensors = Vec::new();
+        let mut scalars = BTreeMap::new();
+        for (p, parameter) in parameters.iter().enumerate() {
+            if self.time[p] == 0 {
+                continue;
+            }
+            let id = parameter.id.val();
+            for (leaf, moment) in [("moment_1", &self.moment_1[p]), ("moment_2", &self.moment_2[p])] {
+                let data = TensorData::new(moment.clone(), parameter.shape.clone());
+                let (bytes, shape, dtype) = data.into_parts();
+                tensors.push(burn_pack::Tensor::new(entry(id, leaf), dtype, shape, Some(id), bytes));
+            }
+            scalars.insert(entry(id, "time"), Scalar::from(self.time[p]));
+            scalars.insert(entry(id, "__rank"), Scalar::from(parameter.shape.len()));
+        }
+        let mut writer = burn_pack::Writer::new(tensors);
+        for (key, value) in &scalars {
+            writer = writer.with_scalar(key, *value);
+        }
+        let bytes = writer
+            .into_bytes()
+            .map_err(|e| anyhow::anyhow!("cannot write the optimiser state: {e}"))?;
+        Ok(bytes.to_vec())
+    }
+
+    /// Reads a state written by `to_bytes` or by burn's optimiser for these parameters.
+    ///
+    /// # Errors
+    /// Bytes that are not an optimiser state, or a state of another network.
+    pub fn load_bytes(&mut self, bytes: Vec<u8>, parameters: &[Parameter]) -> anyhow::Result<()> {
+        let reader = burn_pack::Reader::from_bytes(Bytes::from_bytes_vec(bytes))
+            .map_err(|e| anyhow::anyhow!("not an optimiser state: {e}"))?;
+        let scalars = reader.scalars().clone();
+        let mut moments: BTreeMap<String, Vec<f32>> = BTreeMap::new();
+        for tensor in reader
+            .into_tensors()
+            .map_err(|e| anyhow::anyhow!("not an optimiser state: {e}"))?
+        {
+            let (name, dtype, shape, _, bytes) = tensor
+                .into_parts()
+                .map_err(|e| anyhow::anyhow!("not an optimiser state: {e}"))?;
+            ensure!(dtype == DType::F32, "optimiser state {name} is {dtype:?}, not f32");
+            let values = TensorData::from_bytes(bytes, shape, dtype)
+                .try_into_vec::<f32>()
+                .map_err(|e| anyhow::anyhow!("optimiser state {name}: {e:?}"))?;
+            moments.insert(name, values);
+        }
+        let fresh = Adam::new(self.settings, parameters.iter().map(|p| p.shape.iter().product()));
+        let mut loaded = fresh;
+        let mut used = 0;
+        for (p, parameter) in parameters.iter().enumerate() {
+            let id = parameter.id.val();
+            let Some(&time) = scalars.get(&entry(id, "time")) else {
+                continue;
+            };
+            loaded.time[p] = usize::try_from(time)
+                .map_err(|_| anyhow::anyhow!("optimiser state {id}: step count {time:?}"))?;
+            for (leaf, slot) in [("moment_1", &mut loaded.moment_1[p]), ("moment_2", &mut loaded.moment_2[p])] {
+                let name = entry(id, leaf);
+                let values = moments.remove(&name).with_context(|| format!("optimiser state: no {name}"))?;
+                ensure!(
+                    values.len() == slot.len(),
+                    "optimiser state {name} has {} values, the parameter {}",
+                    values.len(),
+                    slot.len()
+                );
+                *slot = values;
+            }
+            used += 1;
+        }
+        if used == 0 && !moments.is_empty() {
+            bail!("the optimiser state is for another network: none of its parameters is this network's");
+        }
+        *self = loaded;
+        Ok(())
+    }
+}

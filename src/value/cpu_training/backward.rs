@@ -1,0 +1,235 @@
+//! The backward pass of a chunk, after `Plan::forward` on it: the gradient of the batch's mean
+//! squared error flows from the output back to the first convolution, leaving each parameter's
+//! gradient (summed over the chunk's positions) in `Chunk::grads`.
+
+use std::mem::swap;
+
+use super::pass::{BlockCache, Chunk, affine_backward, relu_backward};
+use super::plan::{Affine, BlockPlan, Plan};
+use crate::value::board_layout::take;
+
+/// A residual block's gradient buffers.
+struct BlockScratch<'a> {
+    residual: &'a mut Vec<f32>,
+    hidden: &'a mut Vec<f32>,
+    columns: &'a mut Vec<f32>,
+    se: &'a mut [Vec<f32>; 3],
+}
+
+impl Plan {
+    /// Sets `chunk.grads` to the gradient of `Σ (value − target)² / batch` over the chunk's
+    /// positions (`targets`, one per position `forward` saw) and `chunk.squared_error` to the sum.
+    pub fn backward(&self, params: &[Vec<f32>], targets: &[f32], batch: usize, chunk: &mut Chunk) {
+        let positions = targets.len();
+        let rows = positions * self.cells;
+        let Chunk {
+            boards,
+            columns,
+            blocks,
+            head_cells,
+            layers,
+            values,
+            grad_boards,
+            grad_residual,
+            grad_hidden,
+            grad_columns,
+            grad_se,
+            grad_layers,
+            grads,
+            squared_error,
+        } = chunk;
+        grads.resize_with(params.len(), Vec::new);
+        let [grad_output, spare] = grad_layers;
+        *squared_error = self.output_gradient(&values[..positions], targets, batch, take(grad_output, positions));
+        let grad_features = self.dense_backward(params, grads, layers, [grad_output, spare], positions);
+        let [mut grad_board, mut grad_spare] = grad_boards.each_mut();
+        let filters = self.filters();
+        let stages = self.convs.len() + self.blocks.len();
+        let board = &boards[stages][..rows * filters];
+        let grad = take(grad_board, rows * filters);
+        self.features_backward(params, grads, board, head_cells, grad_features, grad_residual, grad);
+        for (j, block) in self.blocks.iter().enumerate().rev() {
+            let k = self.convs.len() + j;
+            let scratch = BlockScratch {
+                residual: grad_residual,
+                hidden: grad_hidden,
+                columns: grad_columns,
+                se: grad_se,
+            };
+            let grad_out = &mut grad_board[..rows * filters];
+            let grad_x = take(grad_spare, rows * filters);
+            let (x, out) = (&boards[k][..rows * filters], &boards[k + 1][..rows * filters]);
+            self.block_backward(block, params, grads, &blocks[j], [x, out], grad_out, grad_x, scratch);
+            swap(&mut grad_board, &mut grad_spare);
+        }
+        for (i, conv) in self.convs.iter().enumerate().rev() {
+            let grad_out = &mut grad_board[..rows * conv.outputs];
+            relu_backward(grad_out, &boards[i + 1][..rows * conv.outputs]);
+            if i == 0 {
+                // The input needs no gradient.
+                affine_backward(conv, params, grads, &columns[0], grad_out, rows, None);
+                break;
+            }
+            let grad_cols = take(grad_columns, rows * conv.inputs);
+            affine_backward(conv, params, grads, &columns[i], grad_out, rows, Some(grad_cols));
+            let grad_x = take(grad_spare, rows * conv.inputs / 9);
+            grad_x.fill(0.0);
+            self.col2im_add(grad_cols, conv.inputs / 9, grad_x);
+            swap(&mut grad_board, &mut grad_spare);
+        }
+    }
+
+    /// The gradient of `Σ (value − target)² / batch` with respect to each output before its
+    /// tanh, into `grad`; returns `Σ (value − target)²`.
+    fn output_gradient(&self, values: &[f32], targets: &[f32], batch: usize, grad: &mut [f32]) -> f64 {
+        let mut squared_error = 0.0;
+        for ((g, &v), &t) in grad.iter_mut().zip(values).zip(targets) {
+            let error = v - t;
+            squared_error += (error as f64).powi(2);
+            let slope = if self.tanh_output { 1.0 - v * v } else { 1.0 };
+            *g = 2.0 * error / batch as f32 * slope;
+        }
+        squared_error
+    }
+
+    /// Back through the output and the dense layers; returns the buffer holding the gradient
+    /// of the features.
+    fn dense_backward<'a>(
+        &self,
+        params: &[Vec<f32>],
+        grads: &mut [Vec<f32>],
+        layers: &[Vec<f32>],
+        [mut grad, mut spare]: [&'a mut Vec<f32>; 2],
+        positions: usize,
+    ) -> &'a mut Vec<f32> {
+        let last = self.dense.len();
+        let grad_in = take(spare, positions * self.out.inputs);
+        affine_backward(&self.out, params, grads, &layers[last], grad, positions, Some(grad_in));
+        swap(&mut grad, &mut spare);
+        for (i, layer) in self.dense.iter().enumerate().rev() {
+            let grad_out = &mut grad[..positions * layer.outputs];
+            relu_backward(grad_out, &layers[i + 1][..positions * layer.outputs]);
+            let grad_in = take(spare, positions * layer.inputs);
+            affine_backward(layer, params, grads, &layers[i], grad_out, positions, Some(grad_in));
+            swap(&mut grad, &mut spare);
+        }
+        grad
+    }
+
+    /// From the features' gradient to the board's: through the pooled head (summing over the
+    /// board spreads each sum's gradient to every cell), or un-flattening.
+    #[allow(clippy::too_many_arguments)]
+    fn features_backward(
+        &self,
+        params: &[Vec<f32>],
+        grads: &mut [Vec<f32>],
+        board: &[f32],
+        head_cells: &[f32],
+        grad_features: &[f32],
+        scratch: &mut Vec<f32>,
+        grad_board: &mut [f32],
+    ) {
+        let (cells, filters) = (self.cells, self.filters());
+        let rows = board.len() / filters;
+        match &self.head {
+            Some(head) => {
+                let n = head.outputs;
+                let grad_cells = take(scratch, rows * n);
+                for (position, sums) in grad_cells.chunks_exact_mut(cells * n).zip(grad_features.chunks_exact(n)) {
+                    position.chunks_exact_mut(n).for_each(|cell| cell.copy_from_slice(sums));
+                }
+                relu_backward(grad_cells, &head_cells[..rows * n]);
+                affine_backward(head, params, grads, board, grad_cells, rows, Some(grad_board));
+            }
+            None => {
+                for (position, flat) in grad_board.chunks_exact_mut(cells * filters).zip(grad_features.chunks_exact(cells * filters)) {
+                    for (cell, channels) in position.chunks_exact_mut(filters).enumerate() {
+                        for (channel, g) in channels.iter_mut().enumerate() {
+                            *g = flat[channel * cells + cell];
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Back through `relu(se(c2(relu(c1(x)))) + x)`: `grad_out` (the output's gradient, used as
+    /// scratch) to `grad_x`.
+    #[allow(clippy::too_many_arguments)]
+    fn block_backward(
+        &self,
+        block: &BlockPlan,
+        params: &[Vec<f32>],
+        grads: &mut [Vec<f32>],
+        cache: &BlockCache,
+        [x, out]: [&[f32]; 2],
+        grad_out: &mut [f32],
+        grad_x: &mut [f32],
+        scratch: BlockScratch,
+    ) {
+        let channels = block.c1.outputs;
+        let rows = x.len() / channels;
+        // The gradient of the sum before the last ReLU: the skip's and the residual's.
+        relu_backward(grad_out, out);
+        let grad_residual = take(scratch.residual, rows * channels);
+        match &block.se {
+            None => grad_residual.copy_from_slice(grad_out),
+            Some(se) => self.se_backward(se, params, grads, cache, grad_out, grad_residual, scratch.se),
+        }
+        let grad_columns = take(scratch.columns, rows * 9 * channels);
+        affine_backward(&block.c2, params, grads, &cache.columns2, grad_residual, rows, Some(grad_columns));
+        let grad_hidden = take(scratch.hidden, rows * channels);
+        grad_hidden.fill(0.0);
+        self.col2im_add(grad_columns, channels, grad_hidden);
+        relu_backward(grad_hidden, &cache.hidden[..rows * channels]);
+        affine_backward(&block.c1, params, grads, &cache.columns1, grad_hidden, rows, Some(grad_columns));
+        grad_x.copy_from_slice(grad_out);
+        self.col2im_add(grad_columns, channels, grad_x);
+    }
+
+    /// Back through `residual ⊙ sigmoid(excite(relu(squeeze(mean(residual)))))`: the gradient
+    /// of the product (`grad_scaled`) to the residual's (`grad_residual`), both paths.
+    #[allow(clippy::too_many_arguments)]
+    fn se_backward(
+        &self,
+        [squeeze, excite]: &[Affine; 2],
+        params: &[Vec<f32>],
+        grads: &mut [Vec<f32>],
+        cache: &BlockCache,
+        grad_scaled: &[f32],
+        grad_residual: &mut [f32],
+        [grad_gates, grad_squeezed, grad_means]: &mut [Vec<f32>; 3],
+    ) {
+        let (cells, channels) = (self.cells, excite.outputs);
+        let positions = grad_scaled.len() / (cells * channels);
+        let grad_gates = take(grad_gates, positions * channels);
+        grad_gates.fill(0.0);
+        let per_position = cells * channels;
+        for (p, grad_gate) in grad_gates.chunks_exact_mut(channels).enumerate() {
+            let gate = &cache.gates[p * channels..(p + 1) * channels];
+            for cell in 0..cells {
+                let at = p * per_position + cell * channels;
+                for c in 0..channels {
+                    let g = grad_scaled[at + c];
+                    grad_gate[c] += g * cache.residual[at + c];
+                    grad_residual[at + c] = g * gate[c];
+                }
+            }
+        }
+        for (d, &g) in grad_gates.iter_mut().zip(&cache.gates) {
+            *d *= g * (1.0 - g);
+        }
+        let grad_squeezed = take(grad_squeezed, positions * squeeze.outputs);
+        affine_backward(excite, params, grads, &cache.squeezed, grad_gates, positions, Some(grad_squeezed));
+        relu_backward(grad_squeezed, &cache.squeezed[..positions * squeeze.outputs]);
+        let grad_means = take(grad_means, positions * channels);
+        affine_backward(squeeze, params, grads, &cache.means, grad_squeezed, positions, Some(grad_means));
+        for (position, means) in grad_residual.chunks_exact_mut(per_position).zip(grad_means.chunks_exact(channels)) {
+            for cell in position.chunks_exact_mut(channels) {
+                for (g, &m) in cell.iter_mut().zip(means) {
+                    *g += m / cells as f32;
+                }
+            }
+        }
+    }
+}

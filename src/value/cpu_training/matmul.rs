@@ -1,0 +1,187 @@
+//! The training step's matrix products, on `matrixmultiply`'s sgemm: every operand is a strided
+//! view, so a transposed weight or activation matrix is read in place, never copied.
+
+/// How a matrix lies in its slice: element `(row, col)` is at `row * rows + col * cols`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Strides {
+    pub rows: usize,
+    pub cols: usize,
+}
+
+impl Strides {
+    /// A row-major matrix with `width` columns.
+    pub const fn row_major(width: usize) -> Strides {
+        Strides {
+            rows: width,
+            cols: 1,
+        }
+    }
+
+    /// The same elements read as the transposed matrix.
+    pub const fn transposed(self) -> Strides {
+        Strides {
+            rows: self.cols,
+            cols: self.rows,
+        }
+    }
+}
+
+/// A matrix of `rows × cols` elements of `data` laid out by `strides`.
+#[derive(Clone, Copy)]
+pub struct View<'a> {
+    pub data: &'a [f32],
+    pub strides: Strides,
+}
+
+impl<'a> View<'a> {
+    pub const fn row_major(data: &'a [f32], width: usize) -> View<'a> {
+        View {
+            data,
+            strides: Strides::row_major(width),
+        }
+    }
+
+    pub const fn transposed(self) -> View<'a> {
+        View {
+            data: self.data,
+            strides: self.strides.transposed(),
+        }
+    }
+}
+
+/// Panics unless a `rows × cols` matrix laid out by `strides` fits in `len` elements.
+fn check_fits(what: &str, len: usize, rows: usize, cols: usize, strides: Strides) {
+    if rows == 0 || cols == 0 {
+        return;
+    }
+    let last = (rows - 1) * strides.rows + (cols - 1) * strides.cols;
+    assert!(
+        last < len,
+        "{what}: a {rows}×{cols} matrix with strides {strides:?} needs {} elements, the slice has {len}",
+        last + 1
+    );
+}
+
+/// `c = a · b` (or `c += a · b` when `accumulate`), `a` being `m × k`, `b` `k × n`, `c` `m × n`
+/// laid out by `c_strides`.
+pub fn matmul(
+    [m, k, n]: [usize; 3],
+    a: View,
+    b: View,
+    c: &mut [f32],
+    c_strides: Strides,
+    accumulate: bool,
+) {
+    check_fits("left operand", a.data.len(), m, k, a.strides);
+    check_fits("right operand", b.data.len(), k, n, b.strides);
+    check_fits("product", c.len(), m, n, c_strides);
+    if m == 0 || n == 0 {
+        return;
+    }
+    let beta = if accumulate { 1.0 } else { 0.0 };
+    // SAFETY: the three checks above keep every element sgemm touches inside its slice; `c`
+    // is borrowed mutably, so it aliases neither operand.
+    unsafe {
+        matrixmultiply::sgemm(
+            m,
+            k,
+            n,
+            1.0,
+            a.data.as_ptr(),
+            a.strides.rows as isize,
+            a.strides.cols as isize,
+            b.data.as_ptr(),
+            b.strides.rows as isize,
+            b.strides.cols as isize,
+            beta,
+            c.as_mut_ptr(),
+            c_strides.rows as isize,
+            c_strides.cols as isize,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The product by the definition, reading every operand through its strides.
+    fn naive(
+        [m, k, n]: [usize; 3],
+        a: View,
+        b: View,
+        c: &mut [f32],
+        c_strides: Strides,
+        accumulate: bool,
+    ) {
+        for i in 0..m {
+            for j in 0..n {
+                let mut sum = 0.0f64;
+                for l in 0..k {
+                    let x = a.data[i * a.strides.rows + l * a.strides.cols];
+                    let y = b.data[l * b.strides.rows + j * b.strides.cols];
+                    sum += x as f64 * y as f64;
+                }
+                let slot = &mut c[i * c_strides.rows + j * c_strides.cols];
+                *slot = if accumulate { *slot + sum as f32 } else { sum as f32 };
+            }
+        }
+    }
+
+    #[test]
+    fn strided_products_match_the_definition() {
+        let values = |len: usize, seed: usize| -> Vec<f32> {
+            (0..len)
+                .map(|i| (((i * 37 + seed * 11) % 23) as f32 - 11.0) / 7.0)
+                .collect()
+        };
+        let [m, k, n] = [5, 7, 3];
+        let a = values(m * k, 1);
+        let b = values(k * n, 2);
+        for (a_strides, b_strides, c_strides) in [
+            (
+                Strides::row_major(k),
+                Strides::row_major(n),
+                Strides::row_major(n),
+            ),
+            (
+                Strides::row_major(m).transposed(),
+                Strides::row_major(k).transposed(),
+                Strides::row_major(m).transposed(),
+            ),
+        ] {
+            for accumulate in [false, true] {
+                let start = values(m * n, 3);
+                let (mut ours, mut expected) = (start.clone(), start);
+                let a = View {
+                    data: &a,
+                    strides: a_strides,
+                };
+                let b = View {
+                    data: &b,
+                    strides: b_strides,
+                };
+                matmul([m, k, n], a, b, &mut ours, c_strides, accumulate);
+                naive([m, k, n], a, b, &mut expected, c_strides, accumulate);
+                for (x, y) in ours.iter().zip(&expected) {
+                    assert!((x - y).abs() < 1e-5, "{ours:?} vs {expected:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "right operand")]
+    fn a_view_too_short_for_its_shape_is_refused() {
+        let (a, b) = (vec![1.0; 6], vec![1.0; 5]);
+        let mut c = vec![0.0; 6];
+        matmul(
+            [2, 3, 2],
+            View::row_major(&a, 3),
+            View::row_major(&b, 2),
+            &mut c,
+            Strides::row_major(2),
+            false,
+        );
+    }
+}

@@ -1,0 +1,265 @@
+//! One chunk of a minibatch forward through the network, keeping what the backward pass needs,
+//! then back: the gradient of the chunk's share of the batch's mean squared error with respect to
+//! every parameter. Boards are channels-last rows (`[positions · cells, channels]`), a 3×3
+//! convolution an im2col product; buffers live in the `Chunk` and are reused step after step.
+
+use super::matmul::{Strides, View, matmul};
+use super::plan::{Affine, BlockPlan, Plan};
+use crate::value::board_layout::{OFF_BOARD, channels_last, sum_over_cells, take};
+
+/// What a residual block's forward pass keeps for its backward pass.
+#[derive(Default)]
+pub(super) struct BlockCache {
+    pub(super) columns1: Vec<f32>,
+    /// `relu(c1(x))`.
+    pub(super) hidden: Vec<f32>,
+    pub(super) columns2: Vec<f32>,
+    /// `c2(hidden)`, before squeeze-excitation.
+    pub(super) residual: Vec<f32>,
+    /// Squeeze-excitation: each position's channel means, the squeezed layer, the gates.
+    pub(super) means: Vec<f32>,
+    pub(super) squeezed: Vec<f32>,
+    pub(super) gates: Vec<f32>,
+}
+
+/// A chunk's activations, gradients and scratch buffers.
+#[derive(Default)]
+pub struct Chunk {
+    /// `boards[0]`: the input, channels last; then each plain convolution's output, then each
+    /// residual block's.
+    pub(super) boards: Vec<Vec<f32>>,
+    /// The im2col rows each plain convolution read.
+    pub(super) columns: Vec<Vec<f32>>,
+    pub(super) blocks: Vec<BlockCache>,
+    /// `relu(head(board))`, per cell.
+    pub(super) head_cells: Vec<f32>,
+    /// `layers[0]`: the features the dense layers read; then each dense layer's output.
+    pub(super) layers: Vec<Vec<f32>>,
+    /// The network's outputs.
+    pub(super) values: Vec<f32>,
+    pub(super) grad_boards: [Vec<f32>; 2],
+    pub(super) grad_residual: Vec<f32>,
+    pub(super) grad_hidden: Vec<f32>,
+    pub(super) grad_columns: Vec<f32>,
+    pub(super) grad_se: [Vec<f32>; 3],
+    pub(super) grad_layers: [Vec<f32>; 2],
+    /// The gradient of every parameter, summed over this chunk's positions.
+    pub grads: Vec<Vec<f32>>,
+    /// Σ (value − target)² over this chunk's positions.
+    pub squared_error: f64,
+}
+
+/// `out = x · W + b` on `rows` rows, then ReLU if `relu`.
+pub(super) fn affine(a: &Affine, params: &[Vec<f32>], x: &[f32], rows: usize, out: &mut [f32], relu: bool) {
+    let weight = View {
+        data: &params[a.weight],
+        strides: a.strides,
+    };
+    let x = View::row_major(&x[..rows * a.inputs], a.inputs);
+    let out = &mut out[..rows * a.outputs];
+    matmul(
+        [rows, a.inputs, a.outputs],
+        x,
+        weight,
+        out,
+        Strides::row_major(a.outputs),
+        false,
+    );
+    let bias = &params[a.bias()];
+    for row in out.chunks_exact_mut(a.outputs) {
+        for (v, &b) in row.iter_mut().zip(bias) {
+            *v = if relu { (*v + b).max(0.0) } else { *v + b };
+        }
+    }
+}
+
+/// Given `dz`, the gradient of `x · W + b` on `rows` rows: the weight's and the bias's
+/// gradients into `grads`, and the input's into `dx` if asked.
+pub(super) fn affine_backward(
+    a: &Affine,
+    params: &[Vec<f32>],
+    grads: &mut [Vec<f32>],
+    x: &[f32],
+    dz: &[f32],
+    rows: usize,
+    dx: Option<&mut [f32]>,
+) {
+    let (x, dz) = (&x[..rows * a.inputs], &dz[..rows * a.outputs]);
+    let grad_weight = take(&mut grads[a.weight], a.inputs * a.outputs);
+    matmul(
+        [a.inputs, rows, a.outputs],
+        View::row_major(x, a.inputs).transposed(),
+        View::row_major(dz, a.outputs),
+        grad_weight,
+        a.strides,
+        false,
+    );
+    let grad_bias = take(&mut grads[a.bias()], a.outputs);
+    grad_bias.fill(0.0);
+    for row in dz.chunks_exact(a.outputs) {
+        for (g, &d) in grad_bias.iter_mut().zip(row) {
+            *g += d;
+        }
+    }
+    if let Some(dx) = dx {
+        let weight = View {
+            data: &params[a.weight],
+            strides: a.strides.transposed(),
+        };
+        matmul(
+            [rows, a.outputs, a.inputs],
+            View::row_major(dz, a.outputs),
+            weight,
+            &mut dx[..rows * a.inputs],
+            Strides::row_major(a.inputs),
+            false,
+        );
+    }
+}
+
+/// Zeroes the gradient `grad` where the ReLU output `out` is zero.
+pub(super) fn relu_backward(grad: &mut [f32], out: &[f32]) {
+    for (g, &o) in grad.iter_mut().zip(out) {
+        if o <= 0.0 {
+            *g = 0.0;
+        }
+    }
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+impl Plan {
+    /// im2col: `x` (`[rows, channels]`) into `columns` (`[rows, 9 · channels]`), each row
+    /// the nine neighbours' channels one after the other, zeros where a tap falls off the board.
+    fn im2col(&self, x: &[f32], channels: usize, columns: &mut Vec<f32>) {
+        let width = 9 * channels;
+        let columns = take(columns, x.len() * 9);
+        for (position, position_columns) in x
+            .chunks_exact(self.cells * channels)
+            .zip(columns.chunks_exact_mut(self.cells * width))
+        {
+            for (taps, row) in self.taps.iter().zip(position_columns.chunks_exact_mut(width)) {
+                for (&neighbour, slot) in taps.iter().zip(row.chunks_exact_mut(channels)) {
+                    if neighbour == OFF_BOARD {
+                        slot.fill(0.0);
+                    } else {
+                        slot.copy_from_slice(&position[neighbour * channels..][..channels]);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The adjoint of `im2col`: adds each column's gradient to the cell it was read from.
+    pub(super) fn col2im_add(&self, grad_columns: &[f32], channels: usize, grad_x: &mut [f32]) {
+        let width = 9 * channels;
+        for (position, position_columns) in grad_x
+            .chunks_exact_mut(self.cells * channels)
+            .zip(grad_columns.chunks_exact(self.cells * width))
+        {
+            for (taps, row) in self.taps.iter().zip(position_columns.chunks_exact(width)) {
+                for (&neighbour, grad) in taps.iter().zip(row.chunks_exact(channels)) {
+                    if neighbour != OFF_BOARD {
+                        let cell = &mut position[neighbour * channels..][..channels];
+                        cell.iter_mut().zip(grad).for_each(|(x, &g)| *x += g);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The forward pass of `positions` encoded positions (`inputs`, planes first), keeping
+    /// every activation in `chunk`.
+    pub fn forward(&self, params: &[Vec<f32>], inputs: &[f32], positions: usize, chunk: &mut Chunk) {
+        let rows = positions * self.cells;
+        let stages = self.convs.len() + self.blocks.len();
+        chunk.boards.resize_with(stages + 1, Vec::new);
+        chunk.columns.resize_with(self.convs.len(), Vec::new);
+        chunk.blocks.resize_with(self.blocks.len(), BlockCache::default);
+        chunk.layers.resize_with(self.dense.len() + 1, Vec::new);
+        let input = take(&mut chunk.boards[0], rows * self.planes);
+        channels_last(inputs, input, self.planes, self.cells);
+        for (i, conv) in self.convs.iter().enumerate() {
+            let (done, rest) = chunk.boards.split_at_mut(i + 1);
+            self.im2col(&done[i][..rows * conv.inputs / 9], conv.inputs / 9, &mut chunk.columns[i]);
+            let out = take(&mut rest[0], rows * conv.outputs);
+            affine(conv, params, &chunk.columns[i], rows, out, true);
+        }
+        let filters = self.filters();
+        for (j, block) in self.blocks.iter().enumerate() {
+            let k = self.convs.len() + j;
+            let (done, rest) = chunk.boards.split_at_mut(k + 1);
+            let out = take(&mut rest[0], rows * filters);
+            self.block_forward(block, params, &done[k][..rows * filters], &mut chunk.blocks[j], out);
+        }
+        let board = &chunk.boards[stages][..rows * filters];
+        self.features(params, board, positions, &mut chunk.head_cells, &mut chunk.layers[0]);
+        for (i, layer) in self.dense.iter().enumerate() {
+            let (done, rest) = chunk.layers.split_at_mut(i + 1);
+            let out = take(&mut rest[0], positions * layer.outputs);
+            affine(layer, params, &done[i], positions, out, true);
+        }
+        let values = take(&mut chunk.values, positions);
+        affine(&self.out, params, &chunk.layers[self.dense.len()], positions, values, false);
+        if self.tanh_output {
+            values.iter_mut().for_each(|v| *v = v.tanh());
+        }
+    }
+
+    /// `out = relu(se(c2(relu(c1(x)))) + x)`.
+    fn block_forward(&self, block: &BlockPlan, params: &[Vec<f32>], x: &[f32], cache: &mut BlockCache, out: &mut [f32]) {
+        let channels = block.c1.outputs;
+        let rows = x.len() / channels;
+        self.im2col(x, channels, &mut cache.columns1);
+        let hidden = take(&mut cache.hidden, rows * channels);
+        affine(&block.c1, params, &cache.columns1, rows, hidden, true);
+        self.im2col(hidden, channels, &mut cache.columns2);
+        let residual = take(&mut cache.residual, rows * channels);
+        affine(&block.c2, params, &cache.columns2, rows, residual, false);
+        out.copy_from_slice(residual);
+        if let Some([squeeze, excite]) = &block.se {
+            let positions = rows / self.cells;
+            let means = take(&mut cache.means, positions * channels);
+            sum_over_cells(residual, self.cells, channels, means);
+            means.iter_mut().for_each(|m| *m /= self.cells as f32);
+            let squeezed = take(&mut cache.squeezed, positions * squeeze.outputs);
+            affine(squeeze, params, means, positions, squeezed, true);
+            let gates = take(&mut cache.gates, positions * channels);
+            affine(excite, params, squeezed, positions, gates, false);
+            gates.iter_mut().for_each(|g| *g = sigmoid(*g));
+            for (position, gate) in out.chunks_exact_mut(self.cells * channels).zip(gates.chunks_exact(channels)) {
+                for cell in position.chunks_exact_mut(channels) {
+                    cell.iter_mut().zip(gate).for_each(|(v, &g)| *v *= g);
+                }
+            }
+        }
+        for (o, &skip) in out.iter_mut().zip(x) {
+            *o = (*o + skip).max(0.0);
+        }
+    }
+
+    /// What the dense layers read: the pooled head's sums over the board, or the board
+    /// flattened channels first (burn's order).
+    fn features(&self, params: &[Vec<f32>], board: &[f32], positions: usize, head_cells: &mut Vec<f32>, features: &mut Vec<f32>) {
+        let (cells, filters) = (self.cells, self.filters());
+        match &self.head {
+            Some(head) => {
+                let per_cell = take(head_cells, positions * cells * head.outputs);
+                affine(head, params, board, positions * cells, per_cell, true);
+                sum_over_cells(per_cell, cells, head.outputs, take(features, positions * head.outputs));
+            }
+            None => {
+                let features = take(features, board.len());
+                for (position, flat) in board.chunks_exact(cells * filters).zip(features.chunks_exact_mut(cells * filters)) {
+                    for (cell, channels) in position.chunks_exact(filters).enumerate() {
+                        for (channel, &v) in channels.iter().enumerate() {
+                            flat[channel * cells + cell] = v;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
