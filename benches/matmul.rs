@@ -4,10 +4,15 @@
 //! (im2col convolutions and dense layers of the paper CNN on Awale and Connect Four, batch 1 to
 //! 256) and at a large square product (the machine's matrix peak). One thread each: self-play
 //! runs one inference per game thread. Each product's result is checked against the packed
-//! kernel's. `cargo bench --bench matmul`; figures in the README ("Matrix kernels").
+//! kernel's. Then the products of the direct training step (`value::cpu_training`, on
+//! `matrixmultiply` with strided operands) on one chunk of Connect Four and Awale positions:
+//! forward, weight gradient, input gradient. `cargo bench --bench matmul`; figures in the
+//! README ("Matrix kernels").
 
 use std::time::{Duration, Instant};
 
+use descent::value::cpu_training::CHUNK;
+use descent::value::cpu_training::matmul::{Strides, View, matmul};
 use descent::value::packed_matmul::{Activation, PackedMatrix};
 
 /// `rows × k` times `k × n`.
@@ -83,8 +88,78 @@ fn check(name: &str, what: &str, got: &[f32], want: &[f32]) {
     );
 }
 
+/// One product of the training step: `m × k` times `k × n`, the left operand read transposed
+/// or not, the right one too.
+struct TrainingProduct {
+    name: &'static str,
+    mkn: [usize; 3],
+    left_transposed: bool,
+    right_transposed: bool,
+}
+
+fn training_products() -> Vec<TrainingProduct> {
+    let mut products = Vec::new();
+    for (game, cells) in [("awale", 12), ("connect4", 42)] {
+        let rows = CHUNK * cells;
+        let product = |what: &str, mkn, left_transposed, right_transposed| TrainingProduct {
+            name: leak(format!("{game} {what}")),
+            mkn,
+            left_transposed,
+            right_transposed,
+        };
+        products.extend([
+            product("conv2 forward", [rows, 576, 64], false, false),
+            product("conv2 dW = Xᵀ·dY", [576, rows, 64], true, false),
+            product("conv2 dX = dY·Wᵀ", [rows, 64, 576], false, true),
+            product("dense forward", [CHUNK, 64 * cells, 100], false, false),
+            product("dense dW", [64 * cells, CHUNK, 100], true, false),
+            product("dense dX", [CHUNK, 100, 64 * cells], false, true),
+        ]);
+    }
+    products
+}
+
+fn bench_training_products(budget: Duration) {
+    println!(
+        "\n{:<26} {:>6} {:>6} {:>6} {:>10}   GFLOP/s, one thread, chunk of {CHUNK} positions",
+        "training product", "m", "k", "n", "mmul"
+    );
+    for product in training_products() {
+        let [m, k, n] = product.mkn;
+        let a: Vec<f32> = (0..m * k).map(|i| (i % 13) as f32 * 0.1 - 0.6).collect();
+        let b: Vec<f32> = (0..k * n).map(|i| (i % 11) as f32 * 0.1 - 0.5).collect();
+        let view = |data, rows, cols, transposed| {
+            if transposed {
+                View::row_major(data, rows).transposed()
+            } else {
+                View::row_major(data, cols)
+            }
+        };
+        let (left, right) = (
+            view(&a, m, k, product.left_transposed),
+            view(&b, k, n, product.right_transposed),
+        );
+        let mut c = vec![0.0f32; m * n];
+        let shape = Shape {
+            name: product.name,
+            rows: m,
+            k,
+            n,
+        };
+        let rate = gflops(&shape, budget, || {
+            matmul([m, k, n], left, right, &mut c, Strides::row_major(n), false)
+        });
+        println!("{:<26} {m:>6} {k:>6} {n:>6} {rate:>10.1}", product.name);
+    }
+}
+
 fn main() {
     let budget = Duration::from_millis(300);
+    bench_kernels(budget);
+    bench_training_products(budget);
+}
+
+fn bench_kernels(budget: Duration) {
     println!(
         "{:<22} {:>6} {:>6} {:>5} {:>10} {:>10} {:>10}   GFLOP/s, one thread",
         "shape", "rows", "k", "n", "packed", "gemm", "mmul"

@@ -224,6 +224,7 @@ fn bench_nn_prints_figures_and_refuses_uncompiled_devices() {
         "resnet-b1c8-fc16",
         "--batch",
         "1,4",
+        "--train",
         "--train-batch",
         "8",
         "--seconds",
@@ -236,7 +237,31 @@ fn bench_nn_prints_figures_and_refuses_uncompiled_devices() {
     assert_eq!(report["arch"], "resnet-b1c8-fc16");
     assert_eq!(report["inference"].as_array().unwrap().len(), 2);
     assert!(report["inference"][1]["positions_per_s"].as_f64().unwrap() > 0.0);
-    assert!(report["train_samples_per_s"].as_f64().unwrap() > 0.0);
+    let training = report["training"].as_array().unwrap();
+    let engines: Vec<&str> = training
+        .iter()
+        .map(|t| t["engine"].as_str().unwrap())
+        .collect();
+    assert_eq!(engines, ["cpu", "flex"]);
+    for t in training {
+        assert!(t["samples_per_s"].as_f64().unwrap() > 0.0, "{t}");
+        assert!(t["share_of_peak"].as_f64().unwrap() > 0.0, "{t}");
+    }
+    assert!(report["matrix_peak_gflops"].as_f64().unwrap() > 0.0);
+    // Without --train, inference only.
+    let out = descent(&[
+        "bench",
+        "nn",
+        "tic_tac_toe",
+        "--batch",
+        "1",
+        "--seconds",
+        "0.05",
+        "--json",
+    ]);
+    let report: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert!(report["training"].as_array().unwrap().is_empty());
+    assert!(report["matrix_peak_gflops"].is_null());
     let out = descent(&["bench", "nn", "awale", "--arch", "vgg"]);
     assert!(!out.status.success());
     assert!(

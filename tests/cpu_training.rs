@@ -124,14 +124,24 @@ fn gradients_equal_burns_on_every_architecture() {
         check_gradients(&awale, architecture, true, 70);
     }
     check_gradients(&awale, "resnet-b1c16-se-gsp8-fc8", false, 9);
-    check_gradients(&ConnectFour::new(&Default::default()), "paper-cnn", true, 20);
+    check_gradients(
+        &ConnectFour::new(&Default::default()),
+        "paper-cnn",
+        true,
+        20,
+    );
     check_gradients(
         &ConnectFour::new(&Default::default()),
         "resnet-b1c16-se-gsp8-fc8-fc8",
         false,
         20,
     );
-    check_gradients(&TicTacToe::new(&Default::default()), "resnet-b2c8-se-fc8", true, 5);
+    check_gradients(
+        &TicTacToe::new(&Default::default()),
+        "resnet-b2c8-se-fc8",
+        true,
+        5,
+    );
 }
 
 /// burn's Adam step from `gradients` (of the MSE) plus the L2 penalty's 2λW on the kernels.
@@ -190,7 +200,10 @@ fn adam_steps_equal_burns_from_the_same_gradients() {
         }
         // (A parameter behind ReLUs dead on every position has no gradient and stays.)
         let moved = ours.iter().zip(&before).filter(|(a, w)| a != w).count();
-        assert!(moved * 4 >= ours.len() * 3, "{architecture}: {moved} parameters moved");
+        assert!(
+            moved * 4 >= ours.len() * 3,
+            "{architecture}: {moved} parameters moved"
+        );
     }
 }
 
@@ -238,10 +251,14 @@ fn whole_steps_with_the_l2_penalty_follow_burns() {
         let (start, ours_w, theirs_w) = (weights(&net), weights(&ours_net), weights(&theirs_net));
         let mean_gap = |x: &[Vec<f32>], y: &[Vec<f32>]| {
             let pairs = x.iter().flatten().zip(y.iter().flatten());
-            pairs.map(|(a, b)| (a - b).abs() as f64).sum::<f64>() / x.iter().flatten().count() as f64
+            pairs.map(|(a, b)| (a - b).abs() as f64).sum::<f64>()
+                / x.iter().flatten().count() as f64
         };
         let (gap, moved) = (mean_gap(&ours_w, &theirs_w), mean_gap(&ours_w, &start));
-        assert!(gap < 0.01 * moved, "{architecture}: weights differ by {gap} on average, moved {moved}");
+        assert!(
+            gap < 0.01 * moved,
+            "{architecture}: weights differ by {gap} on average, moved {moved}"
+        );
     }
 }
 
@@ -252,7 +269,12 @@ fn optimizer_states_carry_over_between_engines() {
     let shape = Awale::ENCODING.dims();
     let (inputs, targets) = batch(&awale, 64, 9);
     let settings = AdamSettings::default();
-    let net = ValueNet::new(&"resnet-b1c16-se-gsp8-fc16".parse().unwrap(), shape, true, &Device::flex());
+    let net = ValueNet::new(
+        &"resnet-b1c16-se-gsp8-fc16".parse().unwrap(),
+        shape,
+        true,
+        &Device::flex(),
+    );
     let engines = [NetDevice::cpu(), NetDevice::burn(Device::flex())];
     for (from, to) in [(0, 1), (1, 0), (0, 0)] {
         let mut first = NetOptimizer::new(net.clone(), settings, &engines[from], shape);
@@ -285,7 +307,10 @@ fn optimizer_states_carry_over_between_engines() {
             assert_eq!(carried, 0.0, "a restored state steps identically");
         }
         assert!(carried < 2e-5, "{from} -> {to}: {carried}");
-        assert!(differ(&a, &c) > 1e-4, "{from} -> {to}: a fresh state steps the same");
+        assert!(
+            differ(&a, &c) > 1e-4,
+            "{from} -> {to}: a fresh state steps the same"
+        );
     }
 }
 
@@ -305,6 +330,9 @@ fn an_optimizer_state_of_another_network_is_refused() {
         .unwrap_err()
         .to_string();
     assert!(message.contains("another network"), "{message}");
-    let message = other.load_optimizer_bytes(b"not a burnpack".to_vec()).unwrap_err().to_string();
+    let message = other
+        .load_optimizer_bytes(b"not a burnpack".to_vec())
+        .unwrap_err()
+        .to_string();
     assert!(message.contains("not an optimiser state"), "{message}");
 }

@@ -1,7 +1,10 @@
-//! `descent bench nn <game> --arch … --batch 1,6,32,256 [--device …] [--json]`: inference
-//! positions/s and GFLOP/s per batch size, and training samples/s, on random positions.
+//! `descent bench nn <game> --arch … --batch 1,6,32,256 [--device …] [--train] [--json]`:
+//! inference positions/s and GFLOP/s per batch size on random positions; with `--train`, the
+//! training step's samples/s and GFLOP/s on each engine (the direct CPU step and burn), next to
+//! the matrix peak measured in the same run.
 
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::Args;
@@ -9,8 +12,10 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use serde::Serialize;
 
+use crate::config_error::ConfigError;
 use crate::games::{Game, GameSpec, GameVisitor};
 use crate::search::limits::{MAX_BATCH, at_most};
+use crate::value::cpu_training::matmul::{Strides, View, matmul};
 use crate::value::{
     AdamSettings, Architecture, DeviceChoice, InferenceNet, NetDevice, NetOptimizer, ValueNet,
 };
@@ -26,11 +31,15 @@ pub struct NnArgs {
     /// Inference batch sizes, comma-separated.
     #[arg(long, default_value = "1,6,32,256", value_delimiter = ',')]
     batch: Vec<usize>,
-    /// Training minibatch size (0: skip the training measurement).
+    /// Also measure the training step: on the direct CPU engine (`cpu`), on burn-flex, and on
+    /// --device if it is another, with the matrix peak of this machine.
+    #[arg(long)]
+    train: bool,
+    /// Training minibatch size.
     #[arg(long, default_value_t = 128)]
     train_batch: usize,
-    /// Device: cpu (inference by the direct CPU pass, training on burn-flex), flex (burn-flex
-    /// for both), ndarray, wgpu, cuda or cuda:N (GPU backends need their cargo feature).
+    /// Device: cpu (the direct CPU passes), flex (burn-flex), ndarray, wgpu, cuda or cuda:N
+    /// (GPU backends need their cargo feature).
     #[arg(long, default_value = "cpu", value_parser = |s: &str| s.parse::<DeviceChoice>())]
     device: DeviceChoice,
     /// Seconds per measurement.
@@ -50,6 +59,15 @@ struct InferenceFigure {
 }
 
 #[derive(Serialize)]
+struct TrainingFigure {
+    engine: String,
+    samples_per_s: f64,
+    gflops: f64,
+    /// `gflops` over the matrix peak.
+    share_of_peak: f64,
+}
+
+#[derive(Serialize)]
 struct NnReport {
     bench: &'static str,
     game: String,
@@ -58,7 +76,10 @@ struct NnReport {
     flops_per_position: u64,
     inference: Vec<InferenceFigure>,
     train_batch: usize,
-    train_samples_per_s: Option<f64>,
+    training_flops_per_sample: u64,
+    training: Vec<TrainingFigure>,
+    /// GFLOP/s of 1024³ products on every thread at once (with `--train`).
+    matrix_peak_gflops: Option<f64>,
 }
 
 struct NnBench {
@@ -66,7 +87,16 @@ struct NnBench {
     batches: Vec<usize>,
     train_batch: usize,
     device: NetDevice,
+    /// The training engines to time, by name (empty: no training measurement).
+    engines: Vec<(String, NetDevice)>,
     seconds: Duration,
+}
+
+/// What the bench measured for one game.
+struct NnFigures {
+    inference: Vec<InferenceFigure>,
+    /// Samples/s of each engine.
+    training: Vec<(String, f64)>,
 }
 
 /// Encoded random positions: `count` of them, contiguous.
@@ -89,19 +119,21 @@ fn random_inputs<G: Game>(initial: &G, count: usize) -> Vec<f32> {
     out
 }
 
-impl GameVisitor for NnBench {
-    type Output = anyhow::Result<(u64, Vec<InferenceFigure>, Option<f64>)>;
-    fn visit<G: Game>(self, initial: G) -> Self::Output {
+impl NnBench {
+    /// Inference figures of `net` at each batch size, after checking the timed engine agrees
+    /// with burn's forward pass.
+    fn inference<G: Game>(
+        &self,
+        initial: &G,
+        net: &ValueNet,
+    ) -> anyhow::Result<Vec<InferenceFigure>> {
         let e = G::ENCODING;
         let shape = e.dims();
         let flops = self.arch.flops(e.planes, e.rows, e.cols);
-        let net = ValueNet::new(&self.arch, shape, true, &self.device.burn);
         let inference = InferenceNet::new(net.clone(), shape, &self.device);
-        let budget = self.seconds;
         let mut figures = Vec::new();
         for &batch in &self.batches {
-            let inputs = random_inputs(&initial, batch);
-            // The timed engine must agree with burn's forward pass.
+            let inputs = random_inputs(initial, batch);
             let expected = net.predict(inputs.clone(), batch, shape, &self.device.burn);
             let mut values = vec![f32::NAN; batch];
             inference.predict_into(&inputs, &mut values);
@@ -114,7 +146,7 @@ impl GameVisitor for NnBench {
             );
             let start = Instant::now();
             let mut passes = 0u64;
-            while start.elapsed() < budget {
+            while start.elapsed() < self.seconds {
                 inference.predict_into(&inputs, &mut values);
                 passes += 1;
             }
@@ -127,31 +159,97 @@ impl GameVisitor for NnBench {
                 ms_per_batch: seconds * 1e3 / passes as f64,
             });
         }
-        let train = if self.train_batch > 0 {
-            let inputs = random_inputs(&initial, self.train_batch);
-            let targets: Vec<f32> = (0..self.train_batch)
-                .map(|i| if i % 2 == 0 { 0.5 } else { -0.5 })
-                .collect();
-            let mut net_optimizer =
-                NetOptimizer::new(net, AdamSettings::default(), &self.device, shape);
-            let first = net_optimizer.step(inputs.clone(), &targets);
-            let start = Instant::now();
-            let mut steps = 0u64;
-            let mut last = first;
-            while start.elapsed() < budget {
-                last = net_optimizer.step(inputs.clone(), &targets);
-                steps += 1;
-            }
-            anyhow::ensure!(
-                last.is_finite() && last <= first,
-                "training diverged: loss {first} -> {last}"
-            );
-            Some((steps * self.train_batch as u64) as f64 / start.elapsed().as_secs_f64())
-        } else {
-            None
-        };
-        Ok((flops, figures, train))
+        Ok(figures)
     }
+
+    /// Training samples/s of `net` on `engine`, stepping on one minibatch of random positions.
+    fn training<G: Game>(
+        &self,
+        initial: &G,
+        net: &ValueNet,
+        engine: &NetDevice,
+    ) -> anyhow::Result<f64> {
+        let inputs = random_inputs(initial, self.train_batch);
+        let targets: Vec<f32> = (0..self.train_batch)
+            .map(|i| if i % 2 == 0 { 0.5 } else { -0.5 })
+            .collect();
+        let mut net_optimizer = NetOptimizer::new(
+            net.clone(),
+            AdamSettings::default(),
+            engine,
+            G::ENCODING.dims(),
+        );
+        let first = net_optimizer.step(inputs.clone(), &targets);
+        let start = Instant::now();
+        let mut steps = 0u64;
+        let mut last = first;
+        while start.elapsed() < self.seconds {
+            last = net_optimizer.step(inputs.clone(), &targets);
+            steps += 1;
+        }
+        anyhow::ensure!(
+            last.is_finite() && last <= first,
+            "training diverged: loss {first} -> {last}"
+        );
+        Ok((steps * self.train_batch as u64) as f64 / start.elapsed().as_secs_f64())
+    }
+}
+
+impl GameVisitor for NnBench {
+    type Output = anyhow::Result<NnFigures>;
+    fn visit<G: Game>(self, initial: G) -> Self::Output {
+        let net = ValueNet::new(&self.arch, G::ENCODING.dims(), true, &self.device.burn);
+        let inference = self.inference(&initial, &net)?;
+        let training = self
+            .engines
+            .iter()
+            .map(|(name, engine)| Ok((name.clone(), self.training(&initial, &net, engine)?)))
+            .collect::<anyhow::Result<_>>()?;
+        Ok(NnFigures {
+            inference,
+            training,
+        })
+    }
+}
+
+/// GFLOP/s of 1024 × 1024 × 1024 products by the training step's matrix library, one on each
+/// of rayon's threads at once (how the training step runs its chunks): the peak its products
+/// can reach on this machine.
+fn matrix_peak(budget: Duration) -> f64 {
+    const N: usize = 1024;
+    let a: Vec<f32> = (0..N * N).map(|i| (i % 7) as f32 * 0.25).collect();
+    let b: Vec<f32> = (0..N * N).map(|i| (i % 5) as f32 * 0.5).collect();
+    let products = AtomicU64::new(0);
+    let start = Instant::now();
+    rayon::broadcast(|_| {
+        let mut c = vec![0.0f32; N * N];
+        while start.elapsed() < budget {
+            matmul(
+                [N, N, N],
+                View::row_major(&a, N),
+                View::row_major(&b, N),
+                &mut c,
+                Strides::row_major(N),
+                false,
+            );
+            products.fetch_add(1, Ordering::Relaxed);
+        }
+    });
+    let flops = products.into_inner() as f64 * 2.0 * (N * N * N) as f64;
+    flops / start.elapsed().as_secs_f64() / 1e9
+}
+
+/// The training engines `--train` times: the direct CPU step, burn-flex, and `device` if it
+/// is neither.
+fn training_engines(device: DeviceChoice) -> Result<Vec<(String, NetDevice)>, ConfigError> {
+    let mut choices = vec![DeviceChoice::Cpu, DeviceChoice::Flex];
+    if !choices.contains(&device) {
+        choices.push(device);
+    }
+    choices
+        .into_iter()
+        .map(|choice| Ok((choice.to_string(), choice.device()?)))
+        .collect()
 }
 
 /// # Errors
@@ -168,26 +266,59 @@ pub fn run(args: NnArgs) -> anyhow::Result<ExitCode> {
     args.arch
         .check_size(args.game.encoding_dims())
         .map_err(anyhow::Error::msg)?;
+    anyhow::ensure!(args.train_batch > 0, "--train-batch must be positive");
     let device = args.device.device().map_err(anyhow::Error::msg)?;
+    let engines = if args.train {
+        training_engines(args.device).map_err(anyhow::Error::msg)?
+    } else {
+        Vec::new()
+    };
     let bench = NnBench {
         arch: args.arch.clone(),
         batches: args.batch.clone(),
         train_batch: args.train_batch,
         device,
+        engines,
         seconds,
     };
-    let (flops, inference, train) = args.game.visit(bench)?;
-    let report = NnReport {
+    let figures = args.game.visit(bench)?;
+    let report = report(&args, figures, seconds);
+    print_report(&report, args.json)
+}
+
+fn report(args: &NnArgs, figures: NnFigures, seconds: Duration) -> NnReport {
+    let [planes, rows, cols] = args.game.encoding_dims();
+    let training_flops = args.arch.training_flops(planes, rows, cols);
+    let peak = (!figures.training.is_empty()).then(|| matrix_peak(seconds));
+    let training = figures
+        .training
+        .into_iter()
+        .map(|(engine, samples_per_s)| {
+            let gflops = samples_per_s * training_flops as f64 / 1e9;
+            TrainingFigure {
+                engine,
+                samples_per_s,
+                gflops,
+                share_of_peak: peak.map_or(f64::NAN, |p| gflops / p),
+            }
+        })
+        .collect();
+    NnReport {
         bench: "nn",
         game: args.game.to_string(),
         arch: args.arch.to_string(),
         device: args.device.to_string(),
-        flops_per_position: flops,
-        inference,
+        flops_per_position: args.arch.flops(planes, rows, cols),
+        inference: figures.inference,
         train_batch: args.train_batch,
-        train_samples_per_s: train,
-    };
-    if args.json {
+        training_flops_per_sample: training_flops,
+        training,
+        matrix_peak_gflops: peak,
+    }
+}
+
+fn print_report(report: &NnReport, json: bool) -> anyhow::Result<ExitCode> {
+    if json {
         println!("{}", serde_json::to_string(&report)?);
         return Ok(ExitCode::SUCCESS);
     }
@@ -204,10 +335,21 @@ pub fn run(args: NnArgs) -> anyhow::Result<ExitCode> {
             f.batch, f.positions_per_s, f.gflops, f.ms_per_batch
         );
     }
-    if let Some(t) = report.train_samples_per_s {
+    for t in &report.training {
         println!(
-            "  training batch {:>6}: {:>10.0} samples/s",
-            report.train_batch, t
+            "  training batch {:>4} on {:>6}: {:>10.0} samples/s {:>7.1} GFLOP/s ({:.0} % of the matrix peak)",
+            report.train_batch,
+            t.engine,
+            t.samples_per_s,
+            t.gflops,
+            100.0 * t.share_of_peak
+        );
+    }
+    if let Some(peak) = report.matrix_peak_gflops {
+        println!(
+            "  matrix peak: {peak:.1} GFLOP/s (1024³ sgemm products on {} threads at once); training counts {:.2} MFLOP per sample",
+            rayon::current_num_threads(),
+            report.training_flops_per_sample as f64 / 1e6
         );
     }
     Ok(ExitCode::SUCCESS)

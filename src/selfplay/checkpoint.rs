@@ -14,8 +14,8 @@ use super::run_dir::{MetricsLog, RunDir, STATE_FILE};
 use super::run_state::RunState;
 use crate::games::Game;
 use crate::search::TerminalEval;
-use crate::value::{NetDevice, NetOptimizer};
 use crate::value::saved_net::{NetManifest, load_net, save_net, write_atomically};
+use crate::value::{NetDevice, NetOptimizer};
 
 /// Environment variable (a testing aid): pause this many milliseconds in the middle of every
 /// checkpoint write, so that a test can kill the process there.

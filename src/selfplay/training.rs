@@ -240,9 +240,7 @@ impl<'a, G: Game> Session<'a, G> {
             terminal_eval,
         );
         let (learner, state) = match &checkpoint {
-            Some(dir) => {
-                load_checkpoint::<G>(dir, settings, &manifest, terminal_eval, &device)?
-            }
+            Some(dir) => load_checkpoint::<G>(dir, settings, &manifest, terminal_eval, &device)?,
             None => new_run::<G>(settings, &manifest, terminal_eval, &device),
         };
         run_dir.remove_kept_nets_after(state.games)?;

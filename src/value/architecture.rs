@@ -99,6 +99,18 @@ impl Architecture {
     }
 }
 
+impl Architecture {
+    /// FLOPs of one training step per position on a `[planes, rows, cols]` input: the forward
+    /// pass, then each layer's weight gradient (as many multiply-adds as its forward product)
+    /// and its input's gradient (as many again, except the first convolution's: the input needs
+    /// none). Element-wise work (activations, Adam) is not counted.
+    pub fn training_flops(&self, planes: usize, rows: usize, cols: usize) -> u64 {
+        let (filters, _) = self.conv_shape();
+        let first_conv = 2 * (rows * cols * 9 * planes * filters) as u64;
+        3 * self.flops(planes, rows, cols) - first_conv
+    }
+}
+
 /// Weights and biases of a layer mapping `inputs` to `outputs` through a `kernel`-cell window
 /// (1 for dense layers and 1×1 convolutions, 9 for 3×3 ones); `None` on overflow.
 fn layer_parameters(kernel: u64, inputs: u64, outputs: u64) -> Option<u64> {
@@ -309,6 +321,16 @@ mod tests {
         // 7×2×6 input: conv1 12·9·7·64, conv2+3 2·12·9·64·64, dense 768·100, out 100.
         let macs = 12 * 9 * 7 * 64 + 2 * 12 * 9 * 64 * 64 + 768 * 100 + 100;
         assert_eq!(Architecture::PaperCnn.flops(7, 2, 6), 2 * macs as u64);
+    }
+
+    #[test]
+    fn training_counts_three_passes_but_the_inputs_gradient() {
+        let forward = Architecture::PaperCnn.flops(7, 2, 6);
+        let first_conv = 2 * 12 * 9 * 7 * 64;
+        assert_eq!(
+            Architecture::PaperCnn.training_flops(7, 2, 6),
+            3 * forward - first_conv
+        );
     }
 
     #[test]

@@ -25,6 +25,7 @@ pub fn board_taps(rows: usize, cols: usize) -> Vec<[usize; 9]> {
 
 /// `inputs` (planes first: `[position][plane][cell]`) into `out` channels last:
 /// `[position][cell][plane]`.
+#[inline]
 pub fn channels_last(inputs: &[f32], out: &mut [f32], planes: usize, cells: usize) {
     for (position, out) in inputs
         .chunks_exact(planes * cells)
@@ -39,6 +40,7 @@ pub fn channels_last(inputs: &[f32], out: &mut [f32], planes: usize, cells: usiz
 }
 
 /// The first `len` floats of `buffer`, growing it if needed (contents unspecified).
+#[inline]
 pub fn take(buffer: &mut Vec<f32>, len: usize) -> &mut [f32] {
     if buffer.len() < len {
         buffer.resize(len, 0.0);
@@ -48,6 +50,7 @@ pub fn take(buffer: &mut Vec<f32>, len: usize) -> &mut [f32] {
 
 /// Each position's channels summed over its `cells` cells: `board` is
 /// `[positions · cells, channels]`, `sums` `[positions, channels]`.
+#[inline]
 pub fn sum_over_cells(board: &[f32], cells: usize, channels: usize, sums: &mut [f32]) {
     for (sum, position) in sums
         .chunks_exact_mut(channels)

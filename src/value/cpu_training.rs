@@ -79,8 +79,11 @@ impl CpuTrainer {
     /// Lays the values out for the passes.
     fn refresh_working(&mut self) {
         self.working.resize_with(self.values.len(), Vec::new);
-        for ((parameter, values), working) in
-            self.parameters.iter().zip(&self.values).zip(&mut self.working)
+        for ((parameter, values), working) in self
+            .parameters
+            .iter()
+            .zip(&self.values)
+            .zip(&mut self.working)
         {
             parameter.to_working(values, working);
         }
@@ -147,9 +150,12 @@ impl CpuTrainer {
         let mut chunk = Chunk::default();
         let mut total: Vec<Vec<f32>> = self.values.iter().map(|v| vec![0.0; v.len()]).collect();
         for (inputs, targets) in inputs.chunks(CHUNK * size).zip(targets.chunks(CHUNK)) {
-            self.plan.forward(&self.working, inputs, targets.len(), &mut chunk);
-            self.plan.backward(&self.working, targets, batch, &mut chunk);
-            for ((sum, grad), parameter) in total.iter_mut().zip(&chunk.grads).zip(&self.parameters) {
+            self.plan
+                .forward(&self.working, inputs, targets.len(), &mut chunk);
+            self.plan
+                .backward(&self.working, targets, batch, &mut chunk);
+            for ((sum, grad), parameter) in total.iter_mut().zip(&chunk.grads).zip(&self.parameters)
+            {
                 parameter.add_to_burn_layout(grad, sum);
             }
         }

@@ -47,15 +47,18 @@ pub struct NetOptimizer {
 /// Who computes the step.
 enum Engine {
     /// burn's autodiff and optimiser, on any backend (the reference, and the GPU path).
-    Burn {
-        model: ValueNet,
-        optimizer: ModuleOptimizer,
-        settings: AdamSettings,
-        /// The autodiff device training runs on.
-        device: Device,
-    },
+    Burn(Box<BurnStep>),
     /// The direct CPU step (`CpuTrainer`), on device `cpu`.
     Direct(Box<CpuTrainer>),
+}
+
+/// The network on burn's autodiff device with burn's optimiser.
+struct BurnStep {
+    model: ValueNet,
+    optimizer: ModuleOptimizer,
+    settings: AdamSettings,
+    /// The autodiff device training runs on.
+    device: Device,
 }
 
 impl NetOptimizer {
@@ -71,12 +74,12 @@ impl NetOptimizer {
             Engine::Direct(Box::new(CpuTrainer::new(net, settings, shape)))
         } else {
             let device = device.burn.clone().autodiff();
-            Engine::Burn {
+            Engine::Burn(Box::new(BurnStep {
                 model: net.fork(&device).train(),
                 optimizer: new_optimizer(&settings),
                 settings,
                 device,
-            }
+            }))
         };
         NetOptimizer { engine, shape }
     }
@@ -93,12 +96,13 @@ impl NetOptimizer {
         );
         match &mut self.engine {
             Engine::Direct(trainer) => trainer.step(&inputs, targets),
-            Engine::Burn {
-                model,
-                optimizer,
-                settings,
-                device,
-            } => {
+            Engine::Burn(burn_step) => {
+                let BurnStep {
+                    model,
+                    optimizer,
+                    settings,
+                    device,
+                } = &mut **burn_step;
                 let x = Tensor::<4>::from_data(
                     TensorData::new(inputs, [batch, planes, rows, cols]),
                     &*device,
@@ -127,7 +131,7 @@ impl NetOptimizer {
     pub fn inference_net(&self) -> ValueNet {
         match &self.engine {
             Engine::Direct(trainer) => trainer.inference_net(),
-            Engine::Burn { model, .. } => model.valid(),
+            Engine::Burn(burn_step) => burn_step.model.valid(),
         }
     }
 
@@ -139,8 +143,9 @@ impl NetOptimizer {
     pub fn optimizer_bytes(&self) -> anyhow::Result<Vec<u8>> {
         match &self.engine {
             Engine::Direct(trainer) => trainer.optimizer_bytes(),
-            Engine::Burn { optimizer, .. } => {
-                let bytes = optimizer
+            Engine::Burn(burn_step) => {
+                let bytes = burn_step
+                    .optimizer
                     .into_bytes()
                     .map_err(|e| anyhow::anyhow!("cannot serialise the optimiser state: {e:?}"))?;
                 Ok(bytes.to_vec())
@@ -155,12 +160,8 @@ impl NetOptimizer {
     pub fn load_optimizer_bytes(&mut self, bytes: Vec<u8>) -> anyhow::Result<()> {
         match &mut self.engine {
             Engine::Direct(trainer) => trainer.load_optimizer_bytes(bytes),
-            Engine::Burn {
-                optimizer,
-                settings,
-                ..
-            } => {
-                *optimizer = new_optimizer(settings)
+            Engine::Burn(burn_step) => {
+                burn_step.optimizer = new_optimizer(&burn_step.settings)
                     .from_bytes(burn::tensor::Bytes::from_bytes_vec(bytes))
                     .map_err(|e| anyhow::anyhow!("not an optimiser state: {e:?}"))?;
                 Ok(())
@@ -240,8 +241,12 @@ mod tests {
                 l2,
                 ..AdamSettings::default()
             };
-            let mut net_optimizer =
-                NetOptimizer::new(net.clone(), settings, &NetDevice::burn(device.clone()), shape);
+            let mut net_optimizer = NetOptimizer::new(
+                net.clone(),
+                settings,
+                &NetDevice::burn(device.clone()),
+                shape,
+            );
             net_optimizer.step(inputs.clone(), &targets);
             kernels_and_biases(&net_optimizer.inference_net())
         };

@@ -60,7 +60,12 @@ impl Adam {
         let scaled_epsilon = epsilon * correction2;
         let learning_rate = learning_rate as f32;
         let (m, v) = (&mut self.moment_1[p], &mut self.moment_2[p]);
-        for (((w, &g), m), v) in weights.iter_mut().zip(grad).zip(m.iter_mut()).zip(v.iter_mut()) {
+        for (((w, &g), m), v) in weights
+            .iter_mut()
+            .zip(grad)
+            .zip(m.iter_mut())
+            .zip(v.iter_mut())
+        {
             *m = *m * beta1 + g * (1.0 - beta1);
             *v = *v * beta2 + g * g * (1.0 - beta2);
             let delta = *m * factor / (v.sqrt() + scaled_epsilon);
@@ -80,10 +85,19 @@ impl Adam {
                 continue;
             }
             let id = parameter.id.val();
-            for (leaf, moment) in [("moment_1", &self.moment_1[p]), ("moment_2", &self.moment_2[p])] {
+            for (leaf, moment) in [
+                ("moment_1", &self.moment_1[p]),
+                ("moment_2", &self.moment_2[p]),
+            ] {
                 let data = TensorData::new(moment.clone(), parameter.shape.clone());
                 let (bytes, shape, dtype) = data.into_parts();
-                tensors.push(burn_pack::Tensor::new(entry(id, leaf), dtype, shape, Some(id), bytes));
+                tensors.push(burn_pack::Tensor::new(
+                    entry(id, leaf),
+                    dtype,
+                    shape,
+                    Some(id),
+                    bytes,
+                ));
             }
             scalars.insert(entry(id, "time"), Scalar::from(self.time[p]));
             scalars.insert(entry(id, "__rank"), Scalar::from(parameter.shape.len()));
@@ -114,13 +128,19 @@ impl Adam {
             let (name, dtype, shape, _, bytes) = tensor
                 .into_parts()
                 .map_err(|e| anyhow::anyhow!("not an optimiser state: {e}"))?;
-            ensure!(dtype == DType::F32, "optimiser state {name} is {dtype:?}, not f32");
+            ensure!(
+                dtype == DType::F32,
+                "optimiser state {name} is {dtype:?}, not f32"
+            );
             let values = TensorData::from_bytes(bytes, shape, dtype)
                 .try_into_vec::<f32>()
                 .map_err(|e| anyhow::anyhow!("optimiser state {name}: {e:?}"))?;
             moments.insert(name, values);
         }
-        let fresh = Adam::new(self.settings, parameters.iter().map(|p| p.shape.iter().product()));
+        let fresh = Adam::new(
+            self.settings,
+            parameters.iter().map(|p| p.shape.iter().product()),
+        );
         let mut loaded = fresh;
         let mut used = 0;
         for (p, parameter) in parameters.iter().enumerate() {
@@ -130,9 +150,14 @@ impl Adam {
             };
             loaded.time[p] = usize::try_from(time)
                 .map_err(|_| anyhow::anyhow!("optimiser state {id}: step count {time:?}"))?;
-            for (leaf, slot) in [("moment_1", &mut loaded.moment_1[p]), ("moment_2", &mut loaded.moment_2[p])] {
+            for (leaf, slot) in [
+                ("moment_1", &mut loaded.moment_1[p]),
+                ("moment_2", &mut loaded.moment_2[p]),
+            ] {
                 let name = entry(id, leaf);
-                let values = moments.remove(&name).with_context(|| format!("optimiser state: no {name}"))?;
+                let values = moments
+                    .remove(&name)
+                    .with_context(|| format!("optimiser state: no {name}"))?;
                 ensure!(
                     values.len() == slot.len(),
                     "optimiser state {name} has {} values, the parameter {}",
@@ -144,7 +169,9 @@ impl Adam {
             used += 1;
         }
         if used == 0 && !moments.is_empty() {
-            bail!("the optimiser state is for another network: none of its parameters is this network's");
+            bail!(
+                "the optimiser state is for another network: none of its parameters is this network's"
+            );
         }
         *self = loaded;
         Ok(())

@@ -40,14 +40,28 @@ impl Plan {
         } = chunk;
         grads.resize_with(params.len(), Vec::new);
         let [grad_output, spare] = grad_layers;
-        *squared_error = self.output_gradient(&values[..positions], targets, batch, take(grad_output, positions));
-        let grad_features = self.dense_backward(params, grads, layers, [grad_output, spare], positions);
+        *squared_error = self.output_gradient(
+            &values[..positions],
+            targets,
+            batch,
+            take(grad_output, positions),
+        );
+        let grad_features =
+            self.dense_backward(params, grads, layers, [grad_output, spare], positions);
         let [mut grad_board, mut grad_spare] = grad_boards.each_mut();
         let filters = self.filters();
         let stages = self.convs.len() + self.blocks.len();
         let board = &boards[stages][..rows * filters];
         let grad = take(grad_board, rows * filters);
-        self.features_backward(params, grads, board, head_cells, grad_features, grad_residual, grad);
+        self.features_backward(
+            params,
+            grads,
+            board,
+            head_cells,
+            grad_features,
+            grad_residual,
+            grad,
+        );
         for (j, block) in self.blocks.iter().enumerate().rev() {
             let k = self.convs.len() + j;
             let scratch = BlockScratch {
@@ -58,8 +72,20 @@ impl Plan {
             };
             let grad_out = &mut grad_board[..rows * filters];
             let grad_x = take(grad_spare, rows * filters);
-            let (x, out) = (&boards[k][..rows * filters], &boards[k + 1][..rows * filters]);
-            self.block_backward(block, params, grads, &blocks[j], [x, out], grad_out, grad_x, scratch);
+            let (x, out) = (
+                &boards[k][..rows * filters],
+                &boards[k + 1][..rows * filters],
+            );
+            self.block_backward(
+                block,
+                params,
+                grads,
+                &blocks[j],
+                [x, out],
+                grad_out,
+                grad_x,
+                scratch,
+            );
             swap(&mut grad_board, &mut grad_spare);
         }
         for (i, conv) in self.convs.iter().enumerate().rev() {
@@ -71,7 +97,15 @@ impl Plan {
                 break;
             }
             let grad_cols = take(grad_columns, rows * conv.inputs);
-            affine_backward(conv, params, grads, &columns[i], grad_out, rows, Some(grad_cols));
+            affine_backward(
+                conv,
+                params,
+                grads,
+                &columns[i],
+                grad_out,
+                rows,
+                Some(grad_cols),
+            );
             let grad_x = take(grad_spare, rows * conv.inputs / 9);
             grad_x.fill(0.0);
             self.col2im_add(grad_cols, conv.inputs / 9, grad_x);
@@ -81,7 +115,13 @@ impl Plan {
 
     /// The gradient of `Σ (value − target)² / batch` with respect to each output before its
     /// tanh, into `grad`; returns `Σ (value − target)²`.
-    fn output_gradient(&self, values: &[f32], targets: &[f32], batch: usize, grad: &mut [f32]) -> f64 {
+    fn output_gradient(
+        &self,
+        values: &[f32],
+        targets: &[f32],
+        batch: usize,
+        grad: &mut [f32],
+    ) -> f64 {
         let mut squared_error = 0.0;
         for ((g, &v), &t) in grad.iter_mut().zip(values).zip(targets) {
             let error = v - t;
@@ -104,13 +144,29 @@ impl Plan {
     ) -> &'a mut Vec<f32> {
         let last = self.dense.len();
         let grad_in = take(spare, positions * self.out.inputs);
-        affine_backward(&self.out, params, grads, &layers[last], grad, positions, Some(grad_in));
+        affine_backward(
+            &self.out,
+            params,
+            grads,
+            &layers[last],
+            grad,
+            positions,
+            Some(grad_in),
+        );
         swap(&mut grad, &mut spare);
         for (i, layer) in self.dense.iter().enumerate().rev() {
             let grad_out = &mut grad[..positions * layer.outputs];
             relu_backward(grad_out, &layers[i + 1][..positions * layer.outputs]);
             let grad_in = take(spare, positions * layer.inputs);
-            affine_backward(layer, params, grads, &layers[i], grad_out, positions, Some(grad_in));
+            affine_backward(
+                layer,
+                params,
+                grads,
+                &layers[i],
+                grad_out,
+                positions,
+                Some(grad_in),
+            );
             swap(&mut grad, &mut spare);
         }
         grad
@@ -135,14 +191,30 @@ impl Plan {
             Some(head) => {
                 let n = head.outputs;
                 let grad_cells = take(scratch, rows * n);
-                for (position, sums) in grad_cells.chunks_exact_mut(cells * n).zip(grad_features.chunks_exact(n)) {
-                    position.chunks_exact_mut(n).for_each(|cell| cell.copy_from_slice(sums));
+                for (position, sums) in grad_cells
+                    .chunks_exact_mut(cells * n)
+                    .zip(grad_features.chunks_exact(n))
+                {
+                    position
+                        .chunks_exact_mut(n)
+                        .for_each(|cell| cell.copy_from_slice(sums));
                 }
                 relu_backward(grad_cells, &head_cells[..rows * n]);
-                affine_backward(head, params, grads, board, grad_cells, rows, Some(grad_board));
+                affine_backward(
+                    head,
+                    params,
+                    grads,
+                    board,
+                    grad_cells,
+                    rows,
+                    Some(grad_board),
+                );
             }
             None => {
-                for (position, flat) in grad_board.chunks_exact_mut(cells * filters).zip(grad_features.chunks_exact(cells * filters)) {
+                for (position, flat) in grad_board
+                    .chunks_exact_mut(cells * filters)
+                    .zip(grad_features.chunks_exact(cells * filters))
+                {
                     for (cell, channels) in position.chunks_exact_mut(filters).enumerate() {
                         for (channel, g) in channels.iter_mut().enumerate() {
                             *g = flat[channel * cells + cell];
@@ -174,15 +246,39 @@ impl Plan {
         let grad_residual = take(scratch.residual, rows * channels);
         match &block.se {
             None => grad_residual.copy_from_slice(grad_out),
-            Some(se) => self.se_backward(se, params, grads, cache, grad_out, grad_residual, scratch.se),
+            Some(se) => self.se_backward(
+                se,
+                params,
+                grads,
+                cache,
+                grad_out,
+                grad_residual,
+                scratch.se,
+            ),
         }
         let grad_columns = take(scratch.columns, rows * 9 * channels);
-        affine_backward(&block.c2, params, grads, &cache.columns2, grad_residual, rows, Some(grad_columns));
+        affine_backward(
+            &block.c2,
+            params,
+            grads,
+            &cache.columns2,
+            grad_residual,
+            rows,
+            Some(grad_columns),
+        );
         let grad_hidden = take(scratch.hidden, rows * channels);
         grad_hidden.fill(0.0);
         self.col2im_add(grad_columns, channels, grad_hidden);
         relu_backward(grad_hidden, &cache.hidden[..rows * channels]);
-        affine_backward(&block.c1, params, grads, &cache.columns1, grad_hidden, rows, Some(grad_columns));
+        affine_backward(
+            &block.c1,
+            params,
+            grads,
+            &cache.columns1,
+            grad_hidden,
+            rows,
+            Some(grad_columns),
+        );
         grad_x.copy_from_slice(grad_out);
         self.col2im_add(grad_columns, channels, grad_x);
     }
@@ -220,11 +316,33 @@ impl Plan {
             *d *= g * (1.0 - g);
         }
         let grad_squeezed = take(grad_squeezed, positions * squeeze.outputs);
-        affine_backward(excite, params, grads, &cache.squeezed, grad_gates, positions, Some(grad_squeezed));
-        relu_backward(grad_squeezed, &cache.squeezed[..positions * squeeze.outputs]);
+        affine_backward(
+            excite,
+            params,
+            grads,
+            &cache.squeezed,
+            grad_gates,
+            positions,
+            Some(grad_squeezed),
+        );
+        relu_backward(
+            grad_squeezed,
+            &cache.squeezed[..positions * squeeze.outputs],
+        );
         let grad_means = take(grad_means, positions * channels);
-        affine_backward(squeeze, params, grads, &cache.means, grad_squeezed, positions, Some(grad_means));
-        for (position, means) in grad_residual.chunks_exact_mut(per_position).zip(grad_means.chunks_exact(channels)) {
+        affine_backward(
+            squeeze,
+            params,
+            grads,
+            &cache.means,
+            grad_squeezed,
+            positions,
+            Some(grad_means),
+        );
+        for (position, means) in grad_residual
+            .chunks_exact_mut(per_position)
+            .zip(grad_means.chunks_exact(channels))
+        {
             for cell in position.chunks_exact_mut(channels) {
                 for (g, &m) in cell.iter_mut().zip(means) {
                     *g += m / cells as f32;

@@ -123,7 +123,11 @@ mod tests {
                     sum += x as f64 * y as f64;
                 }
                 let slot = &mut c[i * c_strides.rows + j * c_strides.cols];
-                *slot = if accumulate { *slot + sum as f32 } else { sum as f32 };
+                *slot = if accumulate {
+                    *slot + sum as f32
+                } else {
+                    sum as f32
+                };
             }
         }
     }

@@ -50,7 +50,14 @@ pub struct Chunk {
 }
 
 /// `out = x · W + b` on `rows` rows, then ReLU if `relu`.
-pub(super) fn affine(a: &Affine, params: &[Vec<f32>], x: &[f32], rows: usize, out: &mut [f32], relu: bool) {
+pub(super) fn affine(
+    a: &Affine,
+    params: &[Vec<f32>],
+    x: &[f32],
+    rows: usize,
+    out: &mut [f32],
+    relu: bool,
+) {
     let weight = View {
         data: &params[a.weight],
         strides: a.strides,
@@ -119,10 +126,9 @@ pub(super) fn affine_backward(
 
 /// Zeroes the gradient `grad` where the ReLU output `out` is zero.
 pub(super) fn relu_backward(grad: &mut [f32], out: &[f32]) {
+    // A select rather than a branch: vectorised.
     for (g, &o) in grad.iter_mut().zip(out) {
-        if o <= 0.0 {
-            *g = 0.0;
-        }
+        *g = if o > 0.0 { *g } else { 0.0 };
     }
 }
 
@@ -140,7 +146,11 @@ impl Plan {
             .chunks_exact(self.cells * channels)
             .zip(columns.chunks_exact_mut(self.cells * width))
         {
-            for (taps, row) in self.taps.iter().zip(position_columns.chunks_exact_mut(width)) {
+            for (taps, row) in self
+                .taps
+                .iter()
+                .zip(position_columns.chunks_exact_mut(width))
+            {
                 for (&neighbour, slot) in taps.iter().zip(row.chunks_exact_mut(channels)) {
                     if neighbour == OFF_BOARD {
                         slot.fill(0.0);
@@ -172,18 +182,30 @@ impl Plan {
 
     /// The forward pass of `positions` encoded positions (`inputs`, planes first), keeping
     /// every activation in `chunk`.
-    pub fn forward(&self, params: &[Vec<f32>], inputs: &[f32], positions: usize, chunk: &mut Chunk) {
+    pub fn forward(
+        &self,
+        params: &[Vec<f32>],
+        inputs: &[f32],
+        positions: usize,
+        chunk: &mut Chunk,
+    ) {
         let rows = positions * self.cells;
         let stages = self.convs.len() + self.blocks.len();
         chunk.boards.resize_with(stages + 1, Vec::new);
         chunk.columns.resize_with(self.convs.len(), Vec::new);
-        chunk.blocks.resize_with(self.blocks.len(), BlockCache::default);
+        chunk
+            .blocks
+            .resize_with(self.blocks.len(), BlockCache::default);
         chunk.layers.resize_with(self.dense.len() + 1, Vec::new);
         let input = take(&mut chunk.boards[0], rows * self.planes);
         channels_last(inputs, input, self.planes, self.cells);
         for (i, conv) in self.convs.iter().enumerate() {
             let (done, rest) = chunk.boards.split_at_mut(i + 1);
-            self.im2col(&done[i][..rows * conv.inputs / 9], conv.inputs / 9, &mut chunk.columns[i]);
+            self.im2col(
+                &done[i][..rows * conv.inputs / 9],
+                conv.inputs / 9,
+                &mut chunk.columns[i],
+            );
             let out = take(&mut rest[0], rows * conv.outputs);
             affine(conv, params, &chunk.columns[i], rows, out, true);
         }
@@ -192,24 +214,50 @@ impl Plan {
             let k = self.convs.len() + j;
             let (done, rest) = chunk.boards.split_at_mut(k + 1);
             let out = take(&mut rest[0], rows * filters);
-            self.block_forward(block, params, &done[k][..rows * filters], &mut chunk.blocks[j], out);
+            self.block_forward(
+                block,
+                params,
+                &done[k][..rows * filters],
+                &mut chunk.blocks[j],
+                out,
+            );
         }
         let board = &chunk.boards[stages][..rows * filters];
-        self.features(params, board, positions, &mut chunk.head_cells, &mut chunk.layers[0]);
+        self.features(
+            params,
+            board,
+            positions,
+            &mut chunk.head_cells,
+            &mut chunk.layers[0],
+        );
         for (i, layer) in self.dense.iter().enumerate() {
             let (done, rest) = chunk.layers.split_at_mut(i + 1);
             let out = take(&mut rest[0], positions * layer.outputs);
             affine(layer, params, &done[i], positions, out, true);
         }
         let values = take(&mut chunk.values, positions);
-        affine(&self.out, params, &chunk.layers[self.dense.len()], positions, values, false);
+        affine(
+            &self.out,
+            params,
+            &chunk.layers[self.dense.len()],
+            positions,
+            values,
+            false,
+        );
         if self.tanh_output {
             values.iter_mut().for_each(|v| *v = v.tanh());
         }
     }
 
     /// `out = relu(se(c2(relu(c1(x)))) + x)`.
-    fn block_forward(&self, block: &BlockPlan, params: &[Vec<f32>], x: &[f32], cache: &mut BlockCache, out: &mut [f32]) {
+    fn block_forward(
+        &self,
+        block: &BlockPlan,
+        params: &[Vec<f32>],
+        x: &[f32],
+        cache: &mut BlockCache,
+        out: &mut [f32],
+    ) {
         let channels = block.c1.outputs;
         let rows = x.len() / channels;
         self.im2col(x, channels, &mut cache.columns1);
@@ -229,7 +277,10 @@ impl Plan {
             let gates = take(&mut cache.gates, positions * channels);
             affine(excite, params, squeezed, positions, gates, false);
             gates.iter_mut().for_each(|g| *g = sigmoid(*g));
-            for (position, gate) in out.chunks_exact_mut(self.cells * channels).zip(gates.chunks_exact(channels)) {
+            for (position, gate) in out
+                .chunks_exact_mut(self.cells * channels)
+                .zip(gates.chunks_exact(channels))
+            {
                 for cell in position.chunks_exact_mut(channels) {
                     cell.iter_mut().zip(gate).for_each(|(v, &g)| *v *= g);
                 }
@@ -242,17 +293,32 @@ impl Plan {
 
     /// What the dense layers read: the pooled head's sums over the board, or the board
     /// flattened channels first (burn's order).
-    fn features(&self, params: &[Vec<f32>], board: &[f32], positions: usize, head_cells: &mut Vec<f32>, features: &mut Vec<f32>) {
+    fn features(
+        &self,
+        params: &[Vec<f32>],
+        board: &[f32],
+        positions: usize,
+        head_cells: &mut Vec<f32>,
+        features: &mut Vec<f32>,
+    ) {
         let (cells, filters) = (self.cells, self.filters());
         match &self.head {
             Some(head) => {
                 let per_cell = take(head_cells, positions * cells * head.outputs);
                 affine(head, params, board, positions * cells, per_cell, true);
-                sum_over_cells(per_cell, cells, head.outputs, take(features, positions * head.outputs));
+                sum_over_cells(
+                    per_cell,
+                    cells,
+                    head.outputs,
+                    take(features, positions * head.outputs),
+                );
             }
             None => {
                 let features = take(features, board.len());
-                for (position, flat) in board.chunks_exact(cells * filters).zip(features.chunks_exact_mut(cells * filters)) {
+                for (position, flat) in board
+                    .chunks_exact(cells * filters)
+                    .zip(features.chunks_exact_mut(cells * filters))
+                {
                     for (cell, channels) in position.chunks_exact(filters).enumerate() {
                         for (channel, &v) in channels.iter().enumerate() {
                             flat[channel * cells + cell] = v;

@@ -95,10 +95,7 @@ impl Parameter {
     /// Adds `working` (laid out as the passes read this parameter) to `total` (burn's layout).
     pub fn add_to_burn_layout(&self, working: &[f32], total: &mut [f32]) {
         match &self.working_order {
-            Some(order) => order
-                .iter()
-                .zip(working)
-                .for_each(|(&i, &w)| total[i] += w),
+            Some(order) => order.iter().zip(working).for_each(|(&i, &w)| total[i] += w),
             None => total.iter_mut().zip(working).for_each(|(t, &w)| *t += w),
         }
     }
@@ -138,7 +135,7 @@ fn flat<const D: usize>(param: &Param<Tensor<D>>) -> Vec<f32> {
         .expect("f32 network weights")
 }
 
-fn bias_of<'a>(bias: &'a Option<Param<Tensor<1>>>) -> &'a Param<Tensor<1>> {
+fn bias_of(bias: &Option<Param<Tensor<1>>>) -> &Param<Tensor<1>> {
     bias.as_ref()
         .expect("the value network's layers all have biases")
 }
@@ -203,7 +200,11 @@ pub fn read_parameters(net: &ValueNet) -> (Vec<Parameter>, Vec<Vec<f32>>, Vec<Af
     (parameters, values, affines)
 }
 
-fn replaced<const D: usize>(param: &Param<Tensor<D>>, values: &[f32], device: &Device) -> Param<Tensor<D>> {
+fn replaced<const D: usize>(
+    param: &Param<Tensor<D>>,
+    values: &[f32],
+    device: &Device,
+) -> Param<Tensor<D>> {
     let shape: [usize; D] = param.shape().dims();
     let tensor = Tensor::<D>::from_data(TensorData::new(values.to_vec(), shape), device);
     // A trainable parameter (as burn's loading makes one), with the identity Adam's state is
@@ -238,7 +239,10 @@ pub fn with_values(template: &ValueNet, values: &[Vec<f32>], device: &Device) ->
 impl Plan {
     /// The plan of `net` for inputs of shape `[planes, rows, cols]`, and its parameters and
     /// their values.
-    pub fn new(net: &ValueNet, [planes, rows, cols]: [usize; 3]) -> (Plan, Vec<Parameter>, Vec<Vec<f32>>) {
+    pub fn new(
+        net: &ValueNet,
+        [planes, rows, cols]: [usize; 3],
+    ) -> (Plan, Vec<Parameter>, Vec<Vec<f32>>) {
         let (parameters, values, affines) = read_parameters(net);
         let mut affines = affines.into_iter();
         let mut next = || affines.next().expect("an affine map per layer");
@@ -255,7 +259,11 @@ impl Plan {
         let head = net.head.as_ref().map(|_| next());
         let dense = net.dense.iter().map(|_| next()).collect();
         let out = next();
-        assert_eq!(convs[0].inputs, 9 * planes, "the network was built for another encoding");
+        assert_eq!(
+            convs[0].inputs,
+            9 * planes,
+            "the network was built for another encoding"
+        );
         let plan = Plan {
             planes,
             cells: rows * cols,
