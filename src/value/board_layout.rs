@@ -39,6 +39,47 @@ pub fn channels_last(inputs: &[f32], out: &mut [f32], planes: usize, cells: usiz
     }
 }
 
+/// im2col for a 3×3 'same' convolution: `x` (`[positions · cells, channels]`, each cell's
+/// neighbourhood in `taps`) into `columns` (`[positions · cells, 9 · channels]`), each row the
+/// nine neighbours' channels one after the other (tap-major), zeros where a tap falls off the
+/// board.
+pub fn im2col(taps: &[[usize; 9]], x: &[f32], channels: usize, columns: &mut [f32]) {
+    let (cells, width) = (taps.len(), 9 * channels);
+    for (position, position_columns) in x
+        .chunks_exact(cells * channels)
+        .zip(columns.chunks_exact_mut(cells * width))
+    {
+        for (taps, row) in taps.iter().zip(position_columns.chunks_exact_mut(width)) {
+            for (&neighbour, slot) in taps.iter().zip(row.chunks_exact_mut(channels)) {
+                if neighbour == OFF_BOARD {
+                    slot.fill(0.0);
+                } else {
+                    slot.copy_from_slice(&position[neighbour * channels..][..channels]);
+                }
+            }
+        }
+    }
+}
+
+/// The adjoint of `im2col`: adds each column's gradient (`grad_columns`, laid out as `im2col`
+/// writes) to the cell it was read from in `grad_x`.
+pub fn col2im_add(taps: &[[usize; 9]], grad_columns: &[f32], channels: usize, grad_x: &mut [f32]) {
+    let (cells, width) = (taps.len(), 9 * channels);
+    for (position, position_columns) in grad_x
+        .chunks_exact_mut(cells * channels)
+        .zip(grad_columns.chunks_exact(cells * width))
+    {
+        for (taps, row) in taps.iter().zip(position_columns.chunks_exact(width)) {
+            for (&neighbour, grad) in taps.iter().zip(row.chunks_exact(channels)) {
+                if neighbour != OFF_BOARD {
+                    let cell = &mut position[neighbour * channels..][..channels];
+                    cell.iter_mut().zip(grad).for_each(|(x, &g)| *x += g);
+                }
+            }
+        }
+    }
+}
+
 /// The first `len` floats of `buffer`, growing it if needed (contents unspecified).
 #[inline]
 pub fn take(buffer: &mut Vec<f32>, len: usize) -> &mut [f32] {
@@ -68,6 +109,29 @@ pub fn sum_over_cells(board: &[f32], cells: usize, channels: usize, sums: &mut [
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn col2im_is_the_adjoint_of_im2col() {
+        // ⟨im2col(x), g⟩ = ⟨x, col2im(g)⟩ for any x and g, on two 2×3 boards of 2 channels.
+        let taps = board_taps(2, 3);
+        let channels = 2;
+        let x: Vec<f32> = (0..2 * 6 * channels)
+            .map(|i| (i as f32 * 0.37).sin())
+            .collect();
+        let g: Vec<f32> = (0..2 * 6 * 9 * channels)
+            .map(|i| (i as f32 * 0.11).cos())
+            .collect();
+        let mut columns = vec![f32::NAN; g.len()];
+        im2col(&taps, &x, channels, &mut columns);
+        let mut back = vec![0.0; x.len()];
+        col2im_add(&taps, &g, channels, &mut back);
+        let left: f32 = columns.iter().zip(&g).map(|(a, b)| a * b).sum();
+        let right: f32 = x.iter().zip(&back).map(|(a, b)| a * b).sum();
+        assert!((left - right).abs() < 1e-4, "{left} vs {right}");
+        // Cell 0's row: taps off the board are zeros, tap 4 is the cell itself.
+        assert_eq!(&columns[..2 * channels], &[0.0; 4]);
+        assert_eq!(&columns[4 * channels..5 * channels], &x[..channels]);
+    }
 
     #[test]
     fn taps_of_a_corner_and_of_an_inner_cell() {

@@ -15,7 +15,7 @@ use burn::nn::Linear;
 use burn::nn::conv::Conv2d;
 use burn::prelude::*;
 
-use super::board_layout::{OFF_BOARD, board_taps, channels_last, sum_over_cells, take};
+use super::board_layout::{board_taps, channels_last, im2col, sum_over_cells, take};
 use super::network::{SqueezeExcitation, ValueNet};
 use super::packed_matmul::{Activation, PackedMatrix};
 
@@ -368,24 +368,7 @@ impl CpuNet {
         let channels = width / 9;
         let rows = x.len() / channels;
         let columns = take(columns, rows * width);
-        for (position, position_columns) in x
-            .chunks_exact(self.cells * channels)
-            .zip(columns.chunks_exact_mut(self.cells * width))
-        {
-            for (taps, row) in self
-                .taps
-                .iter()
-                .zip(position_columns.chunks_exact_mut(width))
-            {
-                for (&neighbour, slot) in taps.iter().zip(row.chunks_exact_mut(channels)) {
-                    if neighbour == OFF_BOARD {
-                        slot.fill(0.0);
-                    } else {
-                        slot.copy_from_slice(&position[neighbour * channels..][..channels]);
-                    }
-                }
-            }
-        }
+        im2col(&self.taps, x, channels, columns);
         conv.apply(columns, rows, out, activation, split);
     }
 }

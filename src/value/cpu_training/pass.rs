@@ -5,7 +5,7 @@
 
 use super::matmul::{Strides, View, matmul};
 use super::plan::{Affine, BlockPlan, Plan};
-use crate::value::board_layout::{OFF_BOARD, channels_last, sum_over_cells, take};
+use crate::value::board_layout::{channels_last, col2im_add, im2col, sum_over_cells, take};
 
 /// What a residual block's forward pass keeps for its backward pass.
 #[derive(Default)]
@@ -137,47 +137,14 @@ fn sigmoid(x: f32) -> f32 {
 }
 
 impl Plan {
-    /// im2col: `x` (`[rows, channels]`) into `columns` (`[rows, 9 · channels]`), each row
-    /// the nine neighbours' channels one after the other, zeros where a tap falls off the board.
+    /// im2col of `x` (`[rows, channels]`) into `columns`, grown to `[rows, 9 · channels]`.
     fn im2col(&self, x: &[f32], channels: usize, columns: &mut Vec<f32>) {
-        let width = 9 * channels;
-        let columns = take(columns, x.len() * 9);
-        for (position, position_columns) in x
-            .chunks_exact(self.cells * channels)
-            .zip(columns.chunks_exact_mut(self.cells * width))
-        {
-            for (taps, row) in self
-                .taps
-                .iter()
-                .zip(position_columns.chunks_exact_mut(width))
-            {
-                for (&neighbour, slot) in taps.iter().zip(row.chunks_exact_mut(channels)) {
-                    if neighbour == OFF_BOARD {
-                        slot.fill(0.0);
-                    } else {
-                        slot.copy_from_slice(&position[neighbour * channels..][..channels]);
-                    }
-                }
-            }
-        }
+        im2col(&self.taps, x, channels, take(columns, x.len() * 9));
     }
 
     /// The adjoint of `im2col`: adds each column's gradient to the cell it was read from.
     pub(super) fn col2im_add(&self, grad_columns: &[f32], channels: usize, grad_x: &mut [f32]) {
-        let width = 9 * channels;
-        for (position, position_columns) in grad_x
-            .chunks_exact_mut(self.cells * channels)
-            .zip(grad_columns.chunks_exact(self.cells * width))
-        {
-            for (taps, row) in self.taps.iter().zip(position_columns.chunks_exact(width)) {
-                for (&neighbour, grad) in taps.iter().zip(row.chunks_exact(channels)) {
-                    if neighbour != OFF_BOARD {
-                        let cell = &mut position[neighbour * channels..][..channels];
-                        cell.iter_mut().zip(grad).for_each(|(x, &g)| *x += g);
-                    }
-                }
-            }
-        }
+        col2im_add(&self.taps, grad_columns, channels, grad_x);
     }
 
     /// The forward pass of `positions` encoded positions (`inputs`, planes first), keeping
