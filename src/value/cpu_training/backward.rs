@@ -88,6 +88,21 @@ impl Plan {
             );
             swap(&mut grad_board, &mut grad_spare);
         }
+        let scratch = [grad_board, grad_spare, grad_columns];
+        self.convs_backward(params, grads, boards, columns, scratch, rows);
+    }
+
+    /// Back through the plain convolutions, last to first, from the gradient of the last one's
+    /// output (in `grad_board`); the input gets none.
+    fn convs_backward(
+        &self,
+        params: &[Vec<f32>],
+        grads: &mut [Vec<f32>],
+        boards: &[Vec<f32>],
+        columns: &[Vec<f32>],
+        [mut grad_board, mut grad_spare, grad_columns]: [&mut Vec<f32>; 3],
+        rows: usize,
+    ) {
         for (i, conv) in self.convs.iter().enumerate().rev() {
             let grad_out = &mut grad_board[..rows * conv.outputs];
             relu_backward(grad_out, &boards[i + 1][..rows * conv.outputs]);
