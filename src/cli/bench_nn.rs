@@ -282,14 +282,14 @@ pub fn run(args: NnArgs) -> anyhow::Result<ExitCode> {
         seconds,
     };
     let figures = args.game.visit(bench)?;
-    let report = report(&args, figures, seconds);
-    print_report(&report, args.json)
+    let peak = args.train.then(|| matrix_peak(seconds));
+    print_report(&report(&args, figures, peak), args.json)
 }
 
-fn report(args: &NnArgs, figures: NnFigures, seconds: Duration) -> NnReport {
+/// The report of `figures`, each training figure set against the matrix `peak` (GFLOP/s).
+fn report(args: &NnArgs, figures: NnFigures, peak: Option<f64>) -> NnReport {
     let [planes, rows, cols] = args.game.encoding_dims();
     let training_flops = args.arch.training_flops(planes, rows, cols);
-    let peak = (!figures.training.is_empty()).then(|| matrix_peak(seconds));
     let training = figures
         .training
         .into_iter()

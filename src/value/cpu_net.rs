@@ -85,7 +85,8 @@ impl Drop for InFlight {
     }
 }
 
-fn values<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {
+/// A tensor's values, flat (the network's weights are f32).
+pub(super) fn values<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {
     tensor
         .into_data()
         .try_into_vec::<f32>()

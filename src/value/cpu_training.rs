@@ -94,15 +94,28 @@ impl CpuTrainer {
     /// before the step.
     pub fn step(&mut self, inputs: &[f32], targets: &[f32]) -> f32 {
         let batch = targets.len();
+        if batch == 0 {
+            return f32::NAN;
+        }
+        let (count, squared_error) = self.run_chunks(inputs, targets);
+        for p in 0..self.parameters.len() {
+            self.batch_gradient(p, count);
+            self.update(p);
+        }
+        self.refresh_working();
+        (squared_error / batch as f64) as f32
+    }
+
+    /// The forward and backward passes of the minibatch, chunk by chunk on rayon's threads;
+    /// returns how many chunks hold its gradients and the batch's Σ (value − target)².
+    fn run_chunks(&mut self, inputs: &[f32], targets: &[f32]) -> (usize, f64) {
+        let batch = targets.len();
         let size = self.plan.planes * self.plan.cells;
         assert_eq!(
             inputs.len(),
             batch * size,
             "inputs are not {batch} encoded positions"
         );
-        if batch == 0 {
-            return f32::NAN;
-        }
         let count = batch.div_ceil(CHUNK);
         if self.chunks.len() < count {
             self.chunks.resize_with(count, Chunk::default);
@@ -116,68 +129,55 @@ impl CpuTrainer {
                 plan.forward(values, inputs, targets.len(), chunk);
                 plan.backward(values, targets, batch, chunk);
             });
-        let squared_error: f64 = self.chunks[..count].iter().map(|c| c.squared_error).sum();
-        self.apply_gradients(count);
-        (squared_error / batch as f64) as f32
+        let squared_error = self.chunks[..count].iter().map(|c| c.squared_error).sum();
+        (count, squared_error)
     }
 
-    /// Sums the first `count` chunks' gradients, adds the L2 penalty's `2λW` on the kernels, and
-    /// takes an Adam step on every parameter.
-    fn apply_gradients(&mut self, count: usize) {
-        let l2_slope = 2.0 * self.settings.l2;
-        for (p, parameter) in self.parameters.iter().enumerate() {
-            let weights = &mut self.values[p];
-            self.gradient.clear();
-            self.gradient.resize(weights.len(), 0.0);
-            for chunk in &self.chunks[..count] {
-                parameter.add_to_burn_layout(&chunk.grads[p], &mut self.gradient);
-            }
-            if parameter.kernel && l2_slope > 0.0 {
-                for (g, &w) in self.gradient.iter_mut().zip(weights.iter()) {
-                    *g += l2_slope * w;
-                }
-            }
-            self.adam.step(p, weights, &self.gradient);
+    /// Sums parameter `p`'s gradient over the first `count` chunks, in chunk order, into
+    /// `self.gradient` (burn's layout).
+    fn batch_gradient(&mut self, p: usize, count: usize) {
+        let parameter = &self.parameters[p];
+        self.gradient.clear();
+        self.gradient.resize(self.values[p].len(), 0.0);
+        for chunk in &self.chunks[..count] {
+            parameter.add_to_burn_layout(&chunk.grads[p], &mut self.gradient);
         }
-        self.refresh_working();
+    }
+
+    /// Adds the L2 penalty's `2λW` to `self.gradient` if parameter `p` is a kernel, and takes
+    /// Adam's step on it. The passes see the new values after `refresh_working`.
+    fn update(&mut self, p: usize) {
+        let weights = &mut self.values[p];
+        let l2_slope = 2.0 * self.settings.l2;
+        if self.parameters[p].kernel && l2_slope > 0.0 {
+            for (g, &w) in self.gradient.iter_mut().zip(weights.iter()) {
+                *g += l2_slope * w;
+            }
+        }
+        self.adam.step(p, weights, &self.gradient);
     }
 
     /// The gradient of the minibatch's MSE (without the L2 penalty) for every parameter, in
-    /// `read_parameters`' order and burn's layouts, without a step (for tests).
+    /// `read_parameters`' order and burn's layouts, computed as `step` computes it, without a
+    /// step (for tests).
     pub fn gradients(&mut self, inputs: &[f32], targets: &[f32]) -> Vec<Vec<f32>> {
-        let batch = targets.len();
-        let size = self.plan.planes * self.plan.cells;
-        let mut chunk = Chunk::default();
-        let mut total: Vec<Vec<f32>> = self.values.iter().map(|v| vec![0.0; v.len()]).collect();
-        for (inputs, targets) in inputs.chunks(CHUNK * size).zip(targets.chunks(CHUNK)) {
-            self.plan
-                .forward(&self.working, inputs, targets.len(), &mut chunk);
-            self.plan
-                .backward(&self.working, targets, batch, &mut chunk);
-            for ((sum, grad), parameter) in total.iter_mut().zip(&chunk.grads).zip(&self.parameters)
-            {
-                parameter.add_to_burn_layout(grad, sum);
-            }
-        }
-        total
+        let (count, _) = self.run_chunks(inputs, targets);
+        (0..self.parameters.len())
+            .map(|p| {
+                self.batch_gradient(p, count);
+                self.gradient.clone()
+            })
+            .collect()
     }
 
     /// Takes the Adam step (with the L2 penalty) that `step` takes after computing the
-    /// gradients, from given gradients of the MSE (for tests).
+    /// gradients, from given gradients of the MSE in burn's layouts (for tests).
     pub fn step_with_gradients(&mut self, gradients: &[Vec<f32>]) {
-        if self.chunks.is_empty() {
-            self.chunks.push(Chunk::default());
+        for (p, gradient) in gradients.iter().enumerate() {
+            self.gradient.clone_from(gradient);
+            self.update(p);
         }
-        let mut working = Vec::new();
-        self.chunks[0].grads = gradients
-            .iter()
-            .zip(&self.parameters)
-            .map(|(gradient, parameter)| {
-                parameter.to_working(gradient, &mut working);
-                working.clone()
-            })
-            .collect();
-        self.apply_gradients(1);
+        self.refresh_working();
     }
 
     /// Each parameter's burn id and shape, in the order `gradients` lists them.

@@ -137,11 +137,8 @@ impl Adam {
                 .map_err(|e| anyhow::anyhow!("optimiser state {name}: {e:?}"))?;
             moments.insert(name, values);
         }
-        let fresh = Adam::new(
-            self.settings,
-            parameters.iter().map(|p| p.shape.iter().product()),
-        );
-        let mut loaded = fresh;
+        let sizes = parameters.iter().map(|p| p.shape.iter().product());
+        let mut loaded = Adam::new(self.settings, sizes);
         let mut used = 0;
         for (p, parameter) in parameters.iter().enumerate() {
             let id = parameter.id.val();

@@ -9,6 +9,7 @@ use burn::prelude::*;
 
 use super::matmul::Strides;
 use crate::value::board_layout::board_taps;
+use crate::value::cpu_net::values;
 use crate::value::network::ValueNet;
 
 /// A layer's product: input rows of `inputs` values times a weight matrix `[inputs, outputs]`,
@@ -127,12 +128,7 @@ fn layers_mut(net: &mut ValueNet) -> Vec<LayerMut<'_>> {
 }
 
 fn flat<const D: usize>(param: &Param<Tensor<D>>) -> Vec<f32> {
-    param
-        .val()
-        .into_data()
-        .convert::<f32>()
-        .try_into_vec::<f32>()
-        .expect("f32 network weights")
+    values(param.val())
 }
 
 fn bias_of(bias: &Option<Param<Tensor<1>>>) -> &Param<Tensor<1>> {
