@@ -1,74 +1,157 @@
 #!/usr/bin/env python3
 """Differential check of descent's rules against OpenSpiel (the reference implementation).
 
-Plays random games with pyspiel (oware, connect_four, tic_tac_toe), replays each move list with
+For each game, plays games with pyspiel under two move policies — uniformly random, and a biased
+one that reaches the rare rules (it takes a swap when one is legal half of the time, and
+otherwise, 70 % of the time, the move leaving the opponent the fewest legal moves: passes in
+Othello, early wins and long captures sequences elsewhere) — replays each move list with
 `descent replay <game> --ids ... --json`, and compares every position: legal action ids, the
-terminal flag, the returns and, for Awale, the score (P0 minus P1). Not part of CI (it needs the
-open_spiel wheel); run it through scripts/crosscheck_openspiel.sh.
+terminal flag, the returns, the pieces of each player (counted on OpenSpiel's printed board),
+the score where the game has one, and for the games whose notation follows OpenSpiel's, the move
+texts. Not part of CI (it needs the open_spiel wheel); run it through
+scripts/crosscheck_openspiel.sh, e.g. `scripts/crosscheck_openspiel.sh --games 1000 --only hex`.
 """
 import argparse
 import json
 import random
 import subprocess
 import sys
+from dataclasses import dataclass
 
 import pyspiel
 
-GAMES = {"awale": "oware", "connect_four": "connect_four", "tic_tac_toe": "tic_tac_toe"}
+
+def oware_score(state):
+    obs = state.observation_tensor(0)
+    return round(obs[12] * 48) - round(obs[13] * 48)
 
 
-def openspiel_positions(game, rng):
+@dataclass
+class Spec:
+    openspiel: str
+    # Board symbols of P0 and P1 in OpenSpiel's printed board (None: not compared).
+    symbols: tuple = None
+    # OpenSpiel's score P0 minus P1 from a state (None: the game has none).
+    score: object = None
+    # Whether descent's move texts are OpenSpiel's action strings.
+    texts: bool = False
+
+
+def disc_difference(state):
+    p0, p1 = board_pieces(state, ("x", "o"))
+    return p0 - p1
+
+
+GAMES = {
+    "awale": Spec("oware", score=oware_score),
+    "connect_four": Spec("connect_four", symbols=("x", "o")),
+    "tic_tac_toe": Spec("tic_tac_toe", symbols=("x", "o")),
+    "breakthrough": Spec("breakthrough", symbols=("b", "w"), texts=True),
+    "othello": Spec("othello", symbols=("x", "o"), score=disc_difference, texts=True),
+    "clobber": Spec("clobber(rows=10,columns=10)", symbols=("o", "x"), texts=True),
+    "hex": Spec("hex(board_size=11,swap=true)", symbols=("x", "o"), texts=True),
+    "hex(board_size=13)": Spec("hex(board_size=13,swap=true)", symbols=("x", "o"), texts=True),
+}
+
+
+def board_pieces(state, symbols):
+    """Counts each player's symbol on the board lines of OpenSpiel's printed state (lines that
+    start with a row number, or hold only cells), row labels stripped."""
+    counts = [0, 0]
+    for line in str(state).splitlines():
+        body = line.strip().lstrip("0123456789")
+        only_cells = set(body) <= set(".xo- ") and body
+        if not (line.strip()[:1].isdigit() or only_cells):
+            continue
+        for player, symbol in enumerate(symbols):
+            counts[player] += body.count(symbol)
+    return counts
+
+
+def opponent_mobility(state, action):
+    child = state.child(action)
+    return 0 if child.is_terminal() else len(child.legal_actions())
+
+
+def choose(state, legal, rng, biased):
+    if not biased:
+        return rng.choice(legal)
+    player = state.current_player()
+    swaps = [a for a in legal if state.action_to_string(player, a) == "swap"]
+    if swaps and rng.random() < 0.5:
+        return swaps[0]
+    if rng.random() < 0.7:
+        scored = [(opponent_mobility(state, a), rng.random(), a) for a in legal]
+        return min(scored)[2]
+    return rng.choice(legal)
+
+
+def openspiel_positions(spec, game, rng, biased):
     state = game.new_initial_state()
     positions, ids = [], []
     while True:
         legal = [] if state.is_terminal() else list(state.legal_actions())
         pos = {"legal_ids": legal, "terminal": state.is_terminal(), "returns": list(state.returns())}
-        if game.get_type().short_name == "oware":
-            obs = state.observation_tensor(0)
-            pos["score_p0"] = round(obs[12] * 48) - round(obs[13] * 48)
+        if spec.symbols:
+            pos["pieces"] = board_pieces(state, spec.symbols)
+        if spec.score:
+            pos["score_p0"] = spec.score(state)
+        if spec.texts and legal:
+            pos["legal_moves"] = [state.action_to_string(state.current_player(), a) for a in legal]
         positions.append(pos)
         if state.is_terminal():
             return ids, positions
-        action = rng.choice(legal)
+        action = choose(state, legal, rng, biased)
         ids.append(action)
         state.apply_action(action)
+
+
+def compare(ours, index, ids, expected, descent):
+    """Replays `ids` in descent; returns an error message or None."""
+    out = subprocess.run(
+        [descent, "replay", ours, "--ids", ",".join(map(str, ids)), "--json"],
+        capture_output=True, text=True,
+    )
+    if out.returncode != 0:
+        return f"{ours} game {index}: descent refused {ids}: {out.stderr.strip()}"
+    got = json.loads(out.stdout)["positions"]
+    if len(got) != len(expected):
+        return f"{ours} game {index}: {len(got)} positions, OpenSpiel {len(expected)}"
+    for ply, (g, e) in enumerate(zip(got, expected)):
+        mismatch = [k for k in e if g[k] != e[k]]
+        if mismatch:
+            return (f"{ours} game {index} ply {ply}: {mismatch}: descent "
+                    f"{[g[k] for k in mismatch]} vs OpenSpiel {[e[k] for k in mismatch]}; ids {ids}")
+    return None
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--descent", default="target/release/descent")
-    parser.add_argument("--games", type=int, default=300, help="random games per game")
+    parser.add_argument("--games", type=int, default=300, help="games per game and policy")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--only", nargs="*", help="descent game specs to check (default: all)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     failures = 0
-    for ours, theirs in GAMES.items():
-        game = pyspiel.load_game(theirs)
-        plies = 0
-        for index in range(args.games):
-            ids, expected = openspiel_positions(game, rng)
-            out = subprocess.run(
-                [args.descent, "replay", ours, "--ids", ",".join(map(str, ids)), "--json"],
-                capture_output=True, text=True,
-            )
-            if out.returncode != 0:
-                print(f"{ours} game {index}: descent refused {ids}: {out.stderr.strip()}")
-                failures += 1
-                continue
-            got = json.loads(out.stdout)["positions"]
-            if len(got) != len(expected):
-                print(f"{ours} game {index}: {len(got)} positions, OpenSpiel {len(expected)}")
-                failures += 1
-                continue
-            for ply, (g, e) in enumerate(zip(got, expected)):
-                mismatch = [k for k in e if g[k] != e[k]]
-                if mismatch:
-                    print(f"{ours} game {index} ply {ply}: {mismatch}: descent "
-                          f"{[g[k] for k in mismatch]} vs OpenSpiel {[e[k] for k in mismatch]}; ids {ids}")
+    for ours, spec in GAMES.items():
+        if args.only and ours not in args.only:
+            continue
+        game = pyspiel.load_game(spec.openspiel)
+        for biased in (False, True):
+            plies, ends = 0, {}
+            for index in range(args.games):
+                ids, expected = openspiel_positions(spec, game, rng, biased)
+                error = compare(ours, index, ids, expected, args.descent)
+                if error:
+                    print(error)
                     failures += 1
-                    break
-            plies += len(ids)
-        print(f"{ours}: {args.games} random games, {plies} plies compared with OpenSpiel {theirs}")
+                plies += len(ids)
+                result = tuple(expected[-1]["returns"])
+                ends[result] = ends.get(result, 0) + 1
+            policy = "biased" if biased else "random"
+            print(f"{ours}: {args.games} {policy} games, {plies} plies compared with OpenSpiel "
+                  f"{spec.openspiel}; returns {dict(sorted(ends.items()))}", flush=True)
     print(f"{failures} mismatching games")
     sys.exit(1 if failures else 0)
 

@@ -1,22 +1,35 @@
 //! Layer `games`: the `Game` trait and the registered games. Knows nothing of search.
 
 pub mod awale;
+mod bitset;
+mod board_planes;
+pub mod breakthrough;
+mod cell_text;
+pub mod clobber;
 pub mod connect_four;
 pub mod game;
+pub mod hex;
 pub mod hus;
+pub mod othello;
 pub mod perft;
+mod picture;
 pub mod random_playout;
 pub mod registry;
 pub mod shobu;
+pub mod square_symmetry;
 pub mod tic_tac_toe;
 mod zobrist;
 
 pub use awale::{Awale, AwaleParams};
+pub use breakthrough::Breakthrough;
+pub use clobber::Clobber;
 pub use connect_four::ConnectFour;
 pub use game::{
     Action, EncodingShape, Game, GameExt, MoveError, Outcome, Player, PositionError, Symmetry,
 };
+pub use hex::{Hex, HexParams};
 pub use hus::{Hus, HusParams};
-pub use registry::{GameSpec, GameSpecError, GameVisitor, REGISTERED_GAMES};
+pub use othello::Othello;
+pub use registry::{GameSpec, GameSpecError, GameVisitor, HexSize, REGISTERED_GAMES};
 pub use shobu::{Shobu, ShobuParams};
 pub use tic_tac_toe::TicTacToe;

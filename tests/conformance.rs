@@ -254,6 +254,8 @@ fn every_registered_game_passes_the_conformance_suite() {
         "awale(max_plies=60,cap_is_draw=true)",
         "hus(max_rounds=40,max_laps=30)",
         "shobu(no_push_draw=0,no_move_loses=false,max_plies=120)",
+        "hex(swap=false)",
+        "hex(board_size=13)",
     ] {
         variant
             .parse::<GameSpec>()
@@ -626,4 +628,30 @@ fn a_move_list_plays_until_its_first_bad_move() {
         p.play_moves("zz"),
         Err(MoveError::Unparsable { .. })
     ));
+}
+
+/// perft of the paper's games through the registry, GAMES.md §4.1 (OpenSpiel's counts, pyspiel
+/// 2.0.2; Hex 13's from the closed form N·(N−1)·…·(N−d+2)·(N−d+2) that reproduces Hex 11's).
+#[test]
+fn paper_games_perft_matches_openspiel() {
+    struct Perft(&'static [u64]);
+    impl GameVisitor for Perft {
+        type Output = Vec<u64>;
+        fn visit<G: Game>(self, initial: G) -> Vec<u64> {
+            (1..=self.0.len())
+                .map(|depth| perft_parallel(&initial, depth))
+                .collect()
+        }
+    }
+    for (spec, expected) in [
+        ("othello", &[4, 12, 56, 244, 1_396, 8_200, 55_092][..]),
+        ("breakthrough", &[22, 484, 11_132, 256_036, 6_182_818]),
+        ("clobber", &[180, 31_252, 5_231_000]),
+        ("hex", &[121, 14_641, 1_742_400]),
+        ("hex(swap=false)", &[121, 14_520, 1_727_880]),
+        ("hex(board_size=13)", &[169, 28_561, 4_769_856]),
+    ] {
+        let counts = spec.parse::<GameSpec>().unwrap().visit(Perft(expected));
+        assert_eq!(counts, expected, "{spec} perft");
+    }
 }

@@ -70,3 +70,54 @@ fn awale_planes_are_counts_small_counts_mover_and_scores() {
     ]);
     assert_eq!(encoding(&p), expected);
 }
+
+#[test]
+fn hex_planes_carry_each_players_sides_on_a_padded_border() {
+    use descent::games::{Hex, HexParams};
+    // Hex 3 × 3, P0 on b1 (row 0, column 1); P1 to move, the swap available.
+    let mut p = Hex::<3>::new(&HexParams::default());
+    p.play_moves("b1").unwrap();
+    #[rustfmt::skip]
+    let expected = planes(&[
+        // P0's stones and its sides, the top and bottom border rows (corners empty), 5 × 5.
+        &[0., 1., 1., 1., 0.,
+          0., 0., 1., 0., 0.,
+          0., 0., 0., 0., 0.,
+          0., 0., 0., 0., 0.,
+          0., 1., 1., 1., 0.],
+        // P1's stones and its sides, the left and right border columns.
+        &[0., 0., 0., 0., 0.,
+          1., 0., 0., 0., 1.,
+          1., 0., 0., 0., 1.,
+          1., 0., 0., 0., 1.,
+          0., 0., 0., 0., 0.],
+        &[0.; 25], // P0 to move: no
+        &[1.; 25], // the swap is available
+    ]);
+    assert_eq!(encoding(&p), expected);
+    p.play_moves("swap").unwrap();
+    let after = encoding(&p);
+    assert_eq!(
+        after[25 + 2 * 5 + 1],
+        1.0,
+        "P1's stone on a2 (row 1, column 0)"
+    );
+    assert_eq!(after[5 + 2], 0.0, "P0's stone gone");
+    assert_eq!(after[50..75], [1.0; 25], "P0 to move");
+    assert_eq!(after[75..], [0.0; 25], "no swap any more");
+}
+
+#[test]
+fn othello_planes_are_black_white_and_p0_to_move() {
+    use descent::games::Othello;
+    // After d3 (row 2, column 3), Black (P0) has d3 d4 d5 e4, White e5; White to move.
+    let mut p = Othello::new(&Default::default());
+    p.play_moves("d3").unwrap();
+    let mut black = vec![0.0; 64];
+    let mut white = vec![0.0; 64];
+    for cell in [2 * 8 + 3, 3 * 8 + 3, 4 * 8 + 3, 3 * 8 + 4] {
+        black[cell] = 1.0;
+    }
+    white[4 * 8 + 4] = 1.0;
+    assert_eq!(encoding(&p), planes(&[&black, &white, &[0.0; 64]]));
+}

@@ -3,7 +3,7 @@
 //!
 //! JSON (stable field names, documented in the README):
 //! `{"game", "positions": [{"ply", "move", "move_id", "to_move", "legal_moves", "legal_ids",
-//! "terminal", "returns", "score_p0", "hash", "board"}]}`.
+//! "terminal", "returns", "score_p0", "pieces", "hash", "board"}]}`.
 
 use std::process::ExitCode;
 
@@ -49,6 +49,8 @@ struct PositionReport {
     returns: [f32; 2],
     /// The game's score, P0 minus P1 (null for games without one).
     score_p0: Option<i32>,
+    /// Pieces each player has on the board, [P0, P1].
+    pieces: [u32; 2],
     /// Zobrist hash, hexadecimal.
     hash: String,
     /// The board as `Display` draws it.
@@ -84,6 +86,7 @@ fn report<G: Game>(position: &G, last: Option<(String, Action)>) -> PositionRepo
         terminal: position.is_terminal(),
         returns: position.outcome().map_or([0.0, 0.0], |o| o.returns()),
         score_p0: position.score_p0(),
+        pieces: position.piece_counts(),
         hash: format!("{:016x}", position.hash()),
         board: position.to_string(),
     }

@@ -105,17 +105,17 @@ impl ConnectFour {
 }
 
 /// Mirror image of a cell index `row·7 + col` of the encoding (row 0 at the top).
-const fn mirror_cells() -> [u8; CELLS] {
-    let mut image = [0u8; CELLS];
+const fn mirror_cells() -> [u16; CELLS] {
+    let mut image = [0u16; CELLS];
     let mut i = 0;
     while i < CELLS {
         let (row, col) = (i / COLS, i % COLS);
-        image[i] = (row * COLS + (COLS - 1 - col)) as u8;
+        image[i] = (row * COLS + (COLS - 1 - col)) as u16;
         i += 1;
     }
     image
 }
-const MIRROR_CELLS: [u8; CELLS] = mirror_cells();
+const MIRROR_CELLS: [u16; CELLS] = mirror_cells();
 const MIRROR_ACTIONS: [Action; COLS] = [6, 5, 4, 3, 2, 1, 0];
 
 impl Game for ConnectFour {

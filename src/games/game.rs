@@ -145,7 +145,7 @@ pub struct Symmetry {
     /// A short name, e.g. `"mirror"`, `"rot90"`.
     pub name: &'static str,
     /// `cell_image[i]` is where cell `i` (row-major over `rows × cols`) goes.
-    pub cell_image: &'static [u8],
+    pub cell_image: &'static [u16],
     /// `action_image[a]` is the image of action `a`.
     pub action_image: &'static [Action],
 }

@@ -16,9 +16,13 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::awale::{Awale, AwaleParams};
+use super::breakthrough::{Breakthrough, BreakthroughParams};
+use super::clobber::{Clobber, ClobberParams};
 use super::connect_four::{ConnectFour, ConnectFourParams};
 use super::game::Game;
+use super::hex::{Hex, HexParams};
 use super::hus::{Hus, HusParams};
+use super::othello::{Othello, OthelloParams};
 use super::shobu::{Shobu, ShobuParams};
 use super::tic_tac_toe::{TicTacToe, TicTacToeParams};
 
@@ -36,6 +40,27 @@ pub enum GameSpec {
     TicTacToe,
     Hus(HusParams),
     Shobu(ShobuParams),
+    Breakthrough,
+    Othello,
+    Clobber,
+    Hex(HexSize, HexParams),
+}
+
+/// The Hex boards the registry compiles (each size is its own type, `Hex<N>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HexSize {
+    Eleven,
+    Thirteen,
+}
+
+impl HexSize {
+    /// The board's side.
+    pub fn side(self) -> usize {
+        match self {
+            HexSize::Eleven => 11,
+            HexSize::Thirteen => 13,
+        }
+    }
 }
 
 /// One registered game, for listings and error messages.
@@ -106,6 +131,32 @@ pub const REGISTERED_GAMES: &[RegisteredGame] = &[
             ("max_plies=1000", "the game is a draw after this many plies"),
         ],
     },
+    RegisteredGame {
+        name: "breakthrough",
+        description: "Breakthrough, 8 × 8 (OpenSpiel's breakthrough)",
+        params: &[],
+    },
+    RegisteredGame {
+        name: "othello",
+        description: "Othello, 8 × 8, passes, score = disc difference (OpenSpiel's othello)",
+        params: &[],
+    },
+    RegisteredGame {
+        name: "clobber",
+        description: "Clobber, 10 × 10 (OpenSpiel's clobber(rows=10,columns=10))",
+        params: &[],
+    },
+    RegisteredGame {
+        name: "hex",
+        description: "Hex, connect your two sides (OpenSpiel's hex)",
+        params: &[
+            ("board_size=11", "the board's side: 11 or 13"),
+            (
+                "swap=true",
+                "P1 may swap on its first turn (OpenSpiel's default is false)",
+            ),
+        ],
+    },
 ];
 
 impl GameSpec {
@@ -117,6 +168,11 @@ impl GameSpec {
             GameSpec::TicTacToe => visitor.visit(TicTacToe::new(&TicTacToeParams)),
             GameSpec::Hus(params) => visitor.visit(Hus::new(params)),
             GameSpec::Shobu(params) => visitor.visit(Shobu::new(params)),
+            GameSpec::Breakthrough => visitor.visit(Breakthrough::new(&BreakthroughParams)),
+            GameSpec::Othello => visitor.visit(Othello::new(&OthelloParams)),
+            GameSpec::Clobber => visitor.visit(Clobber::new(&ClobberParams)),
+            GameSpec::Hex(HexSize::Eleven, params) => visitor.visit(Hex::<11>::new(params)),
+            GameSpec::Hex(HexSize::Thirteen, params) => visitor.visit(Hex::<13>::new(params)),
         }
     }
 
@@ -140,6 +196,10 @@ impl GameSpec {
             GameSpec::TicTacToe => TicTacToe::NAME,
             GameSpec::Hus(_) => Hus::NAME,
             GameSpec::Shobu(_) => Shobu::NAME,
+            GameSpec::Breakthrough => Breakthrough::NAME,
+            GameSpec::Othello => Othello::NAME,
+            GameSpec::Clobber => Clobber::NAME,
+            GameSpec::Hex(..) => Hex::<11>::NAME,
         }
     }
 }
@@ -200,7 +260,19 @@ impl GameSpec {
                     d.max_plies.to_string(),
                 );
             }
-            GameSpec::ConnectFour | GameSpec::TicTacToe => {}
+            GameSpec::Hex(size, p) => {
+                note("board_size", size.side().to_string(), "11".to_string());
+                note(
+                    "swap",
+                    p.swap.to_string(),
+                    HexParams::default().swap.to_string(),
+                );
+            }
+            GameSpec::ConnectFour
+            | GameSpec::TicTacToe
+            | GameSpec::Breakthrough
+            | GameSpec::Othello
+            | GameSpec::Clobber => {}
         }
         changed
     }
@@ -341,6 +413,31 @@ fn shobu_params(pairs: Pairs) -> Result<ShobuParams, GameSpecError> {
     Ok(params)
 }
 
+fn hex_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
+    let (mut size, mut params) = (HexSize::Eleven, HexParams::default());
+    for (key, value) in pairs {
+        match key {
+            "board_size" => {
+                size = match value {
+                    "11" => HexSize::Eleven,
+                    "13" => HexSize::Thirteen,
+                    _ => {
+                        return Err(GameSpecError::BadValue {
+                            game: "hex",
+                            key: key.to_string(),
+                            value: value.to_string(),
+                            expected: "11 or 13",
+                        });
+                    }
+                }
+            }
+            "swap" => params.swap = parse_bool("hex", key, value)?,
+            _ => return Err(unknown_param("hex", key)),
+        }
+    }
+    Ok(GameSpec::Hex(size, params))
+}
+
 /// A game without parameters: any pair is an error.
 fn no_params(game: &'static str, spec: GameSpec, pairs: Pairs) -> Result<GameSpec, GameSpecError> {
     match pairs.first() {
@@ -372,6 +469,10 @@ impl FromStr for GameSpec {
             "tic_tac_toe" => no_params("tic_tac_toe", GameSpec::TicTacToe, pairs),
             "hus" => Ok(GameSpec::Hus(hus_params(pairs)?)),
             "shobu" => Ok(GameSpec::Shobu(shobu_params(pairs)?)),
+            "breakthrough" => no_params("breakthrough", GameSpec::Breakthrough, pairs),
+            "othello" => no_params("othello", GameSpec::Othello, pairs),
+            "clobber" => no_params("clobber", GameSpec::Clobber, pairs),
+            "hex" => hex_params(pairs),
             _ => Err(GameSpecError::UnknownGame(name.to_string())),
         }
     }
@@ -404,6 +505,12 @@ mod tests {
             "hus(max_rounds=100,max_laps=50)",
             "shobu",
             "shobu(no_push_draw=0,no_move_loses=false,max_plies=300)",
+            "breakthrough",
+            "othello",
+            "clobber",
+            "hex",
+            "hex(board_size=13)",
+            "hex(board_size=13,swap=false)",
         ] {
             let spec: GameSpec = text.parse().unwrap();
             assert_eq!(spec.to_string(), text);
@@ -443,6 +550,9 @@ mod tests {
             ("hus(max_laps=x)", "max_laps"),
             ("shobu(no_push_draw=300)", "0..=255"),
             ("shobu(board=5)", "no_push_draw=50"),
+            ("hex(board_size=12)", "11 or 13"),
+            ("hex(size=11)", "board_size=11"),
+            ("othello(size=10)", "none"),
         ] {
             let err = bad.parse::<GameSpec>().unwrap_err().to_string();
             assert!(err.contains(named), "{bad}: {err}");

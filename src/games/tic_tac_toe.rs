@@ -31,7 +31,7 @@ fn has_line(stones: u16) -> bool {
     LINES.iter().any(|&line| stones & line == line)
 }
 
-const fn as_actions(cells: [u8; CELLS]) -> [Action; CELLS] {
+const fn as_actions(cells: [u16; CELLS]) -> [Action; CELLS] {
     let mut actions = [0; CELLS];
     let mut i = 0;
     while i < CELLS {
@@ -46,13 +46,13 @@ macro_rules! dihedral {
         mod dihedral_tables {
             use super::*;
             $(
-                pub const $name: [u8; CELLS] = {
-                    let mut image = [0u8; CELLS];
+                pub const $name: [u16; CELLS] = {
+                    let mut image = [0u16; CELLS];
                     let mut i = 0;
                     while i < CELLS {
                         let ($r, $c) = (i / 3, i % 3);
                         let (row, col): (usize, usize) = $image;
-                        image[i] = (row * 3 + col) as u8;
+                        image[i] = (row * 3 + col) as u16;
                         i += 1;
                     }
                     image

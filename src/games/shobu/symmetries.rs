@@ -74,15 +74,15 @@ pub(super) const fn element(k: usize) -> ([usize; SQUARES], bool) {
     (square_map(k % 8), k >= 8)
 }
 
-const fn cell_image(k: usize) -> [u8; 64] {
+const fn cell_image(k: usize) -> [u16; 64] {
     let (map, swap) = element(k);
-    let mut image = [0u8; 64];
+    let mut image = [0u16; 64];
     let mut board = 0;
     while board < 4 {
         let image_board = if swap { board ^ 1 } else { board };
         let mut square = 0;
         while square < SQUARES {
-            image[encoding_cell(board, square)] = encoding_cell(image_board, map[square]) as u8;
+            image[encoding_cell(board, square)] = encoding_cell(image_board, map[square]) as u16;
             square += 1;
         }
         board += 1;
@@ -113,8 +113,8 @@ const fn action_image(k: usize) -> [Action; ACTIONS] {
     image
 }
 
-static CELL_IMAGES: [[u8; 64]; 15] = {
-    let mut all = [[0u8; 64]; 15];
+static CELL_IMAGES: [[u16; 64]; 15] = {
+    let mut all = [[0u16; 64]; 15];
     let mut k = 0;
     while k < 15 {
         all[k] = cell_image(k + 1);

@@ -1,0 +1,114 @@
+//! A fixed-size set of board cells for boards beyond 128 cells (Hex 13 and 19, ...): 384 bits in
+//! six words, `Copy`, no allocation. Cells are indices `0..384`.
+
+/// A set of up to 384 cells.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CellSet([u64; WORDS]);
+
+const WORDS: usize = 6;
+
+/// The largest number of cells a [`CellSet`] holds.
+pub const MAX_CELLS: usize = WORDS * 64;
+
+impl CellSet {
+    /// The empty set.
+    pub const EMPTY: CellSet = CellSet([0; WORDS]);
+
+    /// The cells `0..count`.
+    pub const fn first(count: usize) -> CellSet {
+        assert!(count <= MAX_CELLS, "a CellSet holds at most 384 cells");
+        let mut words = [0u64; WORDS];
+        let mut word = 0;
+        while word < WORDS {
+            let low = word * 64;
+            words[word] = if count >= low + 64 {
+                !0
+            } else if count > low {
+                (1 << (count - low)) - 1
+            } else {
+                0
+            };
+            word += 1;
+        }
+        CellSet(words)
+    }
+
+    #[inline(always)]
+    pub fn contains(&self, cell: usize) -> bool {
+        self.0[cell / 64] >> (cell % 64) & 1 == 1
+    }
+
+    #[inline(always)]
+    pub fn insert(&mut self, cell: usize) {
+        self.0[cell / 64] |= 1 << (cell % 64);
+    }
+
+    #[inline(always)]
+    pub fn remove(&mut self, cell: usize) {
+        self.0[cell / 64] &= !(1 << (cell % 64));
+    }
+
+    #[inline]
+    pub fn len(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+
+    /// The cells of `self` not in `other`.
+    #[inline]
+    pub fn minus(&self, other: &CellSet) -> CellSet {
+        CellSet(std::array::from_fn(|w| self.0[w] & !other.0[w]))
+    }
+
+    /// The cells in either set.
+    #[inline]
+    pub fn union(&self, other: &CellSet) -> CellSet {
+        CellSet(std::array::from_fn(|w| self.0[w] | other.0[w]))
+    }
+
+    /// The smallest cell, if any.
+    #[inline]
+    pub fn first_cell(&self) -> Option<usize> {
+        self.0
+            .iter()
+            .position(|&w| w != 0)
+            .map(|w| w * 64 + self.0[w].trailing_zeros() as usize)
+    }
+
+    /// The cells in increasing order.
+    #[inline]
+    pub fn cells(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let cell = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    cell
+                })
+            })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sets_hold_what_was_put_in_them() {
+        let mut set = CellSet::EMPTY;
+        for cell in [0, 63, 64, 200, 383] {
+            set.insert(cell);
+        }
+        assert_eq!(set.cells().collect::<Vec<_>>(), [0, 63, 64, 200, 383]);
+        assert_eq!(set.len(), 5);
+        assert_eq!(set.first_cell(), Some(0));
+        set.remove(0);
+        assert!(!set.contains(0) && set.contains(383));
+        assert_eq!(set.first_cell(), Some(63));
+        assert_eq!(CellSet::first(130).len(), 130);
+        assert!(CellSet::first(130).contains(129) && !CellSet::first(130).contains(130));
+        assert_eq!(CellSet::first(121).minus(&set).len(), 121 - 2);
+        assert!(CellSet::EMPTY.len() == 0 && CellSet::EMPTY.first_cell().is_none());
+    }
+}

@@ -1,0 +1,88 @@
+//! Positions written as pictures, for tests and for people setting up a position: one line per
+//! row from row 0, one character per cell, `.` for an empty cell and a symbol per player; spaces
+//! inside a line are ignored, so boards can be drawn spaced or staggered (Hex).
+//!
+//! ```text
+//! . x .
+//! o x .
+//! . . o
+//! ```
+
+use super::game::PositionError;
+
+/// Each cell's owner (0 = P0, 1 = P1), row-major over `rows × cols`, read from `picture` with
+/// `symbols[p]` standing for player `p`.
+pub fn read_picture(
+    game: &'static str,
+    picture: &str,
+    rows: usize,
+    cols: usize,
+    symbols: [char; 2],
+) -> Result<Vec<Option<usize>>, PositionError> {
+    let invalid = |problem: String| PositionError { game, problem };
+    let lines: Vec<&str> = picture
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .collect();
+    if lines.len() != rows {
+        return Err(invalid(format!(
+            "the picture has {} rows, expected {rows}",
+            lines.len()
+        )));
+    }
+    let mut cells = Vec::with_capacity(rows * cols);
+    for (row, line) in lines.iter().enumerate() {
+        let symbols_in_row: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
+        if symbols_in_row.len() != cols {
+            return Err(invalid(format!(
+                "row {row} ({line:?}) has {} cells, expected {cols}",
+                symbols_in_row.len()
+            )));
+        }
+        for symbol in symbols_in_row {
+            cells.push(match symbol {
+                '.' => None,
+                s if s == symbols[0] => Some(0),
+                s if s == symbols[1] => Some(1),
+                other => {
+                    return Err(invalid(format!(
+                        "unknown symbol {other:?} in row {row}: expected '.', {:?} (P0) or {:?} (P1)",
+                        symbols[0], symbols[1]
+                    )));
+                }
+            });
+        }
+    }
+    Ok(cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pictures_read_cell_by_cell_and_bad_ones_name_the_problem() {
+        let cells = read_picture("t", ". x .\n o x .\n  . . o", 3, 3, ['x', 'o']).unwrap();
+        assert_eq!(
+            cells,
+            [
+                None,
+                Some(0),
+                None,
+                Some(1),
+                Some(0),
+                None,
+                None,
+                None,
+                Some(1)
+            ]
+        );
+        let err = read_picture("t", ". x\n. .", 3, 2, ['x', 'o']).unwrap_err();
+        assert!(err.to_string().contains("2 rows, expected 3"), "{err}");
+        let err = read_picture("t", ". x .\n. .", 2, 3, ['x', 'o']).unwrap_err();
+        assert!(err.to_string().contains("row 1"), "{err}");
+        let err = read_picture("t", ". q", 1, 2, ['x', 'o']).unwrap_err();
+        assert!(err.to_string().contains("'q'"), "{err}");
+    }
+}
