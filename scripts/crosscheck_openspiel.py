@@ -35,6 +35,14 @@ class Spec:
     score: object = None
     # Whether descent's move texts are OpenSpiel's action strings.
     texts: bool = False
+    # The first moves allowed, out of OpenSpiel's (None: all): an opening rule OpenSpiel lacks.
+    first_moves: object = None
+
+
+def outer_band(action):
+    """Outer-Open Gomoku's opening rule: the two outer lines of the 15 × 15 board."""
+    row, col = divmod(action, 15)
+    return min(row, col, 14 - row, 14 - col) <= 1
 
 
 def disc_difference(state):
@@ -51,6 +59,8 @@ GAMES = {
     "clobber": Spec("clobber(rows=10,columns=10)", symbols=("o", "x"), texts=True),
     "hex": Spec("hex(board_size=11,swap=true)", symbols=("x", "o"), texts=True),
     "hex(board_size=13)": Spec("hex(board_size=13,swap=true)", symbols=("x", "o"), texts=True),
+    "gomoku": Spec("gomoku", symbols=("b", "w"), texts=True, first_moves=outer_band),
+    "gomoku(outer_open=false)": Spec("gomoku", symbols=("b", "w"), texts=True),
 }
 
 
@@ -60,7 +70,7 @@ def board_pieces(state, symbols):
     counts = [0, 0]
     for line in str(state).splitlines():
         body = line.strip().lstrip("0123456789")
-        only_cells = set(body) <= set(".xo- ") and body
+        only_cells = set(body) <= set(".- ").union(symbols) and body
         if not (line.strip()[:1].isdigit() or only_cells):
             continue
         for player, symbol in enumerate(symbols):
@@ -91,6 +101,8 @@ def openspiel_positions(spec, game, rng, biased):
     positions, ids = [], []
     while True:
         legal = [] if state.is_terminal() else list(state.legal_actions())
+        if spec.first_moves and not ids:
+            legal = [a for a in legal if spec.first_moves(a)]
         pos = {"legal_ids": legal, "terminal": state.is_terminal(), "returns": list(state.returns())}
         if spec.symbols:
             pos["pieces"] = board_pieces(state, spec.symbols)

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Trains GAME for 20 minutes with configs/GAME.yaml, then plays the trained network (UBFM_s)
+# Trains GAME for 20 minutes (TRAIN_TIME) with configs/GAME.yaml, then plays the trained network (UBFM_s)
 # against UCT with random playouts at equal time per move, and against the untrained network at
 # equal time, GAMES games each, both sides (THREADS games at once). Prints both reports and the
 # run's time split; JSON copies go to the run directory.
 #
-#   scripts/train_20min.sh GAME [RUN_DIR]   (CONFIG=other.yaml, TIME=50ms, GAMES=100, THREADS=1,
+#   scripts/train_20min.sh GAME [RUN_DIR]   (CONFIG=other.yaml, TRAIN_TIME=20m, TIME=50ms, GAMES=100, THREADS=1,
 #                                            SPEC=game(params) when the config has parameters,
 #                                            UNTRAINED_VS_UCT=1 to also play the untrained net
 #                                            against UCT, TRAINED_VS_UNTRAINED=0 to skip that match)
@@ -19,7 +19,7 @@ THREADS=${THREADS:-1}
 cargo build --release --quiet
 DESCENT=${CARGO_TARGET_DIR:-target}/release/descent
 if [ ! -e "$RUN/latest" ]; then
-  "$DESCENT" train "$CONFIG" --run-dir "$RUN" --max-time 20m --quiet
+  "$DESCENT" train "$CONFIG" --run-dir "$RUN" --max-time "${TRAIN_TIME:-20m}" --quiet
 fi
 SPEC=${SPEC:-$GAME}   # the game spec the config names, when it has parameters
 match() { # name agent opponent

@@ -8,6 +8,7 @@ mod cell_text;
 pub mod clobber;
 pub mod connect_four;
 pub mod game;
+pub mod gomoku;
 pub mod hex;
 pub mod hus;
 pub mod othello;
@@ -27,6 +28,7 @@ pub use connect_four::ConnectFour;
 pub use game::{
     Action, EncodingShape, Game, GameExt, MoveError, Outcome, Player, PositionError, Symmetry,
 };
+pub use gomoku::{Gomoku, GomokuParams};
 pub use hex::{Hex, HexParams};
 pub use hus::{Hus, HusParams};
 pub use othello::Othello;

@@ -256,6 +256,7 @@ fn every_registered_game_passes_the_conformance_suite() {
         "shobu(no_push_draw=0,no_move_loses=false,max_plies=120)",
         "hex(swap=false)",
         "hex(board_size=13)",
+        "gomoku(outer_open=false,exact_five=true)",
     ] {
         variant
             .parse::<GameSpec>()
@@ -631,7 +632,8 @@ fn a_move_list_plays_until_its_first_bad_move() {
 }
 
 /// perft of the paper's games through the registry, GAMES.md §4.1 (OpenSpiel's counts, pyspiel
-/// 2.0.2; Hex 13's from the closed form N·(N−1)·…·(N−d+2)·(N−d+2) that reproduces Hex 11's).
+/// 2.0.2; Hex 13's from the closed form N·(N−1)·…·(N−d+2)·(N−d+2) that reproduces Hex 11's;
+/// Outer-Open Gomoku's from OpenSpiel's with a first factor of 104 band cells instead of 225).
 #[test]
 fn paper_games_perft_matches_openspiel() {
     struct Perft(&'static [u64]);
@@ -650,6 +652,8 @@ fn paper_games_perft_matches_openspiel() {
         ("hex", &[121, 14_641, 1_742_400]),
         ("hex(swap=false)", &[121, 14_520, 1_727_880]),
         ("hex(board_size=13)", &[169, 28_561, 4_769_856]),
+        ("gomoku", &[104, 23_296, 5_195_008]),
+        ("gomoku(outer_open=false)", &[225, 50_400, 11_239_200]),
     ] {
         let counts = spec.parse::<GameSpec>().unwrap().visit(Perft(expected));
         assert_eq!(counts, expected, "{spec} perft");

@@ -33,6 +33,13 @@ impl CellSet {
         CellSet(words)
     }
 
+    /// The set with `cell` added (for building constant sets).
+    pub const fn with(self, cell: usize) -> CellSet {
+        let mut words = self.0;
+        words[cell / 64] |= 1 << (cell % 64);
+        CellSet(words)
+    }
+
     #[inline(always)]
     pub fn contains(&self, cell: usize) -> bool {
         self.0[cell / 64] >> (cell % 64) & 1 == 1
@@ -57,6 +64,12 @@ impl CellSet {
     #[inline]
     pub fn minus(&self, other: &CellSet) -> CellSet {
         CellSet(std::array::from_fn(|w| self.0[w] & !other.0[w]))
+    }
+
+    /// The cells in both sets.
+    #[inline]
+    pub fn intersection(&self, other: &CellSet) -> CellSet {
+        CellSet(std::array::from_fn(|w| self.0[w] & other.0[w]))
     }
 
     /// The cells in either set.

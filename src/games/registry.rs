@@ -20,6 +20,7 @@ use super::breakthrough::{Breakthrough, BreakthroughParams};
 use super::clobber::{Clobber, ClobberParams};
 use super::connect_four::{ConnectFour, ConnectFourParams};
 use super::game::Game;
+use super::gomoku::{Gomoku, GomokuParams};
 use super::hex::{Hex, HexParams};
 use super::hus::{Hus, HusParams};
 use super::othello::{Othello, OthelloParams};
@@ -44,6 +45,7 @@ pub enum GameSpec {
     Othello,
     Clobber,
     Hex(HexSize, HexParams),
+    Gomoku(GomokuParams),
 }
 
 /// The Hex boards the registry compiles (each size is its own type, `Hex<N>`).
@@ -157,6 +159,20 @@ pub const REGISTERED_GAMES: &[RegisteredGame] = &[
             ),
         ],
     },
+    RegisteredGame {
+        name: "gomoku",
+        description: "Outer-Open Gomoku, 15 × 15, five or more in a row (OpenSpiel's gomoku + the opening rule)",
+        params: &[
+            (
+                "outer_open=true",
+                "Black's first stone goes in the two outer lines (false: OpenSpiel's gomoku)",
+            ),
+            (
+                "exact_five=false",
+                "only exactly five in a row wins, not six or more",
+            ),
+        ],
+    },
 ];
 
 impl GameSpec {
@@ -173,6 +189,7 @@ impl GameSpec {
             GameSpec::Clobber => visitor.visit(Clobber::new(&ClobberParams)),
             GameSpec::Hex(HexSize::Eleven, params) => visitor.visit(Hex::<11>::new(params)),
             GameSpec::Hex(HexSize::Thirteen, params) => visitor.visit(Hex::<13>::new(params)),
+            GameSpec::Gomoku(params) => visitor.visit(Gomoku::new(params)),
         }
     }
 
@@ -200,6 +217,7 @@ impl GameSpec {
             GameSpec::Othello => Othello::NAME,
             GameSpec::Clobber => Clobber::NAME,
             GameSpec::Hex(..) => Hex::<11>::NAME,
+            GameSpec::Gomoku(_) => Gomoku::NAME,
         }
     }
 }
@@ -266,6 +284,19 @@ impl GameSpec {
                     "swap",
                     p.swap.to_string(),
                     HexParams::default().swap.to_string(),
+                );
+            }
+            GameSpec::Gomoku(p) => {
+                let d = GomokuParams::default();
+                note(
+                    "outer_open",
+                    p.outer_open.to_string(),
+                    d.outer_open.to_string(),
+                );
+                note(
+                    "exact_five",
+                    p.exact_five.to_string(),
+                    d.exact_five.to_string(),
                 );
             }
             GameSpec::ConnectFour
@@ -438,6 +469,18 @@ fn hex_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
     Ok(GameSpec::Hex(size, params))
 }
 
+fn gomoku_params(pairs: Pairs) -> Result<GomokuParams, GameSpecError> {
+    let mut params = GomokuParams::default();
+    for (key, value) in pairs {
+        match key {
+            "outer_open" => params.outer_open = parse_bool("gomoku", key, value)?,
+            "exact_five" => params.exact_five = parse_bool("gomoku", key, value)?,
+            _ => return Err(unknown_param("gomoku", key)),
+        }
+    }
+    Ok(params)
+}
+
 /// A game without parameters: any pair is an error.
 fn no_params(game: &'static str, spec: GameSpec, pairs: Pairs) -> Result<GameSpec, GameSpecError> {
     match pairs.first() {
@@ -473,6 +516,7 @@ impl FromStr for GameSpec {
             "othello" => no_params("othello", GameSpec::Othello, pairs),
             "clobber" => no_params("clobber", GameSpec::Clobber, pairs),
             "hex" => hex_params(pairs),
+            "gomoku" => Ok(GameSpec::Gomoku(gomoku_params(pairs)?)),
             _ => Err(GameSpecError::UnknownGame(name.to_string())),
         }
     }
@@ -511,6 +555,8 @@ mod tests {
             "hex",
             "hex(board_size=13)",
             "hex(board_size=13,swap=false)",
+            "gomoku",
+            "gomoku(outer_open=false,exact_five=true)",
         ] {
             let spec: GameSpec = text.parse().unwrap();
             assert_eq!(spec.to_string(), text);
