@@ -50,6 +50,9 @@ def disc_difference(state):
     return p0 - p1
 
 
+LOA_OPENSPIEL = ("lines_of_action(simultaneous=mover,no_move=loses,repetition=second_board,"
+                 "draw_first=true)")
+
 GAMES = {
     "awale": Spec("oware", score=oware_score),
     "connect_four": Spec("connect_four", symbols=("x", "o")),
@@ -61,6 +64,8 @@ GAMES = {
     "hex(board_size=13)": Spec("hex(board_size=13,swap=true)", symbols=("x", "o"), texts=True),
     "gomoku": Spec("gomoku", symbols=("b", "w"), texts=True, first_moves=outer_band),
     "gomoku(outer_open=false)": Spec("gomoku", symbols=("b", "w"), texts=True),
+    # OpenSpiel's four rule deviations from the Olympiad's (see src/games/lines_of_action.rs).
+    LOA_OPENSPIEL: Spec("lines_of_action", symbols=("x", "o"), texts=True),
 }
 
 

@@ -257,6 +257,7 @@ fn every_registered_game_passes_the_conformance_suite() {
         "hex(swap=false)",
         "hex(board_size=13)",
         "gomoku(outer_open=false,exact_five=true)",
+        "lines_of_action(simultaneous=mover,no_move=loses,repetition=second_board,draw_first=true)",
     ] {
         variant
             .parse::<GameSpec>()
@@ -654,6 +655,12 @@ fn paper_games_perft_matches_openspiel() {
         ("hex(board_size=13)", &[169, 28_561, 4_769_856]),
         ("gomoku", &[104, 23_296, 5_195_008]),
         ("gomoku(outer_open=false)", &[225, 50_400, 11_239_200]),
+        (
+            "lines_of_action(simultaneous=mover,no_move=loses,repetition=second_board,draw_first=true)",
+            &[36, 1_244, 44_952, 1_563_208, 55_934_908],
+        ),
+        // Depth 5 differs under the Olympiad's repetition rule (GAMES.md §3.8).
+        ("lines_of_action", &[36, 1_244, 44_952, 1_563_208]),
     ] {
         let counts = spec.parse::<GameSpec>().unwrap().visit(Perft(expected));
         assert_eq!(counts, expected, "{spec} perft");

@@ -30,12 +30,12 @@
 //! covers nearly every game) that spills older hashes into a shared, copy-on-write vector.
 
 use std::fmt;
-use std::sync::Arc;
 
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
     push_mask_actions,
 };
+use super::repetition::RepetitionHistory;
 use super::zobrist;
 
 /// Houses per player.
@@ -102,61 +102,6 @@ fn sow_key(house: usize, seeds_before: u8) -> u64 {
 #[inline(always)]
 fn score_key(player: usize, score: u8) -> u64 {
     SCORE_KEYS[player * (MAX_COUNT + 1) + score as usize]
-}
-
-/// Hashes inline before spilling (see the module doc); 31 × 8 bytes keeps a position at 320 bytes.
-const INLINE_HISTORY: usize = 31;
-
-/// Hashes of the positions since the last capture.
-#[derive(Clone, Debug, Default)]
-struct RepetitionHistory {
-    /// Older hashes, moved out of `recent` when it fills; shared between clones.
-    older: Option<Arc<Vec<u64>>>,
-    recent: [u64; INLINE_HISTORY],
-    recent_len: u8,
-    /// A 256-bit Bloom filter of every hash held (bit = low 8 bits of the hash): most positions
-    /// are new, and a clear bit proves it without scanning.
-    seen_bits: [u64; 4],
-}
-
-impl RepetitionHistory {
-    #[inline]
-    fn clear(&mut self) {
-        self.recent_len = 0;
-        self.older = None;
-        self.seen_bits = [0; 4];
-    }
-
-    #[inline(always)]
-    fn bloom_bit(hash: u64) -> (usize, u64) {
-        (((hash >> 6) & 3) as usize, 1 << (hash & 63))
-    }
-
-    #[inline]
-    fn contains(&self, hash: u64) -> bool {
-        let (word, bit) = Self::bloom_bit(hash);
-        if self.seen_bits[word] & bit == 0 {
-            return false;
-        }
-        self.recent[..self.recent_len as usize].contains(&hash)
-            || self
-                .older
-                .as_ref()
-                .is_some_and(|older| older.contains(&hash))
-    }
-
-    #[inline]
-    fn push(&mut self, hash: u64) {
-        if self.recent_len as usize == INLINE_HISTORY {
-            let older = self.older.get_or_insert_with(Default::default);
-            Arc::make_mut(older).extend_from_slice(&self.recent);
-            self.recent_len = 0;
-        }
-        self.recent[self.recent_len as usize] = hash;
-        self.recent_len += 1;
-        let (word, bit) = Self::bloom_bit(hash);
-        self.seen_bits[word] |= bit;
-    }
 }
 
 /// An Awale position.

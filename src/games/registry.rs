@@ -23,6 +23,9 @@ use super::game::Game;
 use super::gomoku::{Gomoku, GomokuParams};
 use super::hex::{Hex, HexParams};
 use super::hus::{Hus, HusParams};
+use super::lines_of_action::{
+    LinesOfAction, LinesOfActionParams, NoMove, Repetition, Simultaneous,
+};
 use super::othello::{Othello, OthelloParams};
 use super::shobu::{Shobu, ShobuParams};
 use super::tic_tac_toe::{TicTacToe, TicTacToeParams};
@@ -46,6 +49,7 @@ pub enum GameSpec {
     Clobber,
     Hex(HexSize, HexParams),
     Gomoku(GomokuParams),
+    LinesOfAction(LinesOfActionParams),
 }
 
 /// The Hex boards the registry compiles (each size is its own type, `Hex<N>`).
@@ -173,6 +177,26 @@ pub const REGISTERED_GAMES: &[RegisteredGame] = &[
             ),
         ],
     },
+    RegisteredGame {
+        name: "lines_of_action",
+        description: "Lines of Action, 8 × 8, the Olympiad's rules (OpenSpiel's: simultaneous=mover,no_move=loses,repetition=second_board,draw_first=true)",
+        params: &[
+            (
+                "simultaneous=draw",
+                "a move connecting both sides: draw, or mover (the mover wins)",
+            ),
+            ("no_move=pass", "a player without a move: pass, or loses"),
+            (
+                "repetition=third",
+                "draw at the third occurrence of a position (same side to move), or second_board: any board seen before",
+            ),
+            (
+                "draw_first=false",
+                "the cap and the repetition draw override a connection made by the same move",
+            ),
+            ("max_plies=1000", "the game is a draw after this many plies"),
+        ],
+    },
 ];
 
 impl GameSpec {
@@ -190,6 +214,7 @@ impl GameSpec {
             GameSpec::Hex(HexSize::Eleven, params) => visitor.visit(Hex::<11>::new(params)),
             GameSpec::Hex(HexSize::Thirteen, params) => visitor.visit(Hex::<13>::new(params)),
             GameSpec::Gomoku(params) => visitor.visit(Gomoku::new(params)),
+            GameSpec::LinesOfAction(params) => visitor.visit(LinesOfAction::new(params)),
         }
     }
 
@@ -218,6 +243,7 @@ impl GameSpec {
             GameSpec::Clobber => Clobber::NAME,
             GameSpec::Hex(..) => Hex::<11>::NAME,
             GameSpec::Gomoku(_) => Gomoku::NAME,
+            GameSpec::LinesOfAction(_) => LinesOfAction::NAME,
         }
     }
 }
@@ -297,6 +323,33 @@ impl GameSpec {
                     "exact_five",
                     p.exact_five.to_string(),
                     d.exact_five.to_string(),
+                );
+            }
+            GameSpec::LinesOfAction(p) => {
+                let d = LinesOfActionParams::default();
+                let words = |p: &LinesOfActionParams| {
+                    [
+                        simultaneous_word(p.simultaneous),
+                        no_move_word(p.no_move),
+                        repetition_word(p.repetition),
+                    ]
+                };
+                for ((key, value), default) in ["simultaneous", "no_move", "repetition"]
+                    .iter()
+                    .zip(words(p))
+                    .zip(words(&d))
+                {
+                    note(key, value.to_string(), default.to_string());
+                }
+                note(
+                    "draw_first",
+                    p.draw_first.to_string(),
+                    d.draw_first.to_string(),
+                );
+                note(
+                    "max_plies",
+                    p.max_plies.to_string(),
+                    d.max_plies.to_string(),
                 );
             }
             GameSpec::ConnectFour
@@ -481,6 +534,79 @@ fn gomoku_params(pairs: Pairs) -> Result<GomokuParams, GameSpecError> {
     Ok(params)
 }
 
+fn simultaneous_word(rule: Simultaneous) -> &'static str {
+    match rule {
+        Simultaneous::Draw => "draw",
+        Simultaneous::MoverWins => "mover",
+    }
+}
+
+fn no_move_word(rule: NoMove) -> &'static str {
+    match rule {
+        NoMove::Pass => "pass",
+        NoMove::Loses => "loses",
+    }
+}
+
+fn repetition_word(rule: Repetition) -> &'static str {
+    match rule {
+        Repetition::ThirdPosition => "third",
+        Repetition::SecondBoard => "second_board",
+    }
+}
+
+/// `value` as one of `choices` (each a word and its meaning).
+fn parse_choice<T: Copy>(
+    key: &str,
+    value: &str,
+    choices: &[(&str, T)],
+    expected: &'static str,
+) -> Result<T, GameSpecError> {
+    choices
+        .iter()
+        .find(|(word, _)| *word == value)
+        .map(|(_, choice)| *choice)
+        .ok_or_else(|| GameSpecError::BadValue {
+            game: "lines_of_action",
+            key: key.to_string(),
+            value: value.to_string(),
+            expected,
+        })
+}
+
+fn lines_of_action_params(pairs: Pairs) -> Result<LinesOfActionParams, GameSpecError> {
+    let mut params = LinesOfActionParams::default();
+    for (key, value) in pairs {
+        match key {
+            "simultaneous" => {
+                let choices = [
+                    ("draw", Simultaneous::Draw),
+                    ("mover", Simultaneous::MoverWins),
+                ];
+                params.simultaneous = parse_choice(key, value, &choices, "draw or mover")?
+            }
+            "no_move" => {
+                let choices = [("pass", NoMove::Pass), ("loses", NoMove::Loses)];
+                params.no_move = parse_choice(key, value, &choices, "pass or loses")?
+            }
+            "repetition" => {
+                let choices = [
+                    ("third", Repetition::ThirdPosition),
+                    ("second_board", Repetition::SecondBoard),
+                ];
+                params.repetition = parse_choice(key, value, &choices, "third or second_board")?
+            }
+            "draw_first" => params.draw_first = parse_bool("lines_of_action", key, value)?,
+            "max_plies" => {
+                params.max_plies =
+                    parse_integer("lines_of_action", key, value, PLY_COUNT.0, PLY_COUNT.1)?
+            }
+            _ => return Err(unknown_param("lines_of_action", key)),
+        }
+    }
+    Ok(params)
+}
+
 /// A game without parameters: any pair is an error.
 fn no_params(game: &'static str, spec: GameSpec, pairs: Pairs) -> Result<GameSpec, GameSpecError> {
     match pairs.first() {
@@ -517,6 +643,7 @@ impl FromStr for GameSpec {
             "clobber" => no_params("clobber", GameSpec::Clobber, pairs),
             "hex" => hex_params(pairs),
             "gomoku" => Ok(GameSpec::Gomoku(gomoku_params(pairs)?)),
+            "lines_of_action" => Ok(GameSpec::LinesOfAction(lines_of_action_params(pairs)?)),
             _ => Err(GameSpecError::UnknownGame(name.to_string())),
         }
     }
@@ -557,6 +684,9 @@ mod tests {
             "hex(board_size=13,swap=false)",
             "gomoku",
             "gomoku(outer_open=false,exact_five=true)",
+            "lines_of_action",
+            "lines_of_action(simultaneous=mover,no_move=loses,repetition=second_board,draw_first=true)",
+            "lines_of_action(max_plies=300)",
         ] {
             let spec: GameSpec = text.parse().unwrap();
             assert_eq!(spec.to_string(), text);
@@ -599,6 +729,8 @@ mod tests {
             ("hex(board_size=12)", "11 or 13"),
             ("hex(size=11)", "board_size=11"),
             ("othello(size=10)", "none"),
+            ("lines_of_action(no_move=skip)", "pass or loses"),
+            ("lines_of_action(repetition=2)", "third or second_board"),
         ] {
             let err = bad.parse::<GameSpec>().unwrap_err().to_string();
             assert!(err.contains(named), "{bad}: {err}");
