@@ -66,6 +66,7 @@ GAMES = {
     "gomoku(outer_open=false)": Spec("gomoku", symbols=("b", "w"), texts=True),
     # OpenSpiel's four rule deviations from the Olympiad's (see src/games/lines_of_action.rs).
     LOA_OPENSPIEL: Spec("lines_of_action", symbols=("x", "o"), texts=True),
+    "amazons": Spec("amazons", symbols=("X", "O"), texts=True),
 }
 
 
@@ -75,7 +76,7 @@ def board_pieces(state, symbols):
     counts = [0, 0]
     for line in str(state).splitlines():
         body = line.strip().lstrip("0123456789")
-        only_cells = set(body) <= set(".- ").union(symbols) and body
+        only_cells = set(body) <= set(".-# ").union(symbols) and body
         if not (line.strip()[:1].isdigit() or only_cells):
             continue
         for player, symbol in enumerate(symbols):
@@ -123,6 +124,77 @@ def openspiel_positions(spec, game, rng, biased):
         state.apply_action(action)
 
 
+# Amazons: descent plays a whole turn (move + arrow) as one action, OpenSpiel as three plies
+# (amazon, destination, arrow cell). Directions N, NE, E, SE, S, SW, W, NW; N = towards row 0.
+AMAZON_DIRECTIONS = [(-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1)]
+
+
+def amazon_step(a, b):
+    """(direction, distance) of the queen line from cell a to cell b of the 10 × 10 board."""
+    (ra, ca), (rb, cb) = divmod(a, 10), divmod(b, 10)
+    distance = max(abs(rb - ra), abs(cb - ca))
+    step = ((rb - ra) // distance, (cb - ca) // distance)
+    return AMAZON_DIRECTIONS.index(step), distance
+
+
+def amazons_turn_id(state, triple):
+    """descent's id of the turn (from, to, arrow): (rank·72 + move)·72 + arrow, the rank being the
+    amazon's among the mover's in cell order (read from OpenSpiel's board)."""
+    symbol = "X" if state.current_player() == 0 else "O"
+    cells = "".join(line.strip() for line in str(state).splitlines()[:10])
+    queens = [i for i, c in enumerate(cells) if c == symbol]
+    from_, to, arrow = triple
+    (d1, n1), (d2, n2) = amazon_step(from_, to), amazon_step(to, arrow)
+    return (queens.index(from_) * 72 + d1 * 9 + n1 - 1) * 72 + d2 * 9 + n2 - 1
+
+
+def amazons_square(cell):
+    row, col = divmod(cell, 10)
+    return f"{chr(ord('a') + col)}{10 - row}"
+
+
+def amazons_turns(state):
+    """Every whole turn of the player to move, as OpenSpiel's three sub-actions."""
+    turns = []
+    for a in state.legal_actions():
+        s1 = state.child(a)
+        for b in s1.legal_actions():
+            s2 = s1.child(b)
+            turns.extend((a, b, c) for c in s2.legal_actions())
+    return turns
+
+
+def amazons_positions(spec, game, rng, biased):
+    """Like openspiel_positions, one position per whole turn. The biased policy shoots next to
+    an enemy amazon when it can (games that end by blocked amazons sooner)."""
+    state = game.new_initial_state()
+    positions, ids = [], []
+    while True:
+        turns = [] if state.is_terminal() else amazons_turns(state)
+        by_id = sorted((amazons_turn_id(state, t), t) for t in turns)
+        positions.append({
+            "legal_ids": [i for i, _ in by_id],
+            "legal_moves": [f"{amazons_square(f)}-{amazons_square(t)}/{amazons_square(a)}"
+                            for _, (f, t, a) in by_id],
+            "terminal": state.is_terminal(),
+            "returns": list(state.returns()),
+            "pieces": board_pieces(state, spec.symbols),
+        })
+        if state.is_terminal():
+            return ids, positions
+        choice = rng.choice(by_id)
+        if biased and rng.random() < 0.7:
+            enemy = "O" if state.current_player() == 0 else "X"
+            cells = "".join(line.strip() for line in str(state).splitlines()[:10])
+            near = [(i, t) for i, t in by_id if any(
+                0 <= t[2] // 10 + dr < 10 and 0 <= t[2] % 10 + dc < 10
+                and cells[t[2] + 10 * dr + dc] == enemy for dr, dc in AMAZON_DIRECTIONS)]
+            choice = rng.choice(near) if near else choice
+        ids.append(choice[0])
+        for sub_action in choice[1]:
+            state.apply_action(sub_action)
+
+
 def compare(ours, index, ids, expected, descent):
     """Replays `ids` in descent; returns an error message or None."""
     out = subprocess.run(
@@ -158,7 +230,8 @@ def main():
         for biased in (False, True):
             plies, ends = 0, {}
             for index in range(args.games):
-                ids, expected = openspiel_positions(spec, game, rng, biased)
+                play = amazons_positions if ours == "amazons" else openspiel_positions
+                ids, expected = play(spec, game, rng, biased)
                 error = compare(ours, index, ids, expected, args.descent)
                 if error:
                     print(error)

@@ -1,5 +1,6 @@
 //! Layer `games`: the `Game` trait and the registered games. Knows nothing of search.
 
+pub mod amazons;
 pub mod awale;
 mod bitset;
 mod board_planes;
@@ -23,6 +24,7 @@ pub mod square_symmetry;
 pub mod tic_tac_toe;
 mod zobrist;
 
+pub use amazons::Amazons;
 pub use awale::{Awale, AwaleParams};
 pub use breakthrough::Breakthrough;
 pub use clobber::Clobber;

@@ -68,7 +68,8 @@ fn check_position<G: Game>(position: &G, actions: &mut Vec<Action>) {
     position.encode(&mut b);
     assert_eq!(a, b, "encoding is deterministic and writes every float");
     assert!(a.iter().all(|x| x.is_finite()));
-    // Text round trip for every legal action, for the player to move.
+    // Text round trip for every legal action, for the player to move: the position-free text
+    // and the position's own notation.
     let mover = position.to_move();
     for &action in actions.iter() {
         let text = G::action_to_text(mover, action);
@@ -76,6 +77,13 @@ fn check_position<G: Game>(position: &G, actions: &mut Vec<Action>) {
             G::action_from_text(mover, &text),
             Ok(action),
             "{}: text {text:?} round trip",
+            G::NAME
+        );
+        let text = position.move_to_text(action);
+        assert_eq!(
+            position.move_from_text(&text),
+            Ok(action),
+            "{}: move text {text:?} round trip",
             G::NAME
         );
     }
@@ -126,7 +134,7 @@ fn check_symmetries<G: Game>(position: &G, actions: &[Action]) {
         image.legal_actions(&mut image_actions);
         let mut mapped: Vec<Action> = actions
             .iter()
-            .map(|&a| symmetry.action_image[a as usize])
+            .map(|&a| position.symmetric_action(index, a))
             .collect();
         mapped.sort_unstable();
         assert_eq!(
@@ -198,8 +206,8 @@ fn symmetric_games_have_the_same_outcome<G: Game>(initial: &G, games: usize, see
                     break;
                 }
                 let action = actions[rng.random_range(0..actions.len())];
+                image.play(position.symmetric_action(index, action));
                 position.play(action);
-                image.play(symmetry.action_image[action as usize]);
                 assert_eq!(
                     image.outcome(),
                     position.outcome(),
@@ -223,11 +231,12 @@ impl GameVisitor for Conformance {
         assert_eq!(initial.ply(), 0);
         assert!(!initial.is_terminal());
         assert_eq!(initial.mobility_sums(), [0, 0]);
-        // Big action spaces (Shobu) cost ~50× more per position: fewer games.
-        let games = if G::NUM_ACTIONS > 4096 {
-            self.games / 8
-        } else {
-            self.games
+        // Big action spaces cost more per position: Shobu's (16 384 ids, ~80 legal) ~50× more,
+        // Amazons' (20 736 ids, ~500 legal, each child counting its own turns) ~1 000×.
+        let games = match G::NUM_ACTIONS {
+            0..=4096 => self.games,
+            4097..=16384 => self.games / 8,
+            _ => self.games / 40,
         };
         random_games(&initial, games, 1);
         symmetric_games_have_the_same_outcome(&initial, games / 10, 2);
@@ -659,6 +668,8 @@ fn paper_games_perft_matches_openspiel() {
             "lines_of_action(simultaneous=mover,no_move=loses,repetition=second_board,draw_first=true)",
             &[36, 1_244, 44_952, 1_563_208, 55_934_908],
         ),
+        // Whole turns: OpenSpiel's sub-ply perft 3 and 6 (GAMES.md §3.6).
+        ("amazons", &[2_176, 4_307_152]),
         // Depth 5 differs under the Olympiad's repetition rule (GAMES.md §3.8).
         ("lines_of_action", &[36, 1_244, 44_952, 1_563_208]),
     ] {

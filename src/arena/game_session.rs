@@ -103,9 +103,8 @@ impl<G: Game> GameSession<G> {
     /// Plays a legal action.
     pub fn play(&mut self, action: Action) {
         debug_assert!(self.position.is_legal(action));
-        let mover = self.position.to_move();
         self.history.push(self.position.clone());
-        self.moves.push(G::action_to_text(mover, action));
+        self.moves.push(self.position.move_to_text(action));
         self.position.play(action);
     }
 

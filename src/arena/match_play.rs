@@ -124,7 +124,7 @@ fn play_game<G: Game>(
         let mover = position.to_move();
         let who = usize::from(mover != agent_side);
         let choice = players[who].choose_move(&position, &mut rng);
-        moves.push(G::action_to_text(mover, choice.action));
+        moves.push(position.move_to_text(choice.action));
         position.play(choice.action);
     }
     let result_p0 = position.outcome().expect("the game is over").value_p0() as i8;

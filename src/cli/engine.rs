@@ -247,7 +247,7 @@ impl<G: Game> Engine<G> {
         }
         let choice = self.agent.choose_move(&position, &mut self.rng);
         self.session.play(choice.action);
-        Ok(G::action_to_text(player, choice.action))
+        Ok(position.move_to_text(choice.action))
     }
 
     fn undo(&mut self) -> Answer {

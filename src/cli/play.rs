@@ -109,7 +109,7 @@ impl<G: Game> TerminalGame<'_, G> {
     fn agent_moves(&mut self, position: &G) {
         let choice = self.agent.choose_move(position, &mut self.rng);
         let mover = position.to_move();
-        let text = G::action_to_text(mover, choice.action);
+        let text = position.move_to_text(choice.action);
         match choice.value_p0 {
             Some(v) => println!(
                 "{} plays {text} (its value: {:+.2})",
@@ -172,7 +172,7 @@ impl<G: Game> TerminalGame<'_, G> {
     fn hint(&mut self, position: &G) {
         self.adviser.new_game();
         let choice = self.adviser.choose_move(position, &mut self.rng);
-        let text = G::action_to_text(self.human, choice.action);
+        let text = position.move_to_text(choice.action);
         match choice.value_p0 {
             Some(v) => println!(
                 "hint: {text} (value for you: {:+.2})",

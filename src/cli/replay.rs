@@ -81,7 +81,7 @@ fn report<G: Game>(position: &G, last: Option<(String, Action)>) -> PositionRepo
         move_id: last.as_ref().map(|(_, id)| *id),
         last_move: last.map(|(text, _)| text),
         to_move: (!position.is_terminal()).then(|| mover.to_string()),
-        legal_moves: legal.iter().map(|&a| G::action_to_text(mover, a)).collect(),
+        legal_moves: legal.iter().map(|&a| position.move_to_text(a)).collect(),
         legal_ids: legal,
         terminal: position.is_terminal(),
         returns: position.outcome().map_or([0.0, 0.0], |o| o.returns()),
@@ -111,7 +111,7 @@ impl GameVisitor for Replay {
                 }
             }
             .with_context(|| format!("ply {ply}"))?;
-            let text = G::action_to_text(position.to_move(), action);
+            let text = position.move_to_text(action);
             position.play(action);
             reports.push(report(&position, Some((text, action))));
         }

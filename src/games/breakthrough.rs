@@ -143,7 +143,7 @@ impl Breakthrough {
     /// `to_move` to play, at ply 0. Already over if a pawn stands on its far row or a side has
     /// no pawn.
     pub fn from_picture(picture: &str, to_move: Player) -> Result<Breakthrough, PositionError> {
-        let cells = read_picture(Self::NAME, picture, SIZE, SIZE, ['b', 'w'])?;
+        let cells = read_picture(Self::NAME, picture, SIZE, SIZE, &['b', 'w'])?;
         let mut pawns = [0u64; 2];
         for (cell, owner) in cells.iter().enumerate() {
             if let Some(p) = owner {

@@ -97,7 +97,7 @@ impl Clobber {
     /// A position from a picture: 10 rows from the top (row 10) of `o` (P0), `x` (P1) and `.`,
     /// `to_move` to play, at ply 0; over already if the mover has no move.
     pub fn from_picture(picture: &str, to_move: Player) -> Result<Clobber, PositionError> {
-        let cells = read_picture(Self::NAME, picture, SIZE, SIZE, ['o', 'x'])?;
+        let cells = read_picture(Self::NAME, picture, SIZE, SIZE, &['o', 'x'])?;
         let mut stones = [0u128; 2];
         for (cell, owner) in cells.iter().enumerate() {
             if let Some(p) = owner {

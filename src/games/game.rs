@@ -308,13 +308,34 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
     /// The position's image under `SYMMETRIES[index]`.
     fn apply_symmetry(&self, index: usize) -> Self;
 
-    /// Text of `action` when played by `player` (e.g. Awale `C` for P0, `c` for P1).
+    /// The image of `action` (legal here) under `SYMMETRIES[index]`: an action of
+    /// `self.apply_symmetry(index)`. The symmetry's table, unless the game's ids depend on the
+    /// position (Amazons numbers its amazons in cell order, an order symmetries change).
+    fn symmetric_action(&self, index: usize, action: Action) -> Action {
+        Self::SYMMETRIES[index].action_image[action as usize]
+    }
+
+    /// Text of `action` when played by `player` (e.g. Awale `C` for P0, `c` for P1), readable
+    /// without the position.
     fn action_to_text(player: Player, action: Action) -> String;
 
     /// Parses the text of a move by `player`; does not check legality.
     fn action_from_text(player: Player, text: &str) -> Result<Action, MoveError>;
 
-    /// The notation accepted by `action_from_text`, for error messages.
+    /// The text of `action` played here by the player to move: `action_to_text`, unless the
+    /// game's usual notation needs the position (Amazons: `d1-d7/g7`, from, to and arrow).
+    /// Every front end (play, engine, replay, game records) shows this one.
+    fn move_to_text(&self, action: Action) -> String {
+        Self::action_to_text(self.to_move(), action)
+    }
+
+    /// Parses a move of the player to move, in `move_to_text`'s notation or
+    /// `action_from_text`'s; does not check legality.
+    fn move_from_text(&self, text: &str) -> Result<Action, MoveError> {
+        Self::action_from_text(self.to_move(), text)
+    }
+
+    /// The notation accepted by `move_from_text`, for error messages.
     fn notation_help() -> &'static str;
 }
 
@@ -325,7 +346,7 @@ pub trait GameExt: Game {
         if self.is_terminal() {
             return Err(MoveError::GameOver);
         }
-        let action = Self::action_from_text(self.to_move(), text)?;
+        let action = self.move_from_text(text)?;
         self.check_legal(action, text)
     }
 
@@ -378,10 +399,9 @@ pub trait GameExt: Game {
     fn legal_moves_text(&self) -> String {
         let mut actions = Vec::with_capacity(Self::NUM_ACTIONS);
         self.legal_actions(&mut actions);
-        let player = self.to_move();
         actions
             .iter()
-            .map(|&a| Self::action_to_text(player, a))
+            .map(|&a| self.move_to_text(a))
             .collect::<Vec<_>>()
             .join(" ")
     }

@@ -152,7 +152,7 @@ impl<const N: usize> Hex<N> {
     /// has one more — so the swap is available exactly when P0 has one stone and P1 none. Over
     /// already if a side connects.
     pub fn from_picture(params: HexParams, picture: &str) -> Result<Hex<N>, PositionError> {
-        let cells = read_picture(Self::NAME, picture, N, N, ['x', 'o'])?;
+        let cells = read_picture(Self::NAME, picture, N, N, &['x', 'o'])?;
         let mut position = Hex::new(&params);
         for (cell, owner) in cells.iter().enumerate() {
             if let Some(p) = owner {

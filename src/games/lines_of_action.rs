@@ -246,7 +246,7 @@ impl LinesOfAction {
         picture: &str,
         to_move: Player,
     ) -> Result<LinesOfAction, PositionError> {
-        let cells = read_picture(Self::NAME, picture, SIZE, SIZE, ['x', 'o'])?;
+        let cells = read_picture(Self::NAME, picture, SIZE, SIZE, &['x', 'o'])?;
         let mut position = LinesOfAction::new(&params);
         position.pieces = [0; 2];
         for (index, owner) in cells.iter().enumerate() {

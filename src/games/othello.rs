@@ -119,7 +119,7 @@ impl Othello {
     /// A position from a picture: 8 rows from rank 1 (the top) of `x` (P0, Black), `o` (P1)
     /// and `.`, `to_move` to play, at ply 0; over already if neither side can place.
     pub fn from_picture(picture: &str, to_move: Player) -> Result<Othello, PositionError> {
-        let cells = read_picture(Self::NAME, picture, SIZE, SIZE, ['x', 'o'])?;
+        let cells = read_picture(Self::NAME, picture, SIZE, SIZE, &['x', 'o'])?;
         let mut discs = [0u64; 2];
         for (cell, owner) in cells.iter().enumerate() {
             if let Some(p) = owner {

@@ -10,14 +10,14 @@
 
 use super::game::PositionError;
 
-/// Each cell's owner (0 = P0, 1 = P1), row-major over `rows × cols`, read from `picture` with
-/// `symbols[p]` standing for player `p`.
+/// Each cell's content, row-major over `rows × cols`, read from `picture`: `Some(k)` for
+/// `symbols[k]` (a game's P0, P1 and other pieces, in its order), `None` for `.`.
 pub fn read_picture(
     game: &'static str,
     picture: &str,
     rows: usize,
     cols: usize,
-    symbols: [char; 2],
+    symbols: &[char],
 ) -> Result<Vec<Option<usize>>, PositionError> {
     let invalid = |problem: String| PositionError { game, problem };
     let lines: Vec<&str> = picture
@@ -41,17 +41,13 @@ pub fn read_picture(
             )));
         }
         for symbol in symbols_in_row {
-            cells.push(match symbol {
-                '.' => None,
-                s if s == symbols[0] => Some(0),
-                s if s == symbols[1] => Some(1),
-                other => {
-                    return Err(invalid(format!(
-                        "unknown symbol {other:?} in row {row}: expected '.', {:?} (P0) or {:?} (P1)",
-                        symbols[0], symbols[1]
-                    )));
-                }
-            });
+            let content = symbols.iter().position(|&s| s == symbol);
+            if symbol != '.' && content.is_none() {
+                return Err(invalid(format!(
+                    "unknown symbol {symbol:?} in row {row}: expected '.' or one of {symbols:?}"
+                )));
+            }
+            cells.push(content);
         }
     }
     Ok(cells)
@@ -63,7 +59,7 @@ mod tests {
 
     #[test]
     fn pictures_read_cell_by_cell_and_bad_ones_name_the_problem() {
-        let cells = read_picture("t", ". x .\n o x .\n  . . o", 3, 3, ['x', 'o']).unwrap();
+        let cells = read_picture("t", ". x .\n o x .\n  . . o", 3, 3, &['x', 'o']).unwrap();
         assert_eq!(
             cells,
             [
@@ -78,11 +74,11 @@ mod tests {
                 Some(1)
             ]
         );
-        let err = read_picture("t", ". x\n. .", 3, 2, ['x', 'o']).unwrap_err();
+        let err = read_picture("t", ". x\n. .", 3, 2, &['x', 'o']).unwrap_err();
         assert!(err.to_string().contains("2 rows, expected 3"), "{err}");
-        let err = read_picture("t", ". x .\n. .", 2, 3, ['x', 'o']).unwrap_err();
+        let err = read_picture("t", ". x .\n. .", 2, 3, &['x', 'o']).unwrap_err();
         assert!(err.to_string().contains("row 1"), "{err}");
-        let err = read_picture("t", ". q", 1, 2, ['x', 'o']).unwrap_err();
+        let err = read_picture("t", ". q", 1, 2, &['x', 'o']).unwrap_err();
         assert!(err.to_string().contains("'q'"), "{err}");
     }
 }

@@ -15,6 +15,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::amazons::{Amazons, AmazonsParams};
 use super::awale::{Awale, AwaleParams};
 use super::breakthrough::{Breakthrough, BreakthroughParams};
 use super::clobber::{Clobber, ClobberParams};
@@ -50,6 +51,7 @@ pub enum GameSpec {
     Hex(HexSize, HexParams),
     Gomoku(GomokuParams),
     LinesOfAction(LinesOfActionParams),
+    Amazons,
 }
 
 /// The Hex boards the registry compiles (each size is its own type, `Hex<N>`).
@@ -197,6 +199,11 @@ pub const REGISTERED_GAMES: &[RegisteredGame] = &[
             ("max_plies=1000", "the game is a draw after this many plies"),
         ],
     },
+    RegisteredGame {
+        name: "amazons",
+        description: "Amazons, 10 × 10, one action = move + arrow, score = territory (OpenSpiel's amazons, whose turns are 3 plies)",
+        params: &[],
+    },
 ];
 
 impl GameSpec {
@@ -215,6 +222,7 @@ impl GameSpec {
             GameSpec::Hex(HexSize::Thirteen, params) => visitor.visit(Hex::<13>::new(params)),
             GameSpec::Gomoku(params) => visitor.visit(Gomoku::new(params)),
             GameSpec::LinesOfAction(params) => visitor.visit(LinesOfAction::new(params)),
+            GameSpec::Amazons => visitor.visit(Amazons::new(&AmazonsParams)),
         }
     }
 
@@ -244,6 +252,7 @@ impl GameSpec {
             GameSpec::Hex(..) => Hex::<11>::NAME,
             GameSpec::Gomoku(_) => Gomoku::NAME,
             GameSpec::LinesOfAction(_) => LinesOfAction::NAME,
+            GameSpec::Amazons => Amazons::NAME,
         }
     }
 }
@@ -356,7 +365,8 @@ impl GameSpec {
             | GameSpec::TicTacToe
             | GameSpec::Breakthrough
             | GameSpec::Othello
-            | GameSpec::Clobber => {}
+            | GameSpec::Clobber
+            | GameSpec::Amazons => {}
         }
         changed
     }
@@ -644,6 +654,7 @@ impl FromStr for GameSpec {
             "hex" => hex_params(pairs),
             "gomoku" => Ok(GameSpec::Gomoku(gomoku_params(pairs)?)),
             "lines_of_action" => Ok(GameSpec::LinesOfAction(lines_of_action_params(pairs)?)),
+            "amazons" => no_params("amazons", GameSpec::Amazons, pairs),
             _ => Err(GameSpecError::UnknownGame(name.to_string())),
         }
     }
@@ -687,6 +698,7 @@ mod tests {
             "lines_of_action",
             "lines_of_action(simultaneous=mover,no_move=loses,repetition=second_board,draw_first=true)",
             "lines_of_action(max_plies=300)",
+            "amazons",
         ] {
             let spec: GameSpec = text.parse().unwrap();
             assert_eq!(spec.to_string(), text);
