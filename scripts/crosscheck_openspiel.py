@@ -67,6 +67,9 @@ GAMES = {
     # OpenSpiel's four rule deviations from the Olympiad's (see src/games/lines_of_action.rs).
     LOA_OPENSPIEL: Spec("lines_of_action", symbols=("x", "o"), texts=True),
     "amazons": Spec("amazons", symbols=("X", "O"), texts=True),
+    # OpenSpiel writes "B e5"; descent's text is "e5".
+    "go": Spec("go(board_size=9,komi=7.5)", symbols=("X", "O")),
+    "go(board_size=11)": Spec("go(board_size=11,komi=7.5)", symbols=("X", "O")),
 }
 
 
@@ -76,7 +79,7 @@ def board_pieces(state, symbols):
     counts = [0, 0]
     for line in str(state).splitlines():
         body = line.strip().lstrip("0123456789")
-        only_cells = set(body) <= set(".-# ").union(symbols) and body
+        only_cells = set(body) <= set(".-#+ ").union(symbols) and body
         if not (line.strip()[:1].isdigit() or only_cells):
             continue
         for player, symbol in enumerate(symbols):
@@ -102,6 +105,10 @@ def choose(state, legal, rng, biased):
     return rng.choice(legal)
 
 
+# Rare moves chosen in the games of the current game and policy (passes, swaps).
+EVENTS = {}
+
+
 def openspiel_positions(spec, game, rng, biased):
     state = game.new_initial_state()
     positions, ids = [], []
@@ -120,6 +127,10 @@ def openspiel_positions(spec, game, rng, biased):
         if state.is_terminal():
             return ids, positions
         action = choose(state, legal, rng, biased)
+        text = state.action_to_string(state.current_player(), action).lower()
+        for event in ("pass", "swap"):
+            if text.endswith(event):
+                EVENTS[event] = EVENTS.get(event, 0) + 1
         ids.append(action)
         state.apply_action(action)
 
@@ -229,6 +240,7 @@ def main():
         game = pyspiel.load_game(spec.openspiel)
         for biased in (False, True):
             plies, ends = 0, {}
+            EVENTS.clear()
             for index in range(args.games):
                 play = amazons_positions if ours == "amazons" else openspiel_positions
                 ids, expected = play(spec, game, rng, biased)
@@ -241,7 +253,8 @@ def main():
                 ends[result] = ends.get(result, 0) + 1
             policy = "biased" if biased else "random"
             print(f"{ours}: {args.games} {policy} games, {plies} plies compared with OpenSpiel "
-                  f"{spec.openspiel}; returns {dict(sorted(ends.items()))}", flush=True)
+                  f"{spec.openspiel}; returns {dict(sorted(ends.items()))}; moves chosen {EVENTS}",
+                  flush=True)
     print(f"{failures} mismatching games")
     sys.exit(1 if failures else 0)
 

@@ -9,6 +9,7 @@ mod cell_text;
 pub mod clobber;
 pub mod connect_four;
 pub mod game;
+pub mod go;
 pub mod gomoku;
 pub mod hex;
 pub mod hus;
@@ -32,11 +33,12 @@ pub use connect_four::ConnectFour;
 pub use game::{
     Action, EncodingShape, Game, GameExt, MoveError, Outcome, Player, PositionError, Symmetry,
 };
+pub use go::{Go, GoParams};
 pub use gomoku::{Gomoku, GomokuParams};
 pub use hex::{Hex, HexParams};
 pub use hus::{Hus, HusParams};
 pub use lines_of_action::{LinesOfAction, LinesOfActionParams};
 pub use othello::Othello;
-pub use registry::{GameSpec, GameSpecError, GameVisitor, HexSize, REGISTERED_GAMES};
+pub use registry::{GameSpec, GameSpecError, GameVisitor, GoSize, HexSize, REGISTERED_GAMES};
 pub use shobu::{Shobu, ShobuParams};
 pub use tic_tac_toe::TicTacToe;

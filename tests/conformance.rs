@@ -233,7 +233,9 @@ impl GameVisitor for Conformance {
         assert_eq!(initial.mobility_sums(), [0, 0]);
         // Big action spaces cost more per position: Shobu's (16 384 ids, ~80 legal) ~50× more,
         // Amazons' (20 736 ids, ~500 legal, each child counting its own turns) ~1 000×.
+        // Long games on big boards (Go, Gomoku, Hex, Lines of Action, ...): a quarter as many.
         let games = match G::NUM_ACTIONS {
+            0..=4096 if G::NUM_ACTIONS * initial.max_game_length() > 10_000 => self.games / 4,
             0..=4096 => self.games,
             4097..=16384 => self.games / 8,
             _ => self.games / 40,
@@ -267,6 +269,7 @@ fn every_registered_game_passes_the_conformance_suite() {
         "hex(board_size=13)",
         "gomoku(outer_open=false,exact_five=true)",
         "lines_of_action(simultaneous=mover,no_move=loses,repetition=second_board,draw_first=true)",
+        "go(board_size=11,superko=illegal,max_plies=150)",
     ] {
         variant
             .parse::<GameSpec>()
@@ -668,6 +671,7 @@ fn paper_games_perft_matches_openspiel() {
             "lines_of_action(simultaneous=mover,no_move=loses,repetition=second_board,draw_first=true)",
             &[36, 1_244, 44_952, 1_563_208, 55_934_908],
         ),
+        ("go", &[82, 6_643, 531_522]),
         // Whole turns: OpenSpiel's sub-ply perft 3 and 6 (GAMES.md §3.6).
         ("amazons", &[2_176, 4_307_152]),
         // Depth 5 differs under the Olympiad's repetition rule (GAMES.md §3.8).

@@ -21,6 +21,7 @@ use super::breakthrough::{Breakthrough, BreakthroughParams};
 use super::clobber::{Clobber, ClobberParams};
 use super::connect_four::{ConnectFour, ConnectFourParams};
 use super::game::Game;
+use super::go::{Go, GoParams, Superko};
 use super::gomoku::{Gomoku, GomokuParams};
 use super::hex::{Hex, HexParams};
 use super::hus::{Hus, HusParams};
@@ -52,6 +53,24 @@ pub enum GameSpec {
     Gomoku(GomokuParams),
     LinesOfAction(LinesOfActionParams),
     Amazons,
+    Go(GoSize, GoParams),
+}
+
+/// The Go boards the registry compiles (each size is its own type, `Go<N>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GoSize {
+    Nine,
+    Eleven,
+}
+
+impl GoSize {
+    /// The board's side.
+    pub fn side(self) -> usize {
+        match self {
+            GoSize::Nine => 9,
+            GoSize::Eleven => 11,
+        }
+    }
 }
 
 /// The Hex boards the registry compiles (each size is its own type, `Hex<N>`).
@@ -204,6 +223,22 @@ pub const REGISTERED_GAMES: &[RegisteredGame] = &[
         description: "Amazons, 10 × 10, one action = move + arrow, score = territory (OpenSpiel's amazons, whose turns are 3 plies)",
         params: &[],
     },
+    RegisteredGame {
+        name: "go",
+        description: "Go, Tromp-Taylor area scoring, simple ko, no suicide (OpenSpiel's go)",
+        params: &[
+            ("board_size=9", "the board's side: 9 or 11"),
+            ("komi=7.5", "points given to White (P1)"),
+            (
+                "superko=draw",
+                "a move recreating an earlier board: draw (OpenSpiel) or illegal",
+            ),
+            (
+                "max_plies=0",
+                "the game ends and is scored after this many plies (0: 2·N², OpenSpiel's)",
+            ),
+        ],
+    },
 ];
 
 impl GameSpec {
@@ -223,6 +258,8 @@ impl GameSpec {
             GameSpec::Gomoku(params) => visitor.visit(Gomoku::new(params)),
             GameSpec::LinesOfAction(params) => visitor.visit(LinesOfAction::new(params)),
             GameSpec::Amazons => visitor.visit(Amazons::new(&AmazonsParams)),
+            GameSpec::Go(GoSize::Nine, params) => visitor.visit(Go::<9>::new(params)),
+            GameSpec::Go(GoSize::Eleven, params) => visitor.visit(Go::<11>::new(params)),
         }
     }
 
@@ -253,6 +290,7 @@ impl GameSpec {
             GameSpec::Gomoku(_) => Gomoku::NAME,
             GameSpec::LinesOfAction(_) => LinesOfAction::NAME,
             GameSpec::Amazons => Amazons::NAME,
+            GameSpec::Go(..) => Go::<9>::NAME,
         }
     }
 }
@@ -319,6 +357,28 @@ impl GameSpec {
                     "swap",
                     p.swap.to_string(),
                     HexParams::default().swap.to_string(),
+                );
+            }
+            GameSpec::Go(size, p) => {
+                let d = GoParams::default();
+                note("board_size", size.side().to_string(), "9".to_string());
+                note("komi", p.komi.to_string(), d.komi.to_string());
+                let word = |s: Superko| {
+                    if s == Superko::Draw {
+                        "draw"
+                    } else {
+                        "illegal"
+                    }
+                };
+                note(
+                    "superko",
+                    word(p.superko).to_string(),
+                    word(d.superko).to_string(),
+                );
+                note(
+                    "max_plies",
+                    p.max_plies.to_string(),
+                    d.max_plies.to_string(),
                 );
             }
             GameSpec::Gomoku(p) => {
@@ -617,6 +677,47 @@ fn lines_of_action_params(pairs: Pairs) -> Result<LinesOfActionParams, GameSpecE
     Ok(params)
 }
 
+fn go_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
+    let (mut size, mut params) = (GoSize::Nine, GoParams::default());
+    let bad = |key: &str, value: &str, expected| GameSpecError::BadValue {
+        game: "go",
+        key: key.to_string(),
+        value: value.to_string(),
+        expected,
+    };
+    for (key, value) in pairs {
+        match key {
+            "board_size" => {
+                size = match value {
+                    "9" => GoSize::Nine,
+                    "11" => GoSize::Eleven,
+                    _ => return Err(bad(key, value, "9 or 11")),
+                }
+            }
+            "komi" => {
+                params.komi = value
+                    .parse::<f32>()
+                    .ok()
+                    .filter(|k| k.is_finite() && k.abs() <= 1000.0)
+                    .ok_or_else(|| bad(key, value, "a number of points, e.g. 7.5"))?
+            }
+            "superko" => {
+                params.superko = match value {
+                    "draw" => Superko::Draw,
+                    "illegal" => Superko::Illegal,
+                    _ => return Err(bad(key, value, "draw or illegal")),
+                }
+            }
+            "max_plies" => {
+                let expected = "an integer in 0..=65535 (0: 2·N²)";
+                params.max_plies = parse_integer("go", key, value, (0, u16::MAX), expected)?
+            }
+            _ => return Err(unknown_param("go", key)),
+        }
+    }
+    Ok(GameSpec::Go(size, params))
+}
+
 /// A game without parameters: any pair is an error.
 fn no_params(game: &'static str, spec: GameSpec, pairs: Pairs) -> Result<GameSpec, GameSpecError> {
     match pairs.first() {
@@ -655,6 +756,7 @@ impl FromStr for GameSpec {
             "gomoku" => Ok(GameSpec::Gomoku(gomoku_params(pairs)?)),
             "lines_of_action" => Ok(GameSpec::LinesOfAction(lines_of_action_params(pairs)?)),
             "amazons" => no_params("amazons", GameSpec::Amazons, pairs),
+            "go" => go_params(pairs),
             _ => Err(GameSpecError::UnknownGame(name.to_string())),
         }
     }
@@ -699,6 +801,8 @@ mod tests {
             "lines_of_action(simultaneous=mover,no_move=loses,repetition=second_board,draw_first=true)",
             "lines_of_action(max_plies=300)",
             "amazons",
+            "go",
+            "go(board_size=11,komi=6,superko=illegal,max_plies=300)",
         ] {
             let spec: GameSpec = text.parse().unwrap();
             assert_eq!(spec.to_string(), text);
@@ -742,6 +846,8 @@ mod tests {
             ("hex(size=11)", "board_size=11"),
             ("othello(size=10)", "none"),
             ("lines_of_action(no_move=skip)", "pass or loses"),
+            ("go(board_size=19)", "9 or 11"),
+            ("go(komi=inf)", "number of points"),
             ("lines_of_action(repetition=2)", "third or second_board"),
         ] {
             let err = bad.parse::<GameSpec>().unwrap_err().to_string();

@@ -1,0 +1,537 @@
+//! Go on `N × N` (9 and 11 in the registry), as OpenSpiel's `go(board_size=N, komi=…)`
+//! (GAMES.md §3.14): Black (P0) first; a stone without liberties is captured; suicide is illegal;
+//! simple ko (a single stone that captured a single stone in an enemy eye cannot be retaken at
+//! once); two passes in a row end the game, as do `max_plies` plies (OpenSpiel's 2·N²). Scoring
+//! is Tromp-Taylor: stones plus empty regions that reach only one colour, Black's minus White's,
+//! minus komi; positive wins for Black, zero draws.
+//!
+//! Positional superko as OpenSpiel treats it (`superko=draw`, the default): a move (not a pass)
+//! that recreates any earlier board ends the game as a draw. `superko=illegal` forbids such moves
+//! instead, the stricter engines' rule.
+//!
+//! Action id `row·N + col`, row 0 = the row numbered 1 (the bottom in diagrams), pass = N².
+//! Text: column letter (skipping `i`, as Go does) and row number, `e5`, or `pass`.
+
+use std::fmt;
+use std::sync::Arc;
+
+use super::game::{Action, EncodingShape, Game, MoveError, Outcome, Player, Symmetry};
+use super::square_symmetry::{DIHEDRAL_NAMES, dihedral_cells};
+use super::zobrist;
+
+/// The largest board (its cells fit a `u128`).
+pub const MAX_SIZE: usize = 11;
+const MAX_CELLS: usize = MAX_SIZE * MAX_SIZE;
+/// Column letters: Go skips `i`.
+const COLUMN_LETTERS: &[u8; 11] = b"abcdefghjkl";
+
+// Zobrist keys: [player][cell].
+const STONE_KEYS: [u64; 2 * MAX_CELLS] = zobrist::keys(0x6060_0000_0000_0001);
+const P1_TO_MOVE_KEY: u64 = zobrist::keys::<1>(0x6060_0000_0000_0002)[0];
+const KO_KEYS: [u64; MAX_CELLS] = zobrist::keys(0x6060_0000_0000_0003);
+
+/// What recreating an earlier board does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Superko {
+    /// The game ends in a draw (OpenSpiel's rule).
+    Draw,
+    /// The move is illegal (positional superko).
+    Illegal,
+}
+
+/// Rule options of Go.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GoParams {
+    /// Points given to White (P1).
+    pub komi: f32,
+    pub superko: Superko,
+    /// The game ends (and is scored) after this many plies; 0 means OpenSpiel's 2·N².
+    pub max_plies: u16,
+}
+
+impl Default for GoParams {
+    fn default() -> Self {
+        GoParams {
+            komi: 7.5,
+            superko: Superko::Draw,
+            max_plies: 0,
+        }
+    }
+}
+
+/// A Go position on an `N × N` board.
+#[derive(Clone, Debug)]
+pub struct Go<const N: usize> {
+    stones: [u128; 2],
+    params: GoParams,
+    to_move: Player,
+    outcome: Option<Outcome>,
+    /// The point a simple ko forbids to the mover, if any.
+    ko: Option<usize>,
+    last_was_pass: bool,
+    ply: u16,
+    mobility: [u16; 2],
+    hash: u64,
+    /// Every board so far, the current one included: boards, not hashes, so that a symmetry
+    /// maps the history too (under `superko=illegal` it decides which moves are legal).
+    boards: BoardHistory,
+}
+
+/// The boards of a game, newest first, as a list shared between positions: a clone or a move
+/// costs one pointer, whatever the game's length.
+#[derive(Clone, Debug, Default)]
+struct BoardHistory(Option<Arc<BoardNode>>);
+
+#[derive(Debug)]
+struct BoardNode {
+    board: [u128; 2],
+    older: BoardHistory,
+}
+
+impl BoardHistory {
+    fn push(&mut self, board: [u128; 2]) {
+        let older = std::mem::take(self);
+        *self = BoardHistory(Some(Arc::new(BoardNode { board, older })));
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &[u128; 2]> {
+        std::iter::successors(self.0.as_deref(), |node| node.older.0.as_deref())
+            .map(|node| &node.board)
+    }
+
+    fn contains(&self, board: &[u128; 2]) -> bool {
+        self.iter().any(|b| b == board)
+    }
+
+    /// The same history with every board mapped by `map`.
+    fn map(&self, map: impl Fn(&[u128; 2]) -> [u128; 2]) -> BoardHistory {
+        let boards: Vec<[u128; 2]> = self.iter().map(map).collect();
+        let mut history = BoardHistory::default();
+        for board in boards.into_iter().rev() {
+            history.push(board);
+        }
+        history
+    }
+}
+
+/// The result of placing a stone: the stones after captures, and what was captured.
+struct Placement {
+    stones: [u128; 2],
+    captured: u128,
+}
+
+impl<const N: usize> Go<N> {
+    const CELLS: usize = N * N;
+    /// The pass action.
+    pub const PASS: Action = (N * N) as Action;
+    const BOARD: u128 = if N * N == 128 { !0 } else { (1 << (N * N)) - 1 };
+    const COL_0: u128 = {
+        let mut mask = 0;
+        let mut row = 0;
+        while row < N {
+            mask |= 1 << (row * N);
+            row += 1;
+        }
+        mask
+    };
+    const COL_LAST: u128 = Self::COL_0 << (N - 1);
+    const CELL_IMAGES: [[u16; MAX_CELLS]; 7] = {
+        let mut all = [[0; MAX_CELLS]; 7];
+        let mut k = 0;
+        while k < 7 {
+            all[k] = dihedral_cells(k + 1, N);
+            k += 1;
+        }
+        all
+    };
+    const ACTION_IMAGES: [[Action; MAX_CELLS + 1]; 7] = {
+        let mut all = [[0; MAX_CELLS + 1]; 7];
+        let mut k = 0;
+        while k < 7 {
+            let mut cell = 0;
+            while cell < N * N {
+                all[k][cell] = Self::CELL_IMAGES[k][cell];
+                cell += 1;
+            }
+            all[k][N * N] = (N * N) as Action;
+            k += 1;
+        }
+        all
+    };
+    const SYMMETRY_TABLE: [Symmetry; 7] = {
+        macro_rules! symmetry {
+            ($k:literal) => {
+                Symmetry {
+                    name: DIHEDRAL_NAMES[$k + 1],
+                    cell_image: Self::CELL_IMAGES[$k].split_at(N * N).0,
+                    action_image: Self::ACTION_IMAGES[$k].split_at(N * N + 1).0,
+                }
+            };
+        }
+        [
+            symmetry!(0),
+            symmetry!(1),
+            symmetry!(2),
+            symmetry!(3),
+            symmetry!(4),
+            symmetry!(5),
+            symmetry!(6),
+        ]
+    };
+
+    /// The points next to the points of `bits`.
+    #[inline]
+    fn neighbours(bits: u128) -> u128 {
+        ((bits << 1 & !Self::COL_0) | (bits >> 1 & !Self::COL_LAST) | bits << N | bits >> N)
+            & Self::BOARD
+    }
+
+    /// The chain of `stones` holding `cell`.
+    #[inline]
+    fn chain(stones: u128, cell: usize) -> u128 {
+        let mut chain = 1u128 << cell;
+        loop {
+            let grown = (Self::neighbours(chain) & stones) | chain;
+            if grown == chain {
+                return chain;
+            }
+            chain = grown;
+        }
+    }
+
+    /// Places `player`'s stone on the empty `cell` and removes the enemy chains left without
+    /// liberties; `None` if the stone's own chain then has none (suicide).
+    fn place(&self, player: Player, cell: usize) -> Option<Placement> {
+        let (me, them) = (player.index(), 1 - player.index());
+        let mut stones = self.stones;
+        stones[me] |= 1 << cell;
+        let mut captured = 0;
+        let mut enemy_neighbours = Self::neighbours(1 << cell) & stones[them];
+        while enemy_neighbours != 0 {
+            let chain = Self::chain(stones[them], enemy_neighbours.trailing_zeros() as usize);
+            let empty = !(stones[0] | stones[1]) & Self::BOARD;
+            if Self::neighbours(chain) & empty == 0 {
+                captured |= chain;
+                stones[them] &= !chain;
+            }
+            enemy_neighbours &= !chain;
+        }
+        let empty = !(stones[0] | stones[1]) & Self::BOARD;
+        (Self::neighbours(Self::chain(stones[me], cell)) & empty != 0)
+            .then_some(Placement { stones, captured })
+    }
+
+    /// The Zobrist hash of a board (stones only).
+    fn board_hash(stones: &[u128; 2]) -> u64 {
+        let mut hash = 0;
+        for (player, &bits) in stones.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                hash ^= STONE_KEYS[player * MAX_CELLS + bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+            }
+        }
+        hash
+    }
+
+    /// Whether the mover may place on `cell` (empty, not the ko point, no suicide, and under
+    /// `superko=illegal` no earlier board).
+    fn can_place(&self, cell: usize) -> bool {
+        let occupied = self.stones[0] | self.stones[1];
+        if occupied >> cell & 1 == 1 || self.ko == Some(cell) {
+            return false;
+        }
+        let has_liberty = Self::neighbours(1 << cell) & !occupied & Self::BOARD != 0;
+        if has_liberty && self.params.superko == Superko::Draw {
+            return true;
+        }
+        match self.place(self.to_move, cell) {
+            None => false,
+            Some(placed) => {
+                self.params.superko == Superko::Draw || !self.boards.contains(&placed.stones)
+            }
+        }
+    }
+
+    fn max_plies(&self) -> usize {
+        match self.params.max_plies {
+            0 => 2 * Self::CELLS,
+            plies => plies as usize,
+        }
+    }
+
+    /// Tromp-Taylor area, Black's minus White's (komi not included).
+    pub fn area_difference(&self) -> i32 {
+        let empty = !(self.stones[0] | self.stones[1]) & Self::BOARD;
+        let mut difference =
+            self.stones[0].count_ones() as i32 - self.stones[1].count_ones() as i32;
+        let mut unvisited = empty;
+        while unvisited != 0 {
+            let region = Self::chain(empty, unvisited.trailing_zeros() as usize);
+            let border = Self::neighbours(region);
+            let (black, white) = (border & self.stones[0] != 0, border & self.stones[1] != 0);
+            let size = region.count_ones() as i32;
+            difference += match (black, white) {
+                (true, false) => size,
+                (false, true) => -size,
+                _ => 0,
+            };
+            unvisited &= !region;
+        }
+        difference
+    }
+
+    /// The outcome of scoring the board now.
+    fn scored(&self) -> Outcome {
+        let margin = self.area_difference() as f32 - self.params.komi;
+        if margin > 0.0 {
+            Outcome::WinP0
+        } else if margin < 0.0 {
+            Outcome::WinP1
+        } else {
+            Outcome::Draw
+        }
+    }
+
+    /// The stone (P0 = Black, P1 = White, or none) at `row` (0 = the row numbered 1), `col`.
+    pub fn cell(&self, row: usize, col: usize) -> Option<Player> {
+        let bit = 1u128 << (row * N + col);
+        [Player::P0, Player::P1]
+            .into_iter()
+            .find(|p| self.stones[p.index()] & bit != 0)
+    }
+
+    fn ko_hash(ko: Option<usize>) -> u64 {
+        ko.map_or(0, |cell| KO_KEYS[cell])
+    }
+}
+
+impl<const N: usize> Game for Go<N> {
+    const NAME: &'static str = "go";
+    const NUM_ACTIONS: usize = N * N + 1;
+    const HAS_DRAWS: bool = true;
+    /// Planes over the board, cell `row·N + col` with row 0 = the row numbered 1: Black's
+    /// stones, White's stones, Black to move, the ko point.
+    const ENCODING: EncodingShape = EncodingShape {
+        planes: 4,
+        rows: N,
+        cols: N,
+    };
+    const ENCODING_VERSION: u32 = 1;
+    /// The square's 7.
+    const SYMMETRIES: &'static [Symmetry] = &Self::SYMMETRY_TABLE;
+
+    type Params = GoParams;
+
+    fn new(params: &GoParams) -> Go<N> {
+        assert!((2..=MAX_SIZE).contains(&N), "Go boards are 2 to 11 wide");
+        let mut position = Go {
+            stones: [0; 2],
+            params: *params,
+            to_move: Player::P0,
+            outcome: None,
+            ko: None,
+            last_was_pass: false,
+            ply: 0,
+            mobility: [0; 2],
+            hash: 0,
+            boards: BoardHistory::default(),
+        };
+        position.boards.push([0; 2]);
+        position.hash = position.hash_from_scratch();
+        position
+    }
+
+    fn params(&self) -> &GoParams {
+        &self.params
+    }
+
+    fn max_game_length(&self) -> usize {
+        self.max_plies()
+    }
+
+    #[inline]
+    fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    #[inline]
+    fn ply(&self) -> usize {
+        self.ply as usize
+    }
+
+    fn legal_actions(&self, out: &mut Vec<Action>) {
+        out.clear();
+        if self.outcome.is_some() {
+            return;
+        }
+        out.extend(
+            (0..Self::CELLS)
+                .filter(|&cell| self.can_place(cell))
+                .map(|cell| cell as Action),
+        );
+        out.push(Self::PASS);
+    }
+
+    fn is_legal(&self, action: Action) -> bool {
+        self.outcome.is_none()
+            && (action == Self::PASS
+                || ((action as usize) < Self::CELLS && self.can_place(action as usize)))
+    }
+
+    fn play(&mut self, action: Action) {
+        debug_assert!(
+            self.is_legal(action),
+            "illegal Go action {action} in\n{self}"
+        );
+        let mover = self.to_move;
+        let legal = 1 + (0..Self::CELLS).filter(|&c| self.can_place(c)).count();
+        self.mobility[mover.index()] += legal as u16;
+        self.ko = None;
+        let was_pass = self.last_was_pass;
+        self.last_was_pass = action == Self::PASS;
+        let mut recreated = false;
+        if action != Self::PASS {
+            let cell = action as usize;
+            let placed = self.place(mover, cell).expect("a legal placement");
+            let enemy_eye = Self::neighbours(1 << cell) & !self.stones[1 - mover.index()] == 0;
+            if enemy_eye && placed.captured.count_ones() == 1 {
+                self.ko = Some(placed.captured.trailing_zeros() as usize);
+            }
+            self.stones = placed.stones;
+            recreated = self.boards.contains(&self.stones);
+            self.boards.push(self.stones);
+        }
+        self.ply += 1;
+        self.to_move = mover.opponent();
+        if recreated {
+            self.outcome = Some(Outcome::Draw);
+        } else if (was_pass && self.last_was_pass) || self.ply as usize >= self.max_plies() {
+            self.outcome = Some(self.scored());
+        }
+        // Captures change many stones: recomputed rather than updated.
+        self.hash = self.hash_from_scratch();
+    }
+
+    #[inline]
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        let side = if self.to_move == Player::P1 {
+            P1_TO_MOVE_KEY
+        } else {
+            0
+        };
+        Self::board_hash(&self.stones) ^ side ^ Self::ko_hash(self.ko)
+    }
+
+    /// The Tromp-Taylor margin, komi included, rounded away from zero (so its sign is the
+    /// result's).
+    fn score_p0(&self) -> Option<i32> {
+        let margin = self.area_difference() as f32 - self.params.komi;
+        Some(if margin >= 0.0 {
+            margin.ceil() as i32
+        } else {
+            margin.floor() as i32
+        })
+    }
+
+    fn piece_counts(&self) -> [u32; 2] {
+        self.stones.map(u128::count_ones)
+    }
+
+    fn mobility_sums(&self) -> [u32; 2] {
+        self.mobility.map(u32::from)
+    }
+
+    fn encode(&self, out: &mut [f32]) {
+        let cells = Self::CELLS;
+        assert_eq!(out.len(), 4 * cells, "Go encodes into {} floats", 4 * cells);
+        let (stones, ko) = out.split_at_mut(3 * cells);
+        super::board_planes::encode_stone_planes(stones, cells, self.to_move, |p, cell| {
+            self.stones[p] >> cell & 1 == 1
+        });
+        ko.fill(0.0);
+        if let Some(cell) = self.ko {
+            ko[cell] = 1.0;
+        }
+    }
+
+    /// The image board, ko point and board history; the same side to move.
+    fn apply_symmetry(&self, index: usize) -> Go<N> {
+        let table = &Self::CELL_IMAGES[index];
+        let map = |bits: u128| {
+            (0..Self::CELLS)
+                .filter(|&cell| bits >> cell & 1 == 1)
+                .fold(0u128, |acc, cell| acc | 1 << table[cell])
+        };
+        let mut image = self.clone();
+        image.stones = self.stones.map(map);
+        image.ko = self.ko.map(|cell| table[cell] as usize);
+        image.boards = self.boards.map(|board| board.map(map));
+        image.hash = image.hash_from_scratch();
+        image
+    }
+
+    fn action_to_text(_player: Player, action: Action) -> String {
+        if action == Self::PASS {
+            return "pass".to_string();
+        }
+        let cell = action as usize;
+        format!("{}{}", char::from(COLUMN_LETTERS[cell % N]), cell / N + 1)
+    }
+
+    fn action_from_text(_player: Player, text: &str) -> Result<Action, MoveError> {
+        let text = text.trim().to_ascii_lowercase();
+        if text == "pass" {
+            return Ok(Self::PASS);
+        }
+        let mut chars = text.chars();
+        let col = chars
+            .next()
+            .and_then(|c| COLUMN_LETTERS[..N].iter().position(|&l| char::from(l) == c));
+        let row = chars
+            .as_str()
+            .parse::<usize>()
+            .ok()
+            .filter(|r| (1..=N).contains(r));
+        match (col, row) {
+            (Some(col), Some(row)) => Ok(((row - 1) * N + col) as Action),
+            _ => Err(MoveError::Unparsable {
+                text: text.to_string(),
+                expected: Self::notation_help().to_string(),
+            }),
+        }
+    }
+
+    fn notation_help() -> &'static str {
+        "a point: column letter (a-j or a-l, no i) and row number from the bottom, e.g. e5, or pass"
+    }
+}
+
+impl<const N: usize> fmt::Display for Go<N> {
+    /// OpenSpiel's picture: rows from N down to 1, `X` Black (P0), `O` White (P1), `+` empty.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for row in (0..N).rev() {
+            write!(f, "{:>2} ", row + 1)?;
+            for col in 0..N {
+                let symbol = match self.cell(row, col) {
+                    Some(Player::P0) => 'X',
+                    Some(Player::P1) => 'O',
+                    None => '+',
+                };
+                write!(f, "{symbol}")?;
+            }
+            writeln!(f)?;
+        }
+        let letters: String = COLUMN_LETTERS[..N].iter().map(|&l| char::from(l)).collect();
+        write!(f, "   {}  {} to move", letters.to_uppercase(), self.to_move)
+    }
+}
