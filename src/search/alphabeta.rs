@@ -229,10 +229,22 @@ impl<G: Game> AlphaBeta<G> {
                 exact = false;
                 sign * values_p0[i]
             } else {
+                // Negamax flips the view only when the side to move changes: in games where a
+                // player moves twice in a row, the child's mover is still this one.
+                let same_mover = child.to_move() == position.to_move();
+                let (child_alpha, child_beta) = if same_mover {
+                    (alpha, beta)
+                } else {
+                    (-beta, -alpha)
+                };
                 let (child_value, child_exact) =
-                    self.negamax(child, depth - 1, -beta, -alpha, evaluator, clock)?;
+                    self.negamax(child, depth - 1, child_alpha, child_beta, evaluator, clock)?;
                 exact &= child_exact;
-                -child_value
+                if same_mover {
+                    child_value
+                } else {
+                    -child_value
+                }
             };
             if value > best_value {
                 best_value = value;
