@@ -16,8 +16,24 @@ fn games_lists_every_registered_game() {
         .collect();
     assert_eq!(
         names,
-        ["awale", "connect_four", "tic_tac_toe", "hus", "shobu"]
+        [
+            "awale",
+            "connect_four",
+            "tic_tac_toe",
+            "hus",
+            "shobu",
+            "breakthrough",
+            "othello",
+            "clobber",
+            "hex",
+            "gomoku",
+            "lines_of_action",
+            "amazons",
+            "go"
+        ]
     );
+    assert_eq!(games[11]["num_actions"], 20736, "Amazons: whole turns");
+    assert_eq!(games[8]["num_actions"], 122, "Hex 11 and the swap");
     assert_eq!(games[0]["num_actions"], 6);
     assert_eq!(games[3]["num_actions"], 32);
     assert_eq!(games[4]["num_actions"], 16384);

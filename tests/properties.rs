@@ -34,9 +34,12 @@ impl GameVisitor for AlongMoves {
             let text = G::action_to_text(position.to_move(), action);
             prop_assert_eq!(G::action_from_text(position.to_move(), &text), Ok(action));
             texts.push(text);
+            let image_moves: Vec<Action> = (0..images.len())
+                .map(|k| position.symmetric_action(k, action))
+                .collect();
             position.play(action);
-            for (image, symmetry) in images.iter_mut().zip(G::SYMMETRIES) {
-                image.play(symmetry.action_image[action as usize]);
+            for (image, &image_move) in images.iter_mut().zip(&image_moves) {
+                image.play(image_move);
             }
             prop_assert_eq!(
                 position.hash(),
@@ -68,11 +71,11 @@ fn check_symmetric_images<G: Game>(
     actions: &[Action],
     image_actions: &mut Vec<Action>,
 ) -> Result<(), TestCaseError> {
-    for (image, symmetry) in images.iter().zip(G::SYMMETRIES) {
+    for (k, (image, symmetry)) in images.iter().zip(G::SYMMETRIES).enumerate() {
         image.legal_actions(image_actions);
         let mut mapped: Vec<Action> = actions
             .iter()
-            .map(|&a| symmetry.action_image[a as usize])
+            .map(|&a| position.symmetric_action(k, a))
             .collect();
         mapped.sort_unstable();
         prop_assert_eq!(&mapped, &*image_actions, "{} {}", G::NAME, symmetry.name);

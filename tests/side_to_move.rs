@@ -34,7 +34,7 @@ struct DoubleStartNim {
 impl DoubleStartNim {
     /// P0 plays plies 0 and 1, then P1 the even plies and P0 the odd ones.
     fn mover_at(ply: u8) -> Player {
-        if ply <= 1 || ply % 2 == 1 {
+        if ply <= 1 || !ply.is_multiple_of(2) {
             Player::P0
         } else {
             Player::P1
@@ -142,7 +142,7 @@ fn minimax(position: &DoubleStartNim, by_position: bool) -> f32 {
     let maximising = if by_position {
         position.to_move() == Player::P0
     } else {
-        position.ply % 2 == 0
+        position.ply.is_multiple_of(2)
     };
     let mut actions = Vec::new();
     position.legal_actions(&mut actions);
