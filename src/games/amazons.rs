@@ -26,7 +26,7 @@ use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
 };
 use super::picture::read_picture;
-use super::square_symmetry::{DIHEDRAL_NAMES, dihedral_cells};
+use super::square_symmetry::{non_identity_cells, non_identity_symmetries};
 use super::zobrist;
 
 const SIZE: usize = 10;
@@ -281,27 +281,9 @@ fn turn_of_cells(rank: usize, from: usize, to: usize, arrow: usize) -> Option<Tu
     })
 }
 
-static CELL_IMAGES: [[u16; CELLS]; 7] = {
-    let mut all = [[0; CELLS]; 7];
-    let mut k = 0;
-    while k < 7 {
-        all[k] = dihedral_cells(k + 1, SIZE);
-        k += 1;
-    }
-    all
-};
+static CELL_IMAGES: [[u16; CELLS]; 7] = non_identity_cells(SIZE);
 
-macro_rules! symmetries {
-    ($($k:literal)*) => {
-        [$(Symmetry {
-            name: DIHEDRAL_NAMES[$k + 1],
-            cell_image: &CELL_IMAGES[$k],
-            action_image: &[],
-        },)*]
-    };
-}
-
-const SYMMETRIES: [Symmetry; 7] = symmetries!(0 1 2 3 4 5 6);
+const SYMMETRIES: [Symmetry; 7] = non_identity_symmetries(&CELL_IMAGES, [&[]; 7]);
 
 impl Game for Amazons {
     const NAME: &'static str = "amazons";
@@ -423,11 +405,7 @@ impl Game for Amazons {
         };
         let boards = [self.amazons[0], self.amazons[1], self.arrows];
         for (k, &board) in boards.iter().enumerate() {
-            let mut bits = board;
-            while bits != 0 {
-                hash ^= KEYS[k * CELLS + bits.trailing_zeros() as usize];
-                bits &= bits - 1;
-            }
+            hash ^= zobrist::of_bits(board, &KEYS[k * CELLS..]);
         }
         hash
     }

@@ -326,11 +326,7 @@ impl Game for Breakthrough {
             0
         };
         for player in 0..2 {
-            let mut pawns = self.pawns[player];
-            while pawns != 0 {
-                hash ^= PAWN_KEYS[player * CELLS + pawns.trailing_zeros() as usize];
-                pawns &= pawns - 1;
-            }
+            hash ^= zobrist::of_bits(self.pawns[player].into(), &PAWN_KEYS[player * CELLS..]);
         }
         hash
     }

@@ -295,11 +295,7 @@ impl Game for Clobber {
             0
         };
         for player in 0..2 {
-            let mut stones = self.stones[player];
-            while stones != 0 {
-                hash ^= STONE_KEYS[player * CELLS + stones.trailing_zeros() as usize];
-                stones &= stones - 1;
-            }
+            hash ^= zobrist::of_bits(self.stones[player], &STONE_KEYS[player * CELLS..]);
         }
         hash
     }

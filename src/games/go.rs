@@ -223,15 +223,8 @@ impl<const N: usize> Go<N> {
 
     /// The Zobrist hash of a board (stones only).
     fn board_hash(stones: &[u128; 2]) -> u64 {
-        let mut hash = 0;
-        for (player, &bits) in stones.iter().enumerate() {
-            let mut bits = bits;
-            while bits != 0 {
-                hash ^= STONE_KEYS[player * MAX_CELLS + bits.trailing_zeros() as usize];
-                bits &= bits - 1;
-            }
-        }
-        hash
+        zobrist::of_bits(stones[0], &STONE_KEYS[..MAX_CELLS])
+            ^ zobrist::of_bits(stones[1], &STONE_KEYS[MAX_CELLS..])
     }
 
     /// Whether the mover may place on `cell` (empty, not the ko point, no suicide, and under

@@ -20,7 +20,7 @@ use std::fmt;
 use super::bitset::CellSet;
 use super::cell_text::split_cell;
 use super::game::{Action, EncodingShape, Game, MoveError, Outcome, Player, Symmetry};
-use super::square_symmetry::{DIHEDRAL_NAMES, dihedral_cells};
+use super::square_symmetry::{non_identity_cells, non_identity_symmetries};
 use super::zobrist;
 
 const SIZE: usize = 15;
@@ -125,27 +125,20 @@ impl Gomoku {
     }
 }
 
-static CELL_IMAGES: [[u16; CELLS]; 7] = {
-    let mut all = [[0; CELLS]; 7];
-    let mut k = 0;
-    while k < 7 {
-        all[k] = dihedral_cells(k + 1, SIZE);
-        k += 1;
-    }
-    all
-};
+static CELL_IMAGES: [[u16; CELLS]; 7] = non_identity_cells(SIZE);
 
-macro_rules! symmetries {
-    ($($k:literal)*) => {
-        [$(Symmetry {
-            name: DIHEDRAL_NAMES[$k + 1],
-            cell_image: &CELL_IMAGES[$k],
-            action_image: &CELL_IMAGES[$k],
-        },)*]
-    };
-}
-
-const SYMMETRIES: [Symmetry; 7] = symmetries!(0 1 2 3 4 5 6);
+const SYMMETRIES: [Symmetry; 7] = non_identity_symmetries(
+    &CELL_IMAGES,
+    [
+        &CELL_IMAGES[0],
+        &CELL_IMAGES[1],
+        &CELL_IMAGES[2],
+        &CELL_IMAGES[3],
+        &CELL_IMAGES[4],
+        &CELL_IMAGES[5],
+        &CELL_IMAGES[6],
+    ],
+);
 
 impl Game for Gomoku {
     const NAME: &'static str = "gomoku";

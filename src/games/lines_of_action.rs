@@ -25,7 +25,7 @@ use super::game::{
 };
 use super::picture::read_picture;
 use super::repetition::RepetitionHistory;
-use super::square_symmetry::{DIHEDRAL_NAMES, dihedral_cells};
+use super::square_symmetry::{non_identity_cells, non_identity_symmetries};
 use super::zobrist;
 
 const SIZE: usize = 8;
@@ -318,15 +318,7 @@ impl LinesOfAction {
     }
 }
 
-static CELL_IMAGES: [[u16; CELLS]; 7] = {
-    let mut all = [[0; CELLS]; 7];
-    let mut k = 0;
-    while k < 7 {
-        all[k] = dihedral_cells(k + 1, SIZE);
-        k += 1;
-    }
-    all
-};
+static CELL_IMAGES: [[u16; CELLS]; 7] = non_identity_cells(SIZE);
 
 static ACTION_IMAGES: [[Action; PASS as usize + 1]; 7] = {
     let mut all = [[0; PASS as usize + 1]; 7];
@@ -345,17 +337,18 @@ static ACTION_IMAGES: [[Action; PASS as usize + 1]; 7] = {
     all
 };
 
-macro_rules! symmetries {
-    ($($k:literal)*) => {
-        [$(Symmetry {
-            name: DIHEDRAL_NAMES[$k + 1],
-            cell_image: &CELL_IMAGES[$k],
-            action_image: &ACTION_IMAGES[$k],
-        },)*]
-    };
-}
-
-const SYMMETRIES: [Symmetry; 7] = symmetries!(0 1 2 3 4 5 6);
+const SYMMETRIES: [Symmetry; 7] = non_identity_symmetries(
+    &CELL_IMAGES,
+    [
+        &ACTION_IMAGES[0],
+        &ACTION_IMAGES[1],
+        &ACTION_IMAGES[2],
+        &ACTION_IMAGES[3],
+        &ACTION_IMAGES[4],
+        &ACTION_IMAGES[5],
+        &ACTION_IMAGES[6],
+    ],
+);
 
 impl Game for LinesOfAction {
     const NAME: &'static str = "lines_of_action";
@@ -484,11 +477,7 @@ impl Game for LinesOfAction {
             0
         };
         for player in 0..2 {
-            let mut pieces = self.pieces[player];
-            while pieces != 0 {
-                hash ^= PIECE_KEYS[player * CELLS + pieces.trailing_zeros() as usize];
-                pieces &= pieces - 1;
-            }
+            hash ^= zobrist::of_bits(self.pieces[player].into(), &PIECE_KEYS[player * CELLS..]);
         }
         hash
     }

@@ -16,7 +16,7 @@ use super::game::{
     push_mask_actions,
 };
 use super::picture::read_picture;
-use super::square_symmetry::{DIHEDRAL_NAMES, dihedral_cells};
+use super::square_symmetry::{dihedral_cells, non_identity_cells, non_identity_symmetries};
 use super::zobrist;
 
 const SIZE: usize = 8;
@@ -165,15 +165,7 @@ const fn symmetry_actions(k: usize) -> [Action; CELLS + 1] {
     image
 }
 
-static CELL_IMAGES: [[u16; CELLS]; 7] = {
-    let mut all = [[0; CELLS]; 7];
-    let mut k = 0;
-    while k < 7 {
-        all[k] = dihedral_cells(k + 1, SIZE);
-        k += 1;
-    }
-    all
-};
+static CELL_IMAGES: [[u16; CELLS]; 7] = non_identity_cells(SIZE);
 
 static ACTION_IMAGES: [[Action; CELLS + 1]; 7] = {
     let mut all = [[0; CELLS + 1]; 7];
@@ -185,17 +177,18 @@ static ACTION_IMAGES: [[Action; CELLS + 1]; 7] = {
     all
 };
 
-macro_rules! symmetries {
-    ($($k:literal)*) => {
-        [$(Symmetry {
-            name: DIHEDRAL_NAMES[$k + 1],
-            cell_image: &CELL_IMAGES[$k],
-            action_image: &ACTION_IMAGES[$k],
-        },)*]
-    };
-}
-
-const SYMMETRIES: [Symmetry; 7] = symmetries!(0 1 2 3 4 5 6);
+const SYMMETRIES: [Symmetry; 7] = non_identity_symmetries(
+    &CELL_IMAGES,
+    [
+        &ACTION_IMAGES[0],
+        &ACTION_IMAGES[1],
+        &ACTION_IMAGES[2],
+        &ACTION_IMAGES[3],
+        &ACTION_IMAGES[4],
+        &ACTION_IMAGES[5],
+        &ACTION_IMAGES[6],
+    ],
+);
 
 impl Game for Othello {
     const NAME: &'static str = "othello";
@@ -316,11 +309,7 @@ impl Game for Othello {
             0
         };
         for player in 0..2 {
-            let mut discs = self.discs[player];
-            while discs != 0 {
-                hash ^= DISC_KEYS[player * CELLS + discs.trailing_zeros() as usize];
-                discs &= discs - 1;
-            }
+            hash ^= zobrist::of_bits(self.discs[player].into(), &DISC_KEYS[player * CELLS..]);
         }
         hash
     }

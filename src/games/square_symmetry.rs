@@ -2,6 +2,8 @@
 //! acting on the cells `(row, col)` of an `n × n` grid, identity first. Games build their
 //! [`Symmetry`](super::Symmetry) tables from these (cells of the encoding and action ids).
 
+use super::game::{Action, Symmetry};
+
 /// Names of the 8 elements, identity first (the order of [`dihedral_point`]).
 pub const DIHEDRAL_NAMES: [&str; 8] = [
     "identity",
@@ -61,6 +63,42 @@ pub const fn dihedral_cells<const CELLS: usize>(k: usize, n: usize) -> [u16; CEL
         cell += 1;
     }
     image
+}
+
+/// The 7 non-identity elements' cell tables (`dihedral_cells` for elements 1-7).
+pub const fn non_identity_cells<const CELLS: usize>(n: usize) -> [[u16; CELLS]; 7] {
+    let mut all = [[0; CELLS]; 7];
+    let mut k = 0;
+    while k < 7 {
+        all[k] = dihedral_cells(k + 1, n);
+        k += 1;
+    }
+    all
+}
+
+/// The 7 non-identity symmetries from their cell and action tables (`actions` empty when a
+/// game's action images depend on the position).
+pub const fn non_identity_symmetries<const CELLS: usize>(
+    cells: &'static [[u16; CELLS]; 7],
+    actions: [&'static [Action]; 7],
+) -> [Symmetry; 7] {
+    let mut k = 0;
+    let mut all = [const {
+        Symmetry {
+            name: "",
+            cell_image: &[],
+            action_image: &[],
+        }
+    }; 7];
+    while k < 7 {
+        all[k] = Symmetry {
+            name: DIHEDRAL_NAMES[k + 1],
+            cell_image: &cells[k],
+            action_image: actions[k],
+        };
+        k += 1;
+    }
+    all
 }
 
 #[cfg(test)]

@@ -24,6 +24,19 @@ pub const fn keys<const N: usize>(seed: u64) -> [u64; N] {
     out
 }
 
+/// The XOR of `keys[cell]` over the cells of a bitboard (bit `cell` set): a board's part of a
+/// Zobrist hash recomputed from scratch.
+#[inline]
+pub fn of_bits(bits: u128, keys: &[u64]) -> u64 {
+    let mut hash = 0;
+    let mut rest = bits;
+    while rest != 0 {
+        hash ^= keys[rest.trailing_zeros() as usize];
+        rest &= rest - 1;
+    }
+    hash
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
