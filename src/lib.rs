@@ -8,8 +8,9 @@
 //! games → search → value → arena → learn → selfplay → experiment → cli
 //! ```
 //!
-//! - [`games`]: the `Game` trait, Awale, Connect Four, tic-tac-toe, Hus, Shobu, the registry,
-//!   perft.
+//! - [`games`]: the `Game` trait, Awale, Connect Four, tic-tac-toe, Hus, Shobu, and the paper's
+//!   Breakthrough, Othello, Clobber, Hex, Outer-Open Gomoku, Lines of Action, Amazons, Go; the
+//!   registry, perft.
 //! - [`search`]: the search table, completed Descent, UBFM / UBFM_s, MCTS / UCT, alpha-beta,
 //!   greedy and random, all through the `Evaluator` trait.
 //! - [`value`]: the value network on burn (architectures, `NetEvaluator`, the update step).
