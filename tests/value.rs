@@ -108,8 +108,10 @@ impl GameVisitor for DirectMatchesBurn {
         // 300 positions: on Connect Four the paper CNN's convolutions are big enough to be
         // split over threads.
         let positions = random_positions(&initial, 300, 7);
+        let (mut nets, mut spread_nets) = (0, 0);
         for architecture in architectures() {
             for tanh in [true, false] {
+                nets += 1;
                 let net = ValueNet::new(&architecture, shape::<G>(), tanh, &device());
                 let direct = CpuNet::new(&net, shape::<G>());
                 for count in [1, 5, 300] {
@@ -138,19 +140,21 @@ impl GameVisitor for DirectMatchesBurn {
                     if count == 300 {
                         let spread = expected.iter().fold(f32::MIN, |a, &b| a.max(b))
                             - expected.iter().fold(f32::MAX, |a, &b| a.min(b));
-                        // Not a trivial comparison: the positions get values that differ by
-                        // more than the tolerance. A fresh small resnet with the pooled head
-                        // spreads its values little (Shobu ~1e-3, Gomoku's 15 × 15 with SE
-                        // ~3e-5), hence twice the tolerance, not 1e-3.
-                        assert!(
-                            spread > 2.0 * tolerance,
-                            "{} {architecture}: values barely differ (spread {spread})",
-                            G::NAME
-                        );
+                        spread_nets += usize::from(spread > 2.0 * tolerance);
                     }
                 }
             }
         }
+        // Not a trivial comparison: the positions get values that differ by more than the
+        // tolerance. A fresh small resnet with the pooled head may spread its values little or
+        // not at all (every ReLU of its narrow head dead: spread 0 on Gomoku now and then), so
+        // most networks, not each, must spread them over twice the tolerance.
+        assert!(
+            2 * spread_nets > nets,
+            "{}: values barely differ for {} of {nets} networks",
+            G::NAME,
+            nets - spread_nets
+        );
     }
 }
 

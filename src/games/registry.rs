@@ -298,137 +298,68 @@ impl GameSpec {
 impl GameSpec {
     /// `key=value` for each parameter that differs from its default, in the registry's order.
     fn changed_params(&self) -> Vec<String> {
-        let mut changed = Vec::new();
-        let mut note = |key: &str, value: String, default: String| {
-            if value != default {
-                changed.push(format!("{key}={value}"));
-            }
-        };
+        let defaults = self
+            .name()
+            .parse::<GameSpec>()
+            .expect("a registered name parses")
+            .param_values();
+        self.param_values()
+            .into_iter()
+            .zip(defaults)
+            .filter(|((_, value), (_, default))| value != default)
+            .map(|((key, value), _)| format!("{key}={value}"))
+            .collect()
+    }
+
+    /// Every parameter's value as the spec writes it, in the registry's order.
+    fn param_values(&self) -> Vec<(&'static str, String)> {
         match self {
-            GameSpec::Awale(p) => {
-                let d = AwaleParams::default();
-                note("feeding", p.feeding.to_string(), d.feeding.to_string());
-                note(
-                    "repetition",
-                    p.repetition.to_string(),
-                    d.repetition.to_string(),
-                );
-                note(
-                    "max_plies",
-                    p.max_plies.to_string(),
-                    d.max_plies.to_string(),
-                );
-                note(
-                    "cap_is_draw",
-                    p.cap_is_draw.to_string(),
-                    d.cap_is_draw.to_string(),
-                );
-            }
-            GameSpec::Hus(p) => {
-                let d = HusParams::default();
-                note(
-                    "max_rounds",
-                    p.max_rounds.to_string(),
-                    d.max_rounds.to_string(),
-                );
-                note("max_laps", p.max_laps.to_string(), d.max_laps.to_string());
-            }
-            GameSpec::Shobu(p) => {
-                let d = ShobuParams::default();
-                note(
-                    "no_push_draw",
-                    p.no_push_draw.to_string(),
-                    d.no_push_draw.to_string(),
-                );
-                note(
-                    "no_move_loses",
-                    p.no_move_loses.to_string(),
-                    d.no_move_loses.to_string(),
-                );
-                note(
-                    "max_plies",
-                    p.max_plies.to_string(),
-                    d.max_plies.to_string(),
-                );
-            }
-            GameSpec::Hex(size, p) => {
-                note("board_size", size.side().to_string(), "11".to_string());
-                note(
-                    "swap",
-                    p.swap.to_string(),
-                    HexParams::default().swap.to_string(),
-                );
-            }
-            GameSpec::Go(size, p) => {
-                let d = GoParams::default();
-                note("board_size", size.side().to_string(), "9".to_string());
-                note("komi", p.komi.to_string(), d.komi.to_string());
-                let word = |s: Superko| {
-                    if s == Superko::Draw {
-                        "draw"
-                    } else {
-                        "illegal"
-                    }
-                };
-                note(
-                    "superko",
-                    word(p.superko).to_string(),
-                    word(d.superko).to_string(),
-                );
-                note(
-                    "max_plies",
-                    p.max_plies.to_string(),
-                    d.max_plies.to_string(),
-                );
-            }
-            GameSpec::Gomoku(p) => {
-                let d = GomokuParams::default();
-                note(
-                    "outer_open",
-                    p.outer_open.to_string(),
-                    d.outer_open.to_string(),
-                );
-                note(
-                    "exact_five",
-                    p.exact_five.to_string(),
-                    d.exact_five.to_string(),
-                );
-            }
-            GameSpec::LinesOfAction(p) => {
-                let d = LinesOfActionParams::default();
-                let words = |p: &LinesOfActionParams| {
-                    [
-                        simultaneous_word(p.simultaneous),
-                        no_move_word(p.no_move),
-                        repetition_word(p.repetition),
-                    ]
-                };
-                for ((key, value), default) in ["simultaneous", "no_move", "repetition"]
-                    .iter()
-                    .zip(words(p))
-                    .zip(words(&d))
-                {
-                    note(key, value.to_string(), default.to_string());
-                }
-                note(
-                    "draw_first",
-                    p.draw_first.to_string(),
-                    d.draw_first.to_string(),
-                );
-                note(
-                    "max_plies",
-                    p.max_plies.to_string(),
-                    d.max_plies.to_string(),
-                );
-            }
+            GameSpec::Awale(p) => vec![
+                ("feeding", p.feeding.to_string()),
+                ("repetition", p.repetition.to_string()),
+                ("max_plies", p.max_plies.to_string()),
+                ("cap_is_draw", p.cap_is_draw.to_string()),
+            ],
+            GameSpec::Hus(p) => vec![
+                ("max_rounds", p.max_rounds.to_string()),
+                ("max_laps", p.max_laps.to_string()),
+            ],
+            GameSpec::Shobu(p) => vec![
+                ("no_push_draw", p.no_push_draw.to_string()),
+                ("no_move_loses", p.no_move_loses.to_string()),
+                ("max_plies", p.max_plies.to_string()),
+            ],
+            GameSpec::Hex(size, p) => vec![
+                ("board_size", size.side().to_string()),
+                ("swap", p.swap.to_string()),
+            ],
+            GameSpec::Go(size, p) => vec![
+                ("board_size", size.side().to_string()),
+                ("komi", p.komi.to_string()),
+                ("superko", superko_word(p.superko).to_string()),
+                ("max_plies", p.max_plies.to_string()),
+            ],
+            GameSpec::Gomoku(p) => vec![
+                ("outer_open", p.outer_open.to_string()),
+                ("exact_five", p.exact_five.to_string()),
+            ],
+            GameSpec::LinesOfAction(p) => vec![
+                (
+                    "simultaneous",
+                    simultaneous_word(p.simultaneous).to_string(),
+                ),
+                ("no_move", no_move_word(p.no_move).to_string()),
+                ("repetition", repetition_word(p.repetition).to_string()),
+                ("draw_first", p.draw_first.to_string()),
+                ("max_plies", p.max_plies.to_string()),
+            ],
             GameSpec::ConnectFour
             | GameSpec::TicTacToe
             | GameSpec::Breakthrough
             | GameSpec::Othello
             | GameSpec::Clobber
-            | GameSpec::Amazons => {}
+            | GameSpec::Amazons => vec![],
         }
-        changed
     }
 }
 
@@ -602,6 +533,13 @@ fn gomoku_params(pairs: Pairs) -> Result<GomokuParams, GameSpecError> {
         }
     }
     Ok(params)
+}
+
+fn superko_word(rule: Superko) -> &'static str {
+    match rule {
+        Superko::Draw => "draw",
+        Superko::Illegal => "illegal",
+    }
 }
 
 fn simultaneous_word(rule: Simultaneous) -> &'static str {
