@@ -37,6 +37,8 @@ class Spec:
     texts: bool = False
     # The first moves allowed, out of OpenSpiel's (None: all): an opening rule OpenSpiel lacks.
     first_moves: object = None
+    # Whether the swap is P1 playing on P0's first cell (Havannah) rather than a "swap" action.
+    swap_on_first_cell: bool = False
 
 
 def outer_band(action):
@@ -70,6 +72,10 @@ GAMES = {
     # OpenSpiel writes "B e5"; descent's text is "e5".
     "go": Spec("go(board_size=9,komi=7.5)", symbols=("X", "O")),
     "go(board_size=11)": Spec("go(board_size=11,komi=7.5)", symbols=("X", "O")),
+    "havannah": Spec("havannah(board_size=8,swap=true)", symbols=("O", "@"), texts=True,
+                     swap_on_first_cell=True),
+    "havannah(board_size=10)": Spec("havannah(board_size=10,swap=true)", symbols=("O", "@"),
+                                    texts=True, swap_on_first_cell=True),
 }
 
 
@@ -92,11 +98,16 @@ def opponent_mobility(state, action):
     return 0 if child.is_terminal() else len(child.legal_actions())
 
 
-def choose(state, legal, rng, biased):
+def is_swap(spec, state, ids, action):
+    if spec.swap_on_first_cell:
+        return len(ids) == 1 and action == ids[0]
+    return state.action_to_string(state.current_player(), action) == "swap"
+
+
+def choose(spec, state, ids, legal, rng, biased):
     if not biased:
         return rng.choice(legal)
-    player = state.current_player()
-    swaps = [a for a in legal if state.action_to_string(player, a) == "swap"]
+    swaps = [a for a in legal if is_swap(spec, state, ids, a)]
     if swaps and rng.random() < 0.5:
         return swaps[0]
     if rng.random() < 0.7:
@@ -126,8 +137,10 @@ def openspiel_positions(spec, game, rng, biased):
         positions.append(pos)
         if state.is_terminal():
             return ids, positions
-        action = choose(state, legal, rng, biased)
+        action = choose(spec, state, ids, legal, rng, biased)
         text = state.action_to_string(state.current_player(), action).lower()
+        if is_swap(spec, state, ids, action):
+            text = "swap"
         for event in ("pass", "swap"):
             if text.endswith(event):
                 EVENTS[event] = EVENTS.get(event, 0) + 1

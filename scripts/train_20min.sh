@@ -6,6 +6,7 @@
 #
 #   scripts/train_20min.sh GAME [RUN_DIR]   (CONFIG=other.yaml, TRAIN_TIME=20m, TIME=50ms, GAMES=100, THREADS=1,
 #                                            SPEC=game(params) when the config has parameters,
+#                                            DESCENT=path/to/descent to use a built binary,
 #                                            UNTRAINED_VS_UCT=1 to also play the untrained net
 #                                            against UCT, TRAINED_VS_UNTRAINED=0 to skip that match)
 set -euo pipefail
@@ -16,8 +17,10 @@ CONFIG=${CONFIG:-configs/$GAME.yaml}
 TIME=${TIME:-50ms}
 GAMES=${GAMES:-100}
 THREADS=${THREADS:-1}
-cargo build --release --quiet
-DESCENT=${CARGO_TARGET_DIR:-target}/release/descent
+if [ -z "${DESCENT:-}" ]; then
+  cargo build --release --quiet
+  DESCENT=${CARGO_TARGET_DIR:-target}/release/descent
+fi
 if [ ! -e "$RUN/latest" ]; then
   "$DESCENT" train "$CONFIG" --run-dir "$RUN" --max-time "${TRAIN_TIME:-20m}" --quiet
 fi

@@ -267,6 +267,7 @@ fn every_registered_game_passes_the_conformance_suite() {
         "shobu(no_push_draw=0,no_move_loses=false,max_plies=120)",
         "hex(swap=false)",
         "hex(board_size=13)",
+        "havannah(board_size=10,swap=false)",
         "gomoku(outer_open=false,exact_five=true)",
         "lines_of_action(simultaneous=mover,no_move=loses,repetition=second_board,draw_first=true)",
         "go(board_size=11,superko=illegal,max_plies=150)",
@@ -665,6 +666,9 @@ fn paper_games_perft_matches_openspiel() {
         ("hex", &[121, 14_641, 1_742_400]),
         ("hex(swap=false)", &[121, 14_520, 1_727_880]),
         ("hex(board_size=13)", &[169, 28_561, 4_769_856]),
+        ("havannah", &[169, 28_561, 4_769_856]),
+        ("havannah(swap=false)", &[169, 28_392]),
+        ("havannah(board_size=10)", &[271, 73_441]),
         ("gomoku", &[104, 23_296, 5_195_008]),
         ("gomoku(outer_open=false)", &[225, 50_400, 11_239_200]),
         (

@@ -78,6 +78,33 @@ impl CellSet {
         CellSet(std::array::from_fn(|w| self.0[w] | other.0[w]))
     }
 
+    /// Whether the set has no cell.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    /// Every cell moved by `offset` (`cell + offset`, `-63..=63`); cells moved outside
+    /// `0..384` are dropped. Bit-parallel steps for flood fills and neighbourhoods.
+    #[inline]
+    pub fn shifted(&self, offset: i32) -> CellSet {
+        debug_assert!(offset.unsigned_abs() < 64, "shift {offset} out of -63..=63");
+        let k = offset.unsigned_abs();
+        if k == 0 {
+            return *self;
+        }
+        let w = &self.0;
+        CellSet(std::array::from_fn(|i| {
+            if offset > 0 {
+                let carry = if i > 0 { w[i - 1] >> (64 - k) } else { 0 };
+                w[i] << k | carry
+            } else {
+                let carry = if i + 1 < WORDS { w[i + 1] << (64 - k) } else { 0 };
+                w[i] >> k | carry
+            }
+        }))
+    }
+
     /// The smallest cell, if any.
     #[inline]
     pub fn first_cell(&self) -> Option<usize> {
@@ -123,5 +150,25 @@ mod tests {
         assert!(CellSet::first(130).contains(129) && !CellSet::first(130).contains(130));
         assert_eq!(CellSet::first(121).minus(&set).len(), 121 - 2);
         assert!(CellSet::EMPTY.len() == 0 && CellSet::EMPTY.first_cell().is_none());
+        assert!(CellSet::EMPTY.is_empty() && !set.is_empty());
+    }
+
+    #[test]
+    fn shifts_move_every_cell_across_words_and_drop_the_ends() {
+        let set = CellSet::EMPTY.with(0).with(5).with(63).with(64).with(200).with(383);
+        for offset in [-63, -20, -1, 1, 19, 63] {
+            let expected: Vec<usize> = set
+                .cells()
+                .map(|c| c as i64 + offset as i64)
+                .filter(|c| (0..MAX_CELLS as i64).contains(c))
+                .map(|c| c as usize)
+                .collect();
+            assert_eq!(
+                set.shifted(offset).cells().collect::<Vec<_>>(),
+                expected,
+                "offset {offset}"
+            );
+        }
+        assert_eq!(set.shifted(0), set);
     }
 }

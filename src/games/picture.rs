@@ -19,20 +19,32 @@ pub fn read_picture(
     cols: usize,
     symbols: &[char],
 ) -> Result<Vec<Option<usize>>, PositionError> {
+    read_picture_rows(game, picture, &vec![cols; rows], symbols)
+}
+
+/// As [`read_picture`] for boards whose rows differ in length (a hexagon): row `r` has
+/// `row_lengths[r]` cells.
+pub fn read_picture_rows(
+    game: &'static str,
+    picture: &str,
+    row_lengths: &[usize],
+    symbols: &[char],
+) -> Result<Vec<Option<usize>>, PositionError> {
     let invalid = |problem: String| PositionError { game, problem };
     let lines: Vec<&str> = picture
         .lines()
         .map(str::trim)
         .filter(|line| !line.is_empty())
         .collect();
-    if lines.len() != rows {
+    if lines.len() != row_lengths.len() {
         return Err(invalid(format!(
-            "the picture has {} rows, expected {rows}",
-            lines.len()
+            "the picture has {} rows, expected {}",
+            lines.len(),
+            row_lengths.len()
         )));
     }
-    let mut cells = Vec::with_capacity(rows * cols);
-    for (row, line) in lines.iter().enumerate() {
+    let mut cells = Vec::with_capacity(row_lengths.iter().sum());
+    for (row, (line, &cols)) in lines.iter().zip(row_lengths).enumerate() {
         let symbols_in_row: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
         if symbols_in_row.len() != cols {
             return Err(invalid(format!(

@@ -22,6 +22,7 @@ use super::clobber::{Clobber, ClobberParams};
 use super::connect_four::{ConnectFour, ConnectFourParams};
 use super::game::Game;
 use super::go::{Go, GoParams, Superko};
+use super::havannah::{Havannah, HavannahParams};
 use super::gomoku::{Gomoku, GomokuParams};
 use super::hex::{Hex, HexParams};
 use super::hus::{Hus, HusParams};
@@ -54,6 +55,24 @@ pub enum GameSpec {
     LinesOfAction(LinesOfActionParams),
     Amazons,
     Go(GoSize, GoParams),
+    Havannah(HavannahSize, HavannahParams),
+}
+
+/// The Havannah boards the registry compiles (each base is its own type, `Havannah<B>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HavannahSize {
+    Eight,
+    Ten,
+}
+
+impl HavannahSize {
+    /// The hexagon's base (cells on a side).
+    pub fn base(self) -> usize {
+        match self {
+            HavannahSize::Eight => 8,
+            HavannahSize::Ten => 10,
+        }
+    }
 }
 
 /// The Go boards the registry compiles (each size is its own type, `Go<N>`).
@@ -78,6 +97,7 @@ impl GoSize {
 pub enum HexSize {
     Eleven,
     Thirteen,
+    Nineteen,
 }
 
 impl HexSize {
@@ -86,6 +106,7 @@ impl HexSize {
         match self {
             HexSize::Eleven => 11,
             HexSize::Thirteen => 13,
+            HexSize::Nineteen => 19,
         }
     }
 }
@@ -177,7 +198,7 @@ pub const REGISTERED_GAMES: &[RegisteredGame] = &[
         name: "hex",
         description: "Hex, connect your two sides (OpenSpiel's hex)",
         params: &[
-            ("board_size=11", "the board's side: 11 or 13"),
+            ("board_size=11", "the board's side: 11, 13 or 19"),
             (
                 "swap=true",
                 "P1 may swap on its first turn (OpenSpiel's default is false)",
@@ -239,6 +260,17 @@ pub const REGISTERED_GAMES: &[RegisteredGame] = &[
             ),
         ],
     },
+    RegisteredGame {
+        name: "havannah",
+        description: "Havannah, a ring, a bridge or a fork wins (OpenSpiel's havannah)",
+        params: &[
+            ("board_size=8", "the hexagon's base (cells on a side): 8 or 10"),
+            (
+                "swap=true",
+                "P1 may take over P0's first stone (OpenSpiel's default is false)",
+            ),
+        ],
+    },
 ];
 
 impl GameSpec {
@@ -255,11 +287,18 @@ impl GameSpec {
             GameSpec::Clobber => visitor.visit(Clobber::new(&ClobberParams)),
             GameSpec::Hex(HexSize::Eleven, params) => visitor.visit(Hex::<11>::new(params)),
             GameSpec::Hex(HexSize::Thirteen, params) => visitor.visit(Hex::<13>::new(params)),
+            GameSpec::Hex(HexSize::Nineteen, params) => visitor.visit(Hex::<19>::new(params)),
             GameSpec::Gomoku(params) => visitor.visit(Gomoku::new(params)),
             GameSpec::LinesOfAction(params) => visitor.visit(LinesOfAction::new(params)),
             GameSpec::Amazons => visitor.visit(Amazons::new(&AmazonsParams)),
             GameSpec::Go(GoSize::Nine, params) => visitor.visit(Go::<9>::new(params)),
             GameSpec::Go(GoSize::Eleven, params) => visitor.visit(Go::<11>::new(params)),
+            GameSpec::Havannah(HavannahSize::Eight, params) => {
+                visitor.visit(Havannah::<8>::new(params))
+            }
+            GameSpec::Havannah(HavannahSize::Ten, params) => {
+                visitor.visit(Havannah::<10>::new(params))
+            }
         }
     }
 
@@ -291,6 +330,7 @@ impl GameSpec {
             GameSpec::LinesOfAction(_) => LinesOfAction::NAME,
             GameSpec::Amazons => Amazons::NAME,
             GameSpec::Go(..) => Go::<9>::NAME,
+            GameSpec::Havannah(..) => Havannah::<8>::NAME,
         }
     }
 }
@@ -331,6 +371,10 @@ impl GameSpec {
             ],
             GameSpec::Hex(size, p) => vec![
                 ("board_size", size.side().to_string()),
+                ("swap", p.swap.to_string()),
+            ],
+            GameSpec::Havannah(size, p) => vec![
+                ("board_size", size.base().to_string()),
                 ("swap", p.swap.to_string()),
             ],
             GameSpec::Go(size, p) => vec![
@@ -506,12 +550,13 @@ fn hex_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
                 size = match value {
                     "11" => HexSize::Eleven,
                     "13" => HexSize::Thirteen,
+                    "19" => HexSize::Nineteen,
                     _ => {
                         return Err(GameSpecError::BadValue {
                             game: "hex",
                             key: key.to_string(),
                             value: value.to_string(),
-                            expected: "11 or 13",
+                            expected: "11, 13 or 19",
                         });
                     }
                 }
@@ -521,6 +566,31 @@ fn hex_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
         }
     }
     Ok(GameSpec::Hex(size, params))
+}
+
+fn havannah_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
+    let (mut size, mut params) = (HavannahSize::Eight, HavannahParams::default());
+    for (key, value) in pairs {
+        match key {
+            "board_size" => {
+                size = match value {
+                    "8" => HavannahSize::Eight,
+                    "10" => HavannahSize::Ten,
+                    _ => {
+                        return Err(GameSpecError::BadValue {
+                            game: "havannah",
+                            key: key.to_string(),
+                            value: value.to_string(),
+                            expected: "8 or 10",
+                        });
+                    }
+                }
+            }
+            "swap" => params.swap = parse_bool("havannah", key, value)?,
+            _ => return Err(unknown_param("havannah", key)),
+        }
+    }
+    Ok(GameSpec::Havannah(size, params))
 }
 
 fn gomoku_params(pairs: Pairs) -> Result<GomokuParams, GameSpecError> {
@@ -695,6 +765,7 @@ impl FromStr for GameSpec {
             "lines_of_action" => Ok(GameSpec::LinesOfAction(lines_of_action_params(pairs)?)),
             "amazons" => no_params("amazons", GameSpec::Amazons, pairs),
             "go" => go_params(pairs),
+            "havannah" => havannah_params(pairs),
             _ => Err(GameSpecError::UnknownGame(name.to_string())),
         }
     }
@@ -741,6 +812,9 @@ mod tests {
             "amazons",
             "go",
             "go(board_size=11,komi=6,superko=illegal,max_plies=300)",
+            "hex(board_size=19)",
+            "havannah",
+            "havannah(board_size=10,swap=false)",
         ] {
             let spec: GameSpec = text.parse().unwrap();
             assert_eq!(spec.to_string(), text);
@@ -780,7 +854,9 @@ mod tests {
             ("hus(max_laps=x)", "max_laps"),
             ("shobu(no_push_draw=300)", "0..=255"),
             ("shobu(board=5)", "no_push_draw=50"),
-            ("hex(board_size=12)", "11 or 13"),
+            ("hex(board_size=12)", "11, 13 or 19"),
+            ("havannah(board_size=9)", "8 or 10"),
+            ("havannah(ring=false)", "board_size=8"),
             ("hex(size=11)", "board_size=11"),
             ("othello(size=10)", "none"),
             ("lines_of_action(no_move=skip)", "pass or loses"),

@@ -7,6 +7,7 @@
 
 pub mod awale;
 pub mod connect_four;
+pub mod havannah;
 pub mod hus;
 pub mod shobu;
 pub mod tic_tac_toe;
