@@ -109,3 +109,42 @@ fn ko_fights_with_moves_between_repeat_no_board_and_a_pass_is_no_superko() {
         "scored, not a superko draw"
     );
 }
+
+/// A board repeated several moves after it first stood (no simple ko: the cycle runs through
+/// other captures), found by random play in OpenSpiel's `go(board_size=5,komi=0.5)`, which
+/// scores it as a draw. The repetition is checked here on the boards themselves.
+#[test]
+fn a_move_recreating_an_earlier_board_draws_or_is_illegal_by_the_superko_setting() {
+    type Go5 = Go<5>;
+    let ids = [15, 3, 7, 18, 14, 11, 23, 17, 0, 9, 8, 5, 21, 16, 10, 20, 15];
+    let (cycle, last) = ids.split_at(ids.len() - 1);
+    let board = |p: &Go5| -> Vec<Option<descent::games::Player>> {
+        (0..25).map(|cell| p.cell(cell / 5, cell % 5)).collect()
+    };
+    for superko in [Superko::Draw, Superko::Illegal] {
+        let params = GoParams {
+            komi: 0.5,
+            superko,
+            ..Default::default()
+        };
+        let mut position = Go5::new(&params);
+        let mut boards = vec![board(&position)];
+        for &id in cycle {
+            position.play(id);
+            boards.push(board(&position));
+        }
+        assert_eq!(position.outcome(), None, "no board repeats before the last move");
+        if superko == Superko::Illegal {
+            assert!(!position.is_legal(last[0]), "{position}");
+            continue;
+        }
+        let mut after = position.clone();
+        after.play(last[0]);
+        let earlier = boards.iter().position(|b| *b == board(&after));
+        assert!(
+            earlier.is_some_and(|ply| ply < cycle.len() - 1),
+            "the last move recreates the board of an earlier ply, not the one just before"
+        );
+        assert_eq!(after.outcome(), Some(Outcome::Draw));
+    }
+}
