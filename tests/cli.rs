@@ -29,9 +29,12 @@ fn games_lists_every_registered_game() {
             "gomoku",
             "lines_of_action",
             "amazons",
-            "go"
+            "go",
+            "havannah"
         ]
     );
+    assert_eq!(games[13]["num_actions"], 225, "Havannah 8: its 15 × 15 grid");
+    assert_eq!(games[13]["symmetries"].as_array().map(Vec::len), Some(11));
     assert_eq!(games[11]["num_actions"], 20736, "Amazons: whole turns");
     assert_eq!(games[8]["num_actions"], 122, "Hex 11 and the swap");
     assert_eq!(games[0]["num_actions"], 6);

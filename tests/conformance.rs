@@ -9,13 +9,14 @@ use std::collections::HashMap;
 use descent::games::perft::{perft, perft_parallel};
 use descent::games::{
     Action, Awale, AwaleParams, ConnectFour, Game, GameExt, GameSpec, GameVisitor, Hus, HusParams,
-    MoveError, Outcome, REGISTERED_GAMES, Shobu, ShobuParams, TicTacToe,
+    MoveError, Othello, Outcome, REGISTERED_GAMES, Shobu, ShobuParams, TicTacToe,
 };
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use reference::awale::RefAwale;
 use reference::connect_four::RefConnectFour;
 use reference::hus::RefHus;
+use reference::othello::RefOthello;
 use reference::shobu::RefShobu;
 use reference::tic_tac_toe::RefTicTacToe;
 use reference::{ReferenceGame, naive_perft};
@@ -259,7 +260,11 @@ fn every_registered_game_passes_the_conformance_suite() {
         let spec: GameSpec = game.name.parse().unwrap();
         spec.visit(Conformance { games: 2000 });
     }
-    // Awale's rule variants too.
+}
+
+/// Rule variants and other board sizes (a test of their own: they run beside the games above).
+#[test]
+fn rule_variants_and_board_sizes_pass_the_conformance_suite() {
     for variant in [
         "awale(feeding=false,repetition=false)",
         "awale(max_plies=60,cap_is_draw=true)",
@@ -268,6 +273,8 @@ fn every_registered_game_passes_the_conformance_suite() {
         "hex(swap=false)",
         "hex(board_size=13)",
         "havannah(board_size=10,swap=false)",
+        "othello(board_size=10)",
+        "othello(board_size=16)",
         "gomoku(outer_open=false,exact_five=true)",
         "lines_of_action(simultaneous=mover,no_move=loses,repetition=second_board,draw_first=true)",
         "go(board_size=11,superko=illegal,max_plies=150)",
@@ -455,6 +462,27 @@ fn connect_four_matches_the_reference_move_for_move() {
         3000,
         8,
     );
+}
+
+/// Othello on every registered side against the naive N × N reference (8 × 8 is OpenSpiel's
+/// too; 10 × 10 and 16 × 16 have no outside implementation), and perft to depth 5.
+#[test]
+fn othello_of_every_size_matches_the_reference_move_for_move() {
+    fn check<const N: usize, const W: usize>(games: usize) {
+        let ours = Othello::<N, W>::new(&Default::default());
+        let reference = RefOthello::new(N);
+        differential(&ours, &reference, differential_games(games), N as u64);
+        for depth in 1..=5 {
+            assert_eq!(
+                perft(&ours, depth),
+                naive_perft(&reference, depth),
+                "{N} × {N} perft {depth}"
+            );
+        }
+    }
+    check::<8, 1>(300);
+    check::<10, 2>(120);
+    check::<16, 4>(20);
 }
 
 #[test]

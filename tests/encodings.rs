@@ -111,7 +111,7 @@ fn hex_planes_carry_each_players_sides_on_a_padded_border() {
 fn othello_planes_are_black_white_and_p0_to_move() {
     use descent::games::Othello;
     // After d3 (row 2, column 3), Black (P0) has d3 d4 d5 e4, White e5; White to move.
-    let mut p = Othello::new(&Default::default());
+    let mut p = Othello::<8, 1>::new(&Default::default());
     p.play_moves("d3").unwrap();
     let mut black = vec![0.0; 64];
     let mut white = vec![0.0; 64];

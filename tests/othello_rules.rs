@@ -1,8 +1,9 @@
 //! Othello's rules on hand-built positions and on games recorded from OpenSpiel's `othello`
 //! (pyspiel 2.0.2): flips along several lines, passes, the end by two blocked sides, the score.
 
-use descent::games::othello::PASS;
 use descent::games::{Action, Game, GameExt, Othello, Outcome, Player};
+
+type Othello8 = Othello<8, 1>;
 
 fn legal(position: &Othello) -> Vec<Action> {
     let mut actions = Vec::new();
@@ -11,7 +12,7 @@ fn legal(position: &Othello) -> Vec<Action> {
 }
 
 fn play_ids(ids: &[Action]) -> Othello {
-    let mut position = Othello::new(&Default::default());
+    let mut position = Othello8::new(&Default::default());
     for &id in ids {
         assert!(position.is_legal(id), "{id} illegal in\n{position}");
         position.play(id);
@@ -38,7 +39,7 @@ fn picture_of(position: &Othello) -> String {
 fn a_placement_flips_every_bracketed_line_and_nothing_else() {
     // x on d4 (row 3, col 3) brackets o lines to the east (e4 f4, ended by g4), south-east
     // (e5, ended by f6) and south (d5 d6, ended by d7); the o on c4 is not bracketed.
-    let mut position = Othello::from_picture(
+    let mut position = Othello8::from_picture(
         "........
          ........
          ........
@@ -62,7 +63,7 @@ fn a_placement_flips_every_bracketed_line_and_nothing_else() {
 #[test]
 fn a_side_without_a_placement_passes_and_only_passes() {
     // x has no bracketing move anywhere; o has one: c1, flipping b1 against a1.
-    let position = Othello::from_picture(
+    let position = Othello8::from_picture(
         "ox......
          ........
          ........
@@ -74,24 +75,24 @@ fn a_side_without_a_placement_passes_and_only_passes() {
         Player::P0,
     )
     .unwrap();
-    assert_eq!(legal(&position), [PASS]);
+    assert_eq!(legal(&position), [Othello8::PASS]);
     assert!(!position.is_legal(2));
     let mut after = position;
-    after.play(PASS);
+    after.play(Othello8::PASS);
     assert_eq!(after.to_move(), Player::P1);
     assert_eq!(after.outcome(), None);
     assert_eq!(legal(&after), [2]);
     assert!(
-        !after.is_legal(PASS),
+        !after.is_legal(Othello8::PASS),
         "pass is legal only without a placement"
     );
-    assert_eq!(Othello::action_to_text(Player::P0, PASS), "pass");
-    assert_eq!(Othello::action_from_text(Player::P0, "PASS"), Ok(PASS));
+    assert_eq!(Othello8::action_to_text(Player::P0, Othello8::PASS), "pass");
+    assert_eq!(Othello8::action_from_text(Player::P0, "PASS"), Ok(Othello8::PASS));
 }
 
 #[test]
 fn the_game_ends_when_neither_side_can_place_even_with_empty_squares() {
-    let drawn = Othello::from_picture(
+    let drawn = Othello8::from_picture(
         "xx......
          ........
          ........
@@ -118,9 +119,9 @@ fn an_openspiel_game_with_passes_ends_as_openspiel_says() {
     ];
     for (ply, &id) in ids.iter().enumerate() {
         let position = play_ids(&ids[..ply]);
-        assert_eq!(position.is_legal(PASS), id == PASS, "ply {ply}");
-        if id == PASS {
-            assert_eq!(legal(&position), [PASS], "ply {ply}: a forced pass");
+        assert_eq!(position.is_legal(Othello8::PASS), id == Othello8::PASS, "ply {ply}");
+        if id == Othello8::PASS {
+            assert_eq!(legal(&position), [Othello8::PASS], "ply {ply}: a forced pass");
         }
     }
     let end = play_ids(&ids);

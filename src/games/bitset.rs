@@ -1,25 +1,34 @@
-//! A fixed-size set of board cells for boards beyond 128 cells (Hex 13 and 19, ...): 384 bits in
-//! six words, `Copy`, no allocation. Cells are indices `0..384`.
+//! Fixed-size sets of board cells, `W` words of 64 bits, `Copy`, no allocation: `Bits<1>` is a
+//! plain bitboard (Othello 8 × 8), `Bits<4>` holds 256 cells (Othello 16 × 16), [`CellSet`]
+//! (six words, 384 cells) every board up to Hex 19 and Havannah 10. Cells are indices
+//! `0..64·W`; the loops over words unroll, so one word costs what a `u64` does.
+
+/// A set of up to `64·W` cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Bits<const W: usize>([u64; W]);
 
 /// A set of up to 384 cells.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct CellSet([u64; WORDS]);
-
-const WORDS: usize = 6;
+pub type CellSet = Bits<6>;
 
 /// The largest number of cells a [`CellSet`] holds.
-pub const MAX_CELLS: usize = WORDS * 64;
+pub const MAX_CELLS: usize = 6 * 64;
 
-impl CellSet {
+impl<const W: usize> Default for Bits<W> {
+    fn default() -> Self {
+        Self::EMPTY
+    }
+}
+
+impl<const W: usize> Bits<W> {
     /// The empty set.
-    pub const EMPTY: CellSet = CellSet([0; WORDS]);
+    pub const EMPTY: Bits<W> = Bits([0; W]);
 
     /// The cells `0..count`.
-    pub const fn first(count: usize) -> CellSet {
-        assert!(count <= MAX_CELLS, "a CellSet holds at most 384 cells");
-        let mut words = [0u64; WORDS];
+    pub const fn first(count: usize) -> Bits<W> {
+        assert!(count <= W * 64, "more cells than the set holds");
+        let mut words = [0u64; W];
         let mut word = 0;
-        while word < WORDS {
+        while word < W {
             let low = word * 64;
             words[word] = if count >= low + 64 {
                 !0
@@ -30,14 +39,25 @@ impl CellSet {
             };
             word += 1;
         }
-        CellSet(words)
+        Bits(words)
     }
 
     /// The set with `cell` added (for building constant sets).
-    pub const fn with(self, cell: usize) -> CellSet {
+    pub const fn with(self, cell: usize) -> Bits<W> {
         let mut words = self.0;
         words[cell / 64] |= 1 << (cell % 64);
-        CellSet(words)
+        Bits(words)
+    }
+
+    /// The cells of `self` not in `other` (for building constant sets).
+    pub const fn and_not(self, other: Bits<W>) -> Bits<W> {
+        let mut words = self.0;
+        let mut word = 0;
+        while word < W {
+            words[word] &= !other.0[word];
+            word += 1;
+        }
+        Bits(words)
     }
 
     #[inline(always)]
@@ -62,20 +82,20 @@ impl CellSet {
 
     /// The cells of `self` not in `other`.
     #[inline]
-    pub fn minus(&self, other: &CellSet) -> CellSet {
-        CellSet(std::array::from_fn(|w| self.0[w] & !other.0[w]))
+    pub fn minus(&self, other: &Bits<W>) -> Bits<W> {
+        Bits(std::array::from_fn(|w| self.0[w] & !other.0[w]))
     }
 
     /// The cells in both sets.
     #[inline]
-    pub fn intersection(&self, other: &CellSet) -> CellSet {
-        CellSet(std::array::from_fn(|w| self.0[w] & other.0[w]))
+    pub fn intersection(&self, other: &Bits<W>) -> Bits<W> {
+        Bits(std::array::from_fn(|w| self.0[w] & other.0[w]))
     }
 
     /// The cells in either set.
     #[inline]
-    pub fn union(&self, other: &CellSet) -> CellSet {
-        CellSet(std::array::from_fn(|w| self.0[w] | other.0[w]))
+    pub fn union(&self, other: &Bits<W>) -> Bits<W> {
+        Bits(std::array::from_fn(|w| self.0[w] | other.0[w]))
     }
 
     /// Whether the set has no cell.
@@ -85,21 +105,21 @@ impl CellSet {
     }
 
     /// Every cell moved by `offset` (`cell + offset`, `-63..=63`); cells moved outside
-    /// `0..384` are dropped. Bit-parallel steps for flood fills and neighbourhoods.
+    /// `0..64·W` are dropped. Bit-parallel steps for flood fills and neighbourhoods.
     #[inline]
-    pub fn shifted(&self, offset: i32) -> CellSet {
+    pub fn shifted(&self, offset: i32) -> Bits<W> {
         debug_assert!(offset.unsigned_abs() < 64, "shift {offset} out of -63..=63");
         let k = offset.unsigned_abs();
         if k == 0 {
             return *self;
         }
         let w = &self.0;
-        CellSet(std::array::from_fn(|i| {
+        Bits(std::array::from_fn(|i| {
             if offset > 0 {
                 let carry = if i > 0 { w[i - 1] >> (64 - k) } else { 0 };
                 w[i] << k | carry
             } else {
-                let carry = if i + 1 < WORDS { w[i + 1] << (64 - k) } else { 0 };
+                let carry = if i + 1 < W { w[i + 1] << (64 - k) } else { 0 };
                 w[i] >> k | carry
             }
         }))

@@ -16,7 +16,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::game::{Action, EncodingShape, Game, MoveError, Outcome, Player, Symmetry};
-use super::square_symmetry::{DIHEDRAL_NAMES, dihedral_cells};
+use super::square_symmetry::{sliced_symmetries, tables_with_pass};
 use super::zobrist;
 
 /// The largest board (its cells fit a `u128`).
@@ -135,49 +135,10 @@ impl<const N: usize> Go<N> {
         mask
     };
     const COL_LAST: u128 = Self::COL_0 << (N - 1);
-    const CELL_IMAGES: [[u16; MAX_CELLS]; 7] = {
-        let mut all = [[0; MAX_CELLS]; 7];
-        let mut k = 0;
-        while k < 7 {
-            all[k] = dihedral_cells(k + 1, N);
-            k += 1;
-        }
-        all
-    };
-    const ACTION_IMAGES: [[Action; MAX_CELLS + 1]; 7] = {
-        let mut all = [[0; MAX_CELLS + 1]; 7];
-        let mut k = 0;
-        while k < 7 {
-            let mut cell = 0;
-            while cell < N * N {
-                all[k][cell] = Self::CELL_IMAGES[k][cell];
-                cell += 1;
-            }
-            all[k][N * N] = (N * N) as Action;
-            k += 1;
-        }
-        all
-    };
-    const SYMMETRY_TABLE: [Symmetry; 7] = {
-        macro_rules! symmetry {
-            ($k:literal) => {
-                Symmetry {
-                    name: DIHEDRAL_NAMES[$k + 1],
-                    cell_image: Self::CELL_IMAGES[$k].split_at(N * N).0,
-                    action_image: Self::ACTION_IMAGES[$k].split_at(N * N + 1).0,
-                }
-            };
-        }
-        [
-            symmetry!(0),
-            symmetry!(1),
-            symmetry!(2),
-            symmetry!(3),
-            symmetry!(4),
-            symmetry!(5),
-            symmetry!(6),
-        ]
-    };
+    const SYMMETRY_TABLES: ([[u16; MAX_CELLS]; 7], [[Action; MAX_CELLS + 1]; 7]) =
+        tables_with_pass(N);
+    const SYMMETRY_TABLE: [Symmetry; 7] =
+        sliced_symmetries(&Self::SYMMETRY_TABLES, N * N, N * N + 1);
 
     /// The points next to the points of `bits`.
     #[inline]
@@ -459,7 +420,7 @@ impl<const N: usize> Game for Go<N> {
 
     /// The image board, ko point and board history; the same side to move.
     fn apply_symmetry(&self, index: usize) -> Go<N> {
-        let table = &Self::CELL_IMAGES[index];
+        let table = &Self::SYMMETRY_TABLES.0[index];
         let map = |bits: u128| {
             (0..Self::CELLS)
                 .filter(|&cell| bits >> cell & 1 == 1)

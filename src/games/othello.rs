@@ -1,129 +1,148 @@
-//! Othello on 8 × 8, as OpenSpiel's `othello` (GAMES.md §3.2): Black (P0, `x`) moves first from
-//! the four central discs (d4 and e5 White, e4 and d5 Black); a move places a disc that brackets
-//! at least one line of enemy discs, and every bracketed line flips. A player without such a move
-//! passes (action 64, then its only legal action); the game ends when neither can place; more
-//! discs wins, equal counts draw. Score (the paper's score heuristic): P0's discs minus P1's.
+//! Othello on `N × N` (8, 10 and 16 in the registry), 8 × 8 as OpenSpiel's `othello`
+//! (GAMES.md §3.2): Black (P0, `x`) moves first from the four central discs (on 8 × 8: d4 and e5
+//! White, e4 and d5 Black); a move places a disc that brackets at least one line of enemy discs,
+//! and every bracketed line flips. A player without such a move passes (action `N²`, then its only
+//! legal action); the game ends when neither can place; more discs wins, equal counts draw. Score
+//! (the paper's score heuristic): P0's discs minus P1's.
 //!
-//! Action id `row·8 + col`, row 0 = rank `1` at the top; text `d3`, and `pass`.
-//! Bitboards: bit `row·8 + col`; moves and flips by shifts along the 8 directions.
+//! Action id `row·N + col`, row 0 = rank `1` at the top; text `d3`, and `pass`.
+//! Bitboards of `W` words (`Bits<1>` on 8 × 8, `Bits<2>` on 10 × 10, `Bits<4>` on 16 × 16): bit
+//! `row·N + col`; moves and flips by shifts along the 8 directions.
 
 use std::fmt;
 
+use super::bitset::Bits;
 use super::board_planes::encode_stone_planes;
 use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
-    push_mask_actions,
 };
 use super::picture::read_picture;
-use super::square_symmetry::{dihedral_cells, non_identity_cells, non_identity_symmetries};
+use super::square_symmetry::{sliced_symmetries, tables_with_pass};
 use super::zobrist;
 
-const SIZE: usize = 8;
-const CELLS: usize = SIZE * SIZE;
-/// The pass action.
-pub const PASS: Action = CELLS as Action;
-const NOT_COL_A: u64 = !0x0101_0101_0101_0101;
-const NOT_COL_H: u64 = !0x8080_8080_8080_8080;
-
-/// The 8 directions as (shift, mask of the cells a shifted disc may land on).
-const DIRECTIONS: [(i32, u64); 8] = [
-    (1, NOT_COL_A),
-    (-1, NOT_COL_H),
-    (8, !0),
-    (-8, !0),
-    (9, NOT_COL_A),
-    (7, NOT_COL_H),
-    (-7, NOT_COL_A),
-    (-9, NOT_COL_H),
-];
-
-#[inline(always)]
-fn shift(bits: u64, (delta, mask): (i32, u64)) -> u64 {
-    (if delta >= 0 {
-        bits << delta
-    } else {
-        bits >> -delta
-    }) & mask
-}
-
-/// The empty cells where the owner of `own` can place a disc against `enemy`.
-#[inline]
-fn placements(own: u64, enemy: u64) -> u64 {
-    let empty = !(own | enemy);
-    let mut moves = 0;
-    for direction in DIRECTIONS {
-        let mut line = shift(own, direction) & enemy;
-        for _ in 0..5 {
-            line |= shift(line, direction) & enemy;
-        }
-        moves |= shift(line, direction) & empty;
-    }
-    moves
-}
-
-/// The enemy discs a disc placed on `cell` flips.
-#[inline]
-fn flips(own: u64, enemy: u64, cell: usize) -> u64 {
-    let mut flipped = 0;
-    for direction in DIRECTIONS {
-        let mut line = 0;
-        let mut probe = shift(1 << cell, direction);
-        while probe & enemy != 0 {
-            line |= probe;
-            probe = shift(probe, direction);
-        }
-        if probe & own != 0 {
-            flipped |= line;
-        }
-    }
-    flipped
-}
+/// The largest board side.
+pub const MAX_SIZE: usize = 16;
+const MAX_CELLS: usize = MAX_SIZE * MAX_SIZE;
 
 // Zobrist keys: [player][cell].
-const DISC_KEYS: [u64; 2 * CELLS] = zobrist::keys(0x0711_0000_0000_0001);
+const DISC_KEYS: [u64; 2 * MAX_CELLS] = zobrist::keys(0x0711_0000_0000_0001);
 const P1_TO_MOVE_KEY: u64 = zobrist::keys::<1>(0x0711_0000_0000_0002)[0];
 
-/// Othello has no parameters yet (8 × 8).
+/// Othello has no rule parameters; the board's side is the type's (`Othello<N, W>`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct OthelloParams;
 
-/// An Othello position.
+/// An Othello position on `N × N`, discs in bitboards of `W` 64-bit words.
 #[derive(Clone, Copy, Debug)]
-pub struct Othello {
+pub struct Othello<const N: usize = 8, const W: usize = 1> {
     /// Discs of P0 (Black) and P1 (White).
-    discs: [u64; 2],
+    discs: [Bits<W>; 2],
     to_move: Player,
     outcome: Option<Outcome>,
-    ply: u8,
+    ply: u16,
     mobility: [u16; 2],
     hash: u64,
 }
 
-impl Othello {
+/// The cells of column `col` of an `n × n` board.
+const fn column<const W: usize>(n: usize, col: usize) -> Bits<W> {
+    let mut set = Bits::EMPTY;
+    let mut row = 0;
+    while row < n {
+        set = set.with(row * n + col);
+        row += 1;
+    }
+    set
+}
+
+impl<const N: usize, const W: usize> Othello<N, W> {
+    const CELLS: usize = N * N;
+    /// The pass action.
+    pub const PASS: Action = (N * N) as Action;
+    const BOARD: Bits<W> = Bits::first(N * N);
+    const NOT_FIRST_COL: Bits<W> = Self::BOARD.and_not(column(N, 0));
+    const NOT_LAST_COL: Bits<W> = Self::BOARD.and_not(column(N, N - 1));
+    /// The 8 directions as (shift, mask of the cells a shifted disc may land on).
+    const DIRECTIONS: [(i32, Bits<W>); 8] = {
+        let n = N as i32;
+        [
+            (1, Self::NOT_FIRST_COL),
+            (-1, Self::NOT_LAST_COL),
+            (n, Self::BOARD),
+            (-n, Self::BOARD),
+            (n + 1, Self::NOT_FIRST_COL),
+            (n - 1, Self::NOT_LAST_COL),
+            (-(n - 1), Self::NOT_FIRST_COL),
+            (-(n + 1), Self::NOT_LAST_COL),
+        ]
+    };
+    const SYMMETRY_TABLES: ([[u16; MAX_CELLS]; 7], [[Action; MAX_CELLS + 1]; 7]) =
+        tables_with_pass(N);
+    const SYMMETRY_TABLE: [Symmetry; 7] =
+        sliced_symmetries(&Self::SYMMETRY_TABLES, N * N, N * N + 1);
+
+    #[inline(always)]
+    fn shift(bits: &Bits<W>, (delta, mask): &(i32, Bits<W>)) -> Bits<W> {
+        bits.shifted(*delta).intersection(mask)
+    }
+
+    /// The empty cells where the owner of `own` can place a disc against `enemy`.
+    #[inline]
+    fn placements(own: &Bits<W>, enemy: &Bits<W>) -> Bits<W> {
+        let empty = Self::BOARD.minus(&own.union(enemy));
+        let mut moves = Bits::EMPTY;
+        for direction in &Self::DIRECTIONS {
+            let mut line = Self::shift(own, direction).intersection(enemy);
+            for _ in 0..N - 3 {
+                line = line.union(&Self::shift(&line, direction).intersection(enemy));
+            }
+            moves = moves.union(&Self::shift(&line, direction).intersection(&empty));
+        }
+        moves
+    }
+
+    /// The enemy discs a disc placed on `cell` flips.
+    #[inline]
+    fn flips(own: &Bits<W>, enemy: &Bits<W>, cell: usize) -> Bits<W> {
+        let mut flipped = Bits::EMPTY;
+        for direction in &Self::DIRECTIONS {
+            let mut line = Bits::EMPTY;
+            let mut probe = Self::shift(&Bits::EMPTY.with(cell), direction);
+            while !probe.intersection(enemy).is_empty() {
+                line = line.union(&probe);
+                probe = Self::shift(&probe, direction);
+            }
+            if !probe.intersection(own).is_empty() {
+                flipped = flipped.union(&line);
+            }
+        }
+        flipped
+    }
+
     /// The mover's placements.
     #[inline]
-    fn mover_placements(&self) -> u64 {
+    fn mover_placements(&self) -> Bits<W> {
         let mover = self.to_move.index();
-        placements(self.discs[mover], self.discs[1 - mover])
+        Self::placements(&self.discs[mover], &self.discs[1 - mover])
     }
 
     /// The disc (P0, P1 or none) at `row` (0 = rank 1, the top), `col`.
     pub fn cell(&self, row: usize, col: usize) -> Option<Player> {
-        let bit = 1u64 << (row * SIZE + col);
+        let cell = row * N + col;
         [Player::P0, Player::P1]
             .into_iter()
-            .find(|p| self.discs[p.index()] & bit != 0)
+            .find(|p| self.discs[p.index()].contains(cell))
     }
 
-    /// A position from a picture: 8 rows from rank 1 (the top) of `x` (P0, Black), `o` (P1)
+    /// A position from a picture: `N` rows from rank 1 (the top) of `x` (P0, Black), `o` (P1)
     /// and `.`, `to_move` to play, at ply 0; over already if neither side can place.
-    pub fn from_picture(picture: &str, to_move: Player) -> Result<Othello, PositionError> {
-        let cells = read_picture(Self::NAME, picture, SIZE, SIZE, &['x', 'o'])?;
-        let mut discs = [0u64; 2];
+    pub fn from_picture(picture: &str, to_move: Player) -> Result<Othello<N, W>, PositionError> {
+        let cells = read_picture(Self::NAME, picture, N, N, &['x', 'o'])?;
+        let mut discs = [Bits::EMPTY; 2];
         for (cell, owner) in cells.iter().enumerate() {
             if let Some(p) = owner {
-                discs[*p] |= 1 << cell;
+                discs[*p].insert(cell);
             }
         }
         let mut position = Othello {
@@ -141,8 +160,8 @@ impl Othello {
 
     /// Over when neither side can place: more discs wins.
     fn settled_outcome(&self) -> Option<Outcome> {
-        let [p0, p1] = self.discs;
-        if placements(p0, p1) != 0 || placements(p1, p0) != 0 {
+        let [p0, p1] = &self.discs;
+        if !Self::placements(p0, p1).is_empty() || !Self::placements(p1, p0).is_empty() {
             return None;
         }
         let [p0, p1] = self.piece_counts();
@@ -154,63 +173,34 @@ impl Othello {
     }
 }
 
-const fn symmetry_actions(k: usize) -> [Action; CELLS + 1] {
-    let cells: [u16; CELLS] = dihedral_cells(k, SIZE);
-    let mut image = [PASS; CELLS + 1];
-    let mut cell = 0;
-    while cell < CELLS {
-        image[cell] = cells[cell];
-        cell += 1;
-    }
-    image
-}
-
-static CELL_IMAGES: [[u16; CELLS]; 7] = non_identity_cells(SIZE);
-
-static ACTION_IMAGES: [[Action; CELLS + 1]; 7] = {
-    let mut all = [[0; CELLS + 1]; 7];
-    let mut k = 0;
-    while k < 7 {
-        all[k] = symmetry_actions(k + 1);
-        k += 1;
-    }
-    all
-};
-
-const SYMMETRIES: [Symmetry; 7] = non_identity_symmetries(
-    &CELL_IMAGES,
-    [
-        &ACTION_IMAGES[0],
-        &ACTION_IMAGES[1],
-        &ACTION_IMAGES[2],
-        &ACTION_IMAGES[3],
-        &ACTION_IMAGES[4],
-        &ACTION_IMAGES[5],
-        &ACTION_IMAGES[6],
-    ],
-);
-
-impl Game for Othello {
+impl<const N: usize, const W: usize> Game for Othello<N, W> {
     const NAME: &'static str = "othello";
-    const NUM_ACTIONS: usize = CELLS + 1;
+    const NUM_ACTIONS: usize = N * N + 1;
     const HAS_DRAWS: bool = true;
-    /// Planes over the 8 × 8 board, row 0 = rank 1 at the top: P0's discs, P1's discs, P0 to
-    /// move.
+    /// Planes over the board, row 0 = rank 1 at the top: P0's discs, P1's discs, P0 to move.
     const ENCODING: EncodingShape = EncodingShape {
         planes: 3,
-        rows: SIZE,
-        cols: SIZE,
+        rows: N,
+        cols: N,
     };
     const ENCODING_VERSION: u32 = 1;
     /// The 7 non-identity symmetries of the square.
-    const SYMMETRIES: &'static [Symmetry] = &SYMMETRIES;
+    const SYMMETRIES: &'static [Symmetry] = &Self::SYMMETRY_TABLE;
 
     type Params = OthelloParams;
 
-    fn new(_params: &OthelloParams) -> Othello {
-        let at = |row: usize, col: usize| 1u64 << (row * SIZE + col);
+    fn new(_params: &OthelloParams) -> Othello<N, W> {
+        assert!(
+            N >= 4 && N % 2 == 0 && N * N <= 64 * W && N <= MAX_SIZE,
+            "Othello boards are even, 4 to {MAX_SIZE} wide, and fit {W} words"
+        );
+        let (low, high) = (N / 2 - 1, N / 2);
+        let at = |row: usize, col: usize| Bits::EMPTY.with(row * N + col);
         let mut position = Othello {
-            discs: [at(3, 4) | at(4, 3), at(3, 3) | at(4, 4)],
+            discs: [
+                at(low, high).union(&at(high, low)),
+                at(low, low).union(&at(high, high)),
+            ],
             to_move: Player::P0,
             outcome: None,
             ply: 0,
@@ -225,9 +215,9 @@ impl Game for Othello {
         &OthelloParams
     }
 
-    /// 60 placements, and a pass never follows a pass.
+    /// `N² − 4` placements, and a pass never follows a pass: at most `2·N²` plies.
     fn max_game_length(&self) -> usize {
-        128
+        2 * Self::CELLS
     }
 
     #[inline]
@@ -245,21 +235,23 @@ impl Game for Othello {
         if self.outcome.is_some() {
             return;
         }
-        match self.mover_placements() {
-            0 => out.push(PASS),
-            moves => push_mask_actions(moves, out),
+        let moves = self.mover_placements();
+        if moves.is_empty() {
+            out.push(Self::PASS);
+        } else {
+            out.extend(moves.cells().map(|cell| cell as Action));
         }
     }
 
     fn is_legal(&self, action: Action) -> bool {
-        if self.outcome.is_some() || action > PASS {
+        if self.outcome.is_some() || action > Self::PASS {
             return false;
         }
         let moves = self.mover_placements();
-        if action == PASS {
-            moves == 0
+        if action == Self::PASS {
+            moves.is_empty()
         } else {
-            moves >> action & 1 == 1
+            moves.contains(action as usize)
         }
     }
 
@@ -270,24 +262,21 @@ impl Game for Othello {
         );
         let (mover, enemy) = (self.to_move.index(), 1 - self.to_move.index());
         let moves = self.mover_placements();
-        self.mobility[mover] += moves.count_ones().max(1) as u16;
+        self.mobility[mover] += moves.len().max(1) as u16;
         self.ply += 1;
         self.to_move = self.to_move.opponent();
         self.hash ^= P1_TO_MOVE_KEY;
-        if action == PASS {
+        if action == Self::PASS {
             return;
         }
         let cell = action as usize;
-        let flipped = flips(self.discs[mover], self.discs[enemy], cell);
-        self.discs[mover] |= flipped | 1 << cell;
-        self.discs[enemy] ^= flipped;
-        self.hash ^= DISC_KEYS[mover * CELLS + cell];
-        let mut bits = flipped;
-        while bits != 0 {
-            let flipped_cell = bits.trailing_zeros() as usize;
-            self.hash ^=
-                DISC_KEYS[mover * CELLS + flipped_cell] ^ DISC_KEYS[enemy * CELLS + flipped_cell];
-            bits &= bits - 1;
+        let flipped = Self::flips(&self.discs[mover], &self.discs[enemy], cell);
+        self.discs[mover] = self.discs[mover].union(&flipped).with(cell);
+        self.discs[enemy] = self.discs[enemy].minus(&flipped);
+        self.hash ^= DISC_KEYS[mover * MAX_CELLS + cell];
+        for flipped_cell in flipped.cells() {
+            self.hash ^= DISC_KEYS[mover * MAX_CELLS + flipped_cell]
+                ^ DISC_KEYS[enemy * MAX_CELLS + flipped_cell];
         }
         self.outcome = self.settled_outcome();
     }
@@ -309,7 +298,9 @@ impl Game for Othello {
             0
         };
         for player in 0..2 {
-            hash ^= zobrist::of_bits(self.discs[player].into(), &DISC_KEYS[player * CELLS..]);
+            for cell in self.discs[player].cells() {
+                hash ^= DISC_KEYS[player * MAX_CELLS + cell];
+            }
         }
         hash
     }
@@ -321,7 +312,7 @@ impl Game for Othello {
     }
 
     fn piece_counts(&self) -> [u32; 2] {
-        self.discs.map(u64::count_ones)
+        self.discs.map(|discs| discs.len())
     }
 
     fn mobility_sums(&self) -> [u32; 2] {
@@ -329,17 +320,16 @@ impl Game for Othello {
     }
 
     fn encode(&self, out: &mut [f32]) {
-        encode_stone_planes(out, CELLS, self.to_move, |p, cell| {
-            self.discs[p] >> cell & 1 == 1
+        encode_stone_planes(out, Self::CELLS, self.to_move, |p, cell| {
+            self.discs[p].contains(cell)
         });
     }
 
-    fn apply_symmetry(&self, index: usize) -> Othello {
-        let table = &CELL_IMAGES[index];
-        let map = |bits: u64| {
-            (0..CELLS)
-                .filter(|&cell| bits >> cell & 1 == 1)
-                .fold(0u64, |acc, cell| acc | 1 << table[cell])
+    fn apply_symmetry(&self, index: usize) -> Othello<N, W> {
+        let table = &Self::SYMMETRY_TABLES.0[index];
+        let map = |bits: Bits<W>| {
+            bits.cells()
+                .fold(Bits::EMPTY, |acc, cell| acc.with(table[cell] as usize))
         };
         let mut image = *self;
         image.discs = self.discs.map(map);
@@ -348,21 +338,21 @@ impl Game for Othello {
     }
 
     fn action_to_text(_player: Player, action: Action) -> String {
-        if action == PASS {
+        if action == Self::PASS {
             return "pass".to_string();
         }
         let cell = action as usize;
-        cell_text(cell % SIZE, cell / SIZE + 1)
+        cell_text(cell % N, cell / N + 1)
     }
 
     fn action_from_text(_player: Player, text: &str) -> Result<Action, MoveError> {
         let text = text.trim();
         if text.eq_ignore_ascii_case("pass") {
-            return Ok(PASS);
+            return Ok(Self::PASS);
         }
         match split_cell(text) {
-            Some((col, row, "")) if col < SIZE && (1..=SIZE).contains(&row) => {
-                Ok(((row - 1) * SIZE + col) as Action)
+            Some((col, row, "")) if col < N && (1..=N).contains(&row) => {
+                Ok(((row - 1) * N + col) as Action)
             }
             _ => Err(MoveError::Unparsable {
                 text: text.to_string(),
@@ -372,17 +362,23 @@ impl Game for Othello {
     }
 
     fn notation_help() -> &'static str {
-        "a square a1-h8 (column letter, row number from the top, as OpenSpiel prints), or pass"
+        "a square such as d3 (column letter, row number from the top, as OpenSpiel prints), or pass"
     }
 }
 
-impl fmt::Display for Othello {
-    /// OpenSpiel's picture: rows 1-8 from the top, `x` for Black (P0), `o` for White (P1).
+impl<const N: usize, const W: usize> fmt::Display for Othello<N, W> {
+    /// OpenSpiel's picture: rows 1-8 from the top, `x` for Black (P0), `o` for White (P1); row
+    /// numbers padded on boards of 10 rows or more.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "  a b c d e f g h")?;
-        for row in 0..SIZE {
-            write!(f, "{}", row + 1)?;
-            for col in 0..SIZE {
+        let width = if N < 10 { 1 } else { 2 };
+        write!(f, "{}", " ".repeat(width))?;
+        for col in 0..N {
+            write!(f, " {}", char::from(b'a' + col as u8))?;
+        }
+        writeln!(f)?;
+        for row in 0..N {
+            write!(f, "{:>width$}", row + 1)?;
+            for col in 0..N {
                 let symbol = match self.cell(row, col) {
                     Some(Player::P0) => 'x',
                     Some(Player::P1) => 'o',

@@ -48,7 +48,7 @@ pub enum GameSpec {
     Hus(HusParams),
     Shobu(ShobuParams),
     Breakthrough,
-    Othello,
+    Othello(OthelloSize),
     Clobber,
     Hex(HexSize, HexParams),
     Gomoku(GomokuParams),
@@ -88,6 +88,25 @@ impl GoSize {
         match self {
             GoSize::Nine => 9,
             GoSize::Eleven => 11,
+        }
+    }
+}
+
+/// The Othello boards the registry compiles (each side is its own type, `Othello<N, W>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OthelloSize {
+    Eight,
+    Ten,
+    Sixteen,
+}
+
+impl OthelloSize {
+    /// The board's side.
+    pub fn side(self) -> usize {
+        match self {
+            OthelloSize::Eight => 8,
+            OthelloSize::Ten => 10,
+            OthelloSize::Sixteen => 16,
         }
     }
 }
@@ -186,8 +205,8 @@ pub const REGISTERED_GAMES: &[RegisteredGame] = &[
     },
     RegisteredGame {
         name: "othello",
-        description: "Othello, 8 × 8, passes, score = disc difference (OpenSpiel's othello)",
-        params: &[],
+        description: "Othello, passes, score = disc difference (8 × 8: OpenSpiel's othello)",
+        params: &[("board_size=8", "the board's side: 8, 10 or 16")],
     },
     RegisteredGame {
         name: "clobber",
@@ -283,7 +302,15 @@ impl GameSpec {
             GameSpec::Hus(params) => visitor.visit(Hus::new(params)),
             GameSpec::Shobu(params) => visitor.visit(Shobu::new(params)),
             GameSpec::Breakthrough => visitor.visit(Breakthrough::new(&BreakthroughParams)),
-            GameSpec::Othello => visitor.visit(Othello::new(&OthelloParams)),
+            GameSpec::Othello(OthelloSize::Eight) => {
+                visitor.visit(Othello::<8, 1>::new(&OthelloParams))
+            }
+            GameSpec::Othello(OthelloSize::Ten) => {
+                visitor.visit(Othello::<10, 2>::new(&OthelloParams))
+            }
+            GameSpec::Othello(OthelloSize::Sixteen) => {
+                visitor.visit(Othello::<16, 4>::new(&OthelloParams))
+            }
             GameSpec::Clobber => visitor.visit(Clobber::new(&ClobberParams)),
             GameSpec::Hex(HexSize::Eleven, params) => visitor.visit(Hex::<11>::new(params)),
             GameSpec::Hex(HexSize::Thirteen, params) => visitor.visit(Hex::<13>::new(params)),
@@ -323,7 +350,7 @@ impl GameSpec {
             GameSpec::Hus(_) => Hus::NAME,
             GameSpec::Shobu(_) => Shobu::NAME,
             GameSpec::Breakthrough => Breakthrough::NAME,
-            GameSpec::Othello => Othello::NAME,
+            GameSpec::Othello(_) => Othello::<8, 1>::NAME,
             GameSpec::Clobber => Clobber::NAME,
             GameSpec::Hex(..) => Hex::<11>::NAME,
             GameSpec::Gomoku(_) => Gomoku::NAME,
@@ -369,6 +396,7 @@ impl GameSpec {
                 ("no_move_loses", p.no_move_loses.to_string()),
                 ("max_plies", p.max_plies.to_string()),
             ],
+            GameSpec::Othello(size) => vec![("board_size", size.side().to_string())],
             GameSpec::Hex(size, p) => vec![
                 ("board_size", size.side().to_string()),
                 ("swap", p.swap.to_string()),
@@ -400,7 +428,6 @@ impl GameSpec {
             GameSpec::ConnectFour
             | GameSpec::TicTacToe
             | GameSpec::Breakthrough
-            | GameSpec::Othello
             | GameSpec::Clobber
             | GameSpec::Amazons => vec![],
         }
@@ -540,6 +567,27 @@ fn shobu_params(pairs: Pairs) -> Result<ShobuParams, GameSpecError> {
         }
     }
     Ok(params)
+}
+
+fn othello_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
+    let mut size = OthelloSize::Eight;
+    for (key, value) in pairs {
+        match (key, value) {
+            ("board_size", "8") => size = OthelloSize::Eight,
+            ("board_size", "10") => size = OthelloSize::Ten,
+            ("board_size", "16") => size = OthelloSize::Sixteen,
+            ("board_size", _) => {
+                return Err(GameSpecError::BadValue {
+                    game: "othello",
+                    key: key.to_string(),
+                    value: value.to_string(),
+                    expected: "8, 10 or 16",
+                });
+            }
+            _ => return Err(unknown_param("othello", key)),
+        }
+    }
+    Ok(GameSpec::Othello(size))
 }
 
 fn hex_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
@@ -758,7 +806,7 @@ impl FromStr for GameSpec {
             "hus" => Ok(GameSpec::Hus(hus_params(pairs)?)),
             "shobu" => Ok(GameSpec::Shobu(shobu_params(pairs)?)),
             "breakthrough" => no_params("breakthrough", GameSpec::Breakthrough, pairs),
-            "othello" => no_params("othello", GameSpec::Othello, pairs),
+            "othello" => othello_params(pairs),
             "clobber" => no_params("clobber", GameSpec::Clobber, pairs),
             "hex" => hex_params(pairs),
             "gomoku" => Ok(GameSpec::Gomoku(gomoku_params(pairs)?)),
@@ -813,6 +861,8 @@ mod tests {
             "go",
             "go(board_size=11,komi=6,superko=illegal,max_plies=300)",
             "hex(board_size=19)",
+            "othello(board_size=10)",
+            "othello(board_size=16)",
             "havannah",
             "havannah(board_size=10,swap=false)",
         ] {
@@ -858,7 +908,8 @@ mod tests {
             ("havannah(board_size=9)", "8 or 10"),
             ("havannah(ring=false)", "board_size=8"),
             ("hex(size=11)", "board_size=11"),
-            ("othello(size=10)", "none"),
+            ("othello(size=10)", "board_size=8"),
+            ("othello(board_size=12)", "8, 10 or 16"),
             ("lines_of_action(no_move=skip)", "pass or loses"),
             ("go(board_size=19)", "9 or 11"),
             ("go(komi=inf)", "number of points"),

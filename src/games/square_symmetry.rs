@@ -101,6 +101,53 @@ pub const fn non_identity_symmetries<const CELLS: usize>(
     all
 }
 
+/// The cell and action tables of the 7 non-identity symmetries of an `n × n` board whose
+/// actions are its cells plus one fixed action `n²` (a pass), in tables of `CELLS ≥ n²` and
+/// `ACTIONS > n²` entries shared by several sizes (cut with [`sliced_symmetries`]).
+pub const fn tables_with_pass<const CELLS: usize, const ACTIONS: usize>(
+    n: usize,
+) -> ([[u16; CELLS]; 7], [[Action; ACTIONS]; 7]) {
+    let cells: [[u16; CELLS]; 7] = non_identity_cells(n);
+    let mut actions = [[0; ACTIONS]; 7];
+    let mut k = 0;
+    while k < 7 {
+        let mut cell = 0;
+        while cell < n * n {
+            actions[k][cell] = cells[k][cell];
+            cell += 1;
+        }
+        actions[k][n * n] = (n * n) as Action;
+        k += 1;
+    }
+    (cells, actions)
+}
+
+/// The 7 non-identity symmetries from tables longer than the board: the first `cells` cell
+/// images and `actions` action images of each.
+pub const fn sliced_symmetries<const CELLS: usize, const ACTIONS: usize>(
+    tables: &'static ([[u16; CELLS]; 7], [[Action; ACTIONS]; 7]),
+    cells: usize,
+    actions: usize,
+) -> [Symmetry; 7] {
+    let mut all = [const {
+        Symmetry {
+            name: "",
+            cell_image: &[],
+            action_image: &[],
+        }
+    }; 7];
+    let mut k = 0;
+    while k < 7 {
+        all[k] = Symmetry {
+            name: DIHEDRAL_NAMES[k + 1],
+            cell_image: tables.0[k].split_at(cells).0,
+            action_image: tables.1[k].split_at(actions).0,
+        };
+        k += 1;
+    }
+    all
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

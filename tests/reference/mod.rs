@@ -9,6 +9,7 @@ pub mod awale;
 pub mod connect_four;
 pub mod havannah;
 pub mod hus;
+pub mod othello;
 pub mod shobu;
 pub mod tic_tac_toe;
 
