@@ -62,6 +62,8 @@ GAMES = {
     "breakthrough": Spec("breakthrough", symbols=("b", "w"), texts=True),
     "othello": Spec("othello", symbols=("x", "o"), score=disc_difference, texts=True),
     "clobber": Spec("clobber(rows=10,columns=10)", symbols=("o", "x"), texts=True),
+    "clobber(rows=8,columns=8)": Spec("clobber(rows=8,columns=8)", symbols=("o", "x"), texts=True),
+    "clobber(rows=5,columns=6)": Spec("clobber(rows=5,columns=6)", symbols=("o", "x"), texts=True),
     "hex": Spec("hex(board_size=11,swap=true)", symbols=("x", "o"), texts=True),
     "hex(board_size=13)": Spec("hex(board_size=13,swap=true)", symbols=("x", "o"), texts=True),
     "gomoku": Spec("gomoku", symbols=("b", "w"), texts=True, first_moves=outer_band),

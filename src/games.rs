@@ -41,6 +41,9 @@ pub use hex::{Hex, HexParams};
 pub use hus::{Hus, HusParams};
 pub use lines_of_action::{LinesOfAction, LinesOfActionParams};
 pub use othello::Othello;
-pub use registry::{GameSpec, GameSpecError, GameVisitor, GoSize, HavannahSize, HexSize, OthelloSize, REGISTERED_GAMES};
+pub use registry::{
+    ClobberSize, GameSpec, GameSpecError, GameVisitor, GoSize, HavannahSize, HexSize, OthelloSize,
+    REGISTERED_GAMES,
+};
 pub use shobu::{Shobu, ShobuParams};
 pub use tic_tac_toe::TicTacToe;

@@ -33,7 +33,10 @@ fn games_lists_every_registered_game() {
             "havannah"
         ]
     );
-    assert_eq!(games[13]["num_actions"], 225, "Havannah 8: its 15 × 15 grid");
+    assert_eq!(
+        games[13]["num_actions"], 225,
+        "Havannah 8: its 15 × 15 grid"
+    );
     assert_eq!(games[13]["symmetries"].as_array().map(Vec::len), Some(11));
     assert_eq!(games[11]["num_actions"], 20736, "Amazons: whole turns");
     assert_eq!(games[8]["num_actions"], 122, "Hex 11 and the swap");

@@ -1,7 +1,9 @@
 //! Clobber's rules on hand-built positions: captures onto adjacent enemy stones only, the loss
 //! of a side without a move, and OpenSpiel's ids and texts.
 
-use descent::games::{Action, Clobber, Game, GameExt, Outcome, Player};
+use descent::games::{Action, Game, GameExt, Outcome, Player};
+
+type Clobber = descent::games::Clobber<10, 10>;
 
 fn legal_texts(position: &Clobber) -> Vec<String> {
     let mut actions = Vec::new();
@@ -64,4 +66,32 @@ fn a_side_without_a_move_has_lost_already() {
     assert!(legal_texts(&stuck).is_empty());
     let err = Clobber::from_picture(&picture(&["o.z......."]), Player::P1).unwrap_err();
     assert!(err.to_string().contains("'z'"), "{err}");
+}
+
+#[test]
+fn other_sizes_start_with_the_first_players_stone_on_a1_and_keep_only_colour_keeping_symmetries() {
+    type Clobber56 = descent::games::Clobber<5, 6>;
+    let start = Clobber56::new(&Default::default());
+    assert_eq!(start.cell(4, 0), Some(Player::P0), "a1, bottom left");
+    assert_eq!(
+        start.cell(0, 0),
+        Some(Player::P0),
+        "a5: 4 rows up, same colour"
+    );
+    assert_eq!(start.cell(0, 5), Some(Player::P1), "f5");
+    assert_eq!(start.piece_counts(), [15, 15]);
+    assert!(start.parse_legal_move("a1a2").is_ok());
+    assert!(start.parse_legal_move("a1b1").is_ok());
+    assert!(
+        Clobber56::action_from_text(Player::P0, "a6a5").is_err(),
+        "5 rows only"
+    );
+    // With 5 rows and 6 columns, rot180 and the mirror swap the colours; the flip keeps them.
+    let names: Vec<&str> = Clobber56::SYMMETRIES.iter().map(|s| s.name).collect();
+    assert_eq!(names, ["flip"]);
+    let names: Vec<&str> = descent::games::Clobber::<8, 8>::SYMMETRIES
+        .iter()
+        .map(|s| s.name)
+        .collect();
+    assert_eq!(names, ["rot180", "transpose", "antitranspose"]);
 }

@@ -133,7 +133,11 @@ fn a_move_recreating_an_earlier_board_draws_or_is_illegal_by_the_superko_setting
             position.play(id);
             boards.push(board(&position));
         }
-        assert_eq!(position.outcome(), None, "no board repeats before the last move");
+        assert_eq!(
+            position.outcome(),
+            None,
+            "no board repeats before the last move"
+        );
         if superko == Superko::Illegal {
             assert!(!position.is_legal(last[0]), "{position}");
             continue;

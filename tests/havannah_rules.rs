@@ -65,7 +65,10 @@ fn a_ring_around_an_empty_cell_an_enemy_stone_or_an_own_stone_wins() {
 #[test]
 fn a_ring_through_the_rim_around_an_inner_cell_wins() {
     // Around b2 = (1, 1): a1 (corner), b1, c2 (edge and inner cells), a2 (edge), b3, c3.
-    let mut ring = build(&["a1", "b1", "c2", "a2", "b3"], &["g4", "d7", "f6", "g7", "e4"]);
+    let mut ring = build(
+        &["a1", "b1", "c2", "a2", "b3"],
+        &["g4", "d7", "f6", "g7", "e4"],
+    );
     assert_eq!(ring.outcome(), None);
     ring.play_moves("c3").unwrap();
     assert_eq!(ring.outcome(), Some(Outcome::WinP0));
@@ -81,7 +84,10 @@ fn no_ring_without_an_enclosed_cell() {
     assert_eq!(rhombus.outcome(), None);
     let around_rim_cell = build(&["a1", "c1", "b2", "c2"], &SCATTERED[..4]);
     assert_eq!(around_rim_cell.outcome(), None);
-    assert!(legal(&around_rim_cell).contains(&1), "b1 is still empty and playable");
+    assert!(
+        legal(&around_rim_cell).contains(&1),
+        "b1 is still empty and playable"
+    );
 }
 
 #[test]
@@ -100,7 +106,10 @@ fn a_bridge_joins_two_corners_and_corners_are_no_edges() {
 fn a_fork_joins_three_edges() {
     // A Y from d4 to the top edge (c1), the left edge (a3) and the bottom edge (e7).
     let arms = ["d4", "c3", "c2", "c1", "c4", "b4", "a3", "d5", "e6"];
-    let mut fork = build(&arms, &["g4", "d7", "g7", "f4", "e3", "b1", "f5", "a4", "b5"]);
+    let mut fork = build(
+        &arms,
+        &["g4", "d7", "g7", "f4", "e3", "b1", "f5", "a4", "b5"],
+    );
     assert_eq!(fork.outcome(), None);
     fork.play_moves("e7").unwrap();
     assert_eq!(fork.outcome(), Some(Outcome::WinP0));
@@ -123,7 +132,10 @@ fn the_swap_takes_over_the_first_stone_on_its_cell() {
     let mut no_swap = Havannah4::new(&NO_SWAP);
     no_swap.play_moves("d4").unwrap();
     assert!(!legal(&no_swap).contains(&d4));
-    assert!(no_swap.move_from_text("d4").is_ok(), "d4 parses; it is just not legal");
+    assert!(
+        no_swap.move_from_text("d4").is_ok(),
+        "d4 parses; it is just not legal"
+    );
 }
 
 #[test]
@@ -164,7 +176,10 @@ fn pictures_give_the_same_position_as_moves() {
 fn texts_name_cells_as_openspiel_does_and_bad_ones_are_refused() {
     assert_eq!(Havannah4::action_to_text(Player::P0, 0), "a1");
     assert_eq!(Havannah4::action_to_text(Player::P0, 3 + 3 * 7), "d4");
-    assert_eq!(Havannah::<8>::action_to_text(Player::P0, 14 + 14 * 15), "o15");
+    assert_eq!(
+        Havannah::<8>::action_to_text(Player::P0, 14 + 14 * 15),
+        "o15"
+    );
     for text in ["g1", "a5", "h4", "a0", "d8", "d", "4d"] {
         assert!(
             Havannah4::action_from_text(Player::P0, text).is_err(),
@@ -200,7 +215,12 @@ fn differential<const B: usize>(games: usize, swap: bool, seed: u64) -> HashMap<
             let ids: Vec<usize> = legal(&ours).iter().map(|&a| a as usize).collect();
             assert_eq!(ids, theirs.legal(), "base {B} ply {}\n{ours}", ours.ply());
             let returns = ours.outcome().map_or([0.0, 0.0], |o| o.returns());
-            assert_eq!(returns, theirs.returns(), "base {B} ply {}\n{ours}", ours.ply());
+            assert_eq!(
+                returns,
+                theirs.returns(),
+                "base {B} ply {}\n{ours}",
+                ours.ply()
+            );
             if ids.is_empty() {
                 break;
             }
@@ -208,7 +228,9 @@ fn differential<const B: usize>(games: usize, swap: bool, seed: u64) -> HashMap<
             ours.play(action as Action);
             theirs.apply(action);
         }
-        let end = theirs.winner.map_or("draw".to_string(), |(_, win)| format!("{win:?}"));
+        let end = theirs
+            .winner
+            .map_or("draw".to_string(), |(_, win)| format!("{win:?}"));
         *ends.entry(end).or_default() += 1;
     }
     ends
@@ -228,7 +250,10 @@ fn random_games_match_the_naive_reference_and_reach_every_kind_of_win() {
         }
     }
     for win in [Win::Ring, Win::Bridge, Win::Fork] {
-        assert!(ends.get(&format!("{win:?}")).copied().unwrap_or(0) > 0, "{ends:?}");
+        assert!(
+            ends.get(&format!("{win:?}")).copied().unwrap_or(0) > 0,
+            "{ends:?}"
+        );
     }
     eprintln!("Havannah endings: {ends:?}");
 }

@@ -87,7 +87,10 @@ fn a_side_without_a_placement_passes_and_only_passes() {
         "pass is legal only without a placement"
     );
     assert_eq!(Othello8::action_to_text(Player::P0, Othello8::PASS), "pass");
-    assert_eq!(Othello8::action_from_text(Player::P0, "PASS"), Ok(Othello8::PASS));
+    assert_eq!(
+        Othello8::action_from_text(Player::P0, "PASS"),
+        Ok(Othello8::PASS)
+    );
 }
 
 #[test]
@@ -119,9 +122,17 @@ fn an_openspiel_game_with_passes_ends_as_openspiel_says() {
     ];
     for (ply, &id) in ids.iter().enumerate() {
         let position = play_ids(&ids[..ply]);
-        assert_eq!(position.is_legal(Othello8::PASS), id == Othello8::PASS, "ply {ply}");
+        assert_eq!(
+            position.is_legal(Othello8::PASS),
+            id == Othello8::PASS,
+            "ply {ply}"
+        );
         if id == Othello8::PASS {
-            assert_eq!(legal(&position), [Othello8::PASS], "ply {ply}: a forced pass");
+            assert_eq!(
+                legal(&position),
+                [Othello8::PASS],
+                "ply {ply}: a forced pass"
+            );
         }
     }
     let end = play_ids(&ids);

@@ -175,7 +175,13 @@ mod tests {
 
     #[test]
     fn shifts_move_every_cell_across_words_and_drop_the_ends() {
-        let set = CellSet::EMPTY.with(0).with(5).with(63).with(64).with(200).with(383);
+        let set = CellSet::EMPTY
+            .with(0)
+            .with(5)
+            .with(63)
+            .with(64)
+            .with(200)
+            .with(383);
         for offset in [-63, -20, -1, 1, 19, 63] {
             let expected: Vec<usize> = set
                 .cells()

@@ -1,13 +1,13 @@
-//! Clobber on 10 × 10, the Computer Olympiad's board, as OpenSpiel's
-//! `clobber(rows=10,columns=10)` (GAMES.md §3.7): the board starts full in a checkerboard, a1
-//! (bottom left) holding a stone of the first player; a move takes an own stone onto an
-//! orthogonally adjacent enemy stone, which is removed. A player who cannot move loses.
+//! Clobber on `R × C` (10 × 10, the Computer Olympiad's board, by default; 8 × 8 and OpenSpiel's
+//! 5 × 6 too), as OpenSpiel's `clobber(rows=R,columns=C)` (GAMES.md §3.7): the board starts full
+//! in a checkerboard, a1 (bottom left) holding a stone of the first player; a move takes an own
+//! stone onto an orthogonally adjacent enemy stone, which is removed. A player who cannot move
+//! loses.
 //!
-//! P0 is OpenSpiel's `o` (the first player, on the cells whose row + column is odd counting row 0
-//! at the top), P1 is `x`. Action id `(row·10 + col)·4 + dir`, row 0 = the top row (printed 10),
-//! dir 0 up, 1 right, 2 down, 3 left: 400 ids. Text `b10c10` (from, to).
+//! P0 is OpenSpiel's `o` (the first player), P1 is `x`. Action id `(row·C + col)·4 + dir`, row 0 =
+//! the top row (printed `R`), dir 0 up, 1 right, 2 down, 3 left. Text `b10c10` (from, to).
 //!
-//! Bitboards: bit `row·10 + col` of a `u128`.
+//! Bitboards: bit `row·C + col` of a `u128` (boards up to 128 cells).
 
 use std::fmt;
 
@@ -17,52 +17,22 @@ use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
 };
 use super::picture::read_picture;
-use super::square_symmetry::{DIHEDRAL_NAMES, dihedral_cells, dihedral_step};
+use super::square_symmetry::{DIHEDRAL_NAMES, dihedral_point, dihedral_step};
 use super::zobrist;
 
-const SIZE: usize = 10;
-const CELLS: usize = SIZE * SIZE;
-const BOARD: u128 = (1 << CELLS) - 1;
-const COL_0: u128 = {
-    let mut mask = 0;
-    let mut row = 0;
-    while row < SIZE {
-        mask |= 1 << (row * SIZE);
-        row += 1;
-    }
-    mask
-};
-const COL_LAST: u128 = COL_0 << (SIZE - 1);
-
-/// The four directions in id order (up, right, down, left): (row step, column step), the cell
-/// index change, and the cells a stone may start from.
-const DIRECTIONS: [(i32, i32, i32, u128); 4] = [
-    (-1, 0, -(SIZE as i32), BOARD),
-    (0, 1, 1, BOARD & !COL_LAST),
-    (1, 0, SIZE as i32, BOARD),
-    (0, -1, -1, BOARD & !COL_0),
-];
-
-#[inline(always)]
-fn shift(bits: u128, delta: i32) -> u128 {
-    if delta >= 0 {
-        (bits << delta) & BOARD
-    } else {
-        bits >> -delta
-    }
-}
+const MAX_CELLS: usize = 128;
 
 // Zobrist keys: [player][cell].
-const STONE_KEYS: [u64; 2 * CELLS] = zobrist::keys(0xC10B_0000_0000_0001);
+const STONE_KEYS: [u64; 2 * MAX_CELLS] = zobrist::keys(0xC10B_0000_0000_0001);
 const P1_TO_MOVE_KEY: u64 = zobrist::keys::<1>(0xC10B_0000_0000_0002)[0];
 
-/// Clobber has no parameters yet (10 × 10).
+/// Clobber has no rule parameters; the board's size is the type's (`Clobber<R, C>`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ClobberParams;
 
-/// A Clobber position.
+/// A Clobber position on `R` rows and `C` columns.
 #[derive(Clone, Copy, Debug)]
-pub struct Clobber {
+pub struct Clobber<const R: usize = 10, const C: usize = 10> {
     /// Stones of P0 and P1.
     stones: [u128; 2],
     to_move: Player,
@@ -72,13 +42,140 @@ pub struct Clobber {
     hash: u64,
 }
 
-impl Clobber {
+/// The steps of the four directions in id order (up, right, down, left).
+const STEPS: [(i32, i32); 4] = [(-1, 0), (0, 1), (1, 0), (0, -1)];
+
+const fn direction_of(d_row: i32, d_col: i32) -> usize {
+    let mut dir = 0;
+    while STEPS[dir].0 != d_row || STEPS[dir].1 != d_col {
+        dir += 1;
+    }
+    dir
+}
+
+/// The image of `(row, col)` under dihedral element `k` on a `rows × cols` board (the
+/// transposes, 6 and 7, only on square boards).
+const fn board_point(k: usize, rows: usize, cols: usize, row: usize, col: usize) -> (usize, usize) {
+    match k {
+        2 => (rows - 1 - row, cols - 1 - col),
+        4 => (row, cols - 1 - col),
+        5 => (rows - 1 - row, col),
+        _ => dihedral_point(k, rows, row, col),
+    }
+}
+
+/// Whether a cell starts with P0's stone: OpenSpiel's checkerboard, a1 (bottom left) P0's.
+const fn starts_p0(rows: usize, row: usize, col: usize) -> bool {
+    (row + rows - 1 + col) % 2 == 0
+}
+
+/// The symmetries of an `R × C` board that keep the start's checkerboard colours: their
+/// dihedral elements, cell images and action images, and how many there are.
+struct SymmetryTables {
+    elements: [usize; 5],
+    cells: [[u16; MAX_CELLS]; 5],
+    actions: [[Action; 4 * MAX_CELLS]; 5],
+    count: usize,
+}
+
+const fn symmetry_tables(rows: usize, cols: usize) -> SymmetryTables {
+    let mut t = SymmetryTables {
+        elements: [0; 5],
+        cells: [[0; MAX_CELLS]; 5],
+        actions: [[0; 4 * MAX_CELLS]; 5],
+        count: 0,
+    };
+    let candidates = [2, 4, 5, 6, 7];
+    let mut i = 0;
+    while i < candidates.len() {
+        let k = candidates[i];
+        i += 1;
+        if k >= 6 && rows != cols {
+            continue;
+        }
+        let mut keeps = true;
+        let mut cell = 0;
+        while cell < rows * cols {
+            let (row, col) = (cell / cols, cell % cols);
+            let (r, c) = board_point(k, rows, cols, row, col);
+            keeps &= starts_p0(rows, r, c) == starts_p0(rows, row, col);
+            t.cells[t.count][cell] = (r * cols + c) as u16;
+            let mut dir = 0;
+            while dir < 4 {
+                let (dr, dc) = dihedral_step(k, STEPS[dir].0, STEPS[dir].1);
+                t.actions[t.count][cell * 4 + dir] =
+                    ((r * cols + c) * 4 + direction_of(dr, dc)) as Action;
+                dir += 1;
+            }
+            cell += 1;
+        }
+        if keeps {
+            t.elements[t.count] = k;
+            t.count += 1;
+        }
+    }
+    t
+}
+
+const fn symmetries(tables: &'static SymmetryTables, cells: usize) -> [Symmetry; 5] {
+    let mut all = [const {
+        Symmetry {
+            name: "",
+            cell_image: &[],
+            action_image: &[],
+        }
+    }; 5];
+    let mut k = 0;
+    while k < tables.count {
+        all[k] = Symmetry {
+            name: DIHEDRAL_NAMES[tables.elements[k]],
+            cell_image: tables.cells[k].split_at(cells).0,
+            action_image: tables.actions[k].split_at(4 * cells).0,
+        };
+        k += 1;
+    }
+    all
+}
+
+impl<const R: usize, const C: usize> Clobber<R, C> {
+    const CELLS: usize = R * C;
+    const BOARD: u128 = if R * C == 128 { !0 } else { (1 << (R * C)) - 1 };
+    const COL_0: u128 = {
+        let mut mask = 0;
+        let mut row = 0;
+        while row < R {
+            mask |= 1 << (row * C);
+            row += 1;
+        }
+        mask
+    };
+    const COL_LAST: u128 = Self::COL_0 << (C - 1);
+    /// The four directions in id order: the cell index change, and the cells a stone may
+    /// start from.
+    const DIRECTIONS: [(i32, u128); 4] = [
+        (-(C as i32), Self::BOARD),
+        (1, Self::BOARD & !Self::COL_LAST),
+        (C as i32, Self::BOARD),
+        (-1, Self::BOARD & !Self::COL_0),
+    ];
+    const SYMMETRY_TABLES: SymmetryTables = symmetry_tables(R, C);
+    const SYMMETRY_ARRAY: [Symmetry; 5] = symmetries(&Self::SYMMETRY_TABLES, R * C);
+
+    #[inline(always)]
+    fn shift(bits: u128, delta: i32) -> u128 {
+        if delta >= 0 {
+            (bits << delta) & Self::BOARD
+        } else {
+            bits >> -delta
+        }
+    }
+
     /// For each direction, the stones of `player` that can move that way.
     #[inline]
     fn movers(&self, player: Player) -> [u128; 4] {
         let own = self.stones[player.index()];
         let enemy = self.stones[1 - player.index()];
-        DIRECTIONS.map(|(_, _, delta, from)| own & from & shift(enemy, -delta))
+        Self::DIRECTIONS.map(|(delta, from)| own & from & Self::shift(enemy, -delta))
     }
 
     #[inline]
@@ -86,18 +183,18 @@ impl Clobber {
         self.movers(player).iter().map(|m| m.count_ones()).sum()
     }
 
-    /// The stone (P0, P1 or none) at `row` (0 = the top row, printed 10), `col`.
+    /// The stone (P0, P1 or none) at `row` (0 = the top row, printed `R`), `col`.
     pub fn cell(&self, row: usize, col: usize) -> Option<Player> {
-        let bit = 1u128 << (row * SIZE + col);
+        let bit = 1u128 << (row * C + col);
         [Player::P0, Player::P1]
             .into_iter()
             .find(|p| self.stones[p.index()] & bit != 0)
     }
 
-    /// A position from a picture: 10 rows from the top (row 10) of `o` (P0), `x` (P1) and `.`,
-    /// `to_move` to play, at ply 0; over already if the mover has no move.
-    pub fn from_picture(picture: &str, to_move: Player) -> Result<Clobber, PositionError> {
-        let cells = read_picture(Self::NAME, picture, SIZE, SIZE, &['o', 'x'])?;
+    /// A position from a picture: `R` rows from the top (row `R`) of `o` (P0), `x` (P1) and
+    /// `.`, `to_move` to play, at ply 0; over already if the mover has no move.
+    pub fn from_picture(picture: &str, to_move: Player) -> Result<Clobber<R, C>, PositionError> {
+        let cells = read_picture(Self::NAME, picture, R, C, &['o', 'x'])?;
         let mut stones = [0u128; 2];
         for (cell, owner) in cells.iter().enumerate() {
             if let Some(p) = owner {
@@ -125,82 +222,43 @@ impl Clobber {
     /// The start and end cells of an action id (no legality check).
     fn from_to(action: Action) -> (usize, usize) {
         let (from, dir) = (action as usize / 4, action as usize % 4);
-        let (dr, dc, _, _) = DIRECTIONS[dir];
-        let row = (from / SIZE) as i32 + dr;
-        let col = (from % SIZE) as i32 + dc;
-        (from, (row * SIZE as i32 + col) as usize)
+        let (dr, dc) = STEPS[dir];
+        let row = (from / C) as i32 + dr;
+        let col = (from % C) as i32 + dc;
+        (from, (row * C as i32 + col) as usize)
     }
 }
 
-const fn direction_of(d_row: i32, d_col: i32) -> usize {
-    let mut dir = 0;
-    while DIRECTIONS[dir].0 != d_row || DIRECTIONS[dir].1 != d_col {
-        dir += 1;
-    }
-    dir
-}
-
-/// The dihedral elements that keep the checkerboard's colours: rot180, transpose,
-/// anti-transpose (indices into the dihedral group).
-const COLOUR_KEEPING: [usize; 3] = [2, 6, 7];
-
-const fn symmetry_actions(k: usize) -> [Action; 4 * CELLS] {
-    let cells: [u16; CELLS] = dihedral_cells(k, SIZE);
-    let mut image = [0; 4 * CELLS];
-    let mut action = 0;
-    while action < 4 * CELLS {
-        let (dr, dc, _, _) = DIRECTIONS[action % 4];
-        let (ir, ic) = dihedral_step(k, dr, dc);
-        image[action] = cells[action / 4] * 4 + direction_of(ir, ic) as u16;
-        action += 1;
-    }
-    image
-}
-
-static CELL_IMAGES: [[u16; CELLS]; 3] = [
-    dihedral_cells(COLOUR_KEEPING[0], SIZE),
-    dihedral_cells(COLOUR_KEEPING[1], SIZE),
-    dihedral_cells(COLOUR_KEEPING[2], SIZE),
-];
-static ACTION_IMAGES: [[Action; 4 * CELLS]; 3] = [
-    symmetry_actions(COLOUR_KEEPING[0]),
-    symmetry_actions(COLOUR_KEEPING[1]),
-    symmetry_actions(COLOUR_KEEPING[2]),
-];
-
-const SYMMETRIES: [Symmetry; 3] = {
-    macro_rules! symmetry {
-        ($k:literal) => {
-            Symmetry {
-                name: DIHEDRAL_NAMES[COLOUR_KEEPING[$k]],
-                cell_image: &CELL_IMAGES[$k],
-                action_image: &ACTION_IMAGES[$k],
-            }
-        };
-    }
-    [symmetry!(0), symmetry!(1), symmetry!(2)]
-};
-
-impl Game for Clobber {
+impl<const R: usize, const C: usize> Game for Clobber<R, C> {
     const NAME: &'static str = "clobber";
-    const NUM_ACTIONS: usize = 4 * CELLS;
+    const NUM_ACTIONS: usize = 4 * R * C;
     const HAS_DRAWS: bool = false;
-    /// Planes over the 10 × 10 board, row 0 at the top: P0's stones, P1's stones, P0 to move.
+    /// Planes over the board, row 0 at the top: P0's stones, P1's stones, P0 to move.
     const ENCODING: EncodingShape = EncodingShape {
         planes: 3,
-        rows: SIZE,
-        cols: SIZE,
+        rows: R,
+        cols: C,
     };
     const ENCODING_VERSION: u32 = 1;
-    /// The symmetries of the square that keep the checkerboard's colours.
-    const SYMMETRIES: &'static [Symmetry] = &SYMMETRIES;
+    /// The board's symmetries that keep the checkerboard's colours (rot180, transpose and
+    /// anti-transpose on 10 × 10 and 8 × 8; the up-down flip on 5 × 6).
+    const SYMMETRIES: &'static [Symmetry] =
+        Self::SYMMETRY_ARRAY.split_at(Self::SYMMETRY_TABLES.count).0;
 
     type Params = ClobberParams;
 
-    fn new(_params: &ClobberParams) -> Clobber {
+    fn new(_params: &ClobberParams) -> Clobber<R, C> {
+        assert!(
+            R * C <= MAX_CELLS && (1..=26).contains(&C) && R >= 1,
+            "Clobber boards hold at most {MAX_CELLS} cells"
+        );
         let mut stones = [0u128; 2];
-        for cell in 0..CELLS {
-            let owner = 1 - (cell / SIZE + cell % SIZE) % 2;
+        for cell in 0..Self::CELLS {
+            let owner = if starts_p0(R, cell / C, cell % C) {
+                0
+            } else {
+                1
+            };
             stones[owner] |= 1 << cell;
         }
         let mut position = Clobber {
@@ -221,7 +279,7 @@ impl Game for Clobber {
 
     /// Each move removes a stone, and one is always left.
     fn max_game_length(&self) -> usize {
-        CELLS - 1
+        Self::CELLS - 1
     }
 
     #[inline]
@@ -269,9 +327,9 @@ impl Game for Clobber {
         self.mobility[mover] += self.move_count(self.to_move) as u16;
         self.stones[mover] ^= 1 << from | 1 << to;
         self.stones[enemy] ^= 1 << to;
-        self.hash ^= STONE_KEYS[mover * CELLS + from]
-            ^ STONE_KEYS[mover * CELLS + to]
-            ^ STONE_KEYS[enemy * CELLS + to]
+        self.hash ^= STONE_KEYS[mover * MAX_CELLS + from]
+            ^ STONE_KEYS[mover * MAX_CELLS + to]
+            ^ STONE_KEYS[enemy * MAX_CELLS + to]
             ^ P1_TO_MOVE_KEY;
         self.ply += 1;
         self.to_move = self.to_move.opponent();
@@ -295,7 +353,7 @@ impl Game for Clobber {
             0
         };
         for player in 0..2 {
-            hash ^= zobrist::of_bits(self.stones[player], &STONE_KEYS[player * CELLS..]);
+            hash ^= zobrist::of_bits(self.stones[player], &STONE_KEYS[player * MAX_CELLS..]);
         }
         hash
     }
@@ -309,15 +367,15 @@ impl Game for Clobber {
     }
 
     fn encode(&self, out: &mut [f32]) {
-        encode_stone_planes(out, CELLS, self.to_move, |p, cell| {
+        encode_stone_planes(out, Self::CELLS, self.to_move, |p, cell| {
             self.stones[p] >> cell & 1 == 1
         });
     }
 
-    fn apply_symmetry(&self, index: usize) -> Clobber {
-        let table = &CELL_IMAGES[index];
+    fn apply_symmetry(&self, index: usize) -> Clobber<R, C> {
+        let table = &Self::SYMMETRY_TABLES.cells[index];
         let map = |bits: u128| {
-            (0..CELLS)
+            (0..Self::CELLS)
                 .filter(|&cell| bits >> cell & 1 == 1)
                 .fold(0u128, |acc, cell| acc | 1 << table[cell])
         };
@@ -329,7 +387,7 @@ impl Game for Clobber {
 
     fn action_to_text(_player: Player, action: Action) -> String {
         let (from, to) = Self::from_to(action);
-        let square = |cell: usize| cell_text(cell % SIZE, SIZE - cell / SIZE);
+        let square = |cell: usize| cell_text(cell % C, R - cell / C);
         format!("{}{}", square(from), square(to))
     }
 
@@ -339,7 +397,7 @@ impl Game for Clobber {
             expected: Self::notation_help().to_string(),
         };
         let square = |col: usize, number: usize| {
-            (col < SIZE && (1..=SIZE).contains(&number)).then(|| (SIZE - number, col))
+            (col < C && (1..=R).contains(&number)).then(|| (R - number, col))
         };
         let (col, number, rest) = split_cell(text.trim()).ok_or_else(unparsable)?;
         let (to_col, to_number, rest) = split_cell(rest).ok_or_else(unparsable)?;
@@ -348,24 +406,24 @@ impl Game for Clobber {
             .filter(|_| rest.is_empty())
             .ok_or_else(unparsable)?;
         let step = (to_row as i32 - row as i32, to_col as i32 - col as i32);
-        let dir = DIRECTIONS
+        let dir = STEPS
             .iter()
-            .position(|&(dr, dc, _, _)| (dr, dc) == step)
+            .position(|&s| s == step)
             .ok_or_else(unparsable)?;
-        Ok(((row * SIZE + col) * 4 + dir) as Action)
+        Ok(((row * C + col) * 4 + dir) as Action)
     }
 
     fn notation_help() -> &'static str {
-        "from and to squares, orthogonally adjacent, e.g. b10c10 (columns a-j, rows 1-10 from the bottom)"
+        "from and to squares, orthogonally adjacent, e.g. b10c10 (column letters from a, row numbers from 1 at the bottom)"
     }
 }
 
-impl fmt::Display for Clobber {
-    /// OpenSpiel's picture: rows 10 to 1 from the top, `o` for P0, `x` for P1.
+impl<const R: usize, const C: usize> fmt::Display for Clobber<R, C> {
+    /// OpenSpiel's picture: rows `R` to 1 from the top, `o` for P0, `x` for P1.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for row in 0..SIZE {
-            write!(f, "{:>2}", SIZE - row)?;
-            for col in 0..SIZE {
+        for row in 0..R {
+            write!(f, "{:>2}", R - row)?;
+            for col in 0..C {
                 let symbol = match self.cell(row, col) {
                     Some(Player::P0) => 'o',
                     Some(Player::P1) => 'x',
@@ -375,6 +433,7 @@ impl fmt::Display for Clobber {
             }
             writeln!(f)?;
         }
-        write!(f, "  abcdefghij")
+        write!(f, "  ")?;
+        (0..C).try_for_each(|col| write!(f, "{}", char::from(b'a' + col as u8)))
     }
 }

@@ -253,7 +253,9 @@ impl<const B: usize> Havannah<B> {
         let side = Self::SIDE as i32;
         [-side - 1, -side, 1, side + 1, side, -1]
             .into_iter()
-            .fold(CellSet::EMPTY, |acc, offset| acc.union(&set.shifted(offset)))
+            .fold(CellSet::EMPTY, |acc, offset| {
+                acc.union(&set.shifted(offset))
+            })
             .intersection(&Self::GEOMETRY.board)
     }
 
@@ -302,7 +304,11 @@ impl<const B: usize> Havannah<B> {
             return false;
         }
         // A neighbour of the mover's now surrounded by the mover's stones (a full hexagon).
-        let surrounded = |n: u16| neighbours[n as usize].iter().all(|&m| m != OFF_BOARD && own.contains(m as usize));
+        let surrounded = |n: u16| {
+            neighbours[n as usize]
+                .iter()
+                .all(|&m| m != OFF_BOARD && own.contains(m as usize))
+        };
         if (0..6).any(|d| is_own[d] && surrounded(around[d])) {
             return true;
         }
@@ -340,7 +346,10 @@ impl<const B: usize> Havannah<B> {
     /// for P1, `.` empty (spaces and the stagger ignored). The side to move and the ply follow
     /// from the stone counts as in [`super::hex::Hex::from_picture`]: after a swap P1 has one
     /// stone more. Over already if a side has a ring, bridge or fork, or the board is full.
-    pub fn from_picture(params: HavannahParams, picture: &str) -> Result<Havannah<B>, PositionError> {
+    pub fn from_picture(
+        params: HavannahParams,
+        picture: &str,
+    ) -> Result<Havannah<B>, PositionError> {
         let lengths: Vec<usize> = (0..Self::SIDE).map(|y| Self::row_span(y).1).collect();
         let contents = read_picture_rows(Self::NAME, picture, &lengths, &['x', 'o'])?;
         let cells = (0..Self::SIDE).flat_map(|y| {
@@ -376,7 +385,9 @@ impl<const B: usize> Havannah<B> {
     fn outcome_from_scratch(&self) -> Option<Outcome> {
         let winner = [Player::P0, Player::P1].into_iter().find(|&player| {
             let own = &self.stones[player.index()];
-            own.cells().any(|c| Self::bridge_or_fork(&Self::chain(own, c))) || Self::has_ring(own)
+            own.cells()
+                .any(|c| Self::bridge_or_fork(&Self::chain(own, c)))
+                || Self::has_ring(own)
         });
         match winner {
             Some(player) => Some(Outcome::win_for(player)),
@@ -531,11 +542,7 @@ impl<const B: usize> Game for Havannah<B> {
             "Havannah encodes into {} floats",
             Self::ENCODING.len()
         );
-        let planes = [
-            self.stones[0],
-            self.stones[1],
-            Self::GEOMETRY.board,
-        ];
+        let planes = [self.stones[0], self.stones[1], Self::GEOMETRY.board];
         for (plane, set) in out.chunks_exact_mut(cells).zip(&planes) {
             for (cell, value) in plane.iter_mut().enumerate() {
                 *value = set.contains(cell) as u8 as f32;
@@ -550,7 +557,8 @@ impl<const B: usize> Game for Havannah<B> {
         let table = &Self::IMAGES[index];
         let map = |set: &CellSet| {
             let mut image = CellSet::EMPTY;
-            set.cells().for_each(|cell| image.insert(table[cell] as usize));
+            set.cells()
+                .for_each(|cell| image.insert(table[cell] as usize));
             image
         };
         let mut image = *self;

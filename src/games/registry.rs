@@ -22,8 +22,8 @@ use super::clobber::{Clobber, ClobberParams};
 use super::connect_four::{ConnectFour, ConnectFourParams};
 use super::game::Game;
 use super::go::{Go, GoParams, Superko};
-use super::havannah::{Havannah, HavannahParams};
 use super::gomoku::{Gomoku, GomokuParams};
+use super::havannah::{Havannah, HavannahParams};
 use super::hex::{Hex, HexParams};
 use super::hus::{Hus, HusParams};
 use super::lines_of_action::{
@@ -49,7 +49,7 @@ pub enum GameSpec {
     Shobu(ShobuParams),
     Breakthrough,
     Othello(OthelloSize),
-    Clobber,
+    Clobber(ClobberSize),
     Hex(HexSize, HexParams),
     Gomoku(GomokuParams),
     LinesOfAction(LinesOfActionParams),
@@ -88,6 +88,27 @@ impl GoSize {
         match self {
             GoSize::Nine => 9,
             GoSize::Eleven => 11,
+        }
+    }
+}
+
+/// The Clobber boards the registry compiles (each is its own type, `Clobber<R, C>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClobberSize {
+    /// 10 × 10, the Olympiad's.
+    Ten,
+    Eight,
+    /// 5 rows × 6 columns, OpenSpiel's default.
+    FiveBySix,
+}
+
+impl ClobberSize {
+    /// Rows and columns.
+    pub fn rows_columns(self) -> (usize, usize) {
+        match self {
+            ClobberSize::Ten => (10, 10),
+            ClobberSize::Eight => (8, 8),
+            ClobberSize::FiveBySix => (5, 6),
         }
     }
 }
@@ -210,8 +231,11 @@ pub const REGISTERED_GAMES: &[RegisteredGame] = &[
     },
     RegisteredGame {
         name: "clobber",
-        description: "Clobber, 10 × 10 (OpenSpiel's clobber(rows=10,columns=10))",
-        params: &[],
+        description: "Clobber (OpenSpiel's clobber(rows=10,columns=10))",
+        params: &[
+            ("rows=10", "the board's rows: 10 × 10, 8 × 8 or 5 × 6"),
+            ("columns=10", "the board's columns"),
+        ],
     },
     RegisteredGame {
         name: "hex",
@@ -283,7 +307,10 @@ pub const REGISTERED_GAMES: &[RegisteredGame] = &[
         name: "havannah",
         description: "Havannah, a ring, a bridge or a fork wins (OpenSpiel's havannah)",
         params: &[
-            ("board_size=8", "the hexagon's base (cells on a side): 8 or 10"),
+            (
+                "board_size=8",
+                "the hexagon's base (cells on a side): 8 or 10",
+            ),
             (
                 "swap=true",
                 "P1 may take over P0's first stone (OpenSpiel's default is false)",
@@ -311,7 +338,15 @@ impl GameSpec {
             GameSpec::Othello(OthelloSize::Sixteen) => {
                 visitor.visit(Othello::<16, 4>::new(&OthelloParams))
             }
-            GameSpec::Clobber => visitor.visit(Clobber::new(&ClobberParams)),
+            GameSpec::Clobber(ClobberSize::Ten) => {
+                visitor.visit(Clobber::<10, 10>::new(&ClobberParams))
+            }
+            GameSpec::Clobber(ClobberSize::Eight) => {
+                visitor.visit(Clobber::<8, 8>::new(&ClobberParams))
+            }
+            GameSpec::Clobber(ClobberSize::FiveBySix) => {
+                visitor.visit(Clobber::<5, 6>::new(&ClobberParams))
+            }
             GameSpec::Hex(HexSize::Eleven, params) => visitor.visit(Hex::<11>::new(params)),
             GameSpec::Hex(HexSize::Thirteen, params) => visitor.visit(Hex::<13>::new(params)),
             GameSpec::Hex(HexSize::Nineteen, params) => visitor.visit(Hex::<19>::new(params)),
@@ -351,7 +386,7 @@ impl GameSpec {
             GameSpec::Shobu(_) => Shobu::NAME,
             GameSpec::Breakthrough => Breakthrough::NAME,
             GameSpec::Othello(_) => Othello::<8, 1>::NAME,
-            GameSpec::Clobber => Clobber::NAME,
+            GameSpec::Clobber(_) => Clobber::<10, 10>::NAME,
             GameSpec::Hex(..) => Hex::<11>::NAME,
             GameSpec::Gomoku(_) => Gomoku::NAME,
             GameSpec::LinesOfAction(_) => LinesOfAction::NAME,
@@ -397,6 +432,10 @@ impl GameSpec {
                 ("max_plies", p.max_plies.to_string()),
             ],
             GameSpec::Othello(size) => vec![("board_size", size.side().to_string())],
+            GameSpec::Clobber(size) => {
+                let (rows, columns) = size.rows_columns();
+                vec![("rows", rows.to_string()), ("columns", columns.to_string())]
+            }
             GameSpec::Hex(size, p) => vec![
                 ("board_size", size.side().to_string()),
                 ("swap", p.swap.to_string()),
@@ -428,7 +467,6 @@ impl GameSpec {
             GameSpec::ConnectFour
             | GameSpec::TicTacToe
             | GameSpec::Breakthrough
-            | GameSpec::Clobber
             | GameSpec::Amazons => vec![],
         }
     }
@@ -567,6 +605,31 @@ fn shobu_params(pairs: Pairs) -> Result<ShobuParams, GameSpecError> {
         }
     }
     Ok(params)
+}
+
+fn clobber_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
+    let (mut rows, mut columns) = ("10", "10");
+    for (key, value) in pairs {
+        match key {
+            "rows" => rows = value,
+            "columns" => columns = value,
+            _ => return Err(unknown_param("clobber", key)),
+        }
+    }
+    let size = match (rows, columns) {
+        ("10", "10") => ClobberSize::Ten,
+        ("8", "8") => ClobberSize::Eight,
+        ("5", "6") => ClobberSize::FiveBySix,
+        _ => {
+            return Err(GameSpecError::BadValue {
+                game: "clobber",
+                key: "rows, columns".to_string(),
+                value: format!("{rows}, {columns}"),
+                expected: "10, 10 or 8, 8 or 5, 6",
+            });
+        }
+    };
+    Ok(GameSpec::Clobber(size))
 }
 
 fn othello_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
@@ -807,7 +870,7 @@ impl FromStr for GameSpec {
             "shobu" => Ok(GameSpec::Shobu(shobu_params(pairs)?)),
             "breakthrough" => no_params("breakthrough", GameSpec::Breakthrough, pairs),
             "othello" => othello_params(pairs),
-            "clobber" => no_params("clobber", GameSpec::Clobber, pairs),
+            "clobber" => clobber_params(pairs),
             "hex" => hex_params(pairs),
             "gomoku" => Ok(GameSpec::Gomoku(gomoku_params(pairs)?)),
             "lines_of_action" => Ok(GameSpec::LinesOfAction(lines_of_action_params(pairs)?)),
@@ -863,6 +926,8 @@ mod tests {
             "hex(board_size=19)",
             "othello(board_size=10)",
             "othello(board_size=16)",
+            "clobber(rows=8,columns=8)",
+            "clobber(rows=5,columns=6)",
             "havannah",
             "havannah(board_size=10,swap=false)",
         ] {
@@ -910,6 +975,8 @@ mod tests {
             ("hex(size=11)", "board_size=11"),
             ("othello(size=10)", "board_size=8"),
             ("othello(board_size=12)", "8, 10 or 16"),
+            ("clobber(rows=6)", "10, 10 or 8, 8 or 5, 6"),
+            ("clobber(size=6)", "rows=10"),
             ("lines_of_action(no_move=skip)", "pass or loses"),
             ("go(board_size=19)", "9 or 11"),
             ("go(komi=inf)", "number of points"),

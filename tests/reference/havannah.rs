@@ -74,12 +74,19 @@ impl RefHavannah {
 
     fn neighbours(&self, id: usize) -> Vec<usize> {
         let (q, r, s) = self.cube(id);
-        [(1, -1, 0), (1, 0, -1), (0, 1, -1), (-1, 1, 0), (-1, 0, 1), (0, -1, 1)]
-            .iter()
-            .map(|(dq, dr, ds)| (q + dq, r + dr, s + ds))
-            .filter(|&cube| self.on_board(cube))
-            .map(|cube| self.id(cube))
-            .collect()
+        [
+            (1, -1, 0),
+            (1, 0, -1),
+            (0, 1, -1),
+            (-1, 1, 0),
+            (-1, 0, 1),
+            (0, -1, 1),
+        ]
+        .iter()
+        .map(|(dq, dr, ds)| (q + dq, r + dr, s + ds))
+        .filter(|&cube| self.on_board(cube))
+        .map(|cube| self.id(cube))
+        .collect()
     }
 
     fn extremes(&self, id: usize) -> Vec<(usize, i32)> {
