@@ -18,6 +18,7 @@ pub mod lines_of_action;
 pub mod othello;
 pub mod perft;
 mod picture;
+mod placement;
 pub mod random_playout;
 pub mod registry;
 mod repetition;

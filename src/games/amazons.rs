@@ -25,7 +25,7 @@ use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
 };
-use super::picture::read_picture;
+use super::picture::{read_picture, symbol_bitboards};
 use super::square_symmetry::{non_identity_cells, non_identity_symmetries};
 use super::zobrist;
 
@@ -227,12 +227,7 @@ impl Amazons {
     /// already if the mover cannot move.
     pub fn from_picture(picture: &str, to_move: Player) -> Result<Amazons, PositionError> {
         let cells = read_picture(Self::NAME, picture, SIZE, SIZE, &['X', 'O', '#'])?;
-        let mut boards = [0u128; 3];
-        for (cell, content) in cells.iter().enumerate() {
-            if let Some(k) = content {
-                boards[*k] |= 1 << cell;
-            }
-        }
+        let boards = symbol_bitboards::<3>(&cells);
         if boards[0].count_ones() != 4 || boards[1].count_ones() != 4 {
             return Err(PositionError {
                 game: Self::NAME,

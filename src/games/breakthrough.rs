@@ -21,7 +21,7 @@ use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
 };
-use super::picture::read_picture;
+use super::picture::{read_picture, symbol_bitboards};
 use super::zobrist;
 
 const SIZE: usize = 8;
@@ -144,12 +144,7 @@ impl Breakthrough {
     /// no pawn.
     pub fn from_picture(picture: &str, to_move: Player) -> Result<Breakthrough, PositionError> {
         let cells = read_picture(Self::NAME, picture, SIZE, SIZE, &['b', 'w'])?;
-        let mut pawns = [0u64; 2];
-        for (cell, owner) in cells.iter().enumerate() {
-            if let Some(p) = owner {
-                pawns[*p] |= 1 << cell;
-            }
-        }
+        let pawns = symbol_bitboards::<2>(&cells).map(|board| board as u64);
         let mut position = Breakthrough {
             pawns,
             to_move,

@@ -16,7 +16,7 @@ use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
 };
-use super::picture::read_picture;
+use super::picture::{read_picture, symbol_bitboards};
 use super::square_symmetry::{DIHEDRAL_NAMES, dihedral_point, dihedral_step};
 use super::zobrist;
 
@@ -195,12 +195,7 @@ impl<const R: usize, const C: usize> Clobber<R, C> {
     /// `.`, `to_move` to play, at ply 0; over already if the mover has no move.
     pub fn from_picture(picture: &str, to_move: Player) -> Result<Clobber<R, C>, PositionError> {
         let cells = read_picture(Self::NAME, picture, R, C, &['o', 'x'])?;
-        let mut stones = [0u128; 2];
-        for (cell, owner) in cells.iter().enumerate() {
-            if let Some(p) = owner {
-                stones[*p] |= 1 << cell;
-            }
-        }
+        let stones = symbol_bitboards::<2>(&cells);
         let mut position = Clobber {
             stones,
             to_move,

@@ -230,17 +230,12 @@ impl Game for Gomoku {
     }
 
     fn hash_from_scratch(&self) -> u64 {
-        let mut hash = if self.to_move == Player::P1 {
+        let side = if self.to_move == Player::P1 {
             P1_TO_MOVE_KEY
         } else {
             0
         };
-        for player in 0..2 {
-            for cell in self.stones[player].cells() {
-                hash ^= STONE_KEYS[player * CELLS + cell];
-            }
-        }
-        hash
+        side ^ zobrist::of_cell_sets(&self.stones, &STONE_KEYS, CELLS)
     }
 
     fn piece_counts(&self) -> [u32; 2] {

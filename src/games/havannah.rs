@@ -24,6 +24,7 @@ use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
 };
 use super::picture::read_picture_rows;
+use super::placement::turn_from_stone_counts;
 use super::zobrist;
 
 /// The largest base (its grid must fit a [`CellSet`] and the symmetry tables).
@@ -362,21 +363,8 @@ impl<const B: usize> Havannah<B> {
                 position.place(Player::from_index(p), cell);
             }
         }
-        let [p0, p1] = position.piece_counts();
-        (position.to_move, position.ply) = match p0 as i64 - p1 as i64 {
-            0 => (Player::P0, (p0 + p1) as u16),
-            1 => (Player::P1, (p0 + p1) as u16),
-            -1 if params.swap => (Player::P0, (p0 + p1 + 1) as u16),
-            _ => {
-                return Err(PositionError {
-                    game: Self::NAME,
-                    problem: format!(
-                        "P0 has {p0} stones and P1 {p1}: expected as many, one more for P0, \
-                         or (after a swap) one more for P1"
-                    ),
-                });
-            }
-        };
+        (position.to_move, position.ply) =
+            turn_from_stone_counts(Self::NAME, position.piece_counts(), params.swap)?;
         position.hash = position.hash_from_scratch();
         position.outcome = position.outcome_from_scratch();
         Ok(position)
@@ -518,12 +506,7 @@ impl<const B: usize> Game for Havannah<B> {
         if self.swap_available() {
             hash ^= SWAP_AVAILABLE_KEY;
         }
-        for player in 0..2 {
-            for cell in self.stones[player].cells() {
-                hash ^= STONE_KEYS[player * MAX_CELLS + cell];
-            }
-        }
-        hash
+        hash ^ zobrist::of_cell_sets(&self.stones, &STONE_KEYS, MAX_CELLS)
     }
 
     fn piece_counts(&self) -> [u32; 2] {

@@ -292,17 +292,12 @@ impl<const N: usize, const W: usize> Game for Othello<N, W> {
     }
 
     fn hash_from_scratch(&self) -> u64 {
-        let mut hash = if self.to_move == Player::P1 {
+        let side = if self.to_move == Player::P1 {
             P1_TO_MOVE_KEY
         } else {
             0
         };
-        for player in 0..2 {
-            for cell in self.discs[player].cells() {
-                hash ^= DISC_KEYS[player * MAX_CELLS + cell];
-            }
-        }
-        hash
+        side ^ zobrist::of_cell_sets(&self.discs, &DISC_KEYS, MAX_CELLS)
     }
 
     /// Discs of P0 minus discs of P1, at any point of the game.

@@ -65,6 +65,18 @@ pub fn read_picture_rows(
     Ok(cells)
 }
 
+/// The cells of each symbol of a picture read by [`read_picture`] as bitboards: bit `cell` of
+/// `boards[k]` is set where the picture shows `symbols[k]` (boards up to 128 cells).
+pub fn symbol_bitboards<const K: usize>(cells: &[Option<usize>]) -> [u128; K] {
+    let mut boards = [0u128; K];
+    for (cell, content) in cells.iter().enumerate() {
+        if let Some(k) = content {
+            boards[*k] |= 1 << cell;
+        }
+    }
+    boards
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,6 +98,7 @@ mod tests {
                 Some(1)
             ]
         );
+        assert_eq!(symbol_bitboards::<2>(&cells), [0b10010, 0b100001000]);
         let err = read_picture("t", ". x\n. .", 3, 2, &['x', 'o']).unwrap_err();
         assert!(err.to_string().contains("2 rows, expected 3"), "{err}");
         let err = read_picture("t", ". x .\n. .", 2, 3, &['x', 'o']).unwrap_err();

@@ -1,6 +1,8 @@
 //! Zobrist keys: fixed pseudo-random 64-bit numbers generated at compile time by SplitMix64
 //! (Steele, Lea & Flood 2014), so hashes are identical across runs, machines and builds.
 
+use super::bitset::Bits;
+
 /// One SplitMix64 step: returns the next state and its output.
 const fn splitmix64(state: u64) -> (u64, u64) {
     let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -22,6 +24,18 @@ pub const fn keys<const N: usize>(seed: u64) -> [u64; N] {
         i += 1;
     }
     out
+}
+
+/// The Zobrist hash of both players' stones in cell sets: the XOR of `keys[player·stride +
+/// cell]` over every stone.
+pub fn of_cell_sets<const W: usize>(stones: &[Bits<W>; 2], keys: &[u64], stride: usize) -> u64 {
+    let mut hash = 0;
+    for (player, set) in stones.iter().enumerate() {
+        for cell in set.cells() {
+            hash ^= keys[player * stride + cell];
+        }
+    }
+    hash
 }
 
 /// The XOR of `keys[cell]` over the cells of a bitboard (bit `cell` set): a board's part of a
