@@ -188,23 +188,31 @@ impl<const N: usize> Go<N> {
             ^ zobrist::of_bits(stones[1], &STONE_KEYS[MAX_CELLS..])
     }
 
-    /// Whether the mover may place on `cell` (empty, not the ko point, no suicide, and under
-    /// `superko=illegal` no earlier board).
-    fn can_place(&self, cell: usize) -> bool {
-        let occupied = self.stones[0] | self.stones[1];
-        if occupied >> cell & 1 == 1 || self.ko == Some(cell) {
-            return false;
-        }
-        let has_liberty = Self::neighbours(1 << cell) & !occupied & Self::BOARD != 0;
-        if has_liberty && self.params.superko == Superko::Draw {
-            return true;
-        }
-        match self.place(self.to_move, cell) {
-            None => false,
-            Some(placed) => {
+    /// The cells where the mover may place (empty, not the ko point, no suicide, and under
+    /// `superko=illegal` no earlier board), as a bitboard. A cell with an empty neighbour is a
+    /// liberty for the new stone, so under `superko=draw` only the cells without one need the
+    /// capture test.
+    fn placeable(&self) -> u128 {
+        let empty = !(self.stones[0] | self.stones[1]) & Self::BOARD;
+        let ko = self.ko.map_or(0, |cell| 1u128 << cell);
+        let (mut placeable, mut to_test) = match self.params.superko {
+            Superko::Draw => {
+                let with_liberty = empty & Self::neighbours(empty) & !ko;
+                (with_liberty, empty & !with_liberty & !ko)
+            }
+            Superko::Illegal => (0, empty & !ko),
+        };
+        while to_test != 0 {
+            let cell = to_test.trailing_zeros() as usize;
+            to_test &= to_test - 1;
+            let allowed = self.place(self.to_move, cell).is_some_and(|placed| {
                 self.params.superko == Superko::Draw || !self.boards.contains(&placed.stones)
+            });
+            if allowed {
+                placeable |= 1 << cell;
             }
         }
+        placeable
     }
 
     fn max_plies(&self) -> usize {
@@ -319,18 +327,18 @@ impl<const N: usize> Game for Go<N> {
         if self.outcome.is_some() {
             return;
         }
-        out.extend(
-            (0..Self::CELLS)
-                .filter(|&cell| self.can_place(cell))
-                .map(|cell| cell as Action),
-        );
+        let mut placeable = self.placeable();
+        while placeable != 0 {
+            out.push(placeable.trailing_zeros() as Action);
+            placeable &= placeable - 1;
+        }
         out.push(Self::PASS);
     }
 
     fn is_legal(&self, action: Action) -> bool {
         self.outcome.is_none()
             && (action == Self::PASS
-                || ((action as usize) < Self::CELLS && self.can_place(action as usize)))
+                || ((action as usize) < Self::CELLS && self.placeable() >> action & 1 == 1))
     }
 
     fn play(&mut self, action: Action) {
@@ -339,7 +347,7 @@ impl<const N: usize> Game for Go<N> {
             "illegal Go action {action} in\n{self}"
         );
         let mover = self.to_move;
-        let legal = 1 + (0..Self::CELLS).filter(|&c| self.can_place(c)).count();
+        let legal = 1 + self.placeable().count_ones();
         self.mobility[mover.index()] += legal as u16;
         self.ko = None;
         let was_pass = self.last_was_pass;
