@@ -66,7 +66,7 @@ const fn board_point(k: usize, rows: usize, cols: usize, row: usize, col: usize)
 
 /// Whether a cell starts with P0's stone: OpenSpiel's checkerboard, a1 (bottom left) P0's.
 const fn starts_p0(rows: usize, row: usize, col: usize) -> bool {
-    (row + rows - 1 + col) % 2 == 0
+    (row + rows - 1 + col).is_multiple_of(2)
 }
 
 /// The symmetries of an `R × C` board that keep the start's checkerboard colours: their

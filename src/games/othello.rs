@@ -191,7 +191,7 @@ impl<const N: usize, const W: usize> Game for Othello<N, W> {
 
     fn new(_params: &OthelloParams) -> Othello<N, W> {
         assert!(
-            N >= 4 && N % 2 == 0 && N * N <= 64 * W && N <= MAX_SIZE,
+            N >= 4 && N.is_multiple_of(2) && N * N <= 64 * W && N <= MAX_SIZE,
             "Othello boards are even, 4 to {MAX_SIZE} wide, and fit {W} words"
         );
         let (low, high) = (N / 2 - 1, N / 2);
