@@ -257,3 +257,42 @@ fn random_games_match_the_naive_reference_and_reach_every_kind_of_win() {
     }
     eprintln!("Havannah endings: {ends:?}");
 }
+
+/// Each hand-built ending under the hexagon's 11 other symmetries: the bridge joins every pair
+/// of neighbouring corners, the fork and the non-fork reach every edge, the ring through the
+/// rim sits by every side.
+#[test]
+fn every_rotation_and_reflection_of_each_ending_ends_the_same_way() {
+    let cases: [(Havannah4, &str, Option<Outcome>); 4] = [
+        (build(&["a1", "b1", "c1"], &SCATTERED[..3]), "d1", Some(Outcome::WinP0)),
+        (
+            build(
+                &["d4", "c3", "c2", "c1", "c4", "b4", "a3", "d5", "e6"],
+                &["g4", "d7", "g7", "f4", "e3", "b1", "f5", "a4", "b5"],
+            ),
+            "e7",
+            Some(Outcome::WinP0),
+        ),
+        (
+            build(&["a1", "b1", "c2", "a2", "b3"], &["g4", "d7", "f6", "g7", "e4"]),
+            "c3",
+            Some(Outcome::WinP0),
+        ),
+        (build(&["b1", "a1", "a2"], &["g4", "d7", "f6"]), "a3", None),
+    ];
+    for (before, last, expected) in cases {
+        let action = before.move_from_text(last).unwrap();
+        for index in 0..Havannah4::SYMMETRIES.len() {
+            let image = before.apply_symmetry(index);
+            assert_eq!(image.outcome(), None);
+            let mut after = image;
+            after.play(image.symmetric_action(index, action));
+            assert_eq!(
+                after.outcome(),
+                expected,
+                "{last} under {}\n{after}",
+                Havannah4::SYMMETRIES[index].name
+            );
+        }
+    }
+}
