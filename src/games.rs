@@ -1,6 +1,7 @@
 //! Layer `games`: the `Game` trait and the registered games. Knows nothing of search.
 
 pub mod amazons;
+pub mod ataxx;
 pub mod awale;
 mod bitset;
 mod board_planes;
@@ -28,6 +29,7 @@ pub mod tic_tac_toe;
 mod zobrist;
 
 pub use amazons::Amazons;
+pub use ataxx::Ataxx;
 pub use awale::{Awale, AwaleParams};
 pub use breakthrough::Breakthrough;
 pub use clobber::Clobber;

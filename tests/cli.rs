@@ -30,7 +30,8 @@ fn games_lists_every_registered_game() {
             "lines_of_action",
             "amazons",
             "go",
-            "havannah"
+            "havannah",
+            "ataxx"
         ]
     );
     assert_eq!(

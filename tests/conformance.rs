@@ -693,6 +693,8 @@ fn paper_games_perft_matches_openspiel() {
         ("othello", &[4, 12, 56, 244, 1_396, 8_200, 55_092][..]),
         ("breakthrough", &[22, 484, 11_132, 256_036, 6_182_818]),
         ("clobber", &[180, 31_252, 5_231_000]),
+        // The PyPI ataxx library's Board.perft (GAMES.md §4.2).
+        ("ataxx", &[16, 256, 6_460, 155_888, 4_752_668]),
         ("clobber(rows=8,columns=8)", &[112, 11_848, 1_182_276]),
         ("clobber(rows=5,columns=6)", &[49, 2_116, 80_063]),
         ("hex", &[121, 14_641, 1_742_400]),

@@ -264,7 +264,11 @@ fn random_games_match_the_naive_reference_and_reach_every_kind_of_win() {
 #[test]
 fn every_rotation_and_reflection_of_each_ending_ends_the_same_way() {
     let cases: [(Havannah4, &str, Option<Outcome>); 4] = [
-        (build(&["a1", "b1", "c1"], &SCATTERED[..3]), "d1", Some(Outcome::WinP0)),
+        (
+            build(&["a1", "b1", "c1"], &SCATTERED[..3]),
+            "d1",
+            Some(Outcome::WinP0),
+        ),
         (
             build(
                 &["d4", "c3", "c2", "c1", "c4", "b4", "a3", "d5", "e6"],
@@ -274,7 +278,10 @@ fn every_rotation_and_reflection_of_each_ending_ends_the_same_way() {
             Some(Outcome::WinP0),
         ),
         (
-            build(&["a1", "b1", "c2", "a2", "b3"], &["g4", "d7", "f6", "g7", "e4"]),
+            build(
+                &["a1", "b1", "c2", "a2", "b3"],
+                &["g4", "d7", "f6", "g7", "e4"],
+            ),
             "c3",
             Some(Outcome::WinP0),
         ),

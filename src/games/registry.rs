@@ -16,6 +16,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::amazons::{Amazons, AmazonsParams};
+use super::ataxx::{Ataxx, AtaxxParams};
 use super::awale::{Awale, AwaleParams};
 use super::breakthrough::{Breakthrough, BreakthroughParams};
 use super::clobber::{Clobber, ClobberParams};
@@ -56,6 +57,7 @@ pub enum GameSpec {
     Amazons,
     Go(GoSize, GoParams),
     Havannah(HavannahSize, HavannahParams),
+    Ataxx,
 }
 
 /// The Havannah boards the registry compiles (each base is its own type, `Havannah<B>`).
@@ -317,6 +319,11 @@ pub const REGISTERED_GAMES: &[RegisteredGame] = &[
             ),
         ],
     },
+    RegisteredGame {
+        name: "ataxx",
+        description: "Ataxx, 7 × 7, the standard start, score = piece difference (PyPI ataxx's rules)",
+        params: &[],
+    },
 ];
 
 impl GameSpec {
@@ -361,6 +368,7 @@ impl GameSpec {
             GameSpec::Havannah(HavannahSize::Ten, params) => {
                 visitor.visit(Havannah::<10>::new(params))
             }
+            GameSpec::Ataxx => visitor.visit(Ataxx::new(&AtaxxParams)),
         }
     }
 
@@ -393,6 +401,7 @@ impl GameSpec {
             GameSpec::Amazons => Amazons::NAME,
             GameSpec::Go(..) => Go::<9>::NAME,
             GameSpec::Havannah(..) => Havannah::<8>::NAME,
+            GameSpec::Ataxx => Ataxx::NAME,
         }
     }
 }
@@ -467,7 +476,8 @@ impl GameSpec {
             GameSpec::ConnectFour
             | GameSpec::TicTacToe
             | GameSpec::Breakthrough
-            | GameSpec::Amazons => vec![],
+            | GameSpec::Amazons
+            | GameSpec::Ataxx => vec![],
         }
     }
 }
@@ -877,6 +887,7 @@ impl FromStr for GameSpec {
             "amazons" => no_params("amazons", GameSpec::Amazons, pairs),
             "go" => go_params(pairs),
             "havannah" => havannah_params(pairs),
+            "ataxx" => no_params("ataxx", GameSpec::Ataxx, pairs),
             _ => Err(GameSpecError::UnknownGame(name.to_string())),
         }
     }
@@ -930,6 +941,7 @@ mod tests {
             "clobber(rows=5,columns=6)",
             "havannah",
             "havannah(board_size=10,swap=false)",
+            "ataxx",
         ] {
             let spec: GameSpec = text.parse().unwrap();
             assert_eq!(spec.to_string(), text);
