@@ -203,9 +203,8 @@ impl Ataxx {
             std::cmp::Ordering::Less => Outcome::WinP1,
             std::cmp::Ordering::Equal => Outcome::Draw,
         };
-        if !self.can_move(Player::P0) && !self.can_move(Player::P1) {
-            Some(by_count())
-        } else if p0 == 0 || p1 == 0 {
+        let nobody_moves = !self.can_move(Player::P0) && !self.can_move(Player::P1);
+        if nobody_moves || p0 == 0 || p1 == 0 {
             Some(by_count())
         } else if self.clock >= FIFTY_MOVES {
             Some(Outcome::Draw)
