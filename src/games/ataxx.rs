@@ -20,7 +20,9 @@ use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
 };
 use super::picture::read_picture;
-use super::square_symmetry::{DIHEDRAL_NAMES, dihedral_cells, dihedral_step};
+use super::square_symmetry::{
+    dihedral_cells, dihedral_step, non_identity_cells, non_identity_symmetries,
+};
 use super::zobrist;
 
 const SIZE: usize = 7;
@@ -275,7 +277,7 @@ const fn symmetry_actions(k: usize) -> [Action; PASS as usize + 1] {
     image
 }
 
-static CELL_IMAGES: [[u16; CELLS]; 7] = super::square_symmetry::non_identity_cells(SIZE);
+static CELL_IMAGES: [[u16; CELLS]; 7] = non_identity_cells(SIZE);
 static ACTION_IMAGES: [[Action; PASS as usize + 1]; 7] = {
     let mut all = [[0; PASS as usize + 1]; 7];
     let mut k = 0;
@@ -285,25 +287,18 @@ static ACTION_IMAGES: [[Action; PASS as usize + 1]; 7] = {
     }
     all
 };
-const SYMMETRIES: [Symmetry; 7] = {
-    let mut all = [const {
-        Symmetry {
-            name: "",
-            cell_image: &[],
-            action_image: &[],
-        }
-    }; 7];
-    let mut k = 0;
-    while k < 7 {
-        all[k] = Symmetry {
-            name: DIHEDRAL_NAMES[k + 1],
-            cell_image: &CELL_IMAGES[k],
-            action_image: &ACTION_IMAGES[k],
-        };
-        k += 1;
-    }
-    all
-};
+const SYMMETRIES: [Symmetry; 7] = non_identity_symmetries(
+    &CELL_IMAGES,
+    [
+        &ACTION_IMAGES[0],
+        &ACTION_IMAGES[1],
+        &ACTION_IMAGES[2],
+        &ACTION_IMAGES[3],
+        &ACTION_IMAGES[4],
+        &ACTION_IMAGES[5],
+        &ACTION_IMAGES[6],
+    ],
+);
 
 impl Game for Ataxx {
     const NAME: &'static str = "ataxx";
