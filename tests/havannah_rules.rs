@@ -303,3 +303,23 @@ fn every_rotation_and_reflection_of_each_ending_ends_the_same_way() {
         }
     }
 }
+
+#[test]
+fn a_full_board_without_a_ring_bridge_or_fork_is_a_draw() {
+    // Base 3 (19 cells), found by a separate search: no chain joins two corners or three edges,
+    // no cell is enclosed. The last stone, P0's on a1, fills the board.
+    let full = "  x o x
+                 x o o o
+                o x o x x
+                 x o x x
+                  o x o";
+    let last_empty = full.replacen('x', ".", 1);
+    let before = Havannah::<3>::from_picture(NO_SWAP, &last_empty).unwrap();
+    assert_eq!(before.outcome(), None);
+    assert_eq!(legal(&before), [0], "a1 is the only empty cell");
+    let mut after = before;
+    after.play(0);
+    assert_eq!(after.outcome(), Some(Outcome::Draw));
+    let pictured = Havannah::<3>::from_picture(NO_SWAP, full).unwrap();
+    assert_eq!(pictured.outcome(), Some(Outcome::Draw));
+}
