@@ -18,11 +18,10 @@ use super::board_planes::encode_stone_planes;
 use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
+    push_mask_actions,
 };
 use super::picture::read_picture;
-use super::square_symmetry::{
-    dihedral_cells, dihedral_step, non_identity_cells, non_identity_symmetries,
-};
+use super::square_symmetry::{dihedral_cells, dihedral_step, non_identity_cells, table_symmetries};
 use super::zobrist;
 
 const SIZE: usize = 7;
@@ -219,7 +218,7 @@ impl Ataxx {
     fn moves(&self, out: &mut Vec<Action>) {
         out.clear();
         let mover = self.to_move;
-        out.extend(cells_of(self.singles(mover)).map(|cell| cell as Action));
+        push_mask_actions(self.singles(mover), out);
         let empty = self.empty();
         for from in cells_of(self.pieces[mover.index()]) {
             for to in cells_of(RING2[from] & empty) {
@@ -287,18 +286,7 @@ static ACTION_IMAGES: [[Action; PASS as usize + 1]; 7] = {
     }
     all
 };
-const SYMMETRIES: [Symmetry; 7] = non_identity_symmetries(
-    &CELL_IMAGES,
-    [
-        &ACTION_IMAGES[0],
-        &ACTION_IMAGES[1],
-        &ACTION_IMAGES[2],
-        &ACTION_IMAGES[3],
-        &ACTION_IMAGES[4],
-        &ACTION_IMAGES[5],
-        &ACTION_IMAGES[6],
-    ],
-);
+const SYMMETRIES: [Symmetry; 7] = table_symmetries(&CELL_IMAGES, &ACTION_IMAGES);
 
 impl Game for Ataxx {
     const NAME: &'static str = "ataxx";

@@ -137,8 +137,12 @@ impl<const N: usize> Go<N> {
     const COL_LAST: u128 = Self::COL_0 << (N - 1);
     const SYMMETRY_TABLES: ([[u16; MAX_CELLS]; 7], [[Action; MAX_CELLS + 1]; 7]) =
         tables_with_pass(N);
-    const SYMMETRY_TABLE: [Symmetry; 7] =
-        sliced_symmetries(&Self::SYMMETRY_TABLES, N * N, N * N + 1);
+    const SYMMETRY_TABLE: [Symmetry; 7] = sliced_symmetries(
+        &Self::SYMMETRY_TABLES.0,
+        &Self::SYMMETRY_TABLES.1,
+        N * N,
+        N * N + 1,
+    );
 
     /// The points next to the points of `bits`.
     #[inline]

@@ -20,7 +20,7 @@ use std::fmt;
 use super::bitset::CellSet;
 use super::cell_text::split_cell;
 use super::game::{Action, EncodingShape, Game, MoveError, Outcome, Player, Symmetry};
-use super::square_symmetry::{non_identity_cells, non_identity_symmetries};
+use super::square_symmetry::{non_identity_cells, table_symmetries};
 use super::zobrist;
 
 const SIZE: usize = 15;
@@ -127,18 +127,7 @@ impl Gomoku {
 
 static CELL_IMAGES: [[u16; CELLS]; 7] = non_identity_cells(SIZE);
 
-const SYMMETRIES: [Symmetry; 7] = non_identity_symmetries(
-    &CELL_IMAGES,
-    [
-        &CELL_IMAGES[0],
-        &CELL_IMAGES[1],
-        &CELL_IMAGES[2],
-        &CELL_IMAGES[3],
-        &CELL_IMAGES[4],
-        &CELL_IMAGES[5],
-        &CELL_IMAGES[6],
-    ],
-);
+const SYMMETRIES: [Symmetry; 7] = table_symmetries(&CELL_IMAGES, &CELL_IMAGES);
 
 impl Game for Gomoku {
     const NAME: &'static str = "gomoku";

@@ -25,7 +25,7 @@ use super::game::{
 };
 use super::picture::read_picture;
 use super::repetition::RepetitionHistory;
-use super::square_symmetry::{non_identity_cells, non_identity_symmetries};
+use super::square_symmetry::{non_identity_cells, table_symmetries};
 use super::zobrist;
 
 const SIZE: usize = 8;
@@ -337,18 +337,7 @@ static ACTION_IMAGES: [[Action; PASS as usize + 1]; 7] = {
     all
 };
 
-const SYMMETRIES: [Symmetry; 7] = non_identity_symmetries(
-    &CELL_IMAGES,
-    [
-        &ACTION_IMAGES[0],
-        &ACTION_IMAGES[1],
-        &ACTION_IMAGES[2],
-        &ACTION_IMAGES[3],
-        &ACTION_IMAGES[4],
-        &ACTION_IMAGES[5],
-        &ACTION_IMAGES[6],
-    ],
-);
+const SYMMETRIES: [Symmetry; 7] = table_symmetries(&CELL_IMAGES, &ACTION_IMAGES);
 
 impl Game for LinesOfAction {
     const NAME: &'static str = "lines_of_action";

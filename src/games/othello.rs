@@ -79,8 +79,12 @@ impl<const N: usize, const W: usize> Othello<N, W> {
     };
     const SYMMETRY_TABLES: ([[u16; MAX_CELLS]; 7], [[Action; MAX_CELLS + 1]; 7]) =
         tables_with_pass(N);
-    const SYMMETRY_TABLE: [Symmetry; 7] =
-        sliced_symmetries(&Self::SYMMETRY_TABLES, N * N, N * N + 1);
+    const SYMMETRY_TABLE: [Symmetry; 7] = sliced_symmetries(
+        &Self::SYMMETRY_TABLES.0,
+        &Self::SYMMETRY_TABLES.1,
+        N * N,
+        N * N + 1,
+    );
 
     #[inline(always)]
     fn shift(bits: &Bits<W>, (delta, mask): &(i32, Bits<W>)) -> Bits<W> {

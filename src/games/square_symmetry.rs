@@ -122,10 +122,19 @@ pub const fn tables_with_pass<const CELLS: usize, const ACTIONS: usize>(
     (cells, actions)
 }
 
+/// The 7 non-identity symmetries from their cell and action tables, whole.
+pub const fn table_symmetries<const CELLS: usize, const ACTIONS: usize>(
+    cell_tables: &'static [[u16; CELLS]; 7],
+    action_tables: &'static [[Action; ACTIONS]; 7],
+) -> [Symmetry; 7] {
+    sliced_symmetries(cell_tables, action_tables, CELLS, ACTIONS)
+}
+
 /// The 7 non-identity symmetries from tables longer than the board: the first `cells` cell
 /// images and `actions` action images of each.
 pub const fn sliced_symmetries<const CELLS: usize, const ACTIONS: usize>(
-    tables: &'static ([[u16; CELLS]; 7], [[Action; ACTIONS]; 7]),
+    cell_tables: &'static [[u16; CELLS]; 7],
+    action_tables: &'static [[Action; ACTIONS]; 7],
     cells: usize,
     actions: usize,
 ) -> [Symmetry; 7] {
@@ -140,8 +149,8 @@ pub const fn sliced_symmetries<const CELLS: usize, const ACTIONS: usize>(
     while k < 7 {
         all[k] = Symmetry {
             name: DIHEDRAL_NAMES[k + 1],
-            cell_image: tables.0[k].split_at(cells).0,
-            action_image: tables.1[k].split_at(actions).0,
+            cell_image: cell_tables[k].split_at(cells).0,
+            action_image: action_tables[k].split_at(actions).0,
         };
         k += 1;
     }
