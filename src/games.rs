@@ -9,6 +9,8 @@ pub mod breakthrough;
 mod cell_text;
 pub mod clobber;
 pub mod connect_four;
+pub mod draughts;
+mod draughts_moves;
 pub mod game;
 pub mod go;
 pub mod gomoku;
@@ -34,6 +36,7 @@ pub use awale::{Awale, AwaleParams};
 pub use breakthrough::Breakthrough;
 pub use clobber::Clobber;
 pub use connect_four::ConnectFour;
+pub use draughts::{Draughts, DraughtsParams};
 pub use game::{
     Action, EncodingShape, Game, GameExt, MoveError, Outcome, Player, PositionError, Symmetry,
 };
@@ -45,8 +48,8 @@ pub use hus::{Hus, HusParams};
 pub use lines_of_action::{LinesOfAction, LinesOfActionParams};
 pub use othello::Othello;
 pub use registry::{
-    ClobberSize, GameSpec, GameSpecError, GameVisitor, GoSize, HavannahSize, HexSize, OthelloSize,
-    REGISTERED_GAMES,
+    ClobberSize, DraughtsSize, GameSpec, GameSpecError, GameVisitor, GoSize, HavannahSize, HexSize,
+    OthelloSize, REGISTERED_GAMES,
 };
 pub use shobu::{Shobu, ShobuParams};
 pub use tic_tac_toe::TicTacToe;

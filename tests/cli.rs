@@ -31,7 +31,8 @@ fn games_lists_every_registered_game() {
             "amazons",
             "go",
             "havannah",
-            "ataxx"
+            "ataxx",
+            "draughts"
         ]
     );
     assert_eq!(

@@ -8,13 +8,15 @@ use std::collections::HashMap;
 
 use descent::games::perft::{perft, perft_parallel};
 use descent::games::{
-    Action, Awale, AwaleParams, ConnectFour, Game, GameExt, GameSpec, GameVisitor, Hus, HusParams,
-    MoveError, Othello, Outcome, REGISTERED_GAMES, Shobu, ShobuParams, TicTacToe,
+    Action, Awale, AwaleParams, ConnectFour, Draughts, DraughtsParams, Game, GameExt, GameSpec,
+    GameVisitor, Hus, HusParams, MoveError, Othello, Outcome, REGISTERED_GAMES, Shobu, ShobuParams,
+    TicTacToe,
 };
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use reference::awale::RefAwale;
 use reference::connect_four::RefConnectFour;
+use reference::draughts::RefDraughts;
 use reference::hus::RefHus;
 use reference::othello::RefOthello;
 use reference::shobu::RefShobu;
@@ -280,6 +282,8 @@ fn rule_variants_and_board_sizes_pass_the_conformance_suite() {
         "gomoku(outer_open=false,exact_five=true)",
         "lines_of_action(simultaneous=mover,no_move=loses,repetition=second_board,draw_first=true)",
         "go(board_size=11,superko=illegal,max_plies=150)",
+        "draughts(board_size=8)",
+        "draughts(board_size=12,king_moves=5,endgame_rule=false,max_plies=300)",
     ] {
         variant
             .parse::<GameSpec>()
@@ -485,6 +489,39 @@ fn othello_of_every_size_matches_the_reference_move_for_move() {
     check::<8, 1>(300);
     check::<10, 2>(120);
     check::<16, 4>(20);
+}
+
+/// Draughts on each board against the naive grid implementation (8 × 8 and 10 × 10 are checked
+/// against pydraughts by scripts/crosscheck_draughts.sh too; 12 × 12 has no outside
+/// implementation), half the games greedy for captures, and perft to depth 5.
+#[test]
+fn draughts_of_every_size_matches_the_reference_move_for_move() {
+    fn check<const N: usize>(games: usize) {
+        let ours = Draughts::<N>::new(&Default::default());
+        let reference = RefDraughts::new(N);
+        let games = differential_games(games);
+        differential(&ours, &reference, games, N as u64);
+        differential_biased(&ours, &reference, games, N as u64 + 1, 0.5);
+        for depth in 1..=5 {
+            assert_eq!(
+                perft(&ours, depth),
+                naive_perft(&reference, depth),
+                "{N} × {N} perft {depth}"
+            );
+        }
+    }
+    check::<8>(60);
+    check::<10>(30);
+    check::<12>(20);
+    // Short draw limits, so that games end by the king-move rule and the cap as well.
+    let params = DraughtsParams {
+        king_moves: 2,
+        endgame_rule: true,
+        max_plies: 90,
+    };
+    let ours = Draughts::<10>::new(&params);
+    let reference = RefDraughts::with_limits(10, 2, 90);
+    differential_biased(&ours, &reference, differential_games(60), 3, 0.3);
 }
 
 #[test]
@@ -695,6 +732,16 @@ fn paper_games_perft_matches_openspiel() {
         ("clobber", &[180, 31_252, 5_231_000]),
         // The PyPI ataxx library's Board.perft (GAMES.md §4.2).
         ("ataxx", &[16, 256, 6_460, 155_888, 4_752_668]),
+        // PyPI pydraughts 0.6.7 `brazilian` and `standard` (GAMES.md §4.2); International's
+        // depths 7-9 are the published 1 049 442 / 6 483 961 / 41 022 423.
+        (
+            "draughts(board_size=8)",
+            &[7, 49, 302, 1_469, 7_473, 37_628],
+        ),
+        (
+            "draughts",
+            &[9, 81, 658, 4_265, 27_117, 167_140, 1_049_442, 6_483_961],
+        ),
         ("clobber(rows=8,columns=8)", &[112, 11_848, 1_182_276]),
         ("clobber(rows=5,columns=6)", &[49, 2_116, 80_063]),
         ("hex", &[121, 14_641, 1_742_400]),

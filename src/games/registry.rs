@@ -21,6 +21,7 @@ use super::awale::{Awale, AwaleParams};
 use super::breakthrough::{Breakthrough, BreakthroughParams};
 use super::clobber::{Clobber, ClobberParams};
 use super::connect_four::{ConnectFour, ConnectFourParams};
+use super::draughts::{Draughts, DraughtsParams};
 use super::game::Game;
 use super::go::{Go, GoParams, Superko};
 use super::gomoku::{Gomoku, GomokuParams};
@@ -58,6 +59,29 @@ pub enum GameSpec {
     Go(GoSize, GoParams),
     Havannah(HavannahSize, HavannahParams),
     Ataxx,
+    Draughts(DraughtsSize, DraughtsParams),
+}
+
+/// The draughts boards the registry compiles (each side is its own type, `Draughts<N>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DraughtsSize {
+    /// Brazilian draughts.
+    Eight,
+    /// International draughts.
+    Ten,
+    /// Canadian draughts.
+    Twelve,
+}
+
+impl DraughtsSize {
+    /// The board's side.
+    pub fn side(self) -> usize {
+        match self {
+            DraughtsSize::Eight => 8,
+            DraughtsSize::Ten => 10,
+            DraughtsSize::Twelve => 12,
+        }
+    }
 }
 
 /// The Havannah boards the registry compiles (each base is its own type, `Havannah<B>`).
@@ -324,6 +348,22 @@ pub const REGISTERED_GAMES: &[RegisteredGame] = &[
         description: "Ataxx, 7 × 7, the standard start, score = piece difference (PyPI ataxx's rules)",
         params: &[],
     },
+    RegisteredGame {
+        name: "draughts",
+        description: "International draughts (FMJD rules): majority capture, flying kings; 8 × 8 Brazilian, 10 × 10 International, 12 × 12 Canadian",
+        params: &[
+            ("board_size=10", "the board's side: 8, 10 or 12"),
+            (
+                "king_moves=25",
+                "a draw after this many moves each of only kings moving without a capture (0: never)",
+            ),
+            (
+                "endgame_rule=true",
+                "FMJD's short endings against a lone king: a draw after 16 moves each (3 pieces) or 5 (2 pieces)",
+            ),
+            ("max_plies=1000", "the game is a draw after this many plies"),
+        ],
+    },
 ];
 
 impl GameSpec {
@@ -369,6 +409,15 @@ impl GameSpec {
                 visitor.visit(Havannah::<10>::new(params))
             }
             GameSpec::Ataxx => visitor.visit(Ataxx::new(&AtaxxParams)),
+            GameSpec::Draughts(DraughtsSize::Eight, params) => {
+                visitor.visit(Draughts::<8>::new(params))
+            }
+            GameSpec::Draughts(DraughtsSize::Ten, params) => {
+                visitor.visit(Draughts::<10>::new(params))
+            }
+            GameSpec::Draughts(DraughtsSize::Twelve, params) => {
+                visitor.visit(Draughts::<12>::new(params))
+            }
         }
     }
 
@@ -402,6 +451,7 @@ impl GameSpec {
             GameSpec::Go(..) => Go::<9>::NAME,
             GameSpec::Havannah(..) => Havannah::<8>::NAME,
             GameSpec::Ataxx => Ataxx::NAME,
+            GameSpec::Draughts(..) => Draughts::<10>::NAME,
         }
     }
 }
@@ -457,6 +507,12 @@ impl GameSpec {
                 ("board_size", size.side().to_string()),
                 ("komi", p.komi.to_string()),
                 ("superko", superko_word(p.superko).to_string()),
+                ("max_plies", p.max_plies.to_string()),
+            ],
+            GameSpec::Draughts(size, p) => vec![
+                ("board_size", size.side().to_string()),
+                ("king_moves", p.king_moves.to_string()),
+                ("endgame_rule", p.endgame_rule.to_string()),
                 ("max_plies", p.max_plies.to_string()),
             ],
             GameSpec::Gomoku(p) => vec![
@@ -847,6 +903,39 @@ fn go_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
     Ok(GameSpec::Go(size, params))
 }
 
+fn draughts_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
+    let (mut size, mut params) = (DraughtsSize::Ten, DraughtsParams::default());
+    for (key, value) in pairs {
+        match key {
+            "board_size" => {
+                size = match value {
+                    "8" => DraughtsSize::Eight,
+                    "10" => DraughtsSize::Ten,
+                    "12" => DraughtsSize::Twelve,
+                    _ => {
+                        return Err(GameSpecError::BadValue {
+                            game: "draughts",
+                            key: key.to_string(),
+                            value: value.to_string(),
+                            expected: "8, 10 or 12",
+                        });
+                    }
+                }
+            }
+            "king_moves" => {
+                let expected = "an integer in 0..=100 (0: no such draw)";
+                params.king_moves = parse_integer("draughts", key, value, (0, 100), expected)?
+            }
+            "endgame_rule" => params.endgame_rule = parse_bool("draughts", key, value)?,
+            "max_plies" => {
+                params.max_plies = parse_integer("draughts", key, value, PLY_COUNT.0, PLY_COUNT.1)?
+            }
+            _ => return Err(unknown_param("draughts", key)),
+        }
+    }
+    Ok(GameSpec::Draughts(size, params))
+}
+
 /// A game without parameters: any pair is an error.
 fn no_params(game: &'static str, spec: GameSpec, pairs: Pairs) -> Result<GameSpec, GameSpecError> {
     match pairs.first() {
@@ -888,6 +977,7 @@ impl FromStr for GameSpec {
             "go" => go_params(pairs),
             "havannah" => havannah_params(pairs),
             "ataxx" => no_params("ataxx", GameSpec::Ataxx, pairs),
+            "draughts" => draughts_params(pairs),
             _ => Err(GameSpecError::UnknownGame(name.to_string())),
         }
     }
@@ -942,6 +1032,9 @@ mod tests {
             "havannah",
             "havannah(board_size=10,swap=false)",
             "ataxx",
+            "draughts",
+            "draughts(board_size=8)",
+            "draughts(board_size=12,king_moves=0,endgame_rule=false,max_plies=400)",
         ] {
             let spec: GameSpec = text.parse().unwrap();
             assert_eq!(spec.to_string(), text);
@@ -993,6 +1086,9 @@ mod tests {
             ("go(board_size=19)", "9 or 11"),
             ("go(komi=inf)", "number of points"),
             ("lines_of_action(repetition=2)", "third or second_board"),
+            ("draughts(board_size=9)", "8, 10 or 12"),
+            ("draughts(king_moves=101)", "0..=100"),
+            ("draughts(flying=false)", "board_size=10"),
         ] {
             let err = bad.parse::<GameSpec>().unwrap_err().to_string();
             assert!(err.contains(named), "{bad}: {err}");

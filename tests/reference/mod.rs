@@ -7,6 +7,7 @@
 
 pub mod awale;
 pub mod connect_four;
+pub mod draughts;
 pub mod havannah;
 pub mod hus;
 pub mod othello;
