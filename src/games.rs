@@ -8,6 +8,7 @@ mod board_planes;
 pub mod breakthrough;
 mod cell_text;
 pub mod clobber;
+pub mod connect6;
 pub mod connect_four;
 pub mod draughts;
 mod draughts_moves;
@@ -27,6 +28,7 @@ pub mod registry;
 mod repetition;
 pub mod shobu;
 pub mod square_symmetry;
+mod stone_lines;
 pub mod tic_tac_toe;
 mod zobrist;
 
@@ -36,6 +38,7 @@ pub use awale::{Awale, AwaleParams};
 pub use breakthrough::Breakthrough;
 pub use clobber::Clobber;
 pub use connect_four::ConnectFour;
+pub use connect6::Connect6;
 pub use draughts::{Draughts, DraughtsParams};
 pub use game::{
     Action, EncodingShape, Game, GameExt, MoveError, Outcome, Player, PositionError, Symmetry,

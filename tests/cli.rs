@@ -32,7 +32,8 @@ fn games_lists_every_registered_game() {
             "go",
             "havannah",
             "ataxx",
-            "draughts"
+            "draughts",
+            "connect6"
         ]
     );
     assert_eq!(

@@ -8,14 +8,15 @@ use std::collections::HashMap;
 
 use descent::games::perft::{perft, perft_parallel};
 use descent::games::{
-    Action, Awale, AwaleParams, ConnectFour, Draughts, DraughtsParams, Game, GameExt, GameSpec,
-    GameVisitor, Hus, HusParams, MoveError, Othello, Outcome, REGISTERED_GAMES, Shobu, ShobuParams,
-    TicTacToe,
+    Action, Awale, AwaleParams, Connect6, ConnectFour, Draughts, DraughtsParams, Game, GameExt,
+    GameSpec, GameVisitor, Hus, HusParams, MoveError, Othello, Outcome, REGISTERED_GAMES, Shobu,
+    ShobuParams, TicTacToe,
 };
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use reference::awale::RefAwale;
 use reference::connect_four::RefConnectFour;
+use reference::connect6::RefConnect6;
 use reference::draughts::RefDraughts;
 use reference::hus::RefHus;
 use reference::othello::RefOthello;
@@ -522,6 +523,19 @@ fn draughts_of_every_size_matches_the_reference_move_for_move() {
     let ours = Draughts::<10>::new(&params);
     let reference = RefDraughts::with_limits(10, 2, 90);
     differential_biased(&ours, &reference, differential_games(60), 3, 0.3);
+}
+
+/// Connect6 against the naive full-board scan (no outside implementation exists), and its perft
+/// (stone plies: 361 · 360 · 359, no win before ply 11).
+#[test]
+fn connect6_matches_the_reference_move_for_move() {
+    let ours = Connect6::new(&Default::default());
+    let reference = RefConnect6::new();
+    differential(&ours, &reference, differential_games(40), 6);
+    for depth in 1..=2 {
+        assert_eq!(perft(&ours, depth), naive_perft(&reference, depth));
+    }
+    assert_eq!(perft_parallel(&ours, 3), 46_655_640);
 }
 
 #[test]

@@ -21,6 +21,7 @@ use super::bitset::CellSet;
 use super::cell_text::split_cell;
 use super::game::{Action, EncodingShape, Game, MoveError, Outcome, Player, Symmetry};
 use super::square_symmetry::{non_identity_cells, table_symmetries};
+use super::stone_lines::line_lengths;
 use super::zobrist;
 
 const SIZE: usize = 15;
@@ -102,26 +103,15 @@ impl Gomoku {
     /// Whether `player`'s stone on `cell` lies on a winning line (five or more, or exactly five
     /// under `exact_five`) in one of the four directions.
     fn makes_five(&self, player: Player, cell: usize) -> bool {
-        let own = &self.stones[player.index()];
-        let (row, col) = ((cell / SIZE) as i32, (cell % SIZE) as i32);
-        let run = |dr: i32, dc: i32| {
-            (1..)
-                .map(|k| (row + k * dr, col + k * dc))
-                .take_while(|&(r, c)| {
-                    (0..SIZE as i32).contains(&r)
-                        && (0..SIZE as i32).contains(&c)
-                        && own.contains(r as usize * SIZE + c as usize)
-                })
-                .count()
-        };
-        [(0, 1), (1, 0), (1, 1), (1, -1)].iter().any(|&(dr, dc)| {
-            let line = 1 + run(dr, dc) + run(-dr, -dc);
-            if self.params.exact_five {
-                line == 5
-            } else {
-                line >= 5
-            }
-        })
+        line_lengths(&self.stones[player.index()], SIZE, cell)
+            .iter()
+            .any(|&line| {
+                if self.params.exact_five {
+                    line == 5
+                } else {
+                    line >= 5
+                }
+            })
     }
 }
 

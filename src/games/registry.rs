@@ -21,6 +21,7 @@ use super::awale::{Awale, AwaleParams};
 use super::breakthrough::{Breakthrough, BreakthroughParams};
 use super::clobber::{Clobber, ClobberParams};
 use super::connect_four::{ConnectFour, ConnectFourParams};
+use super::connect6::{Connect6, Connect6Params};
 use super::draughts::{Draughts, DraughtsParams};
 use super::game::Game;
 use super::go::{Go, GoParams, Superko};
@@ -60,6 +61,7 @@ pub enum GameSpec {
     Havannah(HavannahSize, HavannahParams),
     Ataxx,
     Draughts(DraughtsSize, DraughtsParams),
+    Connect6,
 }
 
 /// The draughts boards the registry compiles (each side is its own type, `Draughts<N>`).
@@ -364,6 +366,11 @@ pub const REGISTERED_GAMES: &[RegisteredGame] = &[
             ("max_plies=1000", "the game is a draw after this many plies"),
         ],
     },
+    RegisteredGame {
+        name: "connect6",
+        description: "Connect6, 19 × 19, one stone first then two a turn (one action each), six or more in a row wins",
+        params: &[],
+    },
 ];
 
 impl GameSpec {
@@ -418,6 +425,7 @@ impl GameSpec {
             GameSpec::Draughts(DraughtsSize::Twelve, params) => {
                 visitor.visit(Draughts::<12>::new(params))
             }
+            GameSpec::Connect6 => visitor.visit(Connect6::new(&Connect6Params)),
         }
     }
 
@@ -452,6 +460,7 @@ impl GameSpec {
             GameSpec::Havannah(..) => Havannah::<8>::NAME,
             GameSpec::Ataxx => Ataxx::NAME,
             GameSpec::Draughts(..) => Draughts::<10>::NAME,
+            GameSpec::Connect6 => Connect6::NAME,
         }
     }
 }
@@ -533,7 +542,8 @@ impl GameSpec {
             | GameSpec::TicTacToe
             | GameSpec::Breakthrough
             | GameSpec::Amazons
-            | GameSpec::Ataxx => vec![],
+            | GameSpec::Ataxx
+            | GameSpec::Connect6 => vec![],
         }
     }
 }
@@ -978,6 +988,7 @@ impl FromStr for GameSpec {
             "havannah" => havannah_params(pairs),
             "ataxx" => no_params("ataxx", GameSpec::Ataxx, pairs),
             "draughts" => draughts_params(pairs),
+            "connect6" => no_params("connect6", GameSpec::Connect6, pairs),
             _ => Err(GameSpecError::UnknownGame(name.to_string())),
         }
     }
@@ -1035,6 +1046,7 @@ mod tests {
             "draughts",
             "draughts(board_size=8)",
             "draughts(board_size=12,king_moves=0,endgame_rule=false,max_plies=400)",
+            "connect6",
         ] {
             let spec: GameSpec = text.parse().unwrap();
             assert_eq!(spec.to_string(), text);

@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 pub mod awale;
+pub mod connect6;
 pub mod connect_four;
 pub mod draughts;
 pub mod havannah;
