@@ -26,6 +26,7 @@ mod placement;
 pub mod random_playout;
 pub mod registry;
 mod repetition;
+pub mod santorini;
 pub mod shobu;
 pub mod square_symmetry;
 mod stone_lines;
@@ -54,5 +55,6 @@ pub use registry::{
     ClobberSize, DraughtsSize, GameSpec, GameSpecError, GameVisitor, GoSize, HavannahSize, HexSize,
     OthelloSize, REGISTERED_GAMES,
 };
+pub use santorini::{Santorini, SantoriniParams};
 pub use shobu::{Shobu, ShobuParams};
 pub use tic_tac_toe::TicTacToe;

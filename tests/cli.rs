@@ -33,7 +33,8 @@ fn games_lists_every_registered_game() {
             "havannah",
             "ataxx",
             "draughts",
-            "connect6"
+            "connect6",
+            "santorini"
         ]
     );
     assert_eq!(

@@ -66,7 +66,7 @@ impl Connect6 {
     /// Whether this ply's stone is the second of its player's turn.
     #[inline]
     pub fn is_second_stone(&self) -> bool {
-        self.ply > 0 && self.ply % 2 == 0
+        self.ply > 0 && self.ply.is_multiple_of(2)
     }
 
     /// The stone (P0, P1 or none) at `row` (0 = top), `col`.

@@ -33,6 +33,7 @@ use super::lines_of_action::{
     LinesOfAction, LinesOfActionParams, NoMove, Repetition, Simultaneous,
 };
 use super::othello::{Othello, OthelloParams};
+use super::santorini::{Santorini, SantoriniParams};
 use super::shobu::{Shobu, ShobuParams};
 use super::tic_tac_toe::{TicTacToe, TicTacToeParams};
 
@@ -62,6 +63,7 @@ pub enum GameSpec {
     Ataxx,
     Draughts(DraughtsSize, DraughtsParams),
     Connect6,
+    Santorini(SantoriniParams),
 }
 
 /// The draughts boards the registry compiles (each side is its own type, `Draughts<N>`).
@@ -371,6 +373,14 @@ pub const REGISTERED_GAMES: &[RegisteredGame] = &[
         description: "Connect6, 19 × 19, one stone first then two a turn (one action each), six or more in a row wins",
         params: &[],
     },
+    RegisteredGame {
+        name: "santorini",
+        description: "Santorini, 5 × 5, no god powers: move a worker, then build; climbing onto level 3 wins",
+        params: &[(
+            "placement=true",
+            "the players place their workers first (false: fixed squares b2, d4 and d2, b4)",
+        )],
+    },
 ];
 
 impl GameSpec {
@@ -426,6 +436,7 @@ impl GameSpec {
                 visitor.visit(Draughts::<12>::new(params))
             }
             GameSpec::Connect6 => visitor.visit(Connect6::new(&Connect6Params)),
+            GameSpec::Santorini(params) => visitor.visit(Santorini::new(params)),
         }
     }
 
@@ -461,6 +472,7 @@ impl GameSpec {
             GameSpec::Ataxx => Ataxx::NAME,
             GameSpec::Draughts(..) => Draughts::<10>::NAME,
             GameSpec::Connect6 => Connect6::NAME,
+            GameSpec::Santorini(_) => Santorini::NAME,
         }
     }
 }
@@ -524,6 +536,7 @@ impl GameSpec {
                 ("endgame_rule", p.endgame_rule.to_string()),
                 ("max_plies", p.max_plies.to_string()),
             ],
+            GameSpec::Santorini(p) => vec![("placement", p.placement.to_string())],
             GameSpec::Gomoku(p) => vec![
                 ("outer_open", p.outer_open.to_string()),
                 ("exact_five", p.exact_five.to_string()),
@@ -946,6 +959,17 @@ fn draughts_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
     Ok(GameSpec::Draughts(size, params))
 }
 
+fn santorini_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
+    let mut params = SantoriniParams::default();
+    for (key, value) in pairs {
+        match key {
+            "placement" => params.placement = parse_bool("santorini", key, value)?,
+            _ => return Err(unknown_param("santorini", key)),
+        }
+    }
+    Ok(GameSpec::Santorini(params))
+}
+
 /// A game without parameters: any pair is an error.
 fn no_params(game: &'static str, spec: GameSpec, pairs: Pairs) -> Result<GameSpec, GameSpecError> {
     match pairs.first() {
@@ -989,6 +1013,7 @@ impl FromStr for GameSpec {
             "ataxx" => no_params("ataxx", GameSpec::Ataxx, pairs),
             "draughts" => draughts_params(pairs),
             "connect6" => no_params("connect6", GameSpec::Connect6, pairs),
+            "santorini" => santorini_params(pairs),
             _ => Err(GameSpecError::UnknownGame(name.to_string())),
         }
     }
@@ -1047,6 +1072,8 @@ mod tests {
             "draughts(board_size=8)",
             "draughts(board_size=12,king_moves=0,endgame_rule=false,max_plies=400)",
             "connect6",
+            "santorini",
+            "santorini(placement=false)",
         ] {
             let spec: GameSpec = text.parse().unwrap();
             assert_eq!(spec.to_string(), text);
@@ -1101,6 +1128,8 @@ mod tests {
             ("draughts(board_size=9)", "8, 10 or 12"),
             ("draughts(king_moves=101)", "0..=100"),
             ("draughts(flying=false)", "board_size=10"),
+            ("santorini(placement=no)", "true or false"),
+            ("santorini(gods=true)", "placement=true"),
         ] {
             let err = bad.parse::<GameSpec>().unwrap_err().to_string();
             assert!(err.contains(named), "{bad}: {err}");

@@ -27,7 +27,7 @@ impl RefConnect6 {
         match stones {
             0 => 1,
             // Stones 1 and 2 are White's, 3 and 4 Black's, ...
-            k if ((k + 1) / 2) % 2 == 1 => 2,
+            k if k.div_ceil(2) % 2 == 1 => 2,
             _ => 1,
         }
     }

@@ -12,6 +12,7 @@ pub mod draughts;
 pub mod havannah;
 pub mod hus;
 pub mod othello;
+pub mod santorini;
 pub mod shobu;
 pub mod tic_tac_toe;
 
