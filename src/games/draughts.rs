@@ -575,10 +575,12 @@ impl<const N: usize> Game for Draughts<N> {
 
     fn move_from_text(&self, text: &str) -> Result<Action, MoveError> {
         let text = text.trim();
-        if text.contains('#') {
+        let (squares, capture) = Self::squares_of_text(text.split('#').next().unwrap_or(text))
+            .ok_or_else(|| Self::unparsable(text))?;
+        if !capture {
+            // `from-to` and `from-to#k` name slot k (0 when not given), as without the position.
             return Self::action_from_text(self.to_move, text);
         }
-        let (squares, _) = Self::squares_of_text(text).ok_or_else(|| Self::unparsable(text))?;
         let (from, to) = (squares[0], squares[squares.len() - 1]);
         let between = self.moves_between(from, to);
         let matching: Vec<Action> = between

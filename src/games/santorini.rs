@@ -562,6 +562,9 @@ impl Game for Santorini {
             text: text.to_string(),
             expected: Self::notation_help().to_string(),
         };
+        if text.chars().any(|c| c.is_ascii_uppercase()) {
+            return Err(unparsable());
+        }
         let mut cells = Vec::new();
         let mut rest = text;
         while !rest.is_empty() {
@@ -595,7 +598,7 @@ impl Game for Santorini {
     }
 
     fn notation_help() -> &'static str {
-        "a placement as its square (c3); a turn as from, to and build squares (b2c3d4); a winning climb as from and to (b2c3)"
+        "lower-case squares: a placement as its square (c3); a turn as from, to and build squares (b2c3d4); a winning climb as from and to (b2c3)"
     }
 }
 
