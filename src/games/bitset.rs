@@ -134,6 +134,14 @@ impl<const W: usize> Bits<W> {
             .map(|w| w * 64 + self.0[w].trailing_zeros() as usize)
     }
 
+    /// The image of the set under a cell permutation: cell `c` goes to `table[c]`.
+    pub fn mapped(&self, table: &[u16]) -> Bits<W> {
+        let mut image = Bits::EMPTY;
+        self.cells()
+            .for_each(|cell| image.insert(table[cell] as usize));
+        image
+    }
+
     /// The cells in increasing order.
     #[inline]
     pub fn cells(&self) -> impl Iterator<Item = usize> + '_ {

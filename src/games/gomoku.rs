@@ -242,14 +242,8 @@ impl Game for Gomoku {
 
     fn apply_symmetry(&self, index: usize) -> Gomoku {
         let table = &CELL_IMAGES[index];
-        let map = |set: &CellSet| {
-            let mut image = CellSet::EMPTY;
-            set.cells()
-                .for_each(|cell| image.insert(table[cell] as usize));
-            image
-        };
         let mut image = *self;
-        image.stones = [map(&self.stones[0]), map(&self.stones[1])];
+        image.stones = self.stones.map(|set| set.mapped(table));
         image.hash = image.hash_from_scratch();
         image
     }

@@ -538,14 +538,8 @@ impl<const B: usize> Game for Havannah<B> {
 
     fn apply_symmetry(&self, index: usize) -> Havannah<B> {
         let table = &Self::IMAGES[index];
-        let map = |set: &CellSet| {
-            let mut image = CellSet::EMPTY;
-            set.cells()
-                .for_each(|cell| image.insert(table[cell] as usize));
-            image
-        };
         let mut image = *self;
-        image.stones = [map(&self.stones[0]), map(&self.stones[1])];
+        image.stones = self.stones.map(|set| set.mapped(table));
         image.hash = image.hash_from_scratch();
         image
     }
