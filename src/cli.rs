@@ -14,8 +14,10 @@ mod input_lines;
 mod perft;
 mod play;
 mod replay;
+mod status;
 mod tournament;
 mod train;
+mod worker;
 
 use std::process::ExitCode;
 
@@ -39,6 +41,10 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Train a value network by self-play from a YAML configuration, or resume a run.
     Train(train::TrainArgs),
+    /// Play self-play games for a distributed run's learner (`train --broker`) through Redis.
+    Worker(worker::WorkerArgs),
+    /// Show a distributed run: the learner, its workers, the games waiting.
+    Status(status::StatusArgs),
     /// Play one agent against another, both colours, and report the result with its statistics.
     Eval(eval::EvalArgs),
     /// All-play-all between several agents: score matrix, significance, ratings.
@@ -75,6 +81,8 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Perft(args) => perft::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Train(args) => train::run(args),
+        Command::Worker(args) => worker::run(args),
+        Command::Status(args) => status::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Tournament(args) => tournament::run(args),
         Command::Experiment(args) => experiment::run(args),

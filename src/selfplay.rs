@@ -2,22 +2,27 @@
 //! configured search and move selection, learning phases, the run directory with its metrics
 //! and checkpoints, resume, and the periodic evaluation.
 
+pub mod broker;
 pub mod checkpoint;
 pub mod config;
 pub mod dir_lock;
 pub mod export;
 pub mod game_pool;
+pub mod game_record;
+pub mod learnable_game;
 pub mod learner;
 pub mod metrics;
 pub mod observer;
 pub mod periodic_eval;
 pub mod replay_file;
+pub mod run_clock;
 pub mod run_dir;
 pub mod run_state;
 pub mod self_play;
 pub mod streams;
 pub mod terminal_eval_choice;
 pub mod training;
+pub mod worker;
 
 pub use crate::search::DurationText;
 pub use config::{TrainConfig, TrainSettings};

@@ -20,7 +20,7 @@ pub mod packed_matmul;
 pub mod saved_net;
 
 pub use architecture::Architecture;
-pub use batching_evaluator::{BatchingEvaluator, BatchingStats};
+pub use batching_evaluator::{BatchingEvaluator, BatchingStats, PinnedEvaluator};
 pub use cpu_net::CpuNet;
 pub use cpu_training::CpuTrainer;
 pub use device::{DeviceChoice, NetDevice};

@@ -536,6 +536,65 @@ fn the_batching_evaluator_returns_each_caller_its_own_values() {
     }
 }
 
+#[test]
+fn a_pinned_version_evaluates_with_its_network_after_newer_ones_are_published() {
+    use descent::value::BatchingEvaluator;
+    use std::time::Duration;
+    let initial = ConnectFour::new(&Default::default());
+    let positions = random_positions(&initial, 40, 9);
+    let nets: Vec<ValueNet> = (0..2)
+        .map(|_| {
+            ValueNet::new(
+                &Architecture::PaperCnn,
+                shape::<ConnectFour>(),
+                true,
+                &device(),
+            )
+        })
+        .collect();
+    let expected: Vec<Vec<f32>> = nets
+        .iter()
+        .map(|net| {
+            let direct = NetEvaluator::<ConnectFour>::new(net.clone(), &NetDevice::burn(device()));
+            let mut values = vec![0.0; positions.len()];
+            direct.evaluate(&positions, &mut values);
+            values
+        })
+        .collect();
+    assert_ne!(expected[0], expected[1], "two different networks");
+    for max_batch in [1, 64] {
+        let batching = BatchingEvaluator::<ConnectFour>::with_version(
+            nets[0].clone(),
+            7,
+            &net_device(),
+            max_batch,
+            Duration::from_millis(20),
+        );
+        let old = batching.pin();
+        batching.publish(nets[1].clone(), 8);
+        let new = batching.pin();
+        assert_eq!(
+            (old.version(), new.version(), batching.version()),
+            (7, 8, 8)
+        );
+        // Both versions' requests pending at once (merged batches of two versions).
+        std::thread::scope(|scope| {
+            for (pinned, want) in [(&old, &expected[0]), (&new, &expected[1])] {
+                let positions = &positions;
+                scope.spawn(move || {
+                    for start in (0..positions.len()).step_by(5) {
+                        let mut values = vec![f32::NAN; 5];
+                        pinned.evaluate(&positions[start..start + 5], &mut values);
+                        for (v, w) in values.iter().zip(&want[start..start + 5]) {
+                            assert!((v - w).abs() < 1e-5, "batch {max_batch}: {v} vs {w}");
+                        }
+                    }
+                });
+            }
+        });
+    }
+}
+
 fn check_batching_callers(
     batching: &descent::value::BatchingEvaluator<ConnectFour>,
     positions: &[ConnectFour],

@@ -35,6 +35,10 @@ pub struct TrainArgs {
     /// Self-play games at once (overrides run.threads).
     #[arg(long)]
     threads: Option<usize>,
+    /// Learn the games of `descent worker` processes through this Redis server
+    /// (redis://[user:password@]HOST:PORT[/DB]; sets run.mode to distributed).
+    #[arg(long, value_name = "URL")]
+    broker: Option<String>,
     /// No progress bar, warnings only (for scripts).
     #[arg(long)]
     quiet: bool,
@@ -57,7 +61,7 @@ fn read_config(path: &Path) -> anyhow::Result<TrainConfig> {
 pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     let (config, run_dir) = configuration(&args)?;
     let resume = run_dir.is_some();
-    let settings = config.validate().map_err(|e| {
+    let mut settings = config.validate().map_err(|e| {
         let source = args
             .config
             .as_ref()
@@ -65,6 +69,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
             .map_or(String::new(), |p| format!("{}: ", p.display()));
         anyhow::anyhow!("{source}{e}")
     })?;
+    settings.broker = args.broker.clone();
     let run_dir = match run_dir {
         Some(run_dir) => run_dir,
         None => RunDir::create(&new_run_root(&args, &config), &config.to_yaml())?,
@@ -117,6 +122,9 @@ fn configuration(args: &TrainArgs) -> anyhow::Result<(TrainConfig, Option<RunDir
     if let Some(threads) = args.threads {
         config.run.threads = threads;
     }
+    if args.broker.is_some() {
+        config.run.mode = crate::selfplay::config::RunMode::Distributed;
+    }
     Ok((config, run_dir))
 }
 
@@ -143,6 +151,12 @@ fn print_summary(summary: &TrainSummary, run_dir: &RunDir) {
         "{} games this session, {} in all, {:.0} s of training; stopped by {stop}",
         summary.games_this_session, summary.total_games, summary.elapsed_seconds
     );
+    if summary.games_dropped > 0 {
+        println!(
+            "{} games played but not learned in all: their network was more than run.max_lag versions old",
+            summary.games_dropped
+        );
+    }
     if let Some(path) = &summary.last_checkpoint {
         println!("latest checkpoint: {}", path.display());
     }

@@ -73,6 +73,38 @@ impl<'de> Deserialize<'de> for Augmentation {
     }
 }
 
+/// A game's learning pairs encoded, before augmentation: `targets.len()` positions laid out
+/// `[pairs, planes, rows, cols]` in `inputs`, in the order of the pairs. What the learner
+/// learns from, wherever the game was played.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EncodedPairs {
+    pub inputs: Vec<f32>,
+    pub targets: Vec<f32>,
+}
+
+impl EncodedPairs {
+    pub fn len(&self) -> usize {
+        self.targets.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.targets.is_empty()
+    }
+}
+
+/// Encodes `pairs` (positions and targets), in order.
+pub fn encode_positions<G: Game>(pairs: &[(G, f32)]) -> EncodedPairs {
+    let len = G::ENCODING.len();
+    let mut inputs = vec![0.0f32; pairs.len() * len];
+    for (planes, (position, _)) in inputs.chunks_exact_mut(len).zip(pairs) {
+        position.encode(planes);
+    }
+    EncodedPairs {
+        inputs,
+        targets: pairs.iter().map(|&(_, value_p0)| value_p0).collect(),
+    }
+}
+
 /// Encodes `pairs` into `(inputs, targets)`, each pair followed by its images as `augmentation`
 /// says (`One` draws its symmetry from `rng`). `inputs` is `[pairs, planes, rows, cols]`.
 pub fn encode_pairs<G: Game, R: Rng + ?Sized>(
@@ -80,14 +112,25 @@ pub fn encode_pairs<G: Game, R: Rng + ?Sized>(
     augmentation: Augmentation,
     rng: &mut R,
 ) -> (Vec<f32>, Vec<f32>) {
+    augment::<G, R>(&encode_positions(pairs), augmentation, rng)
+}
+
+/// `encoded`'s pairs, each followed by its images as `augmentation` says (`One` draws its
+/// symmetry from `rng`), as `(inputs, targets)`.
+pub fn augment<G: Game, R: Rng + ?Sized>(
+    encoded: &EncodedPairs,
+    augmentation: Augmentation,
+    rng: &mut R,
+) -> (Vec<f32>, Vec<f32>) {
     let len = G::ENCODING.len();
     let copies = augmentation.copies(G::SYMMETRIES.len());
-    let mut inputs = vec![0.0f32; pairs.len() * copies * len];
-    let mut targets = Vec::with_capacity(pairs.len() * copies);
-    for (pair, (position, value_p0)) in inputs.chunks_exact_mut(copies * len).zip(pairs) {
+    let mut inputs = vec![0.0f32; encoded.len() * copies * len];
+    let mut targets = Vec::with_capacity(encoded.len() * copies);
+    let sources = encoded.inputs.chunks_exact(len).zip(&encoded.targets);
+    for (pair, (source, value_p0)) in inputs.chunks_exact_mut(copies * len).zip(sources) {
         // [original, image 1, image 2, …], each `len` floats.
         let (original, images) = pair.split_at_mut(len);
-        position.encode(original);
+        original.copy_from_slice(source);
         let symmetries = match augmentation {
             Augmentation::None => &G::SYMMETRIES[..0],
             Augmentation::One if G::SYMMETRIES.is_empty() => &G::SYMMETRIES[..0],

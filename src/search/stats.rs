@@ -2,7 +2,7 @@
 //! moves of a game or the searches of a benchmark.
 
 /// What a search did.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SearchStats {
     pub iterations: u64,
     /// States expanded (added to S as non-terminal).

@@ -141,6 +141,10 @@ pub fn save_checkpoint(
         .ok()
         .and_then(|ms| ms.parse::<u64>().ok());
     let net = learner.net_optimizer.inference_net();
+    let manifest = &NetManifest {
+        net_version: Some(state.games),
+        ..manifest.clone()
+    };
     if keep_net {
         // Before the checkpoint: a checkpoint on disk always has its network kept.
         save_net(&net, manifest, &run_dir.kept_net_base(state.games)?)?;

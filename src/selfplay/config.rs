@@ -23,7 +23,7 @@ pub use self::evaluation::{EvalOpponent, EvaluationSection, EvaluationSettings};
 pub use self::learning::{LearningSection, LearningSettings, TargetsName, TerminalEvalName};
 pub use self::network::{NetworkSection, OptimizerSection};
 pub use self::replay::{ReplayKind, ReplaySection, ReplaySettings, ResolvedStatesSection};
-pub use self::run::{RunSection, RunSettings};
+pub use self::run::{DEFAULT_MAX_LAG, RunMode, RunSection, RunSettings};
 pub use self::search::SearchSection;
 pub use self::selection::{DistributionName, ExploitationText, SelectionSection};
 pub use crate::config_error::ConfigError;
@@ -75,6 +75,8 @@ pub const RESUME_SAFE_KEYS: &[&str] = &[
     "run.max_games",
     "run.max_time",
     "run.threads",
+    "run.mode",
+    "run.max_lag",
     "run.device",
     "checkpoint",
     "evaluation",
@@ -99,6 +101,9 @@ pub struct TrainSettings {
     pub keep_resolved: Option<Duration>,
     pub checkpoint: CheckpointSettings,
     pub evaluation: Option<EvaluationSettings>,
+    /// The Redis URL of a distributed run (`descent train --broker`; never in the YAML, so
+    /// that no password is written into the run directory or published).
+    pub broker: Option<String>,
 }
 
 fn error(key: &str, message: impl Into<String>) -> ConfigError {
@@ -207,6 +212,7 @@ impl TrainConfig {
             keep_resolved: self.resolved_states.keep_for(),
             checkpoint,
             evaluation,
+            broker: None,
         })
     }
 }

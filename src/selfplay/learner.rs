@@ -9,7 +9,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 use super::config::TrainSettings;
 use crate::games::Game;
 use crate::learn::ReplayBuffer;
-use crate::learn::augment::{Augmentation, encode_pairs};
+use crate::learn::augment::{Augmentation, EncodedPairs, augment, encode_pairs};
 use crate::value::NetOptimizer;
 
 /// What one learning phase did.
@@ -50,9 +50,9 @@ impl Learner {
         }
     }
 
-    /// Adds a game's pairs and runs a learning phase.
-    pub fn learn_game<G: Game>(&mut self, pairs: &[(G, f32)]) -> PhaseReport {
-        let (inputs, targets) = encode_pairs(pairs, self.augment_symmetries, &mut self.rng);
+    /// Adds a game's pairs (encoded, before augmentation) and runs a learning phase.
+    pub fn learn_game<G: Game>(&mut self, pairs: &EncodedPairs) -> PhaseReport {
+        let (inputs, targets) = augment::<G, _>(pairs, self.augment_symmetries, &mut self.rng);
         let pairs_added = targets.len();
         self.replay.add_game(inputs, targets, &mut self.rng);
         let batches = self.replay.learning_phase(self.batch_size, &mut self.rng);

@@ -9,8 +9,16 @@ use super::periodic_eval::EvalReport;
 #[derive(Clone, Debug, Serialize)]
 pub struct GameMetrics {
     pub kind: &'static str,
-    /// Games finished in the run, this one included.
+    /// Games learned in the run, this one included (also the network version it produced).
     pub game: u64,
+    /// The game's number as handed out (its random stream), resumes included.
+    pub index: u64,
+    /// The network version the game was played with (games learned when it started), and how
+    /// many versions the learner had published since when it was learned.
+    pub net_version: u64,
+    pub lag: u64,
+    /// Games dropped so far for their lag.
+    pub games_dropped: u64,
     pub plies: usize,
     /// +1 P0 won, -1 P1 won, 0 draw.
     pub result_p0: f32,
@@ -34,6 +42,28 @@ pub struct GameMetrics {
     pub evaluations_per_second: f64,
     pub elapsed_seconds: f64,
     pub games_per_hour: f64,
+}
+
+/// One line of metrics.jsonl per game dropped for its lag (`run.max_lag`).
+#[derive(Clone, Debug, Serialize)]
+pub struct DroppedGame {
+    pub kind: &'static str,
+    pub index: u64,
+    pub net_version: u64,
+    pub lag: u64,
+    /// The learner's version (games learned) when the game was dropped.
+    pub learner_version: u64,
+    pub games_dropped: u64,
+}
+
+/// One line of metrics.jsonl per record refused by the learner of a distributed run.
+#[derive(Clone, Debug, Serialize)]
+pub struct RejectedRecord {
+    pub kind: &'static str,
+    /// The entry of the games stream.
+    pub entry: String,
+    pub reason: String,
+    pub records_rejected: u64,
 }
 
 /// One line of metrics.jsonl per periodic evaluation.

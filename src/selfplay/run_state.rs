@@ -25,6 +25,20 @@ pub struct RunState {
     pub pairs_learned: u64,
     /// Training time so far, resumes included.
     pub elapsed_seconds: f64,
+    /// Games not learned because their network was more than `run.max_lag` versions old.
+    #[serde(default)]
+    pub games_dropped: u64,
+    /// The number of the next game to hand out: one past the highest game learned or dropped
+    /// (absent in older checkpoints: then `games + games_dropped`).
+    #[serde(default)]
+    pub next_game_index: u64,
+    /// Distributed runs: the id of the last entry of the games stream read (learned, dropped
+    /// or rejected), so that a resume skips the entries this checkpoint already holds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream_position: Option<String>,
+    /// Distributed runs: records refused (undecodable, of another run, illegal …).
+    #[serde(default)]
+    pub records_rejected: u64,
     /// The learner's random stream (replay sampling and minibatch order).
     pub learner_rng: Xoshiro256PlusPlus,
     /// Length of metrics.jsonl when the checkpoint was taken.
@@ -38,6 +52,11 @@ pub struct RunState {
 }
 
 impl RunState {
+    /// The number of the first game a resumed session hands out.
+    pub fn next_game_index(&self) -> u64 {
+        self.next_game_index.max(self.games + self.games_dropped)
+    }
+
     /// Reads `state.json` of the checkpoint directory `dir`.
     ///
     /// # Errors

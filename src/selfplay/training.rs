@@ -8,27 +8,36 @@
 //!     add them to the replay buffer; run one learning phase
 //!     the players pick up the new weights before their next move
 //! ```
-//! N games are played at once on N threads sharing one batching evaluator; the learner (this
+//! N games are played at once on N threads sharing one batching evaluator. The network is
+//! versioned: version n is the network after n games learned, and each game is played with the
+//! version current when it started, to its last move. In `sequential` mode the learner (this
 //! thread) trains after each finished game on that game's data and then hands out the next
-//! game. With N = 1 a game starts only after the previous one has been learned: exactly the
+//! game; with N = 1 a game starts only after the previous one has been learned: exactly the
 //! paper's sequential loop, reproducible from the seed (each game's random choices come from
-//! its own stream, seeded by the run seed and the game's number).
+//! its own stream, seeded by the run seed and the game's number). In `parallel` mode the
+//! players never wait: the learner learns the games as they come. Either way a game more than
+//! `run.max_lag` versions behind the learner when its turn comes is dropped, not learned.
 //!
 //! This file is the loop; its parts live beside it: `game_pool.rs` (the player threads),
 //! `learner.rs` (a learning phase: the replay buffer and minibatches), `checkpoint.rs` (load,
 //! resume checks, save), `run_state.rs`, `metrics.rs`, `observer.rs`, `streams.rs` (the random
 //! streams) and `terminal_eval_choice.rs` (f_t's parameters).
 
+mod distributed;
+
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::checkpoint::{checkpoint_line, load_checkpoint, next_mark, save_checkpoint};
-use super::config::{EvaluationSettings, TrainSettings};
-use super::game_pool::{Finished, GameSink, play_games};
+use super::config::{EvaluationSettings, RunMode, TrainSettings};
+use super::game_pool::{GameSink, Limits, Players, play_games};
+use super::learnable_game::LearnableGame;
 use super::learner::{Learner, PhaseReport};
-use super::metrics::{EvalMetrics, GameMetrics};
+use super::metrics::{DroppedGame, EvalMetrics, GameMetrics};
 use super::observer::TrainingObserver;
 use super::periodic_eval::evaluate_against_baseline;
+use super::run_clock::RunClock;
 use super::run_dir::{MetricsLog, RunDir};
 use super::run_state::{RunState, STATE_FORMAT};
 use super::self_play::{RunProgress, SelfPlaySettings};
@@ -53,6 +62,8 @@ pub enum StopReason {
 pub struct TrainSummary {
     pub games_this_session: u64,
     pub total_games: u64,
+    /// Games played but not learned (too far behind the learner), in all.
+    pub games_dropped: u64,
     pub elapsed_seconds: f64,
     pub last_checkpoint: Option<PathBuf>,
     pub stopped_by: StopReason,
@@ -122,17 +133,18 @@ struct Session<'a, G: Game> {
     learner: Learner,
     state: RunState,
     metrics: MetricsLog,
-    started: Instant,
-    elapsed_before: f64,
-    /// Wall time of this session's periodic evaluations (not training time).
-    evaluation_seconds: f64,
+    /// Training time, shared with the players in `parallel` mode.
+    clock: Arc<RunClock>,
     games_at_start: u64,
-    last_checkpoint_games: u64,
     /// The training time (seconds, resumes included) at which the next time-based checkpoint
     /// is due: the next multiple of `checkpoint.every_time`, so that checkpoints fall on a
     /// regular grid of training time whatever the resumes.
     next_timed_checkpoint: f64,
     last_checkpoint: Option<PathBuf>,
+    /// Checkpoints written by this session (a distributed learner acknowledges its games then).
+    checkpoints_written: u64,
+    /// `checkpointed_counts()` at the last checkpoint.
+    last_checkpoint_counts: (u64, u64, u64),
 }
 
 /// Algorithm 3 on the run directory: open the session (a new run, or the latest checkpoint),
@@ -206,6 +218,10 @@ fn new_run<G: Game>(
         pairs_added: 0,
         pairs_learned: 0,
         elapsed_seconds: 0.0,
+        games_dropped: 0,
+        next_game_index: 0,
+        stream_position: None,
+        records_rejected: 0,
         learner_rng: learner.rng.clone(),
         metrics_bytes: 0,
         terminal_eval: format!("{terminal_eval:?}"),
@@ -257,6 +273,8 @@ impl<'a, G: Game> Session<'a, G> {
             "terminal_eval": terminal_eval.to_string(),
         }))?;
         observer.on_start(state.games, settings.run.max_games, checkpoint.as_deref());
+        let (state_games, state_dropped, state_rejected) =
+            (state.games, state.games_dropped, state.records_rejected);
         Ok(Session {
             settings,
             run_dir,
@@ -266,21 +284,20 @@ impl<'a, G: Game> Session<'a, G> {
             manifest,
             terminal_eval,
             learner,
-            elapsed_before: state.elapsed_seconds,
-            evaluation_seconds: 0.0,
+            clock: Arc::new(RunClock::start(state.elapsed_seconds)),
             games_at_start: state.games,
-            last_checkpoint_games: state.games,
             next_timed_checkpoint: next_mark(settings.checkpoint.every_time, state.elapsed_seconds),
             state,
             metrics,
-            started: Instant::now(),
             last_checkpoint: checkpoint,
+            checkpoints_written: 0,
+            last_checkpoint_counts: (state_games, state_dropped, state_rejected),
         })
     }
 
     /// Training time so far, resumes included: wall time without the periodic evaluations.
     fn elapsed(&self) -> f64 {
-        self.elapsed_before + self.started.elapsed().as_secs_f64() - self.evaluation_seconds
+        self.clock.elapsed()
     }
 
     /// The run's progress for a game starting now: by games (fixed for the game) and by
@@ -336,7 +353,50 @@ impl<'a, G: Game> Session<'a, G> {
     }
 
     /// Plays and learns games until the run's limit, then checkpoints what is not yet.
-    fn run(mut self) -> anyhow::Result<TrainSummary> {
+    fn run(self) -> anyhow::Result<TrainSummary> {
+        match (&self.settings.broker, self.settings.run.mode) {
+            (Some(url), _) => {
+                let url = url.clone();
+                self.run_distributed(&url)
+            }
+            (None, RunMode::Distributed) => anyhow::bail!(
+                "run.mode is distributed: give the Redis server with --broker redis://HOST:PORT"
+            ),
+            (None, _) => self.run_local(),
+        }
+    }
+
+    /// Games learned, dropped and records refused: what a checkpoint must hold.
+    fn checkpointed_counts(&self) -> (u64, u64, u64) {
+        let s = &self.state;
+        (s.games, s.games_dropped, s.records_rejected)
+    }
+
+    /// The summary of the session that ends.
+    fn summary(&self, stopped_by: StopReason) -> TrainSummary {
+        TrainSummary {
+            games_this_session: self.state.games - self.games_at_start,
+            total_games: self.state.games,
+            games_dropped: self.state.games_dropped,
+            elapsed_seconds: self.elapsed(),
+            last_checkpoint: self.last_checkpoint.clone(),
+            stopped_by,
+        }
+    }
+
+    /// Checkpoints what the last checkpoint does not hold yet (games learned, dropped or
+    /// refused).
+    fn final_checkpoint(&mut self) -> anyhow::Result<()> {
+        if self.checkpointed_counts() != self.last_checkpoint_counts
+            || self.last_checkpoint.is_none()
+        {
+            self.checkpoint()?;
+        }
+        Ok(())
+    }
+
+    /// `sequential` and `parallel`: the players are threads of this process.
+    fn run_local(mut self) -> anyhow::Result<TrainSummary> {
         let threads = self.settings.run.threads;
         // One thread, or the direct CPU pass (whose cost per call is too small to be worth
         // waiting for other threads): every request is a full batch, evaluated at once by its
@@ -347,8 +407,9 @@ impl<'a, G: Game> Session<'a, G> {
         } else {
             threads * G::NUM_ACTIONS / 2
         };
-        let shared = BatchingEvaluator::<G>::new(
+        let shared = BatchingEvaluator::<G>::with_version(
             self.learner.net_optimizer.inference_net(),
+            self.state.games,
             &self.device,
             max_batch,
             Duration::from_micros(500),
@@ -361,47 +422,51 @@ impl<'a, G: Game> Session<'a, G> {
             keep_resolved: self.settings.keep_resolved,
         };
         let initial = self.initial.clone();
-        let first_game = self.state.games;
-        let seed = self.settings.seed;
+        let players = Players {
+            initial: &initial,
+            settings: &player_settings,
+            seed: self.settings.seed,
+            threads,
+            shared: &shared,
+            first_index: self.state.next_game_index(),
+        };
+        // The session's clock, which the players read in `parallel` mode.
+        let clock = Arc::clone(&self.clock);
+        let limits = Limits {
+            max_games: self.settings.run.max_games,
+            max_time: self.settings.run.max_time.map(|max| max.as_secs_f64()),
+            clock: &clock,
+        };
+        let mode = self.settings.run.mode;
         let mut sink = SessionSink {
             session: &mut self,
             shared: &shared,
         };
-        let stopped_by = play_games(
-            &initial,
-            &player_settings,
-            seed,
-            threads,
-            &shared,
-            first_game,
-            &mut sink,
-        )?;
-        if self.state.games != self.last_checkpoint_games || self.last_checkpoint.is_none() {
-            self.checkpoint()?;
-        }
-        Ok(TrainSummary {
-            games_this_session: self.state.games - self.games_at_start,
-            total_games: self.state.games,
-            elapsed_seconds: self.elapsed(),
-            last_checkpoint: self.last_checkpoint.clone(),
-            stopped_by,
-        })
+        let stopped_by = play_games(&players, mode, &limits, &mut sink)?;
+        self.final_checkpoint()?;
+        Ok(self.summary(stopped_by))
     }
 
-    /// Learns a finished game, logs it, and evaluates / checkpoints when due.
+    /// Learns a finished game (or drops it when its network is too old), logs it, publishes
+    /// the new version, and evaluates / checkpoints when due.
     fn after_game(
         &mut self,
-        finished: Finished<G>,
-        shared: &BatchingEvaluator<G>,
+        finished: LearnableGame,
+        publish: &mut dyn FnMut(ValueNet, u64) -> anyhow::Result<()>,
     ) -> anyhow::Result<()> {
+        self.state.next_game_index = self.state.next_game_index.max(finished.index + 1);
+        let lag = self.state.games.saturating_sub(finished.net_version);
+        if lag > self.settings.run.max_lag {
+            return self.drop_game(&finished, lag);
+        }
         let learn_start = Instant::now();
-        let phase: PhaseReport = self.learner.learn_game(&finished.game.pairs);
-        shared.set_net(self.learner.net_optimizer.inference_net());
-        let learn_seconds = learn_start.elapsed().as_secs_f64();
+        let phase: PhaseReport = self.learner.learn_game::<G>(&finished.pairs);
         self.state.games += 1;
+        publish(self.learner.net_optimizer.inference_net(), self.state.games)?;
+        let learn_seconds = learn_start.elapsed().as_secs_f64();
         self.state.pairs_added += phase.pairs_added as u64;
         self.state.pairs_learned += phase.pairs_learned as u64;
-        let line = self.game_metrics(&finished, &phase, learn_seconds);
+        let line = self.game_metrics(&finished, &phase, learn_seconds, lag);
         self.metrics.write(&line)?;
         self.observer.on_game(&line);
         if let Some(evaluation) = self.settings.evaluation
@@ -418,22 +483,43 @@ impl<'a, G: Game> Session<'a, G> {
         Ok(())
     }
 
+    /// Counts and logs a game not learned because its network is `lag` versions old.
+    fn drop_game(&mut self, finished: &LearnableGame, lag: u64) -> anyhow::Result<()> {
+        self.state.games_dropped += 1;
+        tracing::debug!(
+            "game {} dropped: played with network version {}, {lag} versions behind the learner",
+            finished.index,
+            finished.net_version
+        );
+        self.metrics.write(&DroppedGame {
+            kind: "dropped",
+            index: finished.index,
+            net_version: finished.net_version,
+            lag,
+            learner_version: self.state.games,
+            games_dropped: self.state.games_dropped,
+        })
+    }
+
     /// The metrics line of the game just learned.
     fn game_metrics(
         &self,
-        finished: &Finished<G>,
+        game: &LearnableGame,
         phase: &PhaseReport,
         learn_seconds: f64,
+        lag: u64,
     ) -> GameMetrics {
-        let game = &finished.game;
         let search = game.search;
         let session_games = (self.state.games - self.games_at_start) as f64;
-        let session_training_seconds =
-            self.started.elapsed().as_secs_f64() - self.evaluation_seconds;
+        let session_training_seconds = self.clock.session_seconds();
         GameMetrics {
             kind: "game",
             game: self.state.games,
-            plies: game.moves.len(),
+            index: game.index,
+            net_version: game.net_version,
+            lag,
+            games_dropped: self.state.games_dropped,
+            plies: game.plies,
             result_p0: game.outcome.value_p0(),
             final_value_p0: game.final_value_p0,
             pairs_added: phase.pairs_added,
@@ -447,7 +533,7 @@ impl<'a, G: Game> Session<'a, G> {
             evaluated_positions: search.evaluated_positions,
             mean_eval_batch: search.mean_batch(),
             game_seconds: game.seconds,
-            net_seconds: finished.net_seconds,
+            net_seconds: game.net_seconds,
             learn_seconds,
             states_per_second: game.table_states as f64 / game.seconds.max(1e-9),
             evaluations_per_second: search.evaluated_positions as f64 / game.seconds.max(1e-9),
@@ -469,7 +555,7 @@ impl<'a, G: Game> Session<'a, G> {
             rand::Rng::next_u64(&mut rng),
         );
         let seconds = start.elapsed().as_secs_f64();
-        self.evaluation_seconds += seconds;
+        self.clock.pause_for(seconds);
         let line = EvalMetrics {
             kind: "evaluation",
             game: self.state.games,
@@ -500,13 +586,14 @@ impl<'a, G: Game> Session<'a, G> {
         )?;
         self.metrics.write_text(&line)?;
         self.run_dir.prune(self.settings.checkpoint.keep_last)?;
-        self.last_checkpoint_games = self.state.games;
         self.next_timed_checkpoint = next_mark(
             self.settings.checkpoint.every_time,
             self.state.elapsed_seconds,
         );
         self.observer.on_checkpoint(self.state.games, &path);
         self.last_checkpoint = Some(path);
+        self.checkpoints_written += 1;
+        self.last_checkpoint_counts = self.checkpointed_counts();
         Ok(())
     }
 }
@@ -525,7 +612,11 @@ impl<G: Game> GameSink<G> for SessionSink<'_, '_, G> {
         }
     }
 
-    fn game_finished(&mut self, finished: Finished<G>) -> anyhow::Result<()> {
-        self.session.after_game(finished, self.shared)
+    fn game_finished(&mut self, finished: LearnableGame) -> anyhow::Result<()> {
+        let shared = self.shared;
+        self.session.after_game(finished, &mut |net, version| {
+            shared.publish(net, version);
+            Ok(())
+        })
     }
 }

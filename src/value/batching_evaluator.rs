@@ -6,6 +6,11 @@
 //! No background thread: a caller whose request fills the batch runs the pass for everyone
 //! pending (it becomes the leader); a caller still waiting after `max_wait` flushes whatever is
 //! pending, its own request included.
+//!
+//! Network versions: the learner `publish`es numbered versions; a self-play game `pin`s the
+//! version current when it starts and is evaluated with it to its last move, whatever is
+//! published meanwhile (each request carries its version; a pass runs one version, so
+//! requests of two versions pending together make two passes).
 
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -30,6 +35,13 @@ struct Request {
     inputs: Vec<f32>,
     count: usize,
     slot: Arc<Slot>,
+    net: Arc<NetVersion>,
+}
+
+/// One published version of the network: its number and the weights as evaluated.
+pub struct NetVersion {
+    pub number: u64,
+    net: InferenceNet,
 }
 
 #[derive(Default)]
@@ -55,7 +67,7 @@ impl BatchingStats {
 
 /// A network shared by concurrent searches, evaluating their requests in merged batches.
 pub struct BatchingEvaluator<G> {
-    net: RwLock<InferenceNet>,
+    current: RwLock<Arc<NetVersion>>,
     device: NetDevice,
     max_batch: usize,
     max_wait: Duration,
@@ -67,12 +79,27 @@ pub struct BatchingEvaluator<G> {
 }
 
 impl<G: Game> BatchingEvaluator<G> {
-    /// `max_batch`: a pass runs as soon as this many positions are pending; `max_wait`: how long
-    /// a request waits for others before it runs the pass itself.
+    /// `net` as version 0. `max_batch`: a pass runs as soon as this many positions are pending;
+    /// `max_wait`: how long a request waits for others before it runs the pass itself.
     pub fn new(net: ValueNet, device: &NetDevice, max_batch: usize, max_wait: Duration) -> Self {
+        Self::with_version(net, 0, device, max_batch, max_wait)
+    }
+
+    /// `net` as version `version` (a resumed run's).
+    pub fn with_version(
+        net: ValueNet,
+        version: u64,
+        device: &NetDevice,
+        max_batch: usize,
+        max_wait: Duration,
+    ) -> Self {
         assert!(max_batch >= 1, "max_batch must be at least 1");
+        let first = NetVersion {
+            number: version,
+            net: InferenceNet::new(net, G::ENCODING.dims(), device),
+        };
         BatchingEvaluator {
-            net: RwLock::new(InferenceNet::new(net, G::ENCODING.dims(), device)),
+            current: RwLock::new(Arc::new(first)),
             device: device.clone(),
             max_batch,
             max_wait,
@@ -84,10 +111,32 @@ impl<G: Game> BatchingEvaluator<G> {
         }
     }
 
-    /// Replaces the weights; passes already running finish with the old ones.
-    pub fn set_net(&self, net: ValueNet) {
-        let net = InferenceNet::new(net, G::ENCODING.dims(), &self.device);
-        *self.net.write().expect("network lock poisoned") = net;
+    /// Publishes `net` as version `version`: games that pin a version from now on get it;
+    /// games already pinned to an older one keep theirs.
+    pub fn publish(&self, net: ValueNet, version: u64) {
+        let net = NetVersion {
+            number: version,
+            net: InferenceNet::new(net, G::ENCODING.dims(), &self.device),
+        };
+        *self.current.write().expect("network lock poisoned") = Arc::new(net);
+    }
+
+    /// The number of the version published last.
+    pub fn version(&self) -> u64 {
+        self.current_version().number
+    }
+
+    fn current_version(&self) -> Arc<NetVersion> {
+        Arc::clone(&self.current.read().expect("network lock poisoned"))
+    }
+
+    /// The current version, for one game: every evaluation through the returned evaluator uses
+    /// it, whatever is published later.
+    pub fn pin(&self) -> PinnedEvaluator<'_, G> {
+        PinnedEvaluator {
+            batching: self,
+            net: self.current_version(),
+        }
     }
 
     pub fn stats(&self) -> BatchingStats {
@@ -98,11 +147,21 @@ impl<G: Game> BatchingEvaluator<G> {
         }
     }
 
-    /// Runs one forward pass over `requests` and delivers each its values.
-    fn flush(&self, requests: Vec<Request>) {
-        if requests.is_empty() {
-            return;
+    /// Runs the forward passes over `requests` (one per network version among them) and
+    /// delivers each its values.
+    fn flush(&self, mut requests: Vec<Request>) {
+        while let Some(first) = requests.first() {
+            let net = Arc::clone(&first.net);
+            let (same, others) = requests
+                .into_iter()
+                .partition(|r| Arc::ptr_eq(&r.net, &net));
+            self.flush_one_version(&net, same);
+            requests = others;
         }
+    }
+
+    /// One forward pass of `net` over `requests`.
+    fn flush_one_version(&self, net: &NetVersion, requests: Vec<Request>) {
         let e = G::ENCODING;
         let total: usize = requests.iter().map(|r| r.count).sum();
         let mut inputs = Vec::with_capacity(total * e.len()); // [batch, planes, rows, cols]
@@ -110,10 +169,7 @@ impl<G: Game> BatchingEvaluator<G> {
             inputs.extend_from_slice(&r.inputs);
         }
         let mut values = vec![0.0; total];
-        self.net
-            .read()
-            .expect("network lock poisoned")
-            .predict_into(&inputs, &mut values);
+        net.net.predict_into(&inputs, &mut values);
         self.passes.fetch_add(1, Ordering::Relaxed);
         self.positions.fetch_add(total as u64, Ordering::Relaxed);
         let mut offset = 0;
@@ -131,8 +187,36 @@ impl<G: Game> BatchingEvaluator<G> {
     }
 }
 
+/// The batching evaluator with one network version pinned (one self-play game's).
+pub struct PinnedEvaluator<'a, G> {
+    batching: &'a BatchingEvaluator<G>,
+    net: Arc<NetVersion>,
+}
+
+impl<G> PinnedEvaluator<'_, G> {
+    /// The number of the pinned version.
+    pub fn version(&self) -> u64 {
+        self.net.number
+    }
+}
+
+impl<G: Game> Evaluator<G> for PinnedEvaluator<'_, G> {
+    fn evaluate(&self, positions: &[G], values_p0: &mut [f32]) {
+        self.batching.evaluate_with(&self.net, positions, values_p0);
+    }
+}
+
+/// Evaluates with the version current at each call.
 impl<G: Game> Evaluator<G> for BatchingEvaluator<G> {
     fn evaluate(&self, positions: &[G], values_p0: &mut [f32]) {
+        self.evaluate_with(&self.current_version(), positions, values_p0);
+    }
+}
+
+impl<G: Game> BatchingEvaluator<G> {
+    /// Values of `positions` by `net`: at once when every request is a batch of its own, else
+    /// merged with the other callers' requests.
+    fn evaluate_with(&self, net: &Arc<NetVersion>, positions: &[G], values_p0: &mut [f32]) {
         assert_eq!(positions.len(), values_p0.len(), "one value per position");
         if positions.is_empty() {
             return;
@@ -140,8 +224,7 @@ impl<G: Game> Evaluator<G> for BatchingEvaluator<G> {
         self.requests.fetch_add(1, Ordering::Relaxed);
         if self.max_batch == 1 {
             // Every request is a full batch on its own: evaluate it here, without the queue.
-            let net = self.net.read().expect("network lock poisoned");
-            evaluate_now(&net, positions, values_p0);
+            evaluate_now(&net.net, positions, values_p0);
             self.passes.fetch_add(1, Ordering::Relaxed);
             self.positions
                 .fetch_add(positions.len() as u64, Ordering::Relaxed);
@@ -155,6 +238,7 @@ impl<G: Game> Evaluator<G> for BatchingEvaluator<G> {
                 inputs,
                 count: positions.len(),
                 slot: slot.clone(),
+                net: Arc::clone(net),
             });
             pending.positions += positions.len();
             (pending.positions >= self.max_batch).then(|| Self::take_pending(&mut pending))
@@ -162,6 +246,12 @@ impl<G: Game> Evaluator<G> for BatchingEvaluator<G> {
         if let Some(requests) = leader_batch {
             self.flush(requests);
         }
+        self.wait_for(&slot, values_p0);
+    }
+
+    /// Waits for `slot`'s values (running the pending pass itself after `max_wait`) and copies
+    /// them into `values_p0`.
+    fn wait_for(&self, slot: &Arc<Slot>, values_p0: &mut [f32]) {
         let deadline = Instant::now() + self.max_wait;
         let mut values = slot.values.lock().expect("slot lock poisoned");
         loop {
@@ -175,7 +265,7 @@ impl<G: Game> Evaluator<G> for BatchingEvaluator<G> {
                 drop(values);
                 let requests = {
                     let mut pending = self.pending.lock().expect("pending lock poisoned");
-                    if pending.requests.iter().any(|r| Arc::ptr_eq(&r.slot, &slot)) {
+                    if pending.requests.iter().any(|r| Arc::ptr_eq(&r.slot, slot)) {
                         Self::take_pending(&mut pending)
                     } else {
                         Vec::new() // another caller is running our pass

@@ -40,6 +40,10 @@ pub struct NetManifest {
     /// network not yet saved.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weights_sha256: Option<String>,
+    /// The version of a network saved by training: the number of self-play games it has
+    /// learned. Absent outside training runs and in manifests written before versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub net_version: Option<u64>,
 }
 
 const FORMAT: &str = "descent-value-net";
@@ -61,6 +65,7 @@ impl NetManifest {
             tanh_output: terminal_eval.is_bounded(),
             terminal_eval: Some(terminal_eval),
             weights_sha256: None,
+            net_version: None,
         }
     }
 

@@ -23,6 +23,14 @@ pub struct RunSection {
     pub max_time: Option<DurationText>,
     /// Self-play games played at once, each on its own thread (default 1: the paper's loop).
     pub threads: usize,
+    /// `sequential` (default): a game is handed out only after a finished one is learned —
+    /// with one thread, the paper's loop; `parallel`: the players never wait for the learner,
+    /// which learns the finished games as they come, beside them; `distributed`: the games come
+    /// from `descent worker` processes through Redis (`descent train --broker URL`).
+    pub mode: RunMode,
+    /// A game whose network version is more than this many versions (games learned) behind
+    /// the learner's when its turn to be learned comes is dropped, not learned (default 16).
+    pub max_lag: u64,
     /// Where the network runs: `cpu`, `ndarray`, `wgpu`, `cuda:0` (default `cpu`).
     pub device: String,
 }
@@ -34,10 +42,25 @@ impl Default for RunSection {
             max_games: None,
             max_time: None,
             threads: 1,
+            mode: RunMode::Sequential,
+            max_lag: DEFAULT_MAX_LAG,
             device: "cpu".into(),
         }
     }
 }
+
+/// How self-play and learning take turns (`run.mode`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RunMode {
+    #[default]
+    Sequential,
+    Parallel,
+    Distributed,
+}
+
+/// `run.max_lag` when the configuration leaves it out.
+pub const DEFAULT_MAX_LAG: u64 = 16;
 
 /// Validated `run:`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -45,6 +68,8 @@ pub struct RunSettings {
     pub max_games: Option<u64>,
     pub max_time: Option<Duration>,
     pub threads: usize,
+    pub mode: RunMode,
+    pub max_lag: u64,
     pub device: DeviceChoice,
 }
 
@@ -66,6 +91,8 @@ impl RunSection {
             max_games: self.max_games,
             max_time: self.max_time.map(|d| d.0),
             threads: self.threads,
+            mode: self.mode,
+            max_lag: self.max_lag,
             device: self
                 .device
                 .parse()

@@ -1,0 +1,64 @@
+//! `descent status URL`: a distributed run at a glance — the learner's version and counts, each
+//! live worker's games and games/hour, the games waiting in the stream.
+
+use std::process::ExitCode;
+
+use clap::Args;
+
+use crate::selfplay::broker::Broker;
+
+#[derive(Args, Debug)]
+pub struct StatusArgs {
+    /// The run's Redis server: redis://[user:password@]HOST:PORT[/DB].
+    url: String,
+    /// One JSON object instead of the table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// # Errors
+/// An unreachable broker.
+pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
+    let mut broker = Broker::connect(&args.url)?;
+    let crate::selfplay::broker::RunStatus {
+        learner,
+        workers,
+        queued,
+    } = broker.status()?;
+    let parse = |text: &str| serde_json::from_str::<serde_json::Value>(text).unwrap_or_default();
+    let learner = learner.as_deref().map(parse);
+    let workers: Vec<(String, serde_json::Value)> = workers
+        .iter()
+        .map(|(id, json)| (id.clone(), parse(json)))
+        .collect();
+    if args.json {
+        let workers: serde_json::Map<String, serde_json::Value> = workers.into_iter().collect();
+        let status =
+            serde_json::json!({"learner": learner, "workers": workers, "queued_games": queued});
+        println!("{status}");
+        return Ok(ExitCode::SUCCESS);
+    }
+    match &learner {
+        Some(l) => println!(
+            "learner: network version {}, {} games learned, {} dropped, {} records refused, {:.0} s of training",
+            l["version"],
+            l["games"],
+            l["games_dropped"],
+            l["records_rejected"],
+            l["elapsed_seconds"].as_f64().unwrap_or(0.0)
+        ),
+        None => println!("learner: no heartbeat in the last 30 s"),
+    }
+    println!("games in the stream (not yet read, or read and not yet checkpointed): {queued}");
+    println!("{} live workers", workers.len());
+    for (id, w) in &workers {
+        println!(
+            "  {id}: {} games, {:.0} games/hour, network version {}, {} threads",
+            w["games"],
+            w["games_per_hour"].as_f64().unwrap_or(0.0),
+            w["version"],
+            w["threads"]
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,60 @@
+//! `descent worker URL`: an actor of a distributed run (see `selfplay::worker`).
+
+use std::process::ExitCode;
+
+use clap::Args;
+
+use crate::selfplay::worker::{WorkerOptions, run_worker};
+use crate::value::DeviceChoice;
+
+#[derive(Args, Debug)]
+pub struct WorkerArgs {
+    /// The run's Redis server: redis://[user:password@]HOST:PORT[/DB] (the password may
+    /// instead be in DESCENT_REDIS_PASSWORD).
+    url: String,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Where the network runs: cpu, flex, ndarray, wgpu, cuda:0 (default: the run's run.device).
+    #[arg(long)]
+    device: Option<String>,
+    /// This worker's name in `descent status` (default: host name and process id).
+    #[arg(long)]
+    id: Option<String>,
+    /// Stop after this many games (default: when the learner finishes the run).
+    #[arg(long, value_name = "N")]
+    max_games: Option<u64>,
+}
+
+/// # Errors
+/// Bad arguments, an unreachable broker, a run this build cannot play.
+pub fn run(args: WorkerArgs) -> anyhow::Result<ExitCode> {
+    if args.threads == 0 || args.threads > crate::search::limits::MAX_THREADS {
+        anyhow::bail!(
+            "--threads {}: expected 1 to {}",
+            args.threads,
+            crate::search::limits::MAX_THREADS
+        );
+    }
+    let device = args
+        .device
+        .as_deref()
+        .map(|d| d.parse::<DeviceChoice>())
+        .transpose()
+        .map_err(|e| anyhow::anyhow!("--device: {e}"))?;
+    let summary = run_worker(&WorkerOptions {
+        url: args.url,
+        threads: args.threads,
+        device,
+        id: args.id,
+        max_games: args.max_games,
+    })?;
+    println!(
+        "worker {}: {} games in {:.0} s, {:.0} bytes per game sent",
+        summary.id,
+        summary.games,
+        summary.seconds,
+        summary.bytes_sent as f64 / summary.games.max(1) as f64
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,451 @@
+//! `Broker`: a distributed run's meeting point on a Redis server — the learner publishes the run's
+//! configuration and each network version, workers take game numbers, send finished games and
+//! say they are alive. One run per Redis database (`redis://host:6379/2` for database 2).
+//!
+//! Keys (all under `descent:`):
+//!
+//! | key | type | written by | what |
+//! |---|---|---|---|
+//! | `config`, `config_hash` | string | learner | the run's YAML and its hash (`game_record::config_hash`) |
+//! | `net` | hash | learner | `version`, `manifest` (JSON), `weights` (burnpack), replaced in one `HSET` |
+//! | `state` | string | learner | `running` or `finished` (workers stop) |
+//! | `progress` | string | learner | training time so far, seconds (the workers' annealing) |
+//! | `next_index` | counter | workers (`INCR`) | the next game number (its random stream) |
+//! | `games` | stream | workers (`XADD`) | one entry per finished game: field `record`, a `GameRecord` |
+//! | `worker:<id>` | string, 30 s TTL | each worker | its heartbeat (JSON) |
+//! | `learner` | string, 30 s TTL | learner | its heartbeat (JSON) |
+//!
+//! The learner reads `games` through the consumer group `learners` as consumer `learner` and
+//! acknowledges (then deletes) an entry only once a checkpoint holds what it taught; the
+//! checkpoint keeps the last entry read, so a learner killed and resumed re-reads its pending
+//! entries and skips those its checkpoint already holds — no game is lost or learned twice.
+//!
+//! Every command is retried on a lost connection (a Redis restart, a network cut) with a
+//! backoff from 0.1 s to 5 s, each retry logged, for `DESCENT_BROKER_PATIENCE` seconds
+//! (default 600) before the caller gets the error. The password comes from the URL
+//! (`redis://user:password@host`) or `DESCENT_REDIS_PASSWORD`; it is never logged.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use redis::streams::{StreamReadOptions, StreamReadReply};
+use redis::{Commands, Connection, RedisResult};
+
+const PREFIX: &str = "descent:";
+const GROUP: &str = "learners";
+const CONSUMER: &str = "learner";
+/// Seconds a heartbeat lives without renewal.
+pub const HEARTBEAT_TTL: u64 = 30;
+
+/// A connection to a run's keys, retrying on lost connections.
+pub struct Broker {
+    client: redis::Client,
+    connection: Option<Connection>,
+    /// The URL without its password, for messages.
+    shown_url: String,
+    patience: Duration,
+}
+
+/// An entry of the `games` stream: its id and its record's bytes (empty if the field is
+/// missing or not bytes).
+pub struct StreamEntry {
+    pub id: String,
+    pub record: Vec<u8>,
+}
+
+fn key(name: &str) -> String {
+    format!("{PREFIX}{name}")
+}
+
+/// `url` with any password replaced by `***`.
+pub fn without_password(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let credentials = &url[scheme + 3..at];
+            let user = credentials.split(':').next().unwrap_or("");
+            format!("{}{user}:***{}", &url[..scheme + 3], &url[at..])
+        }
+        _ => url.to_string(),
+    }
+}
+
+impl Broker {
+    /// Opens `url` (`redis://[user:password@]host:port[/db]`; `rediss://` is refused: this build
+    /// has no TLS) and checks the server answers.
+    ///
+    /// # Errors
+    /// A URL that is not a Redis URL, or a server that does not answer within the patience.
+    pub fn connect(url: &str) -> anyhow::Result<Broker> {
+        let shown_url = without_password(url);
+        if url.starts_with("rediss://") {
+            bail!(
+                "{shown_url}: TLS (rediss://) is not built into this descent; reach Redis through an SSH tunnel or a private network"
+            );
+        }
+        let mut info: redis::ConnectionInfo = url.parse().with_context(|| {
+            format!(
+                "{shown_url} is not a Redis URL (expected redis://[user:password@]host:port[/db])"
+            )
+        })?;
+        if info.redis.password.is_none()
+            && let Ok(password) = std::env::var("DESCENT_REDIS_PASSWORD")
+        {
+            info.redis.password = Some(password);
+        }
+        let patience = std::env::var("DESCENT_BROKER_PATIENCE")
+            .ok()
+            .and_then(|s| s.parse::<f64>().ok())
+            .map_or(Duration::from_secs(600), Duration::from_secs_f64);
+        let mut broker = Broker {
+            client: redis::Client::open(info).with_context(|| shown_url.clone())?,
+            connection: None,
+            shown_url,
+            patience,
+        };
+        broker.call("PING", |c| redis::cmd("PING").query::<String>(c))?;
+        Ok(broker)
+    }
+
+    /// The URL without its password.
+    pub fn url(&self) -> &str {
+        &self.shown_url
+    }
+
+    /// Runs `op` on the connection, reconnecting and retrying with backoff while the connection
+    /// is lost; any other error (a wrong password, a wrong type) is returned at once.
+    fn call<T>(
+        &mut self,
+        what: &str,
+        mut op: impl FnMut(&mut Connection) -> RedisResult<T>,
+    ) -> anyhow::Result<T> {
+        let start = Instant::now();
+        let mut wait = Duration::from_millis(100);
+        loop {
+            let result = match self.connection.as_mut() {
+                Some(connection) => op(connection),
+                None => self
+                    .client
+                    .get_connection_with_timeout(Duration::from_secs(5))
+                    .and_then(|mut connection| {
+                        let result = op(&mut connection);
+                        self.connection = Some(connection);
+                        result
+                    }),
+            };
+            match result {
+                Ok(value) => return Ok(value),
+                Err(e) if is_lost_connection(&e) && start.elapsed() < self.patience => {
+                    tracing::warn!(
+                        "{}: {what}: {e}; retrying in {:.1} s",
+                        self.shown_url,
+                        wait.as_secs_f64()
+                    );
+                    self.connection = None;
+                    std::thread::sleep(wait);
+                    wait = (wait * 2).min(Duration::from_secs(5));
+                }
+                Err(e) => return Err(anyhow::anyhow!("{}: {what}: {e}", self.shown_url)),
+            }
+        }
+    }
+
+    // --- The learner's side ---
+
+    /// Publishes the run's configuration and marks it running; creates the games stream's
+    /// consumer group; numbers the next games from at least `next_index`.
+    pub fn open_run(
+        &mut self,
+        config_yaml: &str,
+        hash: &str,
+        next_index: u64,
+    ) -> anyhow::Result<()> {
+        self.call("publish the configuration", |c| {
+            redis::pipe()
+                .atomic()
+                .set(key("config"), config_yaml)
+                .set(key("config_hash"), hash)
+                .set(key("state"), "running")
+                .query::<()>(c)
+        })?;
+        let created = self.call("create the consumer group", |c| {
+            match c.xgroup_create_mkstream::<_, _, _, ()>(key("games"), GROUP, "0") {
+                Err(e) if e.code() == Some("BUSYGROUP") => Ok(false),
+                other => other.map(|()| true),
+            }
+        })?;
+        if created {
+            tracing::info!("{}: created the stream {}games", self.shown_url, PREFIX);
+        }
+        // Never hand out a number already played: the larger of the counter and ours, in one
+        // step (workers may be taking numbers meanwhile).
+        const RAISE: &str = "local c = tonumber(redis.call('GET', KEYS[1]) or '0') \
+            if c < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end return 0";
+        self.call("raise next_index", |c| {
+            redis::cmd("EVAL")
+                .arg(RAISE)
+                .arg(1)
+                .arg(key("next_index"))
+                .arg(next_index)
+                .query::<i64>(c)
+        })?;
+        Ok(())
+    }
+
+    /// Publishes network `version` (manifest JSON and burnpack weights) in one command.
+    pub fn publish_net(
+        &mut self,
+        version: u64,
+        manifest: &str,
+        weights: &[u8],
+    ) -> anyhow::Result<()> {
+        self.call("publish the network", |c| {
+            redis::cmd("HSET")
+                .arg(key("net"))
+                .arg("version")
+                .arg(version)
+                .arg("manifest")
+                .arg(manifest)
+                .arg("weights")
+                .arg(weights)
+                .query::<()>(c)
+        })
+    }
+
+    /// Publishes the training time so far and the learner's heartbeat.
+    pub fn learner_alive(&mut self, elapsed_seconds: f64, status_json: &str) -> anyhow::Result<()> {
+        self.call("learner heartbeat", |c| {
+            redis::pipe()
+                .set(key("progress"), elapsed_seconds)
+                .set_ex(key("learner"), status_json, HEARTBEAT_TTL)
+                .query::<()>(c)
+        })
+    }
+
+    /// Up to `count` entries of the games stream: with `pending`, those delivered to the learner
+    /// before and not acknowledged (a resumed learner's); else new ones, waiting up to
+    /// `block_ms` for one.
+    pub fn read_games(
+        &mut self,
+        pending: bool,
+        count: usize,
+        block_ms: usize,
+    ) -> anyhow::Result<Vec<StreamEntry>> {
+        let mut options = StreamReadOptions::default()
+            .group(GROUP, CONSUMER)
+            .count(count);
+        if !pending {
+            options = options.block(block_ms);
+        }
+        let start = if pending { "0" } else { ">" };
+        let reply: Option<StreamReadReply> = self.call("read games", |c| {
+            c.xread_options(&[key("games")], &[start], &options)
+        })?;
+        let entries = reply
+            .into_iter()
+            .flat_map(|r| r.keys)
+            .flat_map(|k| k.ids)
+            .map(|entry| StreamEntry {
+                record: entry
+                    .map
+                    .get("record")
+                    .and_then(|v| redis::from_redis_value::<Vec<u8>>(v).ok())
+                    .unwrap_or_default(),
+                id: entry.id,
+            })
+            .collect();
+        Ok(entries)
+    }
+
+    /// Acknowledges and deletes entries of the games stream (their games are in a checkpoint).
+    pub fn acknowledge(&mut self, ids: &[String]) -> anyhow::Result<()> {
+        for chunk in ids.chunks(512) {
+            self.call("acknowledge games", |c| {
+                redis::pipe()
+                    .atomic()
+                    .xack(key("games"), GROUP, chunk)
+                    .xdel(key("games"), chunk)
+                    .query::<()>(c)
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Marks the run finished: workers stop after their game in progress.
+    pub fn finish_run(&mut self) -> anyhow::Result<()> {
+        self.call("mark the run finished", |c| {
+            c.set::<_, _, ()>(key("state"), "finished")
+        })
+    }
+
+    // --- The workers' side ---
+
+    /// The run's configuration and its hash, once a learner has published them.
+    pub fn run_config(&mut self) -> anyhow::Result<Option<(String, String)>> {
+        let (yaml, hash): (Option<String>, Option<String>) =
+            self.call("read the configuration", |c| {
+                redis::pipe()
+                    .get(key("config"))
+                    .get(key("config_hash"))
+                    .query(c)
+            })?;
+        Ok(yaml.zip(hash))
+    }
+
+    /// Whether the learner has marked the run finished.
+    pub fn run_finished(&mut self) -> anyhow::Result<bool> {
+        let state: Option<String> = self.call("read the run state", |c| c.get(key("state")))?;
+        Ok(state.as_deref() == Some("finished"))
+    }
+
+    /// The version of the latest network, if one is published.
+    pub fn net_version(&mut self) -> anyhow::Result<Option<u64>> {
+        self.call("read the network version", |c| {
+            c.hget(key("net"), "version")
+        })
+    }
+
+    /// The latest network: its version, manifest JSON and weights.
+    pub fn fetch_net(&mut self) -> anyhow::Result<Option<(u64, String, Vec<u8>)>> {
+        let (version, manifest, weights): (Option<u64>, Option<String>, Option<Vec<u8>>) = self
+            .call("fetch the network", |c| {
+                redis::cmd("HMGET")
+                    .arg(key("net"))
+                    .arg("version")
+                    .arg("manifest")
+                    .arg("weights")
+                    .query(c)
+            })?;
+        Ok(match (version, manifest, weights) {
+            (Some(v), Some(m), Some(w)) => Some((v, m, w)),
+            _ => None,
+        })
+    }
+
+    /// The number of the next game to play (unique across workers).
+    pub fn take_game_index(&mut self) -> anyhow::Result<u64> {
+        let next: u64 = self.call("take a game number", |c| c.incr(key("next_index"), 1))?;
+        Ok(next - 1)
+    }
+
+    /// The training time the learner last published.
+    pub fn progress_seconds(&mut self) -> anyhow::Result<f64> {
+        let seconds: Option<f64> = self.call("read the progress", |c| c.get(key("progress")))?;
+        Ok(seconds.unwrap_or(0.0))
+    }
+
+    /// Games in the stream that the learner has not read yet.
+    pub fn backlog(&mut self) -> anyhow::Result<u64> {
+        let (length, pending): (u64, Vec<redis::Value>) =
+            self.call("measure the backlog", |c| {
+                redis::pipe()
+                    .xlen(key("games"))
+                    .cmd("XPENDING")
+                    .arg(key("games"))
+                    .arg(GROUP)
+                    .query(c)
+            })?;
+        let read = match pending.first() {
+            Some(redis::Value::Int(n)) => u64::try_from(*n).unwrap_or(0),
+            _ => 0,
+        };
+        Ok(length.saturating_sub(read))
+    }
+
+    /// Sends a finished game's record.
+    pub fn send_game(&mut self, record: &[u8]) -> anyhow::Result<()> {
+        self.call("send a game", |c| {
+            c.xadd::<_, _, _, _, Option<String>>(key("games"), "*", &[("record", record)])
+        })?;
+        Ok(())
+    }
+
+    /// A worker's heartbeat.
+    pub fn worker_alive(&mut self, worker: &str, status_json: &str) -> anyhow::Result<()> {
+        self.call("worker heartbeat", |c| {
+            c.set_ex::<_, _, ()>(key(&format!("worker:{worker}")), status_json, HEARTBEAT_TTL)
+        })
+    }
+
+    // --- Status ---
+
+    /// The live heartbeats and the games in the stream.
+    pub fn status(&mut self) -> anyhow::Result<RunStatus> {
+        let learner: Option<String> = self.call("read the learner", |c| c.get(key("learner")))?;
+        let pattern = key("worker:*");
+        let mut names: Vec<String> = self.call("list workers", |c| {
+            c.scan_match::<_, String>(&pattern).map(|i| i.collect())
+        })?;
+        names.sort();
+        let mut workers = Vec::new();
+        for name in names {
+            let json: Option<String> = self.call("read a worker", |c| c.get(&name))?;
+            if let Some(json) = json {
+                workers.push((name[pattern.len() - 1..].to_string(), json));
+            }
+        }
+        let queued: u64 = self.call("count queued games", |c| c.xlen(key("games")))?;
+        Ok(RunStatus {
+            learner,
+            workers,
+            queued,
+        })
+    }
+}
+
+/// A distributed run at a glance (`Broker::status`).
+pub struct RunStatus {
+    /// The learner's heartbeat (JSON), if alive.
+    pub learner: Option<String>,
+    /// Each live worker's `(id, heartbeat JSON)`.
+    pub workers: Vec<(String, String)>,
+    /// Games in the stream: not yet read, or read and not yet acknowledged.
+    pub queued: u64,
+}
+
+/// Whether `error` is a lost or refused connection (worth retrying), not a refusal by the
+/// server.
+fn is_lost_connection(error: &redis::RedisError) -> bool {
+    error.is_io_error()
+        || error.is_connection_dropped()
+        || error.is_connection_refusal()
+        || error.is_timeout()
+        || matches!(error.code(), Some("LOADING" | "TRYAGAIN" | "MASTERDOWN"))
+}
+
+/// The `(milliseconds, sequence)` of a stream entry id `ms-seq`, to compare ids.
+pub fn entry_order(id: &str) -> Option<(u64, u64)> {
+    let (ms, seq) = id.split_once('-')?;
+    Some((ms.parse().ok()?, seq.parse().ok()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_are_hidden_and_entry_ids_compare_as_numbers() {
+        assert_eq!(
+            without_password("redis://u:secret@h:1/2"),
+            "redis://u:***@h:1/2"
+        );
+        assert_eq!(without_password("redis://:secret@h"), "redis://:***@h");
+        assert_eq!(without_password("redis://h:6379"), "redis://h:6379");
+        assert!(entry_order("1700000000000-10") > entry_order("1700000000000-9"));
+        assert!(entry_order("999-0") < entry_order("1000-0"));
+        assert_eq!(entry_order("garbage"), None);
+    }
+
+    #[test]
+    fn bad_urls_and_tls_are_refused_naming_the_url() {
+        let e = Broker::connect("http://example.org")
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("not a Redis URL"), "{e}");
+        let e = Broker::connect("rediss://u:pw@host:1")
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("TLS") && !e.contains("pw@"), "{e}");
+    }
+}

@@ -1,0 +1,521 @@
+//! The distributed mode against a real `redis-server` (started by each test on a free loopback
+//! port, in a temporary directory, with an append-only file): a learner process
+//! (`descent train --broker`) and worker processes (`descent worker`) finish a tic-tac-toe run;
+//! a worker killed with SIGKILL, the learner killed and resumed, Redis killed and restarted,
+//! garbage and foreign records pushed by hand — nothing is learned twice, the budget is met.
+//!
+//! Without `redis-server` on the PATH each test says so and returns, unless
+//! `DESCENT_REQUIRE_REDIS=1` (as `.ci/run` sets), which makes its absence a failure.
+
+use std::collections::BTreeSet;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// A `redis-server` of the test's own.
+struct RedisServer {
+    child: Child,
+    port: u16,
+    dir: PathBuf,
+}
+
+impl RedisServer {
+    /// Starts one, or `None` (with a message) when none is installed.
+    fn start(dir: &Path) -> Option<RedisServer> {
+        if Command::new("redis-server")
+            .arg("--version")
+            .output()
+            .is_err()
+        {
+            assert!(
+                std::env::var("DESCENT_REQUIRE_REDIS").is_err(),
+                "redis-server is not installed (apt-get install redis-server)"
+            );
+            eprintln!("SKIPPED: redis-server is not installed (apt-get install redis-server)");
+            return None;
+        }
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let mut server = RedisServer {
+            child: spawn_redis(dir, port),
+            port,
+            dir: dir.to_path_buf(),
+        };
+        server.wait_ready();
+        Some(server)
+    }
+
+    fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.port)
+    }
+
+    fn wait_ready(&mut self) {
+        let start = Instant::now();
+        while redis::Client::open(self.url())
+            .and_then(|c| c.get_connection())
+            .is_err()
+        {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "redis-server did not start"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Kills the server (SIGKILL) and starts it again on its port and append-only file.
+    fn crash_and_restart(&mut self, down_for: Duration) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+        std::thread::sleep(down_for);
+        self.child = spawn_redis(&self.dir, self.port);
+        self.wait_ready();
+    }
+
+    fn connection(&self) -> redis::Connection {
+        redis::Client::open(self.url())
+            .unwrap()
+            .get_connection()
+            .unwrap()
+    }
+}
+
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn spawn_redis(dir: &Path, port: u16) -> Child {
+    Command::new("redis-server")
+        .args([
+            "--port",
+            &port.to_string(),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+        ])
+        .args(["--appendonly", "yes", "--appendfsync", "always"])
+        .arg("--dir")
+        .arg(dir)
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+fn descent(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_descent"));
+    command
+        .args(args)
+        .env("DESCENT_BROKER_PATIENCE", "60")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    command
+}
+
+/// Writes a tic-tac-toe run's configuration with `run` (YAML flow body) into `dir`.
+fn config(dir: &Path, run: &str) -> PathBuf {
+    let path = dir.join("ttt.yaml");
+    let text = format!(
+        "game: tic_tac_toe\nseed: 3\nsearch: {{iterations: 30}}\nrun: {{{run}}}\ncheckpoint: {{every_games: 5}}\n"
+    );
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn learner(dir: &Path, url: &str, run: &str) -> Child {
+    let config = config(dir, run);
+    let run_dir = dir.join("run");
+    descent(&[
+        "train",
+        config.to_str().unwrap(),
+        "--run-dir",
+        run_dir.to_str().unwrap(),
+    ])
+    .args(["--broker", url, "--quiet"])
+    .spawn()
+    .unwrap()
+}
+
+fn resumed_learner(dir: &Path, url: &str) -> Child {
+    let run_dir = dir.join("run");
+    descent(&[
+        "train",
+        "--resume",
+        run_dir.to_str().unwrap(),
+        "--broker",
+        url,
+        "--quiet",
+    ])
+    .spawn()
+    .unwrap()
+}
+
+fn worker(url: &str, id: &str) -> Child {
+    descent(&["worker", url, "--id", id]).spawn().unwrap()
+}
+
+/// Waits for `child` to exit successfully, within `limit`.
+fn finish(child: Child, what: &str, limit: Duration) -> String {
+    let start = Instant::now();
+    let mut child = child;
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "{what} still running after {limit:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{what} failed: {text}");
+    text
+}
+
+fn metrics(dir: &Path) -> Vec<Value> {
+    std::fs::read_to_string(dir.join("run/metrics.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}
+
+fn of_kind<'a>(lines: &'a [Value], kind: &str) -> Vec<&'a Value> {
+    lines.iter().filter(|l| l["kind"] == kind).collect()
+}
+
+fn state(dir: &Path) -> Value {
+    let text = std::fs::read_to_string(dir.join("run/latest/state.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// What every finished run must hold: each game learned or dropped once (by its number), the
+/// budget met, versions and lags consistent, the checkpoint's counts equal to the log's.
+fn check_finished_run(dir: &Path, budget: u64) -> (u64, u64, u64) {
+    let lines = metrics(dir);
+    let games = of_kind(&lines, "game");
+    let dropped = of_kind(&lines, "dropped");
+    let rejected = of_kind(&lines, "rejected").len() as u64;
+    let mut seen = BTreeSet::new();
+    for (n, g) in games.iter().enumerate() {
+        assert_eq!(g["game"].as_u64().unwrap(), n as u64 + 1, "{g}");
+        let version = g["net_version"].as_u64().unwrap();
+        assert!(version <= n as u64, "{g}");
+        assert_eq!(g["lag"].as_u64().unwrap(), n as u64 - version, "{g}");
+        assert!(
+            seen.insert(g["index"].as_u64().unwrap()),
+            "game {} learned twice",
+            g["index"]
+        );
+    }
+    for d in &dropped {
+        assert!(
+            seen.insert(d["index"].as_u64().unwrap()),
+            "game {} seen twice",
+            d["index"]
+        );
+    }
+    let (learned, dropped) = (games.len() as u64, dropped.len() as u64);
+    assert_eq!(
+        learned + dropped,
+        budget,
+        "the run's budget, learned or dropped"
+    );
+    let state = state(dir);
+    for r in of_kind(&lines, "rejected") {
+        eprintln!("refused: {r}");
+    }
+    assert_eq!(state["games"], learned);
+    assert_eq!(state["games_dropped"], dropped);
+    assert_eq!(state["records_rejected"], rejected);
+    (learned, dropped, rejected)
+}
+
+const LIMIT: Duration = Duration::from_secs(120);
+
+/// The games a worker's summary line says it sent.
+fn games_sent(out: &str) -> u64 {
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("worker "))
+        .expect("a summary line");
+    let words: Vec<&str> = line.split_whitespace().collect();
+    words[2].parse().unwrap_or_else(|_| panic!("{line}"))
+}
+
+/// Games in the stream never read by the learner (read ones are deleted once acknowledged).
+fn games_unread(redis: &RedisServer) -> u64 {
+    let mut c = redis.connection();
+    let pending: Vec<redis::Value> = redis::cmd("XPENDING")
+        .arg("descent:games")
+        .arg("learners")
+        .query(&mut c)
+        .unwrap();
+    assert!(
+        matches!(pending[0], redis::Value::Int(0)),
+        "everything read is acknowledged: {pending:?}"
+    );
+    redis::cmd("XLEN")
+        .arg("descent:games")
+        .query(&mut c)
+        .unwrap()
+}
+
+#[test]
+fn two_workers_feed_a_learner_to_the_end_of_its_budget() {
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(redis) = RedisServer::start(tmp.path()) else {
+        return;
+    };
+    let url = redis.url();
+    let learner = learner(tmp.path(), &url, "max_games: 40");
+    let workers = [worker(&url, "w1"), worker(&url, "w2")];
+    let summary = finish(learner, "the learner", LIMIT);
+    let mut sent = 0;
+    for (w, child) in workers.into_iter().enumerate() {
+        let out = finish(child, "a worker", LIMIT);
+        assert!(out.contains(&format!("worker w{}", w + 1)), "{out}");
+        sent += games_sent(&out);
+    }
+    assert!(summary.contains("stopped by the game limit"), "{summary}");
+    let (learned, dropped, rejected) = check_finished_run(tmp.path(), 40);
+    assert!(learned > 0);
+    assert_eq!(rejected, 0);
+    assert_eq!(
+        sent,
+        learned + dropped + games_unread(&redis),
+        "every game sent is accounted for"
+    );
+    let mut c = redis.connection();
+    let state: String = redis::cmd("GET")
+        .arg("descent:state")
+        .query(&mut c)
+        .unwrap();
+    assert_eq!(state, "finished");
+}
+
+#[test]
+fn garbage_and_foreign_records_are_refused_counted_and_the_run_goes_on() {
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(redis) = RedisServer::start(tmp.path()) else {
+        return;
+    };
+    let url = redis.url();
+    let learner = learner(tmp.path(), &url, "max_games: 12");
+    let mut c = redis.connection();
+    // Wait until the learner has made the stream, then push three bad entries by hand.
+    let start = Instant::now();
+    while !redis::cmd("EXISTS")
+        .arg("descent:games")
+        .query::<bool>(&mut c)
+        .unwrap()
+    {
+        assert!(start.elapsed() < LIMIT, "the learner never opened the run");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let foreign = foreign_record();
+    for fields in [
+        vec![("record", b"not a record at all".to_vec())],
+        vec![("something", b"else".to_vec())],
+        vec![("record", foreign)],
+    ] {
+        let _: String = redis::cmd("XADD")
+            .arg("descent:games")
+            .arg("*")
+            .arg(fields)
+            .query(&mut c)
+            .unwrap();
+    }
+    let worker = worker(&url, "w1");
+    finish(learner, "the learner", LIMIT);
+    finish(worker, "the worker", LIMIT);
+    let (_, _, rejected) = check_finished_run(tmp.path(), 12);
+    assert_eq!(rejected, 3);
+    let lines = metrics(tmp.path());
+    let reasons: Vec<&str> = of_kind(&lines, "rejected")
+        .iter()
+        .map(|r| r["reason"].as_str().unwrap())
+        .collect();
+    assert!(reasons[0].starts_with("not a game record"), "{reasons:?}");
+    assert!(reasons[1].starts_with("not a game record"), "{reasons:?}");
+    assert!(
+        reasons[2].starts_with("a record of run 0000000000000000"),
+        "{reasons:?}"
+    );
+}
+
+/// A valid tic-tac-toe record of another run.
+fn foreign_record() -> Vec<u8> {
+    use descent::games::{Game, TicTacToe};
+    use descent::selfplay::game_pool::Finished;
+    use descent::selfplay::game_record::{GameRecord, RecordOrigin};
+    let initial = TicTacToe::new(&Default::default());
+    let mut position = initial;
+    let mut moves = Vec::new();
+    for action in [4, 0, 8, 2, 1, 7, 6, 3, 5] {
+        if position.is_terminal() {
+            break;
+        }
+        moves.push(action);
+        position.play(action);
+    }
+    let game = descent::selfplay::self_play::FinishedGame {
+        pairs: vec![(position, 0.0)],
+        moves,
+        outcome: position.outcome().unwrap(),
+        final_value_p0: 0.0,
+        search: Default::default(),
+        seconds: 0.0,
+        table_states: 0,
+    };
+    let finished = Finished {
+        game,
+        index: 0,
+        net_version: 0,
+        net_seconds: 0.0,
+    };
+    let origin = RecordOrigin {
+        game: "tic_tac_toe".into(),
+        config_hash: "0000000000000000".into(),
+        worker: "intruder".into(),
+    };
+    GameRecord::from_game(&initial, &finished, origin).to_bytes()
+}
+
+/// Waits until the run has checkpointed at least `games` games.
+fn wait_for_checkpoint(dir: &Path, games: u64) {
+    let start = Instant::now();
+    loop {
+        let at = std::fs::read_to_string(dir.join("run/latest/state.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+            .and_then(|s| s["games"].as_u64());
+        if at.is_some_and(|g| g >= games) {
+            return;
+        }
+        assert!(start.elapsed() < LIMIT, "no checkpoint of {games} games");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_worker_killed_mid_run_loses_only_its_game_in_progress() {
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(redis) = RedisServer::start(tmp.path()) else {
+        return;
+    };
+    let url = redis.url();
+    let learner = learner(tmp.path(), &url, "max_games: 60");
+    let mut doomed = worker(&url, "doomed");
+    wait_for_checkpoint(tmp.path(), 5);
+    doomed.kill().unwrap(); // SIGKILL
+    doomed.wait().unwrap();
+    let survivor = worker(&url, "survivor");
+    finish(learner, "the learner", LIMIT);
+    finish(survivor, "the survivor", LIMIT);
+    check_finished_run(tmp.path(), 60);
+}
+
+#[test]
+fn a_learner_killed_and_resumed_learns_every_game_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(redis) = RedisServer::start(tmp.path()) else {
+        return;
+    };
+    let url = redis.url();
+    let mut first = learner(tmp.path(), &url, "max_games: 60, max_lag: 1000");
+    let worker = worker(&url, "w1");
+    wait_for_checkpoint(tmp.path(), 10);
+    first.kill().unwrap(); // SIGKILL, between checkpoints or inside one
+    first.wait().unwrap();
+    // The worker goes on sending games while no learner reads them.
+    std::thread::sleep(Duration::from_millis(300));
+    let resumed = resumed_learner(tmp.path(), &url);
+    finish(resumed, "the resumed learner", LIMIT);
+    let sent = games_sent(&finish(worker, "the worker", LIMIT));
+    let (learned, dropped, _) = check_finished_run(tmp.path(), 60);
+    assert_eq!((learned, dropped), (60, 0), "max_lag 1000: nothing dropped");
+    let unread = games_unread(&redis);
+    eprintln!("learner killed: {sent} games sent, {learned} learned, {unread} never read");
+    assert_eq!(sent, learned + unread, "none lost, none learned twice");
+}
+
+#[test]
+fn redis_killed_and_restarted_mid_run_loses_nothing_the_learner_had_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(mut redis) = RedisServer::start(tmp.path()) else {
+        return;
+    };
+    let url = redis.url();
+    let learner = learner(tmp.path(), &url, "max_games: 50");
+    let worker = worker(&url, "w1");
+    wait_for_checkpoint(tmp.path(), 10);
+    redis.crash_and_restart(Duration::from_millis(1500));
+    let out = finish(learner, "the learner", LIMIT);
+    let sent = games_sent(&finish(worker, "the worker", LIMIT));
+    let (learned, dropped, rejected) = check_finished_run(tmp.path(), 50);
+    let unread = games_unread(&redis);
+    eprintln!(
+        "Redis restarted: {sent} games sent, {learned} learned, {dropped} dropped, {rejected} refused, {unread} never read"
+    );
+    assert_eq!(sent, learned + dropped + rejected + unread, "none lost");
+    assert!(
+        out.contains("retrying"),
+        "the learner said it retried: {out}"
+    );
+}
+
+#[test]
+fn bad_urls_unreachable_servers_and_bad_arguments_are_clear_errors() {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let nobody = format!("redis://127.0.0.1:{port}");
+    let cases: [(&[&str], &str); 5] = [
+        (&["worker", "http://example.org"], "not a Redis URL"),
+        (&["worker", "rediss://u:secret@127.0.0.1:1"], "TLS"),
+        (&["worker", &nobody], "Connection refused"),
+        (&["status", &nobody], "Connection refused"),
+        (&["worker", &nobody, "--threads", "0"], "--threads 0"),
+    ];
+    for (args, expected) in cases {
+        let out = descent(args)
+            .env("DESCENT_BROKER_PATIENCE", "0")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert!(
+            !err.contains("secret") && !err.contains("panicked"),
+            "{args:?}: {err}"
+        );
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let config = config(tmp.path(), "max_games: 2, mode: distributed");
+    let out = descent(&["train", config.to_str().unwrap(), "--run-dir"])
+        .arg(tmp.path().join("run"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("--broker"), "{err}");
+    assert!(!tmp.path().join("run").exists(), "nothing left behind");
+}

@@ -1,0 +1,178 @@
+//! `run.mode` (sequential / parallel) and versioned networks through the library: which network
+//! version each game was played with, the lag the learner saw, the games dropped for their lag,
+//! and resumes that hand out new game numbers.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use descent::selfplay::{RunDir, SilentObserver, TrainConfig, train};
+use serde_json::Value;
+
+/// Trains tic-tac-toe with `run` (YAML flow mapping body) in `root` (a new run, or a resume);
+/// returns the metrics lines.
+fn train_ttt(root: &Path, run: &str, resume: bool) -> Vec<Value> {
+    let text = format!(
+        "game: tic_tac_toe\nseed: 5\nsearch: {{iterations: 20}}\nrun: {{{run}}}\ncheckpoint: {{every_games: 4}}\n"
+    );
+    let config = TrainConfig::from_yaml(&text).unwrap_or_else(|e| panic!("{text}\n{e}"));
+    let settings = config.validate().unwrap_or_else(|e| panic!("{text}\n{e}"));
+    let dir = if resume {
+        RunDir::open_for_writing(root).unwrap()
+    } else {
+        RunDir::create(root, &config.to_yaml()).unwrap()
+    };
+    train(&settings, &dir, resume, &mut SilentObserver).unwrap();
+    metrics(root)
+}
+
+fn metrics(root: &Path) -> Vec<Value> {
+    std::fs::read_to_string(root.join("metrics.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn of_kind<'a>(lines: &'a [Value], kind: &str) -> Vec<&'a Value> {
+    lines.iter().filter(|l| l["kind"] == kind).collect()
+}
+
+fn u(value: &Value, key: &str) -> u64 {
+    value[key]
+        .as_u64()
+        .unwrap_or_else(|| panic!("{key} in {value}"))
+}
+
+fn latest_json(root: &Path, file: &str) -> Value {
+    let text = std::fs::read_to_string(root.join("latest").join(file)).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+fn sequential_games_are_played_with_the_network_of_all_games_before_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("run");
+    let lines = train_ttt(&root, "max_games: 6", false);
+    let games = of_kind(&lines, "game");
+    assert_eq!(games.len(), 6);
+    for (n, g) in games.iter().enumerate() {
+        let n = n as u64;
+        assert_eq!(
+            (
+                u(g, "game"),
+                u(g, "index"),
+                u(g, "net_version"),
+                u(g, "lag")
+            ),
+            (n + 1, n, n, 0),
+            "{g}"
+        );
+    }
+    assert_eq!(latest_json(&root, "net.json")["net_version"], 6);
+    assert_eq!(latest_json(&root, "state.json")["games_dropped"], 0);
+}
+
+/// Checks what every parallel run must hold: each game played and either learned or dropped
+/// once, lags as the learner saw them, counts that add up.
+fn check_parallel_lines(lines: &[Value], max_lag: u64) -> (u64, u64) {
+    let games = of_kind(lines, "game");
+    let dropped = of_kind(lines, "dropped");
+    let mut indices = BTreeSet::new();
+    for (n, g) in games.iter().enumerate() {
+        let learned_before = n as u64;
+        assert_eq!(u(g, "game"), learned_before + 1);
+        assert!(u(g, "net_version") <= learned_before, "{g}");
+        assert_eq!(u(g, "lag"), learned_before - u(g, "net_version"), "{g}");
+        assert!(u(g, "lag") <= max_lag, "{g}");
+        assert!(
+            indices.insert(u(g, "index")),
+            "game {} learned twice",
+            g["index"]
+        );
+    }
+    for (n, d) in dropped.iter().enumerate() {
+        assert!(u(d, "lag") > max_lag, "{d}");
+        assert_eq!(u(d, "lag"), u(d, "learner_version") - u(d, "net_version"));
+        assert_eq!(u(d, "games_dropped"), n as u64 + 1);
+        assert!(
+            indices.insert(u(d, "index")),
+            "game {} seen twice",
+            d["index"]
+        );
+    }
+    // Back-pressure: a player waits while 2 × threads games are handed out and not received
+    // (two players may pass the check at once: threads - 1 more).
+    let received = lines
+        .iter()
+        .filter(|l| l["kind"] == "game" || l["kind"] == "dropped");
+    for (n, line) in received.enumerate() {
+        assert!(
+            u(line, "index") < n as u64 + 3 * THREADS,
+            "{line} received {n}th"
+        );
+    }
+    (games.len() as u64, dropped.len() as u64)
+}
+
+/// The players of the parallel runs below.
+const THREADS: u64 = 2;
+
+#[test]
+fn parallel_players_play_the_whole_budget_beside_the_learner() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("run");
+    let lines = train_ttt(
+        &root,
+        "max_games: 30, threads: 2, mode: parallel, max_lag: 1000",
+        false,
+    );
+    let (learned, dropped) = check_parallel_lines(&lines, 1000);
+    assert_eq!((learned, dropped), (30, 0));
+    let indices: BTreeSet<u64> = of_kind(&lines, "game")
+        .iter()
+        .map(|g| u(g, "index"))
+        .collect();
+    assert_eq!(indices, (0..30).collect(), "games 0 to 29, each once");
+    assert_eq!(latest_json(&root, "net.json")["net_version"], 30);
+}
+
+#[test]
+fn games_too_far_behind_the_learner_are_dropped_counted_and_not_replayed_after_a_resume() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("run");
+    let run = "threads: 2, mode: parallel, max_lag: 0";
+    let first = train_ttt(&root, &format!("max_games: 24, {run}"), false);
+    let (learned, dropped) = check_parallel_lines(&first, 0);
+    assert_eq!(learned + dropped, 24, "max_games counts the games played");
+    assert!(learned >= 1);
+    let state = latest_json(&root, "state.json");
+    assert_eq!(
+        (u(&state, "games"), u(&state, "games_dropped")),
+        (learned, dropped)
+    );
+    assert_eq!(u(&state, "next_game_index"), 24);
+
+    let all = train_ttt(&root, &format!("max_games: 40, {run}"), true);
+    let (learned, dropped) = check_parallel_lines(&all, 0);
+    assert_eq!(learned + dropped, 40);
+    let resumed: Vec<u64> = of_kind(&all, "game")
+        .iter()
+        .chain(&of_kind(&all, "dropped"))
+        .map(|g| u(g, "index"))
+        .filter(|&i| i >= 24)
+        .collect();
+    assert_eq!(
+        resumed.len(),
+        16,
+        "the resumed session numbers its games from 24"
+    );
+}
+
+#[test]
+fn an_unknown_mode_or_a_negative_lag_is_refused_naming_the_key() {
+    for (run, key) in [("mode: turbo", "mode"), ("max_lag: -1", "max_lag")] {
+        let text = format!("game: tic_tac_toe\nrun: {{{run}}}\n");
+        let error = TrainConfig::from_yaml(&text).unwrap_err().to_string();
+        assert!(error.contains(key), "{run}: {error}");
+    }
+}
