@@ -30,6 +30,7 @@ pub mod santorini;
 pub mod shobu;
 pub mod square_symmetry;
 mod stone_lines;
+pub mod surakarta;
 pub mod tic_tac_toe;
 mod zobrist;
 
@@ -57,4 +58,5 @@ pub use registry::{
 };
 pub use santorini::{Santorini, SantoriniParams};
 pub use shobu::{Shobu, ShobuParams};
+pub use surakarta::{Surakarta, SurakartaParams};
 pub use tic_tac_toe::TicTacToe;

@@ -34,7 +34,8 @@ fn games_lists_every_registered_game() {
             "ataxx",
             "draughts",
             "connect6",
-            "santorini"
+            "santorini",
+            "surakarta"
         ]
     );
     assert_eq!(

@@ -10,7 +10,7 @@ use descent::games::perft::{perft, perft_parallel};
 use descent::games::{
     Action, Awale, AwaleParams, Connect6, ConnectFour, Draughts, DraughtsParams, Game, GameExt,
     GameSpec, GameVisitor, Hus, HusParams, MoveError, Othello, Outcome, REGISTERED_GAMES,
-    Santorini, Shobu, ShobuParams, TicTacToe,
+    Santorini, Shobu, ShobuParams, Surakarta, SurakartaParams, TicTacToe,
 };
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -22,6 +22,7 @@ use reference::hus::RefHus;
 use reference::othello::RefOthello;
 use reference::santorini::RefSantorini;
 use reference::shobu::RefShobu;
+use reference::surakarta::RefSurakarta;
 use reference::tic_tac_toe::RefTicTacToe;
 use reference::{ReferenceGame, naive_perft};
 
@@ -286,6 +287,7 @@ fn rule_variants_and_board_sizes_pass_the_conformance_suite() {
         "go(board_size=11,superko=illegal,max_plies=150)",
         "draughts(board_size=8)",
         "santorini(placement=false)",
+        "surakarta(no_capture_plies=8,repetition=false)",
         "draughts(board_size=12,king_moves=5,endgame_rule=false,max_plies=300)",
     ] {
         variant
@@ -548,6 +550,32 @@ fn santorini_matches_the_reference_move_for_move() {
     let ours = Santorini::new(&Default::default());
     let reference = RefSantorini::new();
     differential(&ours, &reference, differential_games(200), 8);
+    for depth in 1..=4 {
+        assert_eq!(
+            perft(&ours, depth),
+            naive_perft(&reference, depth),
+            "perft {depth}"
+        );
+    }
+}
+
+/// Surakarta against the naive track walker (no outside implementation exists): random games
+/// and capture-greedy ones (which end by captures and the count), short limits without the
+/// repetition rule, and perft to depth 4.
+#[test]
+fn surakarta_matches_the_reference_move_for_move() {
+    let ours = Surakarta::new(&Default::default());
+    let reference = RefSurakarta::new();
+    let games = differential_games(150);
+    differential(&ours, &reference, games, 9);
+    differential_biased(&ours, &reference, games, 10, 0.6);
+    let params = SurakartaParams {
+        no_capture_plies: 6,
+        repetition: false,
+    };
+    let ours = Surakarta::new(&params);
+    differential_biased(&ours, &RefSurakarta::with_rules(6, false), games, 11, 0.3);
+    let ours = Surakarta::new(&Default::default());
     for depth in 1..=4 {
         assert_eq!(
             perft(&ours, depth),

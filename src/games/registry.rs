@@ -35,6 +35,7 @@ use super::lines_of_action::{
 use super::othello::{Othello, OthelloParams};
 use super::santorini::{Santorini, SantoriniParams};
 use super::shobu::{Shobu, ShobuParams};
+use super::surakarta::{Surakarta, SurakartaParams};
 use super::tic_tac_toe::{TicTacToe, TicTacToeParams};
 
 /// Generic code run for the game a `GameSpec` names; receives the initial position.
@@ -64,6 +65,7 @@ pub enum GameSpec {
     Draughts(DraughtsSize, DraughtsParams),
     Connect6,
     Santorini(SantoriniParams),
+    Surakarta(SurakartaParams),
 }
 
 /// The draughts boards the registry compiles (each side is its own type, `Draughts<N>`).
@@ -381,6 +383,20 @@ pub const REGISTERED_GAMES: &[RegisteredGame] = &[
             "the players place their workers first (false: fixed squares b2, d4 and d2, b4)",
         )],
     },
+    RegisteredGame {
+        name: "surakarta",
+        description: "Surakarta, 6 × 6: step to a neighbour, or capture along a circuit through a corner loop",
+        params: &[
+            (
+                "no_capture_plies=50",
+                "the game ends after this many plies without a capture, the pieces counted",
+            ),
+            (
+                "repetition=true",
+                "a position recurring with the same side to move ends the game, the pieces counted",
+            ),
+        ],
+    },
 ];
 
 impl GameSpec {
@@ -437,6 +453,7 @@ impl GameSpec {
             }
             GameSpec::Connect6 => visitor.visit(Connect6::new(&Connect6Params)),
             GameSpec::Santorini(params) => visitor.visit(Santorini::new(params)),
+            GameSpec::Surakarta(params) => visitor.visit(Surakarta::new(params)),
         }
     }
 
@@ -473,6 +490,7 @@ impl GameSpec {
             GameSpec::Draughts(..) => Draughts::<10>::NAME,
             GameSpec::Connect6 => Connect6::NAME,
             GameSpec::Santorini(_) => Santorini::NAME,
+            GameSpec::Surakarta(_) => Surakarta::NAME,
         }
     }
 }
@@ -537,6 +555,10 @@ impl GameSpec {
                 ("max_plies", p.max_plies.to_string()),
             ],
             GameSpec::Santorini(p) => vec![("placement", p.placement.to_string())],
+            GameSpec::Surakarta(p) => vec![
+                ("no_capture_plies", p.no_capture_plies.to_string()),
+                ("repetition", p.repetition.to_string()),
+            ],
             GameSpec::Gomoku(p) => vec![
                 ("outer_open", p.outer_open.to_string()),
                 ("exact_five", p.exact_five.to_string()),
@@ -970,6 +992,22 @@ fn santorini_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
     Ok(GameSpec::Santorini(params))
 }
 
+fn surakarta_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
+    let mut params = SurakartaParams::default();
+    for (key, value) in pairs {
+        match key {
+            "no_capture_plies" => {
+                let expected = "an integer in 1..=1000";
+                params.no_capture_plies =
+                    parse_integer("surakarta", key, value, (1, 1000), expected)?
+            }
+            "repetition" => params.repetition = parse_bool("surakarta", key, value)?,
+            _ => return Err(unknown_param("surakarta", key)),
+        }
+    }
+    Ok(GameSpec::Surakarta(params))
+}
+
 /// A game without parameters: any pair is an error.
 fn no_params(game: &'static str, spec: GameSpec, pairs: Pairs) -> Result<GameSpec, GameSpecError> {
     match pairs.first() {
@@ -1014,6 +1052,7 @@ impl FromStr for GameSpec {
             "draughts" => draughts_params(pairs),
             "connect6" => no_params("connect6", GameSpec::Connect6, pairs),
             "santorini" => santorini_params(pairs),
+            "surakarta" => surakarta_params(pairs),
             _ => Err(GameSpecError::UnknownGame(name.to_string())),
         }
     }
@@ -1074,6 +1113,8 @@ mod tests {
             "connect6",
             "santorini",
             "santorini(placement=false)",
+            "surakarta",
+            "surakarta(no_capture_plies=100,repetition=false)",
         ] {
             let spec: GameSpec = text.parse().unwrap();
             assert_eq!(spec.to_string(), text);
@@ -1130,6 +1171,9 @@ mod tests {
             ("draughts(flying=false)", "board_size=10"),
             ("santorini(placement=no)", "true or false"),
             ("santorini(gods=true)", "placement=true"),
+            ("surakarta(no_capture_plies=0)", "1..=1000"),
+            ("surakarta(repetition=2)", "true or false"),
+            ("surakarta(loops=8)", "no_capture_plies=50"),
         ] {
             let err = bad.parse::<GameSpec>().unwrap_err().to_string();
             assert!(err.contains(named), "{bad}: {err}");

@@ -14,6 +14,7 @@ pub mod hus;
 pub mod othello;
 pub mod santorini;
 pub mod shobu;
+pub mod surakarta;
 pub mod tic_tac_toe;
 
 /// What a differential check compares.
