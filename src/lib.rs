@@ -10,7 +10,8 @@
 //!
 //! - [`games`]: the `Game` trait, Awale, Connect Four, tic-tac-toe, Hus, Shobu, and the paper's
 //!   Breakthrough, Othello, Clobber, Hex, Outer-Open Gomoku, Lines of Action, Amazons, Go,
-//!   Havannah, and Ataxx of the second part; the registry, perft.
+//!   Havannah, and Ataxx, draughts, Connect6, Santorini and Surakarta of the second part; the
+//!   registry, perft.
 //! - [`search`]: the search table, completed Descent, UBFM / UBFM_s, MCTS / UCT, alpha-beta,
 //!   greedy and random, all through the `Evaluator` trait.
 //! - [`value`]: the value network on burn (architectures, `NetEvaluator`, the update step).

@@ -122,7 +122,11 @@ fn a_repeated_position_ends_the_game_and_equal_counts_draw() {
     p.play_moves("b2-b3 b5-b4 b3-b2").unwrap();
     assert_eq!(p.outcome(), None);
     p.play_moves("b4-b5").unwrap();
-    assert_eq!(p.outcome(), Some(Outcome::Draw), "the start again, P0 to move");
+    assert_eq!(
+        p.outcome(),
+        Some(Outcome::Draw),
+        "the start again, P0 to move"
+    );
     let mut p = Surakarta::new(&SurakartaParams {
         repetition: false,
         ..Default::default()
@@ -140,10 +144,7 @@ fn a_player_without_a_move_loses() {
          . . . . . .
          . . . . . .
          . . . . . .";
-    assert_eq!(
-        position(walled, Player::P1).outcome(),
-        Some(Outcome::WinP0)
-    );
+    assert_eq!(position(walled, Player::P1).outcome(), Some(Outcome::WinP0));
     let mut p = position(
         "o x . . . .
          x . . . . .

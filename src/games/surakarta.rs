@@ -177,7 +177,7 @@ impl Surakarta {
                         looped |= index % SIZE == SIZE - 1;
                         (index + 1) % CIRCUIT_LEN
                     } else {
-                        looped |= index % SIZE == 0;
+                        looped |= index.is_multiple_of(SIZE);
                         (index + CIRCUIT_LEN - 1) % CIRCUIT_LEN
                     };
                     index = next;
@@ -207,7 +207,9 @@ impl Surakarta {
         let mut count = 0;
         let mut mine = self.pieces[self.to_move.index()];
         while mine != 0 {
-            count += self.destinations(mine.trailing_zeros() as usize).count_ones();
+            count += self
+                .destinations(mine.trailing_zeros() as usize)
+                .count_ones();
             mine &= mine - 1;
         }
         count as u16
@@ -430,7 +432,14 @@ impl Game for Surakarta {
     fn encode(&self, out: &mut [f32]) {
         assert_eq!(out.len(), Self::ENCODING.len(), "one encoded position");
         out.fill(0.0);
-        let planes = [self.pieces[0], self.pieces[1], 0, 0, ON_CIRCUIT[0], ON_CIRCUIT[1]];
+        let planes = [
+            self.pieces[0],
+            self.pieces[1],
+            0,
+            0,
+            ON_CIRCUIT[0],
+            ON_CIRCUIT[1],
+        ];
         for (plane, bits) in out.chunks_exact_mut(CELLS).zip(planes) {
             for (cell, value) in plane.iter_mut().enumerate() {
                 *value = (bits >> cell & 1) as f32;

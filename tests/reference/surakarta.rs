@@ -54,11 +54,13 @@ impl RefSurakarta {
 
     pub fn with_rules(limit: usize, repetition: bool) -> Self {
         let mut grid = [[0; 6]; 6];
-        for c in 0..6 {
-            grid[0][c] = 1;
-            grid[1][c] = 1;
-            grid[4][c] = 2;
-            grid[5][c] = 2;
+        for (r, row) in grid.iter_mut().enumerate() {
+            let owner = match r {
+                0 | 1 => 1,
+                4 | 5 => 2,
+                _ => 0,
+            };
+            row.fill(owner);
         }
         RefSurakarta {
             grid,
