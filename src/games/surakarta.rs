@@ -117,6 +117,9 @@ const NEIGHBOURS: [u64; CELLS] = {
 
 const PIECE_KEYS: [u64; 2 * CELLS] = zobrist::keys(0x5A4A_0000_0000_0001);
 const P1_TO_MOVE_KEY: u64 = zobrist::keys::<1>(0x5A4A_0000_0000_0002)[0];
+/// The plies since the last capture (0..=1000): positions that differ only there
+/// have different values and encodings, so the hash tells them apart.
+const QUIET_KEYS: [u64; 1001] = zobrist::keys(0x5A4A_0000_0000_0003);
 
 /// Rule options of Surakarta.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -150,7 +153,8 @@ pub struct Surakarta {
     /// The legal moves of the player to move (its mobility, counted when it moves).
     moves_available: u16,
     mobility: [u32; 2],
-    hash: u64,
+    /// The pieces and the side to move (the repetition rule's key), without the quiet plies.
+    board_hash: u64,
     /// The positions since the last capture (this one included).
     history: RepetitionHistory,
 }
@@ -238,9 +242,9 @@ impl Surakarta {
         let mut position = Surakarta::new(params);
         position.pieces = [p0 as u64, p1 as u64];
         position.to_move = to_move;
-        position.hash = position.hash_from_scratch();
+        position.board_hash = position.board_hash_from_scratch();
         position.history.clear();
-        position.history.push(position.hash);
+        position.history.push(position.board_hash);
         position.moves_available = position.count_moves();
         position.outcome = match position.piece_counts() {
             [0, _] => Some(Outcome::WinP1),
@@ -249,6 +253,16 @@ impl Surakarta {
             _ => None,
         };
         Ok(position)
+    }
+
+    fn board_hash_from_scratch(&self) -> u64 {
+        let side = if self.to_move == Player::P1 {
+            P1_TO_MOVE_KEY
+        } else {
+            0
+        };
+        side ^ zobrist::of_bits(u128::from(self.pieces[0]), &PIECE_KEYS[..CELLS])
+            ^ zobrist::of_bits(u128::from(self.pieces[1]), &PIECE_KEYS[CELLS..])
     }
 
     /// Plies since the last capture.
@@ -306,11 +320,11 @@ impl Game for Surakarta {
             since_capture: 0,
             moves_available: 0,
             mobility: [0; 2],
-            hash: 0,
+            board_hash: 0,
             history: RepetitionHistory::default(),
         };
-        position.hash = position.hash_from_scratch();
-        position.history.push(position.hash);
+        position.board_hash = position.board_hash_from_scratch();
+        position.history.push(position.board_hash);
         position.moves_available = position.count_moves();
         position
     }
@@ -370,20 +384,20 @@ impl Game for Surakarta {
         let captures = self.captures(action);
         self.mobility[me] += u32::from(self.moves_available);
         self.pieces[me] ^= 1 << from | 1 << to;
-        self.hash ^= PIECE_KEYS[me * CELLS + from] ^ PIECE_KEYS[me * CELLS + to];
+        self.board_hash ^= PIECE_KEYS[me * CELLS + from] ^ PIECE_KEYS[me * CELLS + to];
         if captures {
             self.pieces[them] ^= 1 << to;
-            self.hash ^= PIECE_KEYS[them * CELLS + to];
+            self.board_hash ^= PIECE_KEYS[them * CELLS + to];
             self.since_capture = 0;
             self.history.clear();
         } else {
             self.since_capture += 1;
         }
         self.to_move = self.to_move.opponent();
-        self.hash ^= P1_TO_MOVE_KEY;
+        self.board_hash ^= P1_TO_MOVE_KEY;
         self.ply += 1;
-        let repeated = self.params.repetition && self.history.contains(self.hash);
-        self.history.push(self.hash);
+        let repeated = self.params.repetition && self.history.contains(self.board_hash);
+        self.history.push(self.board_hash);
         self.moves_available = self.count_moves();
         self.outcome = if self.pieces[them] == 0 {
             Some(Outcome::win_for(Player::from_index(me)))
@@ -401,19 +415,14 @@ impl Game for Surakarta {
         self.outcome
     }
 
+    /// The pieces, the side to move and the plies since the last capture.
     #[inline]
     fn hash(&self) -> u64 {
-        self.hash
+        self.board_hash ^ QUIET_KEYS[self.since_capture as usize]
     }
 
     fn hash_from_scratch(&self) -> u64 {
-        let side = if self.to_move == Player::P1 {
-            P1_TO_MOVE_KEY
-        } else {
-            0
-        };
-        side ^ zobrist::of_bits(u128::from(self.pieces[0]), &PIECE_KEYS[..CELLS])
-            ^ zobrist::of_bits(u128::from(self.pieces[1]), &PIECE_KEYS[CELLS..])
+        self.board_hash_from_scratch() ^ QUIET_KEYS[self.since_capture as usize]
     }
 
     fn score_p0(&self) -> Option<i32> {
@@ -459,9 +468,9 @@ impl Game for Surakarta {
         };
         let mut image = self.clone();
         image.pieces = self.pieces.map(map);
-        image.hash = image.hash_from_scratch();
+        image.board_hash = image.board_hash_from_scratch();
         image.history.clear();
-        image.history.push(image.hash);
+        image.history.push(image.board_hash);
         image
     }
 
