@@ -14,6 +14,7 @@ mod input_lines;
 mod perft;
 mod play;
 mod replay;
+mod serve;
 mod status;
 mod tournament;
 mod train;
@@ -57,6 +58,8 @@ enum Command {
     Play(play::PlayArgs),
     /// Serve an agent over a GTP-style text protocol on stdin / stdout.
     Engine(engine::EngineArgs),
+    /// A local web application: runs with live curves, their games, a board to play any agent.
+    Serve(serve::ServeArgs),
     /// Benchmarks (each accepts --json for one JSON object on stdout).
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -89,6 +92,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Export(args) => export::run(args),
         Command::Play(args) => play::run(args),
         Command::Engine(args) => engine::run(args),
+        Command::Serve(args) => serve::run(args),
         Command::Bench(command) => bench::run(command),
     }
 }

@@ -5,7 +5,7 @@
 //! Layers, imports pointing one way only (a layer uses those before it, never those after):
 //!
 //! ```text
-//! games → search → value → arena → learn → selfplay → experiment → cli
+//! games → search → value → arena → learn → selfplay → experiment → web → cli
 //! ```
 //!
 //! - [`games`]: the `Game` trait, Awale, Connect Four, tic-tac-toe, Hus, Shobu, and the paper's
@@ -21,6 +21,7 @@
 //! - [`selfplay`]: the training loop, run directory, checkpoints.
 //! - [`experiment`]: the paper's protocol comparing training variants (curves over training
 //!   time, final all-play-all).
+//! - [`web`]: `descent serve` — runs with live curves, their games, a board to play any agent.
 //! - [`cli`]: argument parsing and the subcommands; the only layer that reads files named on the
 //!   command line.
 //!
@@ -45,5 +46,6 @@ pub mod learn;
 pub mod search;
 pub mod selfplay;
 pub mod value;
+pub mod web;
 
 pub use config_error::ConfigError;

@@ -377,6 +377,7 @@ fn foreign_record() -> Vec<u8> {
     }
     let game = descent::selfplay::self_play::FinishedGame {
         pairs: vec![(position, 0.0)],
+        values_p0: vec![0.0; moves.len()],
         moves,
         outcome: position.outcome().unwrap(),
         final_value_p0: 0.0,

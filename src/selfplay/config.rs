@@ -78,6 +78,7 @@ pub const RESUME_SAFE_KEYS: &[&str] = &[
     "run.mode",
     "run.max_lag",
     "run.device",
+    "run.tensorboard",
     "checkpoint",
     "evaluation",
 ];

@@ -206,6 +206,8 @@ impl GameRecord {
             net_version: self.net_version,
             pairs,
             plies: self.moves.len(),
+            moves: self.moves.clone(),
+            values_p0: Vec::new(),
             outcome: last.outcome().expect("the line ends the game: checked"),
             final_value_p0: check.terminal_eval.value_p0(last),
             search: stats.search,

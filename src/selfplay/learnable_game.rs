@@ -4,7 +4,7 @@
 //! (`GameRecord::replay`).
 
 use super::game_pool::Finished;
-use crate::games::{Game, Outcome};
+use crate::games::{Action, Game, Outcome};
 use crate::learn::augment::{EncodedPairs, encode_positions};
 use crate::search::SearchStats;
 
@@ -17,6 +17,10 @@ pub struct LearnableGame {
     pub net_version: u64,
     pub pairs: EncodedPairs,
     pub plies: usize,
+    /// The moves of the game, and the search's value before each (P0's view) where the actor
+    /// recorded it (games from a worker have none).
+    pub moves: Vec<Action>,
+    pub values_p0: Vec<f32>,
     pub outcome: Outcome,
     /// f_t of the final position.
     pub final_value_p0: f32,
@@ -36,6 +40,8 @@ impl LearnableGame {
             net_version: finished.net_version,
             pairs: encode_positions(&game.pairs),
             plies: game.moves.len(),
+            moves: game.moves.clone(),
+            values_p0: game.values_p0.clone(),
             outcome: game.outcome,
             final_value_p0: game.final_value_p0,
             search: game.search,

@@ -42,6 +42,8 @@ pub struct GameMetrics {
     pub evaluations_per_second: f64,
     pub elapsed_seconds: f64,
     pub games_per_hour: f64,
+    /// When the line was written, in seconds since the Unix epoch.
+    pub unix_time: f64,
 }
 
 /// One line of metrics.jsonl per game dropped for its lag (`run.max_lag`).
@@ -73,6 +75,8 @@ pub struct EvalMetrics {
     pub game: u64,
     pub opponent: String,
     pub seconds: f64,
+    /// When the line was written, in seconds since the Unix epoch.
+    pub unix_time: f64,
     #[serde(flatten)]
     pub report: EvalReport,
 }

@@ -4,6 +4,8 @@
 //! <run-dir>/
 //!   config.yaml              the resolved configuration
 //!   metrics.jsonl            one JSON line per game / evaluation / checkpoint
+//!   games.jsonl              one JSON line per game learned: its moves and values (games_log)
+//!   events.out.tfevents.*    TensorBoard's events, derived from metrics.jsonl (tensorboard)
 //!   ckpt-<games>/            net.bpk + net.json, optimizer.bpk, replay.bin.zst, state.json,
 //!                            checksums.sha256 (written last)
 //!   latest -> ckpt-<games>   replaced last, atomically
@@ -400,17 +402,26 @@ fn numbered_entries(dir: &Path, prefix: &str, suffix: &str) -> anyhow::Result<Ve
 pub struct MetricsLog {
     file: fs::File,
     bytes: u64,
+    /// The TensorBoard event file fed with every line (`run.tensorboard`).
+    tensorboard: Option<super::tensorboard::TensorBoardLog>,
 }
 
 impl MetricsLog {
     /// Opens the log for appending, first cutting it to `keep_bytes` (the length it had at the
     /// checkpoint being resumed, so that lines of games lost in a kill do not remain). The log
     /// then ends with `closing_line`, the resumed checkpoint's own line (written after the
-    /// checkpoint, so a kill between the two leaves it out: it is written again here).
+    /// checkpoint, so a kill between the two leaves it out: it is written again here). With
+    /// `tensorboard`, the run's TensorBoard event file is rebuilt from the lines kept and fed
+    /// with each line written (`selfplay::tensorboard`).
     ///
     /// # Errors
     /// The directory (or file) is missing or not what it should be.
-    pub fn open(path: &Path, keep_bytes: u64, closing_line: &str) -> anyhow::Result<MetricsLog> {
+    pub fn open(
+        path: &Path,
+        keep_bytes: u64,
+        closing_line: &str,
+        tensorboard: bool,
+    ) -> anyhow::Result<MetricsLog> {
         let mut file = fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -433,7 +444,24 @@ impl MetricsLog {
             file.flush()?;
             length.min(before_line) + closing_line.len() as u64
         };
-        Ok(MetricsLog { file, bytes })
+        let tensorboard = match tensorboard {
+            true => {
+                let kept =
+                    fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+                let dir = path.parent().unwrap_or(Path::new("."));
+                let log = super::tensorboard::TensorBoardLog::rebuild(
+                    dir,
+                    &String::from_utf8_lossy(&kept),
+                )?;
+                Some(log)
+            }
+            false => None,
+        };
+        Ok(MetricsLog {
+            file,
+            bytes,
+            tensorboard,
+        })
     }
 
     /// `line` as the text `write` appends.
@@ -462,6 +490,12 @@ impl MetricsLog {
         self.file.write_all(text.as_bytes())?;
         self.file.flush()?;
         self.bytes += text.len() as u64;
+        if let Some(tensorboard) = &mut self.tensorboard
+            && let Err(e) = tensorboard.add_line(text)
+        {
+            tracing::warn!("TensorBoard events are no longer written: {e:#}");
+            self.tensorboard = None;
+        }
         Ok(())
     }
 

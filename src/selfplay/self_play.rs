@@ -71,6 +71,8 @@ pub struct FinishedGame<G> {
     /// The learning pairs `(position, target P0's view)`, before augmentation.
     pub pairs: Vec<(G, f32)>,
     pub moves: Vec<Action>,
+    /// The search's value of the position before each move (P0's view).
+    pub values_p0: Vec<f32>,
     pub outcome: Outcome,
     /// f_t of the final position.
     pub final_value_p0: f32,
@@ -191,6 +193,7 @@ impl<G: Game> SelfPlayer<G> {
             );
         }
         FinishedGame {
+            values_p0: searched.iter().map(|s| s.value_p0).collect(),
             pairs,
             moves,
             outcome,

@@ -32,6 +32,7 @@ use std::time::{Duration, Instant};
 use super::checkpoint::{checkpoint_line, load_checkpoint, next_mark, save_checkpoint};
 use super::config::{EvaluationSettings, RunMode, TrainSettings};
 use super::game_pool::{GameSink, Limits, Players, play_games};
+use super::games_log::{GAMES_FILE, GameLine, GamesLog};
 use super::learnable_game::LearnableGame;
 use super::learner::{Learner, PhaseReport};
 use super::metrics::{DroppedGame, EvalMetrics, GameMetrics};
@@ -133,6 +134,7 @@ struct Session<'a, G: Game> {
     learner: Learner,
     state: RunState,
     metrics: MetricsLog,
+    games_log: GamesLog,
     /// Training time, shared with the players in `parallel` mode.
     clock: Arc<RunClock>,
     games_at_start: u64,
@@ -264,8 +266,12 @@ impl<'a, G: Game> Session<'a, G> {
             Some(_) => checkpoint_line(state.games, state.elapsed_seconds)?,
             None => String::new(),
         };
-        let mut metrics =
-            MetricsLog::open(&run_dir.metrics_path(), state.metrics_bytes, &closing_line)?;
+        let mut metrics = MetricsLog::open(
+            &run_dir.metrics_path(),
+            state.metrics_bytes,
+            &closing_line,
+            settings.run.tensorboard,
+        )?;
         // The session's terminal evaluation, its parameters resolved (additive depth's P̃ …).
         metrics.write(&serde_json::json!({
             "kind": "session",
@@ -287,6 +293,7 @@ impl<'a, G: Game> Session<'a, G> {
             clock: Arc::new(RunClock::start(state.elapsed_seconds)),
             games_at_start: state.games,
             next_timed_checkpoint: next_mark(settings.checkpoint.every_time, state.elapsed_seconds),
+            games_log: GamesLog::open(&run_dir.root().join(GAMES_FILE), state.games)?,
             state,
             metrics,
             last_checkpoint: checkpoint,
@@ -468,6 +475,8 @@ impl<'a, G: Game> Session<'a, G> {
         self.state.pairs_learned += phase.pairs_learned as u64;
         let line = self.game_metrics(&finished, &phase, learn_seconds, lag);
         self.metrics.write(&line)?;
+        self.games_log
+            .write(&GameLine::new(&self.initial, &finished, self.state.games))?;
         self.observer.on_game(&line);
         if let Some(evaluation) = self.settings.evaluation
             && self.state.games.is_multiple_of(evaluation.every_games)
@@ -539,6 +548,7 @@ impl<'a, G: Game> Session<'a, G> {
             evaluations_per_second: search.evaluated_positions as f64 / game.seconds.max(1e-9),
             elapsed_seconds: self.elapsed(),
             games_per_hour: session_games * 3600.0 / session_training_seconds.max(1e-9),
+            unix_time: super::tensorboard::unix_time(),
         }
     }
 
@@ -561,6 +571,7 @@ impl<'a, G: Game> Session<'a, G> {
             game: self.state.games,
             opponent: format!("{:?}", evaluation.opponent).to_lowercase(),
             seconds,
+            unix_time: super::tensorboard::unix_time(),
             report,
         };
         self.metrics.write(&line)?;

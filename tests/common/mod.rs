@@ -1,6 +1,8 @@
 //! Helpers shared by the tests that run the `descent` binary as a child process.
 #![allow(dead_code)] // each test crate uses its own subset
 
+pub mod server;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 

@@ -33,6 +33,8 @@ pub struct RunSection {
     pub max_lag: u64,
     /// Where the network runs: `cpu`, `ndarray`, `wgpu`, `cuda:0` (default `cpu`).
     pub device: String,
+    /// Write TensorBoard event files beside metrics.jsonl (default true).
+    pub tensorboard: bool,
 }
 
 impl Default for RunSection {
@@ -45,6 +47,7 @@ impl Default for RunSection {
             mode: RunMode::Sequential,
             max_lag: DEFAULT_MAX_LAG,
             device: "cpu".into(),
+            tensorboard: true,
         }
     }
 }
@@ -71,6 +74,7 @@ pub struct RunSettings {
     pub mode: RunMode,
     pub max_lag: u64,
     pub device: DeviceChoice,
+    pub tensorboard: bool,
 }
 
 impl RunSection {
@@ -97,6 +101,7 @@ impl RunSection {
                 .device
                 .parse()
                 .map_err(|e: ConfigError| e.within("run.device"))?,
+            tensorboard: self.tensorboard,
         })
     }
 }

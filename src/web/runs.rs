@@ -1,0 +1,301 @@
+//! What `descent serve` reads of the run directories under its root: which runs there are,
+//! their metrics (from a byte offset, so that a page polls only what is new), checkpoints and
+//! the latest self-play games. Read only: nothing here writes, locks or creates a file.
+
+use std::fs;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use super::web_error::WebError;
+use crate::selfplay::run_dir::{CONFIG_FILE, METRICS_FILE};
+
+/// The file of a run's self-play games (one JSON line per game learned).
+pub use crate::selfplay::games_log::GAMES_FILE;
+
+/// At most this many bytes of metrics are sent in one reply (the page asks again for more).
+const MAX_METRICS_BYTES: u64 = 4 << 20;
+
+/// One run, as the list of runs shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunSummary {
+    /// The run's directory relative to the root ("." for the root itself).
+    pub name: String,
+    /// The game spec of its configuration.
+    pub game: Option<String>,
+    /// Games learned so far, and training time, by the last game line.
+    pub games: u64,
+    pub elapsed_seconds: f64,
+    /// Seconds since metrics.jsonl last changed.
+    pub idle_seconds: f64,
+    /// The games of its checkpoints, oldest first.
+    pub checkpoints: Vec<u64>,
+}
+
+/// The runs under `root` (the root itself when it is one, and its subdirectories that are),
+/// by name.
+///
+/// # Errors
+/// `root` cannot be read.
+pub fn list_runs(root: &Path) -> Result<Vec<RunSummary>, WebError> {
+    let mut runs = Vec::new();
+    if root.join(METRICS_FILE).is_file() {
+        runs.push(summary(root, ".".into()));
+    }
+    let entries = fs::read_dir(root)
+        .map_err(|e| WebError::internal(format!("cannot read {}: {e}", root.display())))?;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.join(METRICS_FILE).is_file() {
+            runs.push(summary(
+                &path,
+                entry.file_name().to_string_lossy().into_owned(),
+            ));
+        }
+    }
+    runs.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(runs)
+}
+
+/// The directory of run `name` under `root`: one directory name (or "."), holding a
+/// metrics.jsonl.
+///
+/// # Errors
+/// A name with a path separator or `..`, or no such run.
+pub fn run_path(root: &Path, name: &str) -> Result<PathBuf, WebError> {
+    let plain = !name.is_empty()
+        && name != ".."
+        && !name.contains(['/', '\\'])
+        && !name.chars().any(char::is_control);
+    let path = if name == "." {
+        root.to_path_buf()
+    } else {
+        root.join(name)
+    };
+    if !plain || !path.join(METRICS_FILE).is_file() {
+        return Err(WebError::not_found(format!(
+            "no run {name:?} under {} (the list of runs is at /api/runs)",
+            root.display()
+        )));
+    }
+    Ok(path)
+}
+
+fn summary(path: &Path, name: String) -> RunSummary {
+    let metrics = path.join(METRICS_FILE);
+    let idle_seconds = fs::metadata(&metrics)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok())
+        .map_or(0.0, |d| d.as_secs_f64());
+    let last_game = last_lines(&metrics, 64 << 10)
+        .into_iter()
+        .rev()
+        .find(|line| line.get("kind").and_then(Value::as_str) == Some("game"));
+    let number = |key: &str| last_game.as_ref().and_then(|l| l.get(key)?.as_f64());
+    RunSummary {
+        game: run_game(path),
+        games: number("game").unwrap_or(0.0) as u64,
+        elapsed_seconds: number("elapsed_seconds").unwrap_or(0.0),
+        idle_seconds,
+        checkpoints: checkpoints(path),
+        name,
+    }
+}
+
+/// The game spec named by the run's config.yaml.
+pub fn run_game(run: &Path) -> Option<String> {
+    let text = fs::read_to_string(run.join(CONFIG_FILE)).ok()?;
+    let config: Value = serde_saphyr::from_str(&text).ok()?;
+    match config.get("game")? {
+        Value::String(game) => Some(game.clone()),
+        other => Some(other.to_string()),
+    }
+}
+
+/// The run's configuration text.
+pub fn config_text(run: &Path) -> String {
+    fs::read_to_string(run.join(CONFIG_FILE)).unwrap_or_default()
+}
+
+/// The games of the run's complete checkpoints (`ckpt-<games>` with its checksums), oldest
+/// first.
+pub fn checkpoints(run: &Path) -> Vec<u64> {
+    let mut found: Vec<u64> = fs::read_dir(run)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().join("checksums.sha256").is_file())
+        .filter_map(|e| e.file_name().to_str()?.strip_prefix("ckpt-")?.parse().ok())
+        .collect();
+    found.sort_unstable();
+    found
+}
+
+/// The metrics lines from byte `from` on (complete lines only), reduced to what the page
+/// draws, and the offset to ask from next. A log shorter than `from` was cut by a resume: its
+/// lines are sent again from the start, with `restarted`.
+///
+/// # Errors
+/// The file cannot be read.
+pub fn metrics_since(run: &Path, from: u64) -> Result<Value, WebError> {
+    let path = run.join(METRICS_FILE);
+    let mut file = fs::File::open(&path)
+        .map_err(|e| WebError::internal(format!("cannot read {}: {e}", path.display())))?;
+    let length = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let restarted = from > length;
+    let start = if restarted { 0 } else { from };
+    let mut bytes = Vec::new();
+    file.seek(SeekFrom::Start(start))
+        .and_then(|_| file.take(MAX_METRICS_BYTES).read_to_end(&mut bytes))
+        .map_err(|e| WebError::internal(format!("cannot read {}: {e}", path.display())))?;
+    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let lines: Vec<Value> = String::from_utf8_lossy(&bytes[..complete])
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter_map(|line| chart_point(&line))
+        .collect();
+    Ok(json!({
+        "lines": lines,
+        "next": start + complete as u64,
+        "restarted": restarted,
+    }))
+}
+
+/// The fields of a metrics line that the page draws: game lines and evaluations.
+fn chart_point(line: &Value) -> Option<Value> {
+    let pick = |keys: &[&str]| {
+        let mut point = serde_json::Map::new();
+        for key in keys {
+            if let Some(value) = line.get(*key) {
+                point.insert((*key).to_string(), value.clone());
+            }
+        }
+        Some(Value::Object(point))
+    };
+    match line.get("kind")?.as_str()? {
+        "game" => pick(&[
+            "kind",
+            "game",
+            "elapsed_seconds",
+            "loss",
+            "games_per_hour",
+            "lag",
+            "result_p0",
+            "plies",
+            "pairs_learned",
+        ]),
+        "evaluation" => pick(&[
+            "kind",
+            "game",
+            "opponent",
+            "win_minus_loss",
+            "ci95",
+            "wins",
+            "draws",
+            "losses",
+            "games",
+        ]),
+        _ => None,
+    }
+}
+
+/// The last `count` self-play games of the run (newest last).
+pub fn recent_games(run: &Path, count: usize) -> Vec<Value> {
+    let mut games = last_lines(&run.join(GAMES_FILE), 1 << 20);
+    let keep = games.len().saturating_sub(count);
+    games.drain(..keep);
+    games
+}
+
+/// The complete JSON lines among the last `window` bytes of `path` (none if it is missing).
+fn last_lines(path: &Path, window: u64) -> Vec<Value> {
+    let Ok(mut file) = fs::File::open(path) else {
+        return Vec::new();
+    };
+    let length = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let start = length.saturating_sub(window);
+    let mut bytes = Vec::new();
+    if file.seek(SeekFrom::Start(start)).is_err() || file.read_to_end(&mut bytes).is_err() {
+        return Vec::new();
+    }
+    let skip = if start > 0 {
+        bytes
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |i| i + 1)
+    } else {
+        0
+    };
+    String::from_utf8_lossy(&bytes[skip..])
+        .lines()
+        .filter_map(|line| serde_json::from_str(line).ok())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write_run(root: &Path, name: &str, metrics: &str) -> PathBuf {
+        let run = root.join(name);
+        fs::create_dir_all(run.join("ckpt-4")).unwrap();
+        fs::write(run.join("ckpt-4/checksums.sha256"), "").unwrap();
+        fs::create_dir_all(run.join(".tmp-ckpt-8")).unwrap();
+        fs::write(run.join(CONFIG_FILE), "game: awale\nseed: 1\n").unwrap();
+        fs::write(run.join(METRICS_FILE), metrics).unwrap();
+        run
+    }
+
+    #[test]
+    fn runs_are_listed_with_their_game_games_and_checkpoints() {
+        let root = tempfile::tempdir().unwrap();
+        write_run(
+            root.path(),
+            "b",
+            "{\"kind\":\"game\",\"game\":3,\"elapsed_seconds\":9.5}\n{\"kind\":\"checkpoint\"}\n",
+        );
+        write_run(root.path(), "a", "");
+        fs::create_dir(root.path().join("not-a-run")).unwrap();
+        let runs = list_runs(root.path()).unwrap();
+        let names: Vec<&str> = runs.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["a", "b"]);
+        assert_eq!(runs[1].games, 3);
+        assert_eq!(runs[1].elapsed_seconds, 9.5);
+        assert_eq!(runs[1].game.as_deref(), Some("awale"));
+        assert_eq!(
+            runs[1].checkpoints,
+            [4],
+            "a temporary checkpoint is not one"
+        );
+    }
+
+    #[test]
+    fn run_names_cannot_leave_the_root() {
+        let root = tempfile::tempdir().unwrap();
+        write_run(root.path(), "run", "");
+        assert!(run_path(root.path(), "run").is_ok());
+        for bad in ["..", "../run", "run/..", "/etc", "", "missing", "."] {
+            assert!(run_path(root.path(), bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn metrics_are_read_from_an_offset_in_complete_lines() {
+        let root = tempfile::tempdir().unwrap();
+        let first = "{\"kind\":\"game\",\"game\":1,\"loss\":0.5,\"table_states\":9}\n";
+        let run = write_run(root.path(), "run", &format!("{first}{{\"kind\":\"ga"));
+        let reply = metrics_since(&run, 0).unwrap();
+        assert_eq!(reply["lines"].as_array().unwrap().len(), 1);
+        assert_eq!(reply["lines"][0]["loss"], 0.5);
+        assert!(reply["lines"][0].get("table_states").is_none(), "reduced");
+        assert_eq!(reply["next"], first.len() as u64, "the partial line waits");
+        let again = metrics_since(&run, first.len() as u64).unwrap();
+        assert!(again["lines"].as_array().unwrap().is_empty());
+        let cut = metrics_since(&run, 10_000).unwrap();
+        assert_eq!(cut["restarted"], true);
+        assert_eq!(cut["lines"].as_array().unwrap().len(), 1);
+    }
+}

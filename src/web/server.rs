@@ -1,0 +1,159 @@
+//! The routes of `descent serve`: the page (embedded: no files to install), and a JSON API the
+//! page calls — runs, their metrics from an offset (the page polls for live curves), their
+//! games, and the board (a position, an agent's move). Every bad request gets a JSON
+//! `{"error": …}` with a 4xx status; the server reads run directories and never writes.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::header;
+use axum::response::IntoResponse;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::play::{
+    AgentCache, AgentMoveRequest, PositionRequest, agent_move, game_list, position_view,
+};
+use super::runs;
+use super::web_error::WebError;
+
+/// What every request may read.
+pub struct ServerState {
+    /// The directory whose runs are shown.
+    pub root: PathBuf,
+    pub agents: AgentCache,
+}
+
+type Shared = State<Arc<ServerState>>;
+
+const INDEX_HTML: &str = include_str!("assets/index.html");
+const APP_JS: &str = include_str!("assets/app.js");
+const STYLE_CSS: &str = include_str!("assets/style.css");
+
+/// The application: the page and its API over `state`.
+pub fn router(state: ServerState) -> Router {
+    Router::new()
+        .route(
+            "/",
+            get(|| async {
+                (
+                    [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+                    INDEX_HTML,
+                )
+            }),
+        )
+        .route(
+            "/app.js",
+            get(|| async {
+                (
+                    [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+                    APP_JS,
+                )
+            }),
+        )
+        .route(
+            "/style.css",
+            get(|| async {
+                (
+                    [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
+                    STYLE_CSS,
+                )
+            }),
+        )
+        .route("/api/games", get(|| async { Json(game_list()) }))
+        .route("/api/runs", get(list_runs))
+        .route("/api/runs/{name}", get(run_details))
+        .route("/api/runs/{name}/metrics", get(run_metrics))
+        .route("/api/runs/{name}/games", get(run_games))
+        .route("/api/position", post(position))
+        .route("/api/agent-move", post(agent))
+        .fallback(|| async { WebError::not_found("no such page or API route") })
+        .with_state(Arc::new(state))
+}
+
+async fn list_runs(State(state): Shared) -> Result<Json<Vec<runs::RunSummary>>, WebError> {
+    runs::list_runs(&state.root).map(Json)
+}
+
+async fn run_details(
+    State(state): Shared,
+    Path(name): Path<String>,
+) -> Result<Json<Value>, WebError> {
+    let run = runs::run_path(&state.root, &name)?;
+    let summary = runs::list_runs(&state.root)?
+        .into_iter()
+        .find(|r| r.name == name);
+    Ok(Json(json!({
+        "summary": summary,
+        "config": runs::config_text(&run),
+        "model": run.display().to_string(),
+    })))
+}
+
+#[derive(Deserialize)]
+struct MetricsQuery {
+    #[serde(default)]
+    from: u64,
+}
+
+async fn run_metrics(
+    State(state): Shared,
+    Path(name): Path<String>,
+    query: Result<Query<MetricsQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Value>, WebError> {
+    let Query(query) = query.map_err(|e| WebError::bad_request(e.body_text()))?;
+    let run = runs::run_path(&state.root, &name)?;
+    runs::metrics_since(&run, query.from).map(Json)
+}
+
+#[derive(Deserialize)]
+struct GamesQuery {
+    #[serde(default = "default_games")]
+    count: usize,
+}
+
+fn default_games() -> usize {
+    20
+}
+
+async fn run_games(
+    State(state): Shared,
+    Path(name): Path<String>,
+    query: Result<Query<GamesQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Value>, WebError> {
+    let Query(query) = query.map_err(|e| WebError::bad_request(e.body_text()))?;
+    let run = runs::run_path(&state.root, &name)?;
+    Ok(Json(json!({
+        "game": runs::run_game(&run),
+        "games": runs::recent_games(&run, query.count.min(200)),
+    })))
+}
+
+fn body<T>(request: Result<Json<T>, JsonRejection>) -> Result<T, WebError> {
+    request
+        .map(|Json(value)| value)
+        .map_err(|e| WebError::bad_request(e.body_text()))
+}
+
+async fn position(
+    request: Result<Json<PositionRequest>, JsonRejection>,
+) -> Result<impl IntoResponse, WebError> {
+    let request = body(request)?;
+    tokio::task::spawn_blocking(move || position_view(&request).map(Json))
+        .await
+        .map_err(|e| WebError::internal(format!("the position could not be shown: {e}")))?
+}
+
+async fn agent(
+    State(state): Shared,
+    request: Result<Json<AgentMoveRequest>, JsonRejection>,
+) -> Result<impl IntoResponse, WebError> {
+    let request = body(request)?;
+    tokio::task::spawn_blocking(move || agent_move(&request, &state.agents).map(Json))
+        .await
+        .map_err(|e| WebError::internal(format!("the agent failed: {e}")))?
+}

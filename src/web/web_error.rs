@@ -1,0 +1,47 @@
+//! The error of a request to `descent serve`: an HTTP status and a message for the person
+//! (sent as `{"error": "..."}`), never a crash of the server.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+
+/// A request that could not be answered.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct WebError {
+    pub status: u16,
+    pub message: String,
+}
+
+impl WebError {
+    /// The request is wrong (a bad game spec, an illegal move, a bad agent spec).
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        WebError {
+            status: 400,
+            message: message.into(),
+        }
+    }
+
+    /// What the request names does not exist (a run, a page).
+    pub fn not_found(message: impl Into<String>) -> Self {
+        WebError {
+            status: 404,
+            message: message.into(),
+        }
+    }
+
+    /// The server could not do what was asked (an unreadable file).
+    pub fn internal(message: impl Into<String>) -> Self {
+        WebError {
+            status: 500,
+            message: message.into(),
+        }
+    }
+}
+
+impl IntoResponse for WebError {
+    fn into_response(self) -> Response {
+        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        (status, Json(serde_json::json!({ "error": self.message }))).into_response()
+    }
+}
