@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The README's pictures of `descent serve` (docs/img/serve-*.png): serves RUNS, then has
+# headless Chromium photograph a run's page and a game against its network.
+#
+#   scripts/screenshots.sh RUNS_DIR RUN GAME "MOVES"   e.g. checkpoints awale awale "C,d,A"
+#   (DESCENT=path/to/descent to use a built binary)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=$1 RUN=$2 GAME=$3 MOVES=${4:-}
+if [ -z "${DESCENT:-}" ]; then
+  cargo build --release --quiet --bin descent
+  DESCENT="${CARGO_TARGET_DIR:-target}/release/descent"
+fi
+PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$DESCENT" serve --runs "$RUNS" --port "$PORT" > /dev/null &
+SERVER=$!
+trap 'kill $SERVER' EXIT
+sleep 1
+MODEL=$(cd "$RUNS/$RUN" && pwd)
+shoot() { # file url
+  chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars --window-size=1100,1000 \
+    --virtual-time-budget=8000 --screenshot="$1" "$2" 2> /dev/null
+}
+mkdir -p docs/img
+shoot docs/img/serve-run.png "http://127.0.0.1:$PORT/#/run/$RUN"
+shoot docs/img/serve-play.png \
+  "http://127.0.0.1:$PORT/#/play?game=$GAME&agent=ubfms:model=$MODEL,time=200ms&side=p0&moves=$MOVES"
+ls -l docs/img/serve-*.png
