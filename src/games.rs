@@ -19,6 +19,7 @@ pub mod havannah;
 pub mod hex;
 pub mod hus;
 pub mod lines_of_action;
+pub mod morpion;
 pub mod othello;
 pub mod perft;
 mod picture;
@@ -51,6 +52,7 @@ pub use havannah::{Havannah, HavannahParams};
 pub use hex::{Hex, HexParams};
 pub use hus::{Hus, HusParams};
 pub use lines_of_action::{LinesOfAction, LinesOfActionParams};
+pub use morpion::{Morpion, MorpionParams};
 pub use othello::Othello;
 pub use registry::{
     ClobberSize, DraughtsSize, GameSpec, GameSpecError, GameVisitor, GoSize, HavannahSize, HexSize,

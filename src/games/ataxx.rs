@@ -199,14 +199,9 @@ impl Ataxx {
     /// loses; 100 plies without a single → draw.
     fn settled_outcome(&self) -> Option<Outcome> {
         let [p0, p1] = self.piece_counts();
-        let by_count = || match p0.cmp(&p1) {
-            std::cmp::Ordering::Greater => Outcome::WinP0,
-            std::cmp::Ordering::Less => Outcome::WinP1,
-            std::cmp::Ordering::Equal => Outcome::Draw,
-        };
         let nobody_moves = !self.can_move(Player::P0) && !self.can_move(Player::P1);
         if nobody_moves || p0 == 0 || p1 == 0 {
-            Some(by_count())
+            Some(Outcome::by_counts(p0, p1))
         } else if self.clock >= FIFTY_MOVES {
             Some(Outcome::Draw)
         } else {

@@ -401,11 +401,7 @@ impl Awale {
     }
 
     fn outcome_from_scores(&self) -> Outcome {
-        match self.score[0].cmp(&self.score[1]) {
-            std::cmp::Ordering::Greater => Outcome::WinP0,
-            std::cmp::Ordering::Less => Outcome::WinP1,
-            std::cmp::Ordering::Equal => Outcome::Draw,
-        }
+        Outcome::by_counts(self.score[0], self.score[1])
     }
 
     /// Whether capturing backwards from `last` (in the opponent's row) would take every seed of

@@ -104,6 +104,16 @@ impl Outcome {
             Player::P1 => Outcome::WinP1,
         }
     }
+
+    /// The outcome of a game decided by counts (pieces, seeds, discs): the larger wins, equal
+    /// counts draw.
+    pub fn by_counts<T: Ord>(p0: T, p1: T) -> Outcome {
+        match p0.cmp(&p1) {
+            std::cmp::Ordering::Greater => Outcome::WinP0,
+            std::cmp::Ordering::Less => Outcome::WinP1,
+            std::cmp::Ordering::Equal => Outcome::Draw,
+        }
+    }
 }
 
 /// The shape of a game's input encoding: `[planes, rows, cols]`, written from P0's fixed point of
@@ -246,6 +256,9 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
     const ENCODING_VERSION: u32;
     /// The value-preserving board symmetries, identity excluded.
     const SYMMETRIES: &'static [Symmetry];
+    /// A one-player game (Morpion Solitaire): P0 moves every turn, every search maximises, and
+    /// the `score` heuristic values a finished game by its score whatever its outcome.
+    const ONE_PLAYER: bool = false;
 
     /// Rule variants and other parameters of the game (board size, options).
     type Params: Clone + Default + fmt::Debug + PartialEq + Send + Sync;

@@ -25,7 +25,7 @@ use super::game::{
 };
 use super::picture::read_picture;
 use super::repetition::RepetitionHistory;
-use super::square_symmetry::{non_identity_cells, table_symmetries};
+use super::square_symmetry::{map_bitboard, non_identity_cells, table_symmetries};
 use super::zobrist;
 
 const SIZE: usize = 8;
@@ -487,13 +487,8 @@ impl Game for LinesOfAction {
 
     fn apply_symmetry(&self, index: usize) -> LinesOfAction {
         let table = &CELL_IMAGES[index];
-        let map = |bits: u64| {
-            (0..CELLS)
-                .filter(|&cell| bits >> cell & 1 == 1)
-                .fold(0u64, |acc, cell| acc | 1 << table[cell])
-        };
         let mut image = self.clone();
-        image.pieces = self.pieces.map(map);
+        image.pieces = self.pieces.map(|bits| map_bitboard(bits, table, CELLS));
         image.hash = image.hash_from_scratch();
         image.history.clear();
         image.history.push(image.repetition_key());

@@ -169,11 +169,7 @@ impl<const N: usize, const W: usize> Othello<N, W> {
             return None;
         }
         let [p0, p1] = self.piece_counts();
-        Some(match p0.cmp(&p1) {
-            std::cmp::Ordering::Greater => Outcome::WinP0,
-            std::cmp::Ordering::Less => Outcome::WinP1,
-            std::cmp::Ordering::Equal => Outcome::Draw,
-        })
+        Some(Outcome::by_counts(p0, p1))
     }
 }
 

@@ -32,6 +32,7 @@ use super::hus::{Hus, HusParams};
 use super::lines_of_action::{
     LinesOfAction, LinesOfActionParams, NoMove, Repetition, Simultaneous,
 };
+use super::morpion::{Morpion, MorpionParams};
 use super::othello::{Othello, OthelloParams};
 use super::santorini::{Santorini, SantoriniParams};
 use super::shobu::{Shobu, ShobuParams};
@@ -66,6 +67,7 @@ pub enum GameSpec {
     Connect6,
     Santorini(SantoriniParams),
     Surakarta(SurakartaParams),
+    Morpion,
 }
 
 /// The draughts boards the registry compiles (each side is its own type, `Draughts<N>`).
@@ -384,6 +386,11 @@ pub const REGISTERED_GAMES: &[RegisteredGame] = &[
         )],
     },
     RegisteredGame {
+        name: "morpion",
+        description: "Morpion Solitaire 5D, one player: add a point completing a line of five, lines of a direction disjoint; score = lines",
+        params: &[],
+    },
+    RegisteredGame {
         name: "surakarta",
         description: "Surakarta, 6 × 6: step to a neighbour, or capture along a circuit through a corner loop",
         params: &[
@@ -454,6 +461,7 @@ impl GameSpec {
             GameSpec::Connect6 => visitor.visit(Connect6::new(&Connect6Params)),
             GameSpec::Santorini(params) => visitor.visit(Santorini::new(params)),
             GameSpec::Surakarta(params) => visitor.visit(Surakarta::new(params)),
+            GameSpec::Morpion => visitor.visit(Morpion::new(&MorpionParams)),
         }
     }
 
@@ -491,6 +499,7 @@ impl GameSpec {
             GameSpec::Connect6 => Connect6::NAME,
             GameSpec::Santorini(_) => Santorini::NAME,
             GameSpec::Surakarta(_) => Surakarta::NAME,
+            GameSpec::Morpion => Morpion::NAME,
         }
     }
 }
@@ -578,7 +587,8 @@ impl GameSpec {
             | GameSpec::Breakthrough
             | GameSpec::Amazons
             | GameSpec::Ataxx
-            | GameSpec::Connect6 => vec![],
+            | GameSpec::Connect6
+            | GameSpec::Morpion => vec![],
         }
     }
 }
@@ -1053,6 +1063,7 @@ impl FromStr for GameSpec {
             "connect6" => no_params("connect6", GameSpec::Connect6, pairs),
             "santorini" => santorini_params(pairs),
             "surakarta" => surakarta_params(pairs),
+            "morpion" => no_params("morpion", GameSpec::Morpion, pairs),
             _ => Err(GameSpecError::UnknownGame(name.to_string())),
         }
     }
@@ -1115,6 +1126,7 @@ mod tests {
             "santorini(placement=false)",
             "surakarta",
             "surakarta(no_capture_plies=100,repetition=false)",
+            "morpion",
         ] {
             let spec: GameSpec = text.parse().unwrap();
             assert_eq!(spec.to_string(), text);

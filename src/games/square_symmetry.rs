@@ -65,6 +65,14 @@ pub const fn dihedral_cells<const CELLS: usize>(k: usize, n: usize) -> [u16; CEL
     image
 }
 
+/// The image of a board of at most 64 cells held in a `u64` (bit `c` = cell `c`) under a cell
+/// table (`table[c]` = the image of cell `c`), for the first `cells` cells.
+pub fn map_bitboard(bits: u64, table: &[u16], cells: usize) -> u64 {
+    (0..cells)
+        .filter(|&cell| bits >> cell & 1 == 1)
+        .fold(0u64, |image, cell| image | 1 << table[cell])
+}
+
 /// The 7 non-identity elements' cell tables (`dihedral_cells` for elements 1-7).
 pub const fn non_identity_cells<const CELLS: usize>(n: usize) -> [[u16; CELLS]; 7] {
     let mut all = [[0; CELLS]; 7];

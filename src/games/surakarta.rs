@@ -30,7 +30,7 @@ use super::game::{
 };
 use super::picture::{read_picture, symbol_bitboards};
 use super::repetition::RepetitionHistory;
-use super::square_symmetry::{non_identity_cells, table_symmetries};
+use super::square_symmetry::{map_bitboard, non_identity_cells, table_symmetries};
 use super::zobrist;
 
 const SIZE: usize = 6;
@@ -222,11 +222,7 @@ impl Surakarta {
     /// The end by counting pieces: more wins, equal draws.
     fn by_count(&self) -> Outcome {
         let [p0, p1] = self.piece_counts();
-        match p0.cmp(&p1) {
-            std::cmp::Ordering::Greater => Outcome::WinP0,
-            std::cmp::Ordering::Less => Outcome::WinP1,
-            std::cmp::Ordering::Equal => Outcome::Draw,
-        }
+        Outcome::by_counts(p0, p1)
     }
 
     /// A position from a picture (rank 1 first; `x` a P0 piece, `o` a P1 piece, `.` empty) with
@@ -461,13 +457,8 @@ impl Game for Surakarta {
 
     fn apply_symmetry(&self, index: usize) -> Surakarta {
         let table = &CELL_IMAGES[index];
-        let map = |bits: u64| {
-            (0..CELLS)
-                .filter(|&cell| bits >> cell & 1 == 1)
-                .fold(0u64, |image, cell| image | 1 << table[cell])
-        };
         let mut image = self.clone();
-        image.pieces = self.pieces.map(map);
+        image.pieces = self.pieces.map(|bits| map_bitboard(bits, table, CELLS));
         image.board_hash = image.board_hash_from_scratch();
         image.history.clear();
         image.history.push(image.board_hash);

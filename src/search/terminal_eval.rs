@@ -49,6 +49,10 @@ impl TerminalEval {
         let outcome = position
             .outcome()
             .expect("terminal evaluation of a position still in play");
+        if G::ONE_PLAYER && *self == TerminalEval::Score {
+            // The record-based value of a one-player game: its score.
+            return position.score_p0().unwrap_or(0) as f32;
+        }
         if outcome == Outcome::Draw {
             return 0.0;
         }

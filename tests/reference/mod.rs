@@ -11,6 +11,7 @@ pub mod connect_four;
 pub mod draughts;
 pub mod havannah;
 pub mod hus;
+pub mod morpion;
 pub mod othello;
 pub mod santorini;
 pub mod shobu;
