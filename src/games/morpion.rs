@@ -63,7 +63,7 @@ static LINE_CELLS: [[u16; 5]; NUM_ACTIONS] = {
     table
 };
 
-const LINE_KEYS: [u64; NUM_ACTIONS] = zobrist::keys(0x6d6f_7270_696f_6e35);
+static LINE_KEYS: [u64; NUM_ACTIONS] = zobrist::keys(0x6d6f_7270_696f_6e35);
 
 /// Rotation by 180°: cell c ↦ 1023 − c; a line keeps its direction and starts at the image of
 /// its last cell.

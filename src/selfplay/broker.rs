@@ -44,6 +44,9 @@ pub struct Broker {
     /// The URL without its password, for messages.
     shown_url: String,
     patience: Duration,
+    /// Connections lost and retried so far (a read whose reply was lost leaves its entries
+    /// pending: the learner reads the pending ones again after a reconnection).
+    reconnections: u64,
 }
 
 /// An entry of the `games` stream: its id and its record's bytes (empty if the field is
@@ -101,6 +104,7 @@ impl Broker {
             connection: None,
             shown_url,
             patience,
+            reconnections: 0,
         };
         broker.call("PING", |c| redis::cmd("PING").query::<String>(c))?;
         Ok(broker)
@@ -141,6 +145,7 @@ impl Broker {
                         wait.as_secs_f64()
                     );
                     self.connection = None;
+                    self.reconnections += 1;
                     std::thread::sleep(wait);
                     wait = (wait * 2).min(Duration::from_secs(5));
                 }
@@ -226,17 +231,17 @@ impl Broker {
     /// `block_ms` for one.
     pub fn read_games(
         &mut self,
-        pending: bool,
+        pending_after: Option<&str>,
         count: usize,
         block_ms: usize,
     ) -> anyhow::Result<Vec<StreamEntry>> {
         let mut options = StreamReadOptions::default()
             .group(GROUP, CONSUMER)
             .count(count);
-        if !pending {
+        if pending_after.is_none() {
             options = options.block(block_ms);
         }
-        let start = if pending { "0" } else { ">" };
+        let start = pending_after.unwrap_or(">");
         let reply: Option<StreamReadReply> = self.call("read games", |c| {
             c.xread_options(&[key("games")], &[start], &options)
         })?;
@@ -275,6 +280,11 @@ impl Broker {
         self.call("mark the run finished", |c| {
             c.set::<_, _, ()>(key("state"), "finished")
         })
+    }
+
+    /// Connections lost and retried so far.
+    pub fn reconnections(&self) -> u64 {
+        self.reconnections
     }
 
     // --- The workers' side ---

@@ -39,7 +39,11 @@ impl<G: Game> Session<'_, G> {
         );
         let mut unacknowledged: Vec<String> = Vec::new();
         let mut recent = RecentGames::default();
-        let mut pending = true;
+        // Re-read the entries delivered to this learner but not acknowledged (after a start, and
+        // after a lost connection, whose read may have delivered entries whose reply was lost),
+        // from the stream's start, then new ones (">").
+        let mut pending_after: Option<String> = Some("0".into());
+        let mut reconnections = broker.reconnections();
         let mut last_heartbeat: Option<Instant> = None;
         let stopped_by = loop {
             if let Some(reason) = self.stop_reason(self.state.games + self.state.games_dropped) {
@@ -54,11 +58,21 @@ impl<G: Game> Session<'_, G> {
                 max.saturating_sub(self.state.games + self.state.games_dropped)
             });
             let count = READ_COUNT.min(usize::try_from(budget_left).unwrap_or(usize::MAX));
-            let entries = broker.read_games(pending, count.max(1), READ_BLOCK_MS)?;
-            if pending && entries.is_empty() {
-                pending = false;
+            let entries =
+                broker.read_games(pending_after.as_deref(), count.max(1), READ_BLOCK_MS)?;
+            if broker.reconnections() != reconnections {
+                reconnections = broker.reconnections();
+                pending_after = Some("0".into());
+                continue;
+            }
+            if pending_after.is_some() {
+                pending_after = entries.last().map(|e| e.id.clone());
             }
             for entry in entries {
+                if unacknowledged.contains(&entry.id) {
+                    // Delivered again after a reconnection: already taken this session.
+                    continue;
+                }
                 self.take_entry(&mut broker, &hash, entry, &mut unacknowledged, &mut recent)?;
                 if self
                     .stop_reason(self.state.games + self.state.games_dropped)
