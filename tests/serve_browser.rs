@@ -91,8 +91,29 @@ async fn wait_for(client: &Client, css: &str) -> fantoccini::elements::Element {
         .unwrap_or_else(|e| panic!("no element {css:?}: {e}"))
 }
 
+/// The text of `css`'s element; found again when the page redrew it meanwhile (the run page
+/// redraws its charts at every poll, which makes an element found before stale).
 async fn text_of(client: &Client, css: &str) -> String {
-    wait_for(client, css).await.text().await.unwrap()
+    read(client, css, None).await
+}
+
+/// The attribute `name` of `css`'s element (or its text), found again while it is stale.
+async fn read(client: &Client, css: &str, name: Option<&str>) -> String {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let element = wait_for(client, css).await;
+        let value = match name {
+            Some(name) => element.attr(name).await.map(Option::unwrap_or_default),
+            None => element.text().await,
+        };
+        match value {
+            Ok(value) => return value,
+            Err(_) if Instant::now() < deadline => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Err(e) => panic!("{css}: {e}"),
+        }
+    }
 }
 
 #[test]
@@ -150,8 +171,7 @@ async fn drive(client: &Client, url: &str) {
         .click()
         .await
         .unwrap();
-    let curve = wait_for(client, "#chart-loss path.line").await;
-    let path = curve.attr("d").await.unwrap().unwrap();
+    let path = read(client, "#chart-loss path.line", Some("d")).await;
     assert_eq!(path.matches('L').count(), 3, "4 games, 4 points: {path}");
     assert!(
         text_of(client, "#run-summary")
@@ -200,13 +220,7 @@ async fn drive(client: &Client, url: &str) {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         assert!(Instant::now() < deadline, "the game did not end");
-        let result = client
-            .find(Locator::Css("#result"))
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
+        let result = text_of(client, "#result").await;
         if result.starts_with("Game over") {
             assert!(
                 ["p0 wins", "p1 wins", "draw"]
