@@ -1,6 +1,7 @@
 //! Layer `games`: the `Game` trait and the registered games. Knows nothing of search.
 
 pub mod amazons;
+pub mod arimaa;
 pub mod ataxx;
 pub mod awale;
 mod bitset;
@@ -36,6 +37,7 @@ pub mod tic_tac_toe;
 mod zobrist;
 
 pub use amazons::Amazons;
+pub use arimaa::{Arimaa, ArimaaParams};
 pub use ataxx::Ataxx;
 pub use awale::{Awale, AwaleParams};
 pub use breakthrough::Breakthrough;

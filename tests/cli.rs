@@ -35,6 +35,7 @@ fn games_lists_every_registered_game() {
             "draughts",
             "connect6",
             "santorini",
+            "arimaa",
             "morpion",
             "surakarta"
         ]

@@ -292,6 +292,7 @@ fn rule_variants_and_board_sizes_pass_the_conformance_suite() {
         "go(board_size=11,superko=illegal,max_plies=150)",
         "draughts(board_size=8)",
         "santorini(placement=false)",
+        "arimaa(setup=false,max_turns=100)",
         "surakarta(no_capture_plies=8,repetition=false)",
         "draughts(board_size=12,king_moves=5,endgame_rule=false,max_plies=300)",
     ] {

@@ -16,6 +16,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::amazons::{Amazons, AmazonsParams};
+use super::arimaa::{Arimaa, ArimaaParams};
 use super::ataxx::{Ataxx, AtaxxParams};
 use super::awale::{Awale, AwaleParams};
 use super::breakthrough::{Breakthrough, BreakthroughParams};
@@ -68,6 +69,7 @@ pub enum GameSpec {
     Santorini(SantoriniParams),
     Surakarta(SurakartaParams),
     Morpion,
+    Arimaa(ArimaaParams),
 }
 
 /// The draughts boards the registry compiles (each side is its own type, `Draughts<N>`).
@@ -386,6 +388,20 @@ pub const REGISTERED_GAMES: &[RegisteredGame] = &[
         )],
     },
     RegisteredGame {
+        name: "arimaa",
+        description: "Arimaa, 8 × 8: set up, then turns of up to four steps (one action each) with pushes, pulls, freezing and traps; a rabbit home wins",
+        params: &[
+            (
+                "setup=true",
+                "the players set their pieces up first (false: the usual fixed setup)",
+            ),
+            (
+                "max_turns=400",
+                "the game is a draw after this many turns (both players' together)",
+            ),
+        ],
+    },
+    RegisteredGame {
         name: "morpion",
         description: "Morpion Solitaire 5D, one player: add a point completing a line of five, lines of a direction disjoint; score = lines",
         params: &[],
@@ -462,6 +478,7 @@ impl GameSpec {
             GameSpec::Santorini(params) => visitor.visit(Santorini::new(params)),
             GameSpec::Surakarta(params) => visitor.visit(Surakarta::new(params)),
             GameSpec::Morpion => visitor.visit(Morpion::new(&MorpionParams)),
+            GameSpec::Arimaa(params) => visitor.visit(Arimaa::new(params)),
         }
     }
 
@@ -500,6 +517,7 @@ impl GameSpec {
             GameSpec::Santorini(_) => Santorini::NAME,
             GameSpec::Surakarta(_) => Surakarta::NAME,
             GameSpec::Morpion => Morpion::NAME,
+            GameSpec::Arimaa(_) => Arimaa::NAME,
         }
     }
 }
@@ -564,6 +582,10 @@ impl GameSpec {
                 ("max_plies", p.max_plies.to_string()),
             ],
             GameSpec::Santorini(p) => vec![("placement", p.placement.to_string())],
+            GameSpec::Arimaa(p) => vec![
+                ("setup", p.setup.to_string()),
+                ("max_turns", p.max_turns.to_string()),
+            ],
             GameSpec::Surakarta(p) => vec![
                 ("no_capture_plies", p.no_capture_plies.to_string()),
                 ("repetition", p.repetition.to_string()),
@@ -1002,6 +1024,21 @@ fn santorini_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
     Ok(GameSpec::Santorini(params))
 }
 
+fn arimaa_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
+    let mut params = ArimaaParams::default();
+    for (key, value) in pairs {
+        match key {
+            "setup" => params.setup = parse_bool("arimaa", key, value)?,
+            "max_turns" => {
+                let expected = "an integer in 1..=10000";
+                params.max_turns = parse_integer("arimaa", key, value, (1, 10000), expected)?
+            }
+            _ => return Err(unknown_param("arimaa", key)),
+        }
+    }
+    Ok(GameSpec::Arimaa(params))
+}
+
 fn surakarta_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
     let mut params = SurakartaParams::default();
     for (key, value) in pairs {
@@ -1064,6 +1101,7 @@ impl FromStr for GameSpec {
             "santorini" => santorini_params(pairs),
             "surakarta" => surakarta_params(pairs),
             "morpion" => no_params("morpion", GameSpec::Morpion, pairs),
+            "arimaa" => arimaa_params(pairs),
             _ => Err(GameSpecError::UnknownGame(name.to_string())),
         }
     }
@@ -1127,6 +1165,8 @@ mod tests {
             "surakarta",
             "surakarta(no_capture_plies=100,repetition=false)",
             "morpion",
+            "arimaa",
+            "arimaa(setup=false,max_turns=200)",
         ] {
             let spec: GameSpec = text.parse().unwrap();
             assert_eq!(spec.to_string(), text);
@@ -1186,6 +1226,9 @@ mod tests {
             ("surakarta(no_capture_plies=0)", "1..=1000"),
             ("surakarta(repetition=2)", "true or false"),
             ("surakarta(loops=8)", "no_capture_plies=50"),
+            ("arimaa(max_turns=0)", "1..=10000"),
+            ("arimaa(setup=maybe)", "true or false"),
+            ("arimaa(goal=7)", "setup=true"),
         ] {
             let err = bad.parse::<GameSpec>().unwrap_err().to_string();
             assert!(err.contains(named), "{bad}: {err}");
