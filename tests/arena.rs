@@ -217,6 +217,59 @@ fn eval_cli_writes_every_game_and_a_chart_and_never_overwrites() {
     assert_eq!(std::fs::read(out.join("report.json")).unwrap(), before);
 }
 
+/// A one-player game: each agent plays its own games (the agent the even ones), and the report
+/// compares their scores, computed from the games it lists.
+#[test]
+fn eval_on_a_one_player_game_compares_scores() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("eval");
+    let output = descent(&[
+        "eval",
+        "--game",
+        "morpion",
+        "--agent",
+        "mcts:iters=20",
+        "--opponent",
+        "random",
+        "--games",
+        "6",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    for needle in ["compared by score", "mean score", "Welch"] {
+        assert!(stdout.contains(needle), "{needle} missing from {stdout}");
+    }
+    assert!(!stdout.contains("Elo"), "no duel statistics: {stdout}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    for (side, key) in [("p0", "agent"), ("p1", "opponent")] {
+        let scores: Vec<i64> = report["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|g| g["agent_side"] == side)
+            .map(|g| g["score_p0"].as_i64().unwrap())
+            .collect();
+        let summary = &report["scores"][key];
+        assert_eq!(summary["games"], 3, "{key}");
+        let mean = scores.iter().sum::<i64>() as f64 / 3.0;
+        assert!(
+            (summary["mean"].as_f64().unwrap() - mean).abs() < 1e-9,
+            "{key}"
+        );
+        assert_eq!(summary["best"].as_i64(), scores.iter().max().copied());
+        // A Morpion game ends with at least a few lines drawn.
+        assert!(scores.iter().all(|&s| s >= 10), "{key}: {scores:?}");
+    }
+}
+
 #[test]
 fn eval_and_tournament_refuse_bad_input_with_a_message() {
     let cases: &[(&[&str], &str)] = &[

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::time::SystemTime;
 
 use common::server::Server;
-use common::{descent, stderr, write_small_config};
+use common::small_run;
 
 /// Every file under `dir` with its length and modification time.
 fn snapshot(dir: &Path) -> BTreeMap<String, (u64, SystemTime)> {
@@ -33,25 +33,10 @@ fn snapshot(dir: &Path) -> BTreeMap<String, (u64, SystemTime)> {
     files
 }
 
-fn small_run(root: &Path, name: &str, games: &str) {
-    let config = write_small_config(root, "");
-    let run = root.join(name);
-    let output = descent(&[
-        "train",
-        &config,
-        "--run-dir",
-        run.to_str().unwrap(),
-        "--max-games",
-        games,
-        "--quiet",
-    ]);
-    assert!(output.status.success(), "{}", stderr(&output));
-}
-
 #[test]
 fn the_api_shows_runs_and_plays_and_refuses_bad_requests() {
     let root = tempfile::tempdir().unwrap();
-    small_run(root.path(), "tiny", "3");
+    small_run(root.path(), "tiny", "", 3);
     let before = snapshot(root.path());
     let mut server = Server::start(root.path());
 

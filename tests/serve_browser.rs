@@ -14,7 +14,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::server::Server;
-use common::{descent, stderr, write_small_config};
+use common::small_run;
 use fantoccini::{Client, ClientBuilder, Locator};
 
 fn browser_tools() -> Option<(String, String)> {
@@ -129,18 +129,7 @@ fn a_person_watches_a_run_and_plays_a_game_in_chromium() {
         return;
     };
     let root = tempfile::tempdir().unwrap();
-    let config = write_small_config(root.path(), "");
-    let run = root.path().join("tiny");
-    let output = descent(&[
-        "train",
-        &config,
-        "--run-dir",
-        run.to_str().unwrap(),
-        "--max-games",
-        "4",
-        "--quiet",
-    ]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    small_run(root.path(), "tiny", "", 4);
     let server = Server::start(root.path());
     let port = free_port();
     let _driver = Driver(

@@ -8,7 +8,7 @@ mod common;
 use std::fs;
 use std::path::Path;
 
-use common::{descent, metrics, stderr, write_small_config};
+use common::{descent, metrics, small_run, stderr};
 use descent::selfplay::event_file::{Event, read_events};
 use descent::selfplay::tensorboard::event_files;
 
@@ -30,21 +30,12 @@ fn train(args: &[&str]) {
 #[test]
 fn event_files_hold_the_losses_and_evaluations_of_metrics() {
     let dir = tempfile::tempdir().unwrap();
-    let config = write_small_config(
+    let run = small_run(
         dir.path(),
+        "run",
         "evaluation:\n  every_games: 3\n  games: 2\n  opponent: random\n  time_per_move: 10ms\n",
+        6,
     );
-    let run = dir.path().join("run");
-    let run_text = run.to_str().unwrap();
-    train(&[
-        "train",
-        &config,
-        "--run-dir",
-        run_text,
-        "--max-games",
-        "6",
-        "--quiet",
-    ]);
     let events = events(&run);
     assert_eq!(events[0].file_version.as_deref(), Some("brain.Event:2"));
     let lines = metrics(&run);
@@ -87,21 +78,13 @@ fn event_files_hold_the_losses_and_evaluations_of_metrics() {
 #[test]
 fn a_resume_rebuilds_the_events_and_games_without_the_games_it_cuts() {
     let dir = tempfile::tempdir().unwrap();
-    let config = write_small_config(
+    let run = small_run(
         dir.path(),
+        "run",
         "checkpoint:\n  every_games: 3\n  keep_last: 5\n",
+        6,
     );
-    let run = dir.path().join("run");
     let run_text = run.to_str().unwrap();
-    train(&[
-        "train",
-        &config,
-        "--run-dir",
-        run_text,
-        "--max-games",
-        "6",
-        "--quiet",
-    ]);
     // As if killed after game 6 was logged but before its checkpoint: back to ckpt-3.
     fs::remove_dir_all(run.join("ckpt-6")).unwrap();
     fs::remove_file(run.join("latest")).unwrap();
@@ -128,17 +111,7 @@ fn a_resume_rebuilds_the_events_and_games_without_the_games_it_cuts() {
 #[test]
 fn games_are_logged_with_their_moves_and_values() {
     let dir = tempfile::tempdir().unwrap();
-    let config = write_small_config(dir.path(), "run:\n  tensorboard: false\n");
-    let run = dir.path().join("run");
-    train(&[
-        "train",
-        &config,
-        "--run-dir",
-        run.to_str().unwrap(),
-        "--max-games",
-        "2",
-        "--quiet",
-    ]);
+    let run = small_run(dir.path(), "run", "run:\n  tensorboard: false\n", 2);
     assert!(
         event_files(&run).unwrap().is_empty(),
         "run.tensorboard: false"

@@ -323,6 +323,44 @@ fn periodic_evaluations_do_not_count_as_training_time() {
     );
 }
 
+/// On a one-player game the periodic evaluation compares scores: each side plays its own games.
+#[test]
+fn a_one_player_run_evaluates_by_mean_score() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = tmp.path().join("morpion.yaml");
+    std::fs::write(
+        &config,
+        "game: morpion\nseed: 2\nsearch:\n  iterations: 2\nlearning:\n  terminal_eval: score\nreplay:\n  games: 4\n  duplication: 1\n  batch_size: 32\nevaluation:\n  every_games: 1\n  games: 2\n  opponent: random\n  time_per_move: 5ms\n",
+    )
+    .unwrap();
+    let run = tmp.path().join("run");
+    let out = descent(&[
+        "train",
+        config.to_str().unwrap(),
+        "--run-dir",
+        run.to_str().unwrap(),
+        "--max-games",
+        "1",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines = metrics(&run);
+    let eval = lines
+        .iter()
+        .find(|m| m["kind"] == "evaluation")
+        .expect("an evaluation line");
+    let mean = eval["mean_score"]
+        .as_f64()
+        .expect("the network's mean score");
+    let best = eval["best_score"].as_f64().expect("its best score");
+    let baseline = eval["baseline_mean_score"]
+        .as_f64()
+        .expect("the baseline's");
+    // One game each: the mean is that game's score, Morpion games draw at least a few lines.
+    assert_eq!(mean, best);
+    assert!(mean >= 10.0 && baseline >= 10.0, "{eval}");
+}
+
 #[test]
 fn bad_configurations_are_refused_and_nothing_is_written() {
     let tmp = tempfile::tempdir().unwrap();

@@ -138,18 +138,28 @@ impl<G: Game> GameSession<G> {
         })
     }
 
-    /// A sentence for people: "p0 wins (score 25 to 23)".
+    /// A sentence for people about the finished game (see [`result_sentence`]).
     pub fn result_sentence(&self) -> Option<String> {
-        let outcome = self.position.outcome()?;
-        let what = match outcome.winner() {
-            None => "draw".to_string(),
-            Some(winner) => format!("{winner} wins"),
-        };
-        Some(match self.position.score_p0() {
-            Some(score) => format!("{what} (score difference p0 − p1: {score:+})"),
-            None => what,
-        })
+        result_sentence(&self.position)
     }
+}
+
+/// A sentence for people about a finished game: "p0 wins (score difference p0 − p1: +2)", a
+/// one-player game's score alone; `None` while the game goes on.
+pub fn result_sentence<G: Game>(position: &G) -> Option<String> {
+    let outcome = position.outcome()?;
+    let score = position.score_p0();
+    if G::ONE_PLAYER {
+        return Some(format!("game over: score {}", score.unwrap_or(0)));
+    }
+    let what = match outcome.winner() {
+        None => "draw".to_string(),
+        Some(winner) => format!("{winner} wins"),
+    };
+    Some(match score {
+        Some(score) => format!("{what} (score difference p0 − p1: {score:+})"),
+        None => what,
+    })
 }
 
 #[cfg(test)]

@@ -1,6 +1,8 @@
 //! Matches: `games` games between two agents, alternating colours (the agent is P0 in the even
 //! games), each game seeded from the match seed and its index — so a match with iteration budgets
-//! replays game for game, whatever the number of threads.
+//! replays game for game, whatever the number of threads. In a one-player game P1 never moves:
+//! the even games are the agent's alone, the odd ones the opponent's, and the report compares
+//! their scores (`MatchReport::scores`).
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -9,6 +11,7 @@ use rand::SeedableRng;
 use serde::Serialize;
 
 use super::agent::{AgentFactory, AgentRng};
+use super::score_statistics::ScoreComparison;
 use super::statistics::ResultSummary;
 use crate::games::{Game, Player};
 
@@ -40,6 +43,10 @@ pub struct MatchReport {
     pub as_p0: [u64; 3],
     pub as_p1: [u64; 3],
     pub summary: ResultSummary,
+    /// One-player games: the agent's scores against the opponent's (the outcomes, all draws
+    /// short of a record, say nothing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scores: Option<ScoreComparison>,
     pub games: Vec<GameRecord>,
 }
 
@@ -88,6 +95,13 @@ pub fn play_match<G: Game>(
         tally[side][(1 - record.agent_result) as usize] += 1;
     }
     let [as_p0, as_p1] = tally;
+    let scores = G::ONE_PLAYER.then(|| {
+        let side_scores = |side: &str| -> Vec<i32> {
+            let played = records.iter().filter(|r| r.agent_side == side);
+            played.map(|r| r.score_p0.unwrap_or(0)).collect()
+        };
+        ScoreComparison::new(&side_scores("p0"), &side_scores("p1"))
+    });
     MatchReport {
         agent: agent.spec.to_string(),
         opponent: opponent.spec.to_string(),
@@ -98,6 +112,7 @@ pub fn play_match<G: Game>(
             as_p0[1] + as_p1[1],
             as_p0[2] + as_p1[2],
         ),
+        scores,
         games: records,
     }
 }

@@ -1,6 +1,7 @@
 //! `descent eval`: one agent against another, both colours, with W/D/L per side, score, the
 //! win − loss rate, Elo difference (95 % intervals) and the exact binomial p-value of equal
-//! strength; optionally every game as JSON and a chart.
+//! strength; optionally every game as JSON and a chart. In a one-player game each agent plays
+//! half the games alone and the report compares their scores instead.
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -10,7 +11,7 @@ use clap::Args;
 
 use super::arena_output::MatchOptions;
 use crate::arena::svg_chart::match_chart;
-use crate::arena::{AgentFactory, AgentSpec, MatchReport, play_match};
+use crate::arena::{AgentFactory, AgentSpec, MatchReport, ScoreComparison, play_match};
 use crate::games::{Game, GameSpec, GameVisitor};
 use crate::search::limits::MAX_GAMES;
 
@@ -104,6 +105,10 @@ fn print_report(report: &MatchReport, game: &str, seconds: f64) {
         "{} vs {} on {game}: {} games in {seconds:.0} s",
         report.agent, report.opponent, s.games
     );
+    if let Some(scores) = &report.scores {
+        print_scores(scores);
+        return;
+    }
     println!("             W    D    L");
     for (label, t) in [
         ("as P0", report.as_p0),
@@ -134,5 +139,25 @@ fn print_report(report: &MatchReport, game: &str, seconds: f64) {
         "  p-value     {:.4} (equal strength; exact two-sided binomial on the {} decisive games)",
         s.p_value_equal,
         s.wins + s.losses
+    );
+}
+
+/// A one-player game's report: each side played its own games (half of them), compared by score.
+fn print_scores(c: &ScoreComparison) {
+    println!("  one player: each side plays its own games, compared by score");
+    println!("             games   mean score (95 %)   best");
+    for (label, s) in [("agent", &c.agent), ("opponent", &c.opponent)] {
+        println!(
+            "  {label:<9}{:>7}   {:>7.1} ± {:<8.1}   {:>4}",
+            s.games, s.mean, s.ci95, s.best
+        );
+    }
+    println!(
+        "  difference  {:+.1} ± {:.1} (Welch 95 %)",
+        c.difference, c.difference_ci95
+    );
+    println!(
+        "  p-value     {:.4} (equal mean scores; Welch's t-test)",
+        c.p_value_equal
     );
 }

@@ -242,11 +242,24 @@ impl TrainingObserver for ProgressObserver {
 
     fn on_evaluation(&mut self, m: &EvalMetrics) {
         let r = &m.report;
-        let text = format!("{:+.2}±{:.2}", r.win_minus_loss, r.ci95);
-        info!(
-            "evaluation after {} games vs {}: W/D/L {}/{}/{}, win-loss {text}",
-            m.game, m.opponent, r.wins, r.draws, r.losses
-        );
+        let text = match (r.mean_score, r.baseline_mean_score) {
+            (Some(mean), Some(baseline)) => {
+                let text = format!("score {mean:.1} vs {baseline:.1}");
+                info!(
+                    "evaluation after {} games vs {}: mean {text}",
+                    m.game, m.opponent
+                );
+                text
+            }
+            _ => {
+                let text = format!("{:+.2}±{:.2}", r.win_minus_loss, r.ci95);
+                info!(
+                    "evaluation after {} games vs {}: W/D/L {}/{}/{}, win-loss {text}",
+                    m.game, m.opponent, r.wins, r.draws, r.losses
+                );
+                text
+            }
+        };
         self.last_eval = Some(text);
     }
 

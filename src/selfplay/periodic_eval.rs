@@ -1,7 +1,8 @@
 //! The evaluation run inside training (paper section 8.5): the current network plays with
 //! completed UBFM_s against a baseline — UCT with random playouts, or random moves — with the
 //! same budget per move, half the games as P0 and half as P1, through the arena's matches.
-//! Logged as the win rate minus the loss rate with its 95 % interval.
+//! Logged as the win rate minus the loss rate with its 95 % interval; in a one-player game, as
+//! each side's mean score (each plays half the games alone).
 
 use std::sync::Arc;
 
@@ -27,6 +28,16 @@ pub struct EvalReport {
     /// Wins, draws, losses with the network as P0, then as P1.
     pub as_p0: [u64; 3],
     pub as_p1: [u64; 3],
+    /// One-player games (each side plays half the games alone): the network's mean score with
+    /// its 95 % half-width, its best, and the baseline's mean score.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean_score: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean_score_ci95: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best_score: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline_mean_score: Option<f64>,
 }
 
 /// The baseline agent of `settings`.
@@ -104,5 +115,9 @@ pub fn evaluate_against_baseline<G: Game>(
         ci95: s.win_minus_loss_ci95,
         as_p0: report.as_p0,
         as_p1: report.as_p1,
+        mean_score: report.scores.as_ref().map(|c| c.agent.mean),
+        mean_score_ci95: report.scores.as_ref().map(|c| c.agent.ci95),
+        best_score: report.scores.as_ref().map(|c| c.agent.best),
+        baseline_mean_score: report.scores.as_ref().map(|c| c.opponent.mean),
     }
 }

@@ -117,6 +117,9 @@ impl ScalarMapper {
                 for count in ["wins", "draws", "losses"] {
                     add(&format!("eval/{opponent}/{count}"), number(line, count));
                 }
+                for key in ["mean_score", "best_score", "baseline_mean_score"] {
+                    add(&format!("eval/{opponent}/{key}"), number(line, key));
+                }
             }
             _ => return None,
         }

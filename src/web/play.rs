@@ -10,6 +10,7 @@ use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 
 use super::web_error::WebError;
+use crate::arena::game_session::result_sentence;
 use crate::arena::{AgentFactory, AgentRng, AgentSpec};
 use crate::games::{Game, GameExt, GameSpec, GameVisitor};
 use crate::value::NetDevice;
@@ -85,21 +86,10 @@ fn view<G: Game>(game: &str, position: &G, moves: Vec<String>) -> PositionView {
         picture: position.to_string(),
         legal: legal.iter().map(|&a| position.move_to_text(a)).collect(),
         terminal: outcome.is_some(),
-        result: outcome.map(|o| result_sentence(o, position.score_p0())),
+        result: result_sentence(position),
         result_p0: outcome.map(|o| o.value_p0()),
         score_p0: position.score_p0(),
         notation: G::notation_help(),
-    }
-}
-
-fn result_sentence(outcome: crate::games::Outcome, score_p0: Option<i32>) -> String {
-    let what = match outcome.winner() {
-        None => "draw".to_string(),
-        Some(winner) => format!("{winner} wins"),
-    };
-    match score_p0 {
-        Some(score) => format!("{what} (score difference p0 − p1: {score:+})"),
-        None => what,
     }
 }
 

@@ -83,7 +83,8 @@ pub fn run_path(root: &Path, name: &str) -> Result<PathBuf, WebError> {
     Ok(path)
 }
 
-fn summary(path: &Path, name: String) -> RunSummary {
+/// The summary of the run in `path`, listed as `name`.
+pub fn summary(path: &Path, name: String) -> RunSummary {
     let metrics = path.join(METRICS_FILE);
     let idle_seconds = fs::metadata(&metrics)
         .and_then(|m| m.modified())

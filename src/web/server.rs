@@ -84,9 +84,7 @@ async fn run_details(
     Path(name): Path<String>,
 ) -> Result<Json<Value>, WebError> {
     let run = runs::run_path(&state.root, &name)?;
-    let summary = runs::list_runs(&state.root)?
-        .into_iter()
-        .find(|r| r.name == name);
+    let summary = runs::summary(&run, name);
     Ok(Json(json!({
         "summary": summary,
         "config": runs::config_text(&run),

@@ -62,6 +62,24 @@ pub fn write_small_config(dir: &std::path::Path, extra: &str) -> String {
     path.to_string_lossy().into_owned()
 }
 
+/// Trains the small tic-tac-toe configuration (with `extra` YAML) for `games` games into
+/// `dir/name`, which it returns; panics with the error output if the run fails.
+pub fn small_run(dir: &std::path::Path, name: &str, extra: &str, games: u64) -> std::path::PathBuf {
+    let config = write_small_config(dir, extra);
+    let run = dir.join(name);
+    let output = descent(&[
+        "train",
+        &config,
+        "--run-dir",
+        run.to_str().unwrap(),
+        "--max-games",
+        &games.to_string(),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    run
+}
+
 /// Asserts that a child process ended by itself with an error or success, not a panic (exit
 /// code 101) or an abort (a signal).
 pub fn assert_no_crash(output: &Output, what: &str) {
