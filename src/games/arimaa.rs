@@ -525,11 +525,11 @@ impl Arimaa {
     fn fixed_setup() -> Board {
         let mut board = Board::EMPTY;
         let second_rank = [DOG, HORSE, CAT, CAMEL, ELEPHANT, CAT, HORSE, DOG];
-        for file in 0..8 {
+        for (file, &gold) in second_rank.iter().enumerate() {
             board.toggle(0, RABBIT, file);
-            board.toggle(0, second_rank[file], 8 + file);
+            board.toggle(0, gold, 8 + file);
             board.toggle(1, RABBIT, 56 + file);
-            let silver = match second_rank[file] {
+            let silver = match gold {
                 CAMEL => ELEPHANT,
                 ELEPHANT => CAMEL,
                 kind => kind,
@@ -564,7 +564,7 @@ impl Arimaa {
         let kind = self.setup_kind();
         self.turn.board.toggle(mover, kind, square);
         self.setup_left -= 1;
-        if self.setup_left % 8 != 0 {
+        if !self.setup_left.is_multiple_of(8) {
             return;
         }
         let free = HOME[mover] & self.turn.board.empty();
