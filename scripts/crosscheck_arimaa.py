@@ -19,13 +19,13 @@ Not part of CI; run it through scripts/crosscheck_arimaa.sh, e.g.
 `scripts/crosscheck_arimaa.sh --games 700`.
 """
 import argparse
-import json
 import random
-import subprocess
 import sys
 from collections import Counter
 
 from pyrimaa import board as ab
+
+from replay_compare import replay_mismatch
 
 END = 320
 SETUP_ORDER = [5, 4, 3, 3, 2, 2, 1, 1]  # E M H H D D C C as descent's kinds (R = 0 ... E = 5)
@@ -94,13 +94,13 @@ class Game:
     def ends_ok(self, bitboards):
         return bitboards != self.start and self.history[(bitboards, self.mover ^ 1)] < 2
 
-    def completable(self, position, steps_taken):
-        """Whether a turn, `steps_taken` steps in, can still end legally."""
+    def completable(self, position):
+        """Whether a turn in progress can still end legally."""
         if position.color != self.mover:  # the fourth step ended the turn
             return self.ends_ok(position.bitBoards)
         if not position.inpush and self.ends_ok(position.bitBoards):
             return True
-        return any(self.completable(q, steps_taken + 1) for _, q in position.get_steps())
+        return any(self.completable(q) for _, q in position.get_steps())
 
     def legal(self):
         """Legal ids and what each leads to (a position, or None for the end of the turn)."""
@@ -112,7 +112,7 @@ class Game:
         moves = {}
         taken = 4 - self.position.stepsLeft
         for step, after in self.position.get_steps():
-            if self.completable(after, taken + 1):
+            if self.completable(after):
                 moves[step_id(step)] = after
             else:
                 self.events["step refused (the turn could not end)"] += 1
@@ -148,7 +148,7 @@ class Game:
         if end:
             self.result = end
             self.events["goal" if self.position.is_goal() else "no rabbits"] += 1
-        elif not any(self.completable(q, 1) for _, q in self.position.get_steps()):
+        elif not any(self.completable(q) for _, q in self.position.get_steps()):
             self.result = 1 if mover == 0 else -1
             self.events["immobilised"] += 1
             if self.position.get_steps():
@@ -222,22 +222,6 @@ def play(rng, style, max_turns):
         game.play(action, moves[action])
 
 
-def compare(index, ids, expected, descent, spec):
-    out = subprocess.run([descent, "replay", spec, "--ids", ",".join(map(str, ids)), "--json"],
-                         capture_output=True, text=True)
-    if out.returncode != 0:
-        return f"game {index}: descent refused {ids}: {out.stderr.strip()}"
-    got = json.loads(out.stdout)["positions"]
-    if len(got) != len(expected):
-        return f"game {index}: {len(got)} positions, the library {len(expected)}"
-    for ply, (g, e) in enumerate(zip(got, expected)):
-        mismatch = [k for k in e if g[k] != e[k]]
-        if mismatch:
-            return (f"game {index} ply {ply}: {mismatch}: descent {[g[k] for k in mismatch]} vs "
-                    f"the library {[e[k] for k in mismatch]}\n{g['board']}\nids {ids}")
-    return None
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--descent", default="target/release/descent")
@@ -252,7 +236,8 @@ def main():
         plies, ends, events = 0, Counter(), Counter()
         for index in range(args.games):
             ids, expected, game_events = play(rng, style, args.max_turns)
-            error = compare(index, ids, expected, args.descent, spec)
+            error = replay_mismatch(spec, index, ids, expected, args.descent, "pyrimaa",
+                                    show_board=True)
             if error:
                 print(error)
                 failures += 1

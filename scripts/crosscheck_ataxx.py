@@ -11,12 +11,12 @@ texts, the terminal flag, the returns, each side's pieces and the score. Not par
 through scripts/crosscheck_ataxx.sh, e.g. `scripts/crosscheck_ataxx.sh --games 1000`.
 """
 import argparse
-import json
 import random
-import subprocess
 import sys
 
 import ataxx
+
+from replay_compare import replay_mismatch
 
 JUMPS = [(-2, -2), (-2, -1), (-2, 0), (-2, 1), (-2, 2), (-1, -2), (-1, 2), (0, -2), (0, 2),
          (1, -2), (1, 2), (2, -2), (2, -1), (2, 0), (2, 1), (2, 2)]
@@ -90,22 +90,6 @@ def play(rng, style):
         board.makemove(move)
 
 
-def compare(index, ids, expected, descent):
-    out = subprocess.run([descent, "replay", "ataxx", "--ids", ",".join(map(str, ids)), "--json"],
-                         capture_output=True, text=True)
-    if out.returncode != 0:
-        return f"game {index}: descent refused {ids}: {out.stderr.strip()}"
-    got = json.loads(out.stdout)["positions"]
-    if len(got) != len(expected):
-        return f"game {index}: {len(got)} positions, the library {len(expected)}"
-    for ply, (g, e) in enumerate(zip(got, expected)):
-        mismatch = [k for k in e if g[k] != e[k]]
-        if mismatch:
-            return (f"game {index} ply {ply}: {mismatch}: descent {[g[k] for k in mismatch]} vs "
-                    f"the library {[e[k] for k in mismatch]}; ids {ids}")
-    return None
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--descent", default="target/release/descent")
@@ -119,7 +103,7 @@ def main():
         for index in range(args.games):
             style = "random" if policy == "random" else ("doubles" if index % 2 else "greedy")
             ids, expected, events = play(rng, style)
-            error = compare(index, ids, expected, args.descent)
+            error = replay_mismatch("ataxx", index, ids, expected, args.descent)
             if error:
                 print(error)
                 failures += 1

@@ -12,13 +12,13 @@ texts. Not part of CI (it needs the open_spiel wheel); run it through
 scripts/crosscheck_openspiel.sh, e.g. `scripts/crosscheck_openspiel.sh --games 1000 --only hex`.
 """
 import argparse
-import json
 import random
-import subprocess
 import sys
 from dataclasses import dataclass
 
 import pyspiel
+
+from replay_compare import replay_mismatch
 
 
 def oware_score(state):
@@ -223,21 +223,7 @@ def amazons_positions(spec, game, rng, biased):
 
 def compare(ours, index, ids, expected, descent):
     """Replays `ids` in descent; returns an error message or None."""
-    out = subprocess.run(
-        [descent, "replay", ours, "--ids", ",".join(map(str, ids)), "--json"],
-        capture_output=True, text=True,
-    )
-    if out.returncode != 0:
-        return f"{ours} game {index}: descent refused {ids}: {out.stderr.strip()}"
-    got = json.loads(out.stdout)["positions"]
-    if len(got) != len(expected):
-        return f"{ours} game {index}: {len(got)} positions, OpenSpiel {len(expected)}"
-    for ply, (g, e) in enumerate(zip(got, expected)):
-        mismatch = [k for k in e if g[k] != e[k]]
-        if mismatch:
-            return (f"{ours} game {index} ply {ply}: {mismatch}: descent "
-                    f"{[g[k] for k in mismatch]} vs OpenSpiel {[e[k] for k in mismatch]}; ids {ids}")
-    return None
+    return replay_mismatch(ours, index, ids, expected, descent, "OpenSpiel")
 
 
 def main():

@@ -35,19 +35,7 @@ fn game_numbers(run: &Path) -> Vec<u64> {
 
 /// A finished run of `games` games, checkpointed every 2.
 fn small_run(dir: &Path, name: &str, games: u64) -> PathBuf {
-    let config = write_small_config(dir, "checkpoint:\n  every_games: 2\n");
-    let run = dir.join(name);
-    let out = descent(&[
-        "train",
-        &config,
-        "--run-dir",
-        run.to_str().unwrap(),
-        "--max-games",
-        &games.to_string(),
-        "--quiet",
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    run
+    common::small_run(dir, name, "checkpoint:\n  every_games: 2\n", games)
 }
 
 fn resume(run: &Path, games: u64) -> std::process::Output {

@@ -3,7 +3,7 @@
 //! that the tic-tac-toe network learns the game's values.
 
 mod common;
-use common::{descent, latest_state, metrics, stderr};
+use common::{descent, latest_state, metrics, stderr, train_games};
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -334,16 +334,7 @@ fn a_one_player_run_evaluates_by_mean_score() {
     )
     .unwrap();
     let run = tmp.path().join("run");
-    let out = descent(&[
-        "train",
-        config.to_str().unwrap(),
-        "--run-dir",
-        run.to_str().unwrap(),
-        "--max-games",
-        "1",
-        "--quiet",
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    train_games(config.to_str().unwrap(), &run, 1);
     let lines = metrics(&run);
     let eval = lines
         .iter()
@@ -393,16 +384,7 @@ fn bad_configurations_are_refused_and_nothing_is_written() {
     // An existing run is never overwritten.
     let config = write_config(tmp.path(), "");
     let run = tmp.path().join("once");
-    let out = descent(&[
-        "train",
-        &config,
-        "--run-dir",
-        run.to_str().unwrap(),
-        "--max-games",
-        "1",
-        "--quiet",
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    train_games(&config, &run, 1);
     let before = std::fs::read_to_string(run.join("metrics.jsonl")).unwrap();
     let out = descent(&[
         "train",

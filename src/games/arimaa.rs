@@ -422,8 +422,9 @@ impl Turn {
 
     /// Whether the turn, after the steps taken, can still end legally (a fourth step ends it).
     fn completable(&self, history: &RepetitionHistory) -> bool {
-        if self.steps == MAX_STEPS || self.can_end(history) {
-            return self.can_end(history);
+        let can_end = self.can_end(history);
+        if can_end || self.steps == MAX_STEPS {
+            return can_end;
         }
         let mut found = false;
         self.for_each_step(|square, direction| {

@@ -65,11 +65,16 @@ pub fn write_small_config(dir: &std::path::Path, extra: &str) -> String {
 /// Trains the small tic-tac-toe configuration (with `extra` YAML) for `games` games into
 /// `dir/name`, which it returns; panics with the error output if the run fails.
 pub fn small_run(dir: &std::path::Path, name: &str, extra: &str, games: u64) -> std::path::PathBuf {
-    let config = write_small_config(dir, extra);
     let run = dir.join(name);
+    train_games(&write_small_config(dir, extra), &run, games);
+    run
+}
+
+/// Trains `config` into `run` for `games` games; panics with the error output if it fails.
+pub fn train_games(config: &str, run: &std::path::Path, games: u64) {
     let output = descent(&[
         "train",
-        &config,
+        config,
         "--run-dir",
         run.to_str().unwrap(),
         "--max-games",
@@ -77,7 +82,6 @@ pub fn small_run(dir: &std::path::Path, name: &str, extra: &str, games: u64) -> 
         "--quiet",
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
-    run
 }
 
 /// Asserts that a child process ended by itself with an error or success, not a panic (exit
