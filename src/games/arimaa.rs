@@ -644,11 +644,6 @@ impl Arimaa {
             .map(|(color, kind)| Self::letter(color, kind))
     }
 
-    /// Steps taken in the turn in progress (0-3).
-    pub fn steps_taken(&self) -> usize {
-        self.turn.steps as usize
-    }
-
     /// A position at the start of `to_move`'s turn from 8 rows, rank 8 first, of 8 squares each:
     /// a piece letter (`RCDHME` Gold, `rcdhme` Silver), or `.` / `x` for an empty square.
     pub fn from_rows(
