@@ -13,6 +13,7 @@
 
 mod adam;
 mod backward;
+mod flat;
 pub mod matmul;
 mod pass;
 mod plan;
@@ -20,13 +21,14 @@ mod plan;
 use burn::prelude::*;
 use rayon::prelude::*;
 
-use self::adam::Adam;
+use self::adam::{Adam, StepFactors};
+use self::flat::FlatLayout;
 use self::pass::Chunk;
 use self::plan::{Parameter, Plan, with_values};
 use super::net_optimizer::AdamSettings;
 use super::network::ValueNet;
 
-/// Every parameter's values in the trainer's order (each layer's weight, then its bias) and
+/// Each parameter's values in the trainer's order (each layer's weight, then its bias) and
 /// burn's layouts.
 pub fn parameter_values(net: &ValueNet) -> Vec<Vec<f32>> {
     plan::read_parameters(net).1
@@ -39,18 +41,68 @@ pub const CHUNK: usize = 64;
 pub struct CpuTrainer {
     plan: Plan,
     parameters: Vec<Parameter>,
-    /// Each parameter's values, in burn's layout.
-    values: Vec<Vec<f32>>,
-    /// The same, laid out as the passes read them (`Parameter::working_order`).
-    working: Vec<Vec<f32>>,
+    layout: FlatLayout,
+    /// Every parameter's values, laid out as the passes read them
+    /// (`Parameter::working_order`), one after the other (`layout`).
+    values: Vec<f32>,
     adam: Adam,
     settings: AdamSettings,
     chunks: Vec<Chunk>,
-    /// The batch's gradient of one parameter (scratch).
-    gradient: Vec<f32>,
+    /// Each chunk's gradient of every parameter, laid out as `values`.
+    chunk_grads: Vec<Vec<f32>>,
+    /// Adam's factors for the step being taken, per parameter (scratch).
+    factors: Vec<StepFactors>,
     /// The network as given (on the plain CPU device): its structure and parameter ids.
     template: ValueNet,
     device: Device,
+}
+
+/// Runs `op` on one of rayon's threads, so that a step wakes the pool once for its passes and
+/// its update together.
+fn in_pool<R: Send>(op: impl FnOnce() -> R + Send) -> R {
+    if rayon::current_thread_index().is_some() {
+        op()
+    } else {
+        rayon::scope(|_| op())
+    }
+}
+
+/// What the update of one piece of the flat vectors reads.
+struct Update<'a> {
+    parameters: &'a [Parameter],
+    layout: &'a FlatLayout,
+    factors: &'a [StepFactors],
+    l2_slope: f32,
+    /// The gradients of every chunk but the first, which holds the sum.
+    other_chunks: &'a [Vec<f32>],
+}
+
+impl Update<'_> {
+    /// The batch's gradient of the elements `start..start + weights.len()` into `grad` (the
+    /// first chunk's, the others added in chunk order: the same sum whatever the threads), then
+    /// Adam's step on them, with the L2 penalty's `2λW` on kernels.
+    fn piece(&self, start: usize, weights: &mut [f32], grad: &mut [f32], [m, v]: [&mut [f32]; 2]) {
+        let end = start + weights.len();
+        for other in self.other_chunks {
+            grad.iter_mut()
+                .zip(&other[start..end])
+                .for_each(|(g, &o)| *g += o);
+        }
+        for (p, range) in self.layout.ranges().iter().enumerate() {
+            let (lo, hi) = (range.start.max(start), range.end.min(end));
+            if lo >= hi {
+                continue;
+            }
+            let r = lo - start..hi - start;
+            if self.parameters[p].kernel && self.l2_slope > 0.0 {
+                for (g, &w) in grad[r.clone()].iter_mut().zip(&weights[r.clone()]) {
+                    *g += self.l2_slope * w;
+                }
+            }
+            let (m, v) = (&mut m[r.clone()], &mut v[r.clone()]);
+            adam::step(&self.factors[p], &mut weights[r.clone()], &grad[r], m, v);
+        }
+    }
 }
 
 impl CpuTrainer {
@@ -58,34 +110,24 @@ impl CpuTrainer {
     pub fn new(net: ValueNet, settings: AdamSettings, shape: [usize; 3]) -> CpuTrainer {
         let device = Device::flex();
         let template = net.to_device(&device);
-        let (plan, parameters, values) = Plan::new(&template, shape);
-        let adam = Adam::new(settings, values.iter().map(Vec::len));
-        let mut trainer = CpuTrainer {
+        let (plan, parameters, burn_values) = Plan::new(&template, shape);
+        let layout = FlatLayout::new(parameters.iter().map(Parameter::len));
+        let mut values = vec![0.0; layout.len()];
+        for (p, parameter) in parameters.iter().enumerate() {
+            parameter.to_working(&burn_values[p], &mut values[layout.range(p)]);
+        }
+        CpuTrainer {
+            adam: Adam::new(settings, &layout),
             plan,
             parameters,
+            layout,
             values,
-            working: Vec::new(),
-            adam,
             settings,
             chunks: Vec::new(),
-            gradient: Vec::new(),
+            chunk_grads: Vec::new(),
+            factors: Vec::new(),
             template,
             device,
-        };
-        trainer.refresh_working();
-        trainer
-    }
-
-    /// Lays the values out for the passes.
-    fn refresh_working(&mut self) {
-        self.working.resize_with(self.values.len(), Vec::new);
-        for ((parameter, values), working) in self
-            .parameters
-            .iter()
-            .zip(&self.values)
-            .zip(&mut self.working)
-        {
-            parameter.to_working(values, working);
         }
     }
 
@@ -97,12 +139,11 @@ impl CpuTrainer {
         if batch == 0 {
             return f32::NAN;
         }
-        let (count, squared_error) = self.run_chunks(inputs, targets);
-        for p in 0..self.parameters.len() {
-            self.batch_gradient(p, count);
-            self.update(p);
-        }
-        self.refresh_working();
+        let squared_error = in_pool(|| {
+            let (count, squared_error) = self.run_chunks(inputs, targets);
+            self.apply_gradients(count);
+            squared_error
+        });
         (squared_error / batch as f64) as f32
     }
 
@@ -117,67 +158,95 @@ impl CpuTrainer {
             "inputs are not {batch} encoded positions"
         );
         let count = batch.div_ceil(CHUNK);
-        if self.chunks.len() < count {
-            self.chunks.resize_with(count, Chunk::default);
-        }
-        let (plan, values) = (&self.plan, &self.working);
+        self.make_chunks(count);
+        let (plan, layout) = (&self.plan, &self.layout);
+        let params = layout.view(&self.values);
         self.chunks[..count]
             .par_iter_mut()
+            .zip(&mut self.chunk_grads[..count])
             .zip(inputs.par_chunks(CHUNK * size))
             .zip(targets.par_chunks(CHUNK))
-            .for_each(|((chunk, inputs), targets)| {
-                plan.forward(values, inputs, targets.len(), chunk);
-                plan.backward(values, targets, batch, chunk);
+            .for_each(|(((chunk, grads), inputs), targets)| {
+                let mut grads = layout.view_mut(grads);
+                plan.forward(params, inputs, targets.len(), chunk);
+                plan.backward(params, targets, batch, chunk, &mut grads);
             });
         let squared_error = self.chunks[..count].iter().map(|c| c.squared_error).sum();
         (count, squared_error)
     }
 
-    /// Sums parameter `p`'s gradient over the first `count` chunks, in chunk order, into
-    /// `self.gradient` (burn's layout).
-    fn batch_gradient(&mut self, p: usize, count: usize) {
-        let parameter = &self.parameters[p];
-        self.gradient.clear();
-        self.gradient.resize(self.values[p].len(), 0.0);
-        for chunk in &self.chunks[..count] {
-            parameter.add_to_burn_layout(&chunk.grads[p], &mut self.gradient);
+    /// At least `count` chunks, each with a gradient vector.
+    fn make_chunks(&mut self, count: usize) {
+        if self.chunks.len() < count {
+            self.chunks.resize_with(count, Chunk::default);
+            let len = self.layout.len();
+            self.chunk_grads.resize_with(count, || vec![0.0; len]);
         }
     }
 
-    /// Adds the L2 penalty's `2λW` to `self.gradient` if parameter `p` is a kernel, and takes
-    /// Adam's step on it. The passes see the new values after `refresh_working`.
-    fn update(&mut self, p: usize) {
-        let weights = &mut self.values[p];
-        let l2_slope = 2.0 * self.settings.l2;
-        if self.parameters[p].kernel && l2_slope > 0.0 {
-            for (g, &w) in self.gradient.iter_mut().zip(weights.iter()) {
-                *g += l2_slope * w;
-            }
-        }
-        self.adam.step(p, weights, &self.gradient);
+    /// Sums the first `count` chunks' gradients and takes Adam's step (with the L2 penalty) on
+    /// every parameter, the flat vectors cut into one piece per thread.
+    fn apply_gradients(&mut self, count: usize) {
+        self.adam.advance(&mut self.factors);
+        let (first, other_chunks) = self.chunk_grads[..count]
+            .split_first_mut()
+            .expect("a chunk");
+        let update = Update {
+            parameters: &self.parameters,
+            layout: &self.layout,
+            factors: &self.factors,
+            l2_slope: 2.0 * self.settings.l2,
+            other_chunks,
+        };
+        let piece = self
+            .values
+            .len()
+            .div_ceil(rayon::current_num_threads())
+            .next_multiple_of(64)
+            .max(64);
+        self.values
+            .par_chunks_mut(piece)
+            .zip(first.par_chunks_mut(piece))
+            .zip(self.adam.moment_1.par_chunks_mut(piece))
+            .zip(self.adam.moment_2.par_chunks_mut(piece))
+            .enumerate()
+            .for_each(|(i, (((weights, grad), m), v))| {
+                update.piece(i * piece, weights, grad, [m, v]);
+            });
     }
 
     /// The gradient of the minibatch's MSE (without the L2 penalty) for every parameter, in
     /// `read_parameters`' order and burn's layouts, computed as `step` computes it, without a
     /// step (for tests).
     pub fn gradients(&mut self, inputs: &[f32], targets: &[f32]) -> Vec<Vec<f32>> {
-        let (count, _) = self.run_chunks(inputs, targets);
-        (0..self.parameters.len())
-            .map(|p| {
-                self.batch_gradient(p, count);
-                self.gradient.clone()
-            })
+        let (count, _) = in_pool(|| self.run_chunks(inputs, targets));
+        let (first, others) = self.chunk_grads[..count]
+            .split_first_mut()
+            .expect("a chunk");
+        for other in others {
+            first.iter_mut().zip(&*other).for_each(|(g, &o)| *g += o);
+        }
+        self.burn_layout(&self.chunk_grads[0])
+    }
+
+    /// A flat vector laid out as `values`, parameter by parameter in burn's layouts.
+    fn burn_layout(&self, flat: &[f32]) -> Vec<Vec<f32>> {
+        self.parameters
+            .iter()
+            .enumerate()
+            .map(|(p, parameter)| parameter.to_burn_layout(&flat[self.layout.range(p)]))
             .collect()
     }
 
     /// Takes the Adam step (with the L2 penalty) that `step` takes after computing the
     /// gradients, from given gradients of the MSE in burn's layouts (for tests).
     pub fn step_with_gradients(&mut self, gradients: &[Vec<f32>]) {
-        for (p, gradient) in gradients.iter().enumerate() {
-            self.gradient.clone_from(gradient);
-            self.update(p);
+        self.make_chunks(1);
+        for (p, parameter) in self.parameters.iter().enumerate() {
+            let slot = &mut self.chunk_grads[0][self.layout.range(p)];
+            parameter.to_working(&gradients[p], slot);
         }
-        self.refresh_working();
+        in_pool(|| self.apply_gradients(1));
     }
 
     /// Each parameter's burn id and shape, in the order `gradients` lists them.
@@ -190,7 +259,11 @@ impl CpuTrainer {
 
     /// A copy of the current weights for inference (on the plain CPU device).
     pub fn inference_net(&self) -> ValueNet {
-        with_values(&self.template, &self.values, &self.device)
+        with_values(
+            &self.template,
+            &self.burn_layout(&self.values),
+            &self.device,
+        )
     }
 
     /// Adam's state in burn's optimiser-state format.
@@ -198,7 +271,7 @@ impl CpuTrainer {
     /// # Errors
     /// The state cannot be serialised.
     pub fn optimizer_bytes(&self) -> anyhow::Result<Vec<u8>> {
-        self.adam.to_bytes(&self.parameters)
+        self.adam.to_bytes(&self.parameters, &self.layout)
     }
 
     /// Restores a state saved by `optimizer_bytes` or by burn's optimiser.
@@ -206,6 +279,6 @@ impl CpuTrainer {
     /// # Errors
     /// Bytes that are not an optimiser state of this network.
     pub fn load_optimizer_bytes(&mut self, bytes: Vec<u8>) -> anyhow::Result<()> {
-        self.adam.load_bytes(bytes, &self.parameters)
+        self.adam.load_bytes(bytes, &self.parameters, &self.layout)
     }
 }

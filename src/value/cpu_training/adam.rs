@@ -1,7 +1,7 @@
-//! Adam on flat parameter vectors, operation for operation as burn 0.22's `Adam` computes it
+//! Adam on the flat parameter vector, operation for operation as burn 0.22's `Adam` computes it
 //! (so both engines take the same step from the same gradient), and its state read from and
-//! written to burn's optimiser-state format (burnpack, keyed by parameter id): a checkpoint
-//! written by one engine resumes on the other.
+//! written to burn's optimiser-state format (burnpack, keyed by parameter id, burn's layouts): a
+//! checkpoint written by one engine resumes on the other.
 
 use std::collections::BTreeMap;
 
@@ -9,17 +9,29 @@ use anyhow::{Context, bail, ensure};
 use burn::tensor::{Bytes, DType, TensorData};
 use burn_pack::Scalar;
 
+use super::flat::FlatLayout;
 use super::plan::Parameter;
 use crate::value::net_optimizer::AdamSettings;
 
-/// Adam's moments and step count for each parameter.
+/// Adam's moments (flat, laid out as the trainer's values) and step count for each parameter.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Adam {
     settings: AdamSettings,
     /// Steps taken on each parameter (0: no state yet).
     time: Vec<usize>,
-    moment_1: Vec<Vec<f32>>,
-    moment_2: Vec<Vec<f32>>,
+    pub(super) moment_1: Vec<f32>,
+    pub(super) moment_2: Vec<f32>,
+}
+
+/// The constants of one parameter's next step.
+#[derive(Clone, Copy, Debug)]
+pub struct StepFactors {
+    beta1: f32,
+    beta2: f32,
+    /// √(1 − β₂ᵗ) / (1 − β₁ᵗ): both bias corrections.
+    factor: f32,
+    scaled_epsilon: f32,
+    learning_rate: f32,
 }
 
 /// burn's names for a parameter's state entries: `{id}.momentum.moment_1` and so on.
@@ -31,21 +43,18 @@ fn entry(id: u64, leaf: &str) -> String {
 }
 
 impl Adam {
-    /// A fresh state for parameters of `sizes` elements.
-    pub fn new(settings: AdamSettings, sizes: impl Iterator<Item = usize>) -> Adam {
-        let (moment_1, moment_2): (Vec<_>, Vec<_>) =
-            sizes.map(|n| (vec![0.0; n], vec![0.0; n])).unzip();
+    /// A fresh state for the parameters of `layout`.
+    pub fn new(settings: AdamSettings, layout: &FlatLayout) -> Adam {
         Adam {
             settings,
-            time: vec![0; moment_1.len()],
-            moment_1,
-            moment_2,
+            time: vec![0; layout.ranges().len()],
+            moment_1: vec![0.0; layout.len()],
+            moment_2: vec![0.0; layout.len()],
         }
     }
 
-    /// One step on parameter `p`: the moments take in `grad`, then `weights -= lr · m̂ / (√v̂ + ε)`
-    /// in burn's arrangement (ε scaled by √(1 − β₂ᵗ), both corrections in one factor).
-    pub fn step(&mut self, p: usize, weights: &mut [f32], grad: &[f32]) {
+    /// Counts one more step on every parameter; returns each one's factors for it.
+    pub fn advance(&mut self, factors: &mut Vec<StepFactors>) {
         let AdamSettings {
             learning_rate,
             beta1,
@@ -53,31 +62,44 @@ impl Adam {
             epsilon,
             ..
         } = self.settings;
-        self.time[p] += 1;
-        let time = self.time[p] as i32;
-        let correction2 = (1.0 - beta2.powi(time)).sqrt();
-        let factor = correction2 / (1.0 - beta1.powi(time));
-        let scaled_epsilon = epsilon * correction2;
-        let learning_rate = learning_rate as f32;
-        let (m, v) = (&mut self.moment_1[p], &mut self.moment_2[p]);
-        for (((w, &g), m), v) in weights
-            .iter_mut()
-            .zip(grad)
-            .zip(m.iter_mut())
-            .zip(v.iter_mut())
-        {
-            *m = *m * beta1 + g * (1.0 - beta1);
-            *v = *v * beta2 + g * g * (1.0 - beta2);
-            let delta = *m * factor / (v.sqrt() + scaled_epsilon);
-            *w -= delta * learning_rate;
+        factors.clear();
+        for time in &mut self.time {
+            *time += 1;
+            let t = *time as i32;
+            let correction2 = (1.0 - beta2.powi(t)).sqrt();
+            factors.push(StepFactors {
+                beta1,
+                beta2,
+                factor: correction2 / (1.0 - beta1.powi(t)),
+                scaled_epsilon: epsilon * correction2,
+                learning_rate: learning_rate as f32,
+            });
         }
     }
+}
 
+/// One step on a parameter's elements: the moments `m`, `v` take in `grad`, then
+/// `weights -= lr · m̂ / (√v̂ + ε)` in burn's arrangement (ε scaled by √(1 − β₂ᵗ), both
+/// corrections in one factor).
+pub fn step(f: &StepFactors, weights: &mut [f32], grad: &[f32], m: &mut [f32], v: &mut [f32]) {
+    for (((w, &g), m), v) in weights.iter_mut().zip(grad).zip(m).zip(v) {
+        *m = *m * f.beta1 + g * (1.0 - f.beta1);
+        *v = *v * f.beta2 + g * g * (1.0 - f.beta2);
+        let delta = *m * f.factor / (v.sqrt() + f.scaled_epsilon);
+        *w -= delta * f.learning_rate;
+    }
+}
+
+impl Adam {
     /// The state in burn's optimiser-state format (burnpack bytes).
     ///
     /// # Errors
     /// The writer failed.
-    pub fn to_bytes(&self, parameters: &[Parameter]) -> anyhow::Result<Vec<u8>> {
+    pub fn to_bytes(
+        &self,
+        parameters: &[Parameter],
+        layout: &FlatLayout,
+    ) -> anyhow::Result<Vec<u8>> {
         let mut tensors = Vec::new();
         let mut scalars = BTreeMap::new();
         for (p, parameter) in parameters.iter().enumerate() {
@@ -85,11 +107,9 @@ impl Adam {
                 continue;
             }
             let id = parameter.id.val();
-            for (leaf, moment) in [
-                ("moment_1", &self.moment_1[p]),
-                ("moment_2", &self.moment_2[p]),
-            ] {
-                let data = TensorData::new(moment.clone(), parameter.shape.clone());
+            for (leaf, moment) in [("moment_1", &self.moment_1), ("moment_2", &self.moment_2)] {
+                let values = parameter.to_burn_layout(&moment[layout.range(p)]);
+                let data = TensorData::new(values, parameter.shape.clone());
                 let (bytes, shape, dtype) = data.into_parts();
                 tensors.push(burn_pack::Tensor::new(
                     entry(id, leaf),
@@ -116,7 +136,12 @@ impl Adam {
     ///
     /// # Errors
     /// Bytes that are not an optimiser state, or a state of another network.
-    pub fn load_bytes(&mut self, bytes: Vec<u8>, parameters: &[Parameter]) -> anyhow::Result<()> {
+    pub fn load_bytes(
+        &mut self,
+        bytes: Vec<u8>,
+        parameters: &[Parameter],
+        layout: &FlatLayout,
+    ) -> anyhow::Result<()> {
         let reader = burn_pack::Reader::from_bytes(Bytes::from_bytes_vec(bytes))
             .map_err(|e| anyhow::anyhow!("not an optimiser state: {e}"))?;
         let scalars = reader.scalars().clone();
@@ -137,8 +162,7 @@ impl Adam {
                 .map_err(|e| anyhow::anyhow!("optimiser state {name}: {e:?}"))?;
             moments.insert(name, values);
         }
-        let sizes = parameters.iter().map(|p| p.shape.iter().product());
-        let mut loaded = Adam::new(self.settings, sizes);
+        let mut loaded = Adam::new(self.settings, layout);
         let mut used = 0;
         for (p, parameter) in parameters.iter().enumerate() {
             let id = parameter.id.val();
@@ -147,10 +171,11 @@ impl Adam {
             };
             loaded.time[p] = usize::try_from(time)
                 .map_err(|_| anyhow::anyhow!("optimiser state {id}: step count {time:?}"))?;
-            for (leaf, slot) in [
-                ("moment_1", &mut loaded.moment_1[p]),
-                ("moment_2", &mut loaded.moment_2[p]),
+            for (leaf, moment) in [
+                ("moment_1", &mut loaded.moment_1),
+                ("moment_2", &mut loaded.moment_2),
             ] {
+                let slot = &mut moment[layout.range(p)];
                 let name = entry(id, leaf);
                 let values = moments
                     .remove(&name)
@@ -161,7 +186,7 @@ impl Adam {
                     values.len(),
                     slot.len()
                 );
-                *slot = values;
+                parameter.to_working(&values, slot);
             }
             used += 1;
         }

@@ -4,6 +4,7 @@
 
 use std::mem::swap;
 
+use super::flat::{Params, ParamsMut};
 use super::pass::{BlockCache, Chunk, affine_backward, relu_backward};
 use super::plan::{Affine, BlockPlan, Plan};
 use crate::value::board_layout::take;
@@ -17,9 +18,16 @@ struct BlockScratch<'a> {
 }
 
 impl Plan {
-    /// Sets `chunk.grads` to the gradient of `Σ (value − target)² / batch` over the chunk's
-    /// positions (`targets`, one per position `forward` saw) and `chunk.squared_error` to the sum.
-    pub fn backward(&self, params: &[Vec<f32>], targets: &[f32], batch: usize, chunk: &mut Chunk) {
+    /// Sets `grads` to the gradient of `Σ (value − target)² / batch` over the chunk's positions
+    /// (`targets`, one per position `forward` saw) and `chunk.squared_error` to the sum.
+    pub fn backward(
+        &self,
+        params: Params,
+        targets: &[f32],
+        batch: usize,
+        chunk: &mut Chunk,
+        grads: &mut ParamsMut,
+    ) {
         let positions = targets.len();
         let rows = positions * self.cells;
         let Chunk {
@@ -35,10 +43,9 @@ impl Plan {
             grad_columns,
             grad_se,
             grad_layers,
-            grads,
+            grad_features,
             squared_error,
         } = chunk;
-        grads.resize_with(params.len(), Vec::new);
         let [grad_output, spare] = grad_layers;
         *squared_error = self.output_gradient(
             &values[..positions],
@@ -46,22 +53,34 @@ impl Plan {
             batch,
             take(grad_output, positions),
         );
-        let grad_features =
-            self.dense_backward(params, grads, layers, [grad_output, spare], positions);
         let [mut grad_board, mut grad_spare] = grad_boards.each_mut();
         let filters = self.filters();
         let stages = self.convs.len() + self.blocks.len();
         let board = &boards[stages][..rows * filters];
         let grad = take(grad_board, rows * filters);
-        self.features_backward(
-            params,
-            grads,
-            board,
-            head_cells,
-            grad_features,
-            grad_residual,
-            grad,
-        );
+        match &self.head {
+            Some(head) => {
+                let features = take(grad_features, positions * head.outputs);
+                let dense = [grad_output, spare];
+                self.dense_backward(params, grads, board, layers, dense, features, positions);
+                let head_cells = &head_cells[..rows * head.outputs];
+                self.head_backward(
+                    head,
+                    params,
+                    grads,
+                    board,
+                    head_cells,
+                    features,
+                    grad_residual,
+                    grad,
+                );
+            }
+            // The dense layers read the board itself.
+            None => {
+                let dense = [grad_output, spare];
+                self.dense_backward(params, grads, board, layers, dense, grad, positions);
+            }
+        }
         for (j, block) in self.blocks.iter().enumerate().rev() {
             let k = self.convs.len() + j;
             let scratch = BlockScratch {
@@ -96,8 +115,8 @@ impl Plan {
     /// output (in `grad_board`); the input gets none.
     fn convs_backward(
         &self,
-        params: &[Vec<f32>],
-        grads: &mut [Vec<f32>],
+        params: Params,
+        grads: &mut ParamsMut,
         boards: &[Vec<f32>],
         columns: &[Vec<f32>],
         [mut grad_board, mut grad_spare, grad_columns]: [&mut Vec<f32>; 3],
@@ -147,97 +166,72 @@ impl Plan {
         squared_error
     }
 
-    /// Back through the output and the dense layers; returns the buffer holding the gradient
-    /// of the features.
-    fn dense_backward<'a>(
+    /// Back through the output and the dense layers, from the output's gradient (in the first
+    /// scratch buffer) to the features' (`grad_features`).
+    #[allow(clippy::too_many_arguments)]
+    fn dense_backward(
         &self,
-        params: &[Vec<f32>],
-        grads: &mut [Vec<f32>],
+        params: Params,
+        grads: &mut ParamsMut,
+        board: &[f32],
         layers: &[Vec<f32>],
-        [mut grad, mut spare]: [&'a mut Vec<f32>; 2],
+        [mut grad, mut spare]: [&mut Vec<f32>; 2],
+        grad_features: &mut [f32],
         positions: usize,
-    ) -> &'a mut Vec<f32> {
+    ) {
         let last = self.dense.len();
-        let grad_in = take(spare, positions * self.out.inputs);
-        affine_backward(
-            &self.out,
-            params,
-            grads,
-            &layers[last],
-            grad,
-            positions,
-            Some(grad_in),
-        );
-        swap(&mut grad, &mut spare);
-        for (i, layer) in self.dense.iter().enumerate().rev() {
+        for i in (0..=last).rev() {
+            let layer = if i == last { &self.out } else { &self.dense[i] };
             let grad_out = &mut grad[..positions * layer.outputs];
-            relu_backward(grad_out, &layers[i + 1][..positions * layer.outputs]);
-            let grad_in = take(spare, positions * layer.inputs);
-            affine_backward(
-                layer,
-                params,
-                grads,
-                &layers[i],
-                grad_out,
-                positions,
-                Some(grad_in),
-            );
+            if i < last {
+                relu_backward(grad_out, &layers[i + 1][..positions * layer.outputs]);
+            }
+            let x = self.dense_input(i, board, layers);
+            let grad_in = if i == 0 {
+                &mut *grad_features
+            } else {
+                take(spare, positions * layer.inputs)
+            };
+            affine_backward(layer, params, grads, x, grad_out, positions, Some(grad_in));
             swap(&mut grad, &mut spare);
         }
-        grad
     }
 
-    /// From the features' gradient to the board's: through the pooled head (summing over the
-    /// board spreads each sum's gradient to every cell), or un-flattening.
+    /// From the pooled features' gradient to the board's: summing over the board spreads each
+    /// sum's gradient to every cell, then back through `relu(head(board))`.
     #[allow(clippy::too_many_arguments)]
-    fn features_backward(
+    fn head_backward(
         &self,
-        params: &[Vec<f32>],
-        grads: &mut [Vec<f32>],
+        head: &Affine,
+        params: Params,
+        grads: &mut ParamsMut,
         board: &[f32],
         head_cells: &[f32],
         grad_features: &[f32],
         scratch: &mut Vec<f32>,
         grad_board: &mut [f32],
     ) {
-        let (cells, filters) = (self.cells, self.filters());
-        let rows = board.len() / filters;
-        match &self.head {
-            Some(head) => {
-                let n = head.outputs;
-                let grad_cells = take(scratch, rows * n);
-                for (position, sums) in grad_cells
-                    .chunks_exact_mut(cells * n)
-                    .zip(grad_features.chunks_exact(n))
-                {
-                    position
-                        .chunks_exact_mut(n)
-                        .for_each(|cell| cell.copy_from_slice(sums));
-                }
-                relu_backward(grad_cells, &head_cells[..rows * n]);
-                affine_backward(
-                    head,
-                    params,
-                    grads,
-                    board,
-                    grad_cells,
-                    rows,
-                    Some(grad_board),
-                );
-            }
-            None => {
-                for (position, flat) in grad_board
-                    .chunks_exact_mut(cells * filters)
-                    .zip(grad_features.chunks_exact(cells * filters))
-                {
-                    for (cell, channels) in position.chunks_exact_mut(filters).enumerate() {
-                        for (channel, g) in channels.iter_mut().enumerate() {
-                            *g = flat[channel * cells + cell];
-                        }
-                    }
-                }
-            }
+        let (cells, n) = (self.cells, head.outputs);
+        let rows = board.len() / self.filters();
+        let grad_cells = take(scratch, rows * n);
+        for (position, sums) in grad_cells
+            .chunks_exact_mut(cells * n)
+            .zip(grad_features.chunks_exact(n))
+        {
+            position
+                .chunks_exact_mut(n)
+                .for_each(|cell| cell.copy_from_slice(sums));
         }
+        relu_backward(grad_cells, head_cells);
+        affine_backward(
+            head,
+            params,
+            grads,
+            board,
+            grad_cells,
+            rows,
+            Some(grad_board),
+        );
     }
 
     /// Back through `relu(se(c2(relu(c1(x)))) + x)`: `grad_out` (the output's gradient, used as
@@ -246,8 +240,8 @@ impl Plan {
     fn block_backward(
         &self,
         block: &BlockPlan,
-        params: &[Vec<f32>],
-        grads: &mut [Vec<f32>],
+        params: Params,
+        grads: &mut ParamsMut,
         cache: &BlockCache,
         [x, out]: [&[f32]; 2],
         grad_out: &mut [f32],
@@ -304,8 +298,8 @@ impl Plan {
     fn se_backward(
         &self,
         [squeeze, excite]: &[Affine; 2],
-        params: &[Vec<f32>],
-        grads: &mut [Vec<f32>],
+        params: Params,
+        grads: &mut ParamsMut,
         cache: &BlockCache,
         grad_scaled: &[f32],
         grad_residual: &mut [f32],

@@ -3,6 +3,7 @@
 //! every parameter. Boards are channels-last rows (`[positions · cells, channels]`), a 3×3
 //! convolution an im2col product; buffers live in the `Chunk` and are reused step after step.
 
+use super::flat::{Params, ParamsMut};
 use super::matmul::{Strides, View, matmul};
 use super::plan::{Affine, BlockPlan, Plan};
 use crate::value::board_layout::{channels_last, col2im_add, im2col, sum_over_cells, take};
@@ -33,7 +34,8 @@ pub struct Chunk {
     pub(super) blocks: Vec<BlockCache>,
     /// `relu(head(board))`, per cell.
     pub(super) head_cells: Vec<f32>,
-    /// `layers[0]`: the features the dense layers read; then each dense layer's output.
+    /// `layers[0]`: the pooled head's features (without a pooled head, the dense layers read
+    /// the board itself); then each dense layer's output.
     pub(super) layers: Vec<Vec<f32>>,
     /// The network's outputs.
     pub(super) values: Vec<f32>,
@@ -43,8 +45,7 @@ pub struct Chunk {
     pub(super) grad_columns: Vec<f32>,
     pub(super) grad_se: [Vec<f32>; 3],
     pub(super) grad_layers: [Vec<f32>; 2],
-    /// The gradient of every parameter, summed over this chunk's positions.
-    pub grads: Vec<Vec<f32>>,
+    pub(super) grad_features: Vec<f32>,
     /// Σ (value − target)² over this chunk's positions.
     pub squared_error: f64,
 }
@@ -52,7 +53,7 @@ pub struct Chunk {
 /// `out = x · W + b` on `rows` rows, then ReLU if `relu`.
 pub(super) fn affine(
     a: &Affine,
-    params: &[Vec<f32>],
+    params: Params,
     x: &[f32],
     rows: usize,
     out: &mut [f32],
@@ -84,15 +85,15 @@ pub(super) fn affine(
 /// gradients into `grads`, and the input's into `dx` if asked.
 pub(super) fn affine_backward(
     a: &Affine,
-    params: &[Vec<f32>],
-    grads: &mut [Vec<f32>],
+    params: Params,
+    grads: &mut ParamsMut,
     x: &[f32],
     dz: &[f32],
     rows: usize,
     dx: Option<&mut [f32]>,
 ) {
     let (x, dz) = (&x[..rows * a.inputs], &dz[..rows * a.outputs]);
-    let grad_weight = take(&mut grads[a.weight], a.inputs * a.outputs);
+    let grad_weight = &mut grads[a.weight];
     matmul(
         [a.inputs, rows, a.outputs],
         View::row_major(x, a.inputs).transposed(),
@@ -101,7 +102,7 @@ pub(super) fn affine_backward(
         a.strides,
         false,
     );
-    let grad_bias = take(&mut grads[a.bias()], a.outputs);
+    let grad_bias = &mut grads[a.bias()];
     grad_bias.fill(0.0);
     for row in dz.chunks_exact(a.outputs) {
         for (g, &d) in grad_bias.iter_mut().zip(row) {
@@ -149,13 +150,7 @@ impl Plan {
 
     /// The forward pass of `positions` encoded positions (`inputs`, planes first), keeping
     /// every activation in `chunk`.
-    pub fn forward(
-        &self,
-        params: &[Vec<f32>],
-        inputs: &[f32],
-        positions: usize,
-        chunk: &mut Chunk,
-    ) {
+    pub fn forward(&self, params: Params, inputs: &[f32], positions: usize, chunk: &mut Chunk) {
         let rows = positions * self.cells;
         let stages = self.convs.len() + self.blocks.len();
         chunk.boards.resize_with(stages + 1, Vec::new);
@@ -190,27 +185,19 @@ impl Plan {
             );
         }
         let board = &chunk.boards[stages][..rows * filters];
-        self.features(
-            params,
-            board,
-            positions,
-            &mut chunk.head_cells,
-            &mut chunk.layers[0],
-        );
+        if let Some(head) = &self.head {
+            let (head_cells, features) = (&mut chunk.head_cells, &mut chunk.layers[0]);
+            self.pooled_head(head, params, board, positions, [head_cells, features]);
+        }
         for (i, layer) in self.dense.iter().enumerate() {
             let (done, rest) = chunk.layers.split_at_mut(i + 1);
+            let x = self.dense_input(i, board, done);
             let out = take(&mut rest[0], positions * layer.outputs);
-            affine(layer, params, &done[i], positions, out, true);
+            affine(layer, params, x, positions, out, true);
         }
         let values = take(&mut chunk.values, positions);
-        affine(
-            &self.out,
-            params,
-            &chunk.layers[self.dense.len()],
-            positions,
-            values,
-            false,
-        );
+        let x = self.dense_input(self.dense.len(), board, &chunk.layers);
+        affine(&self.out, params, x, positions, values, false);
         if self.tanh_output {
             values.iter_mut().for_each(|v| *v = v.tanh());
         }
@@ -220,7 +207,7 @@ impl Plan {
     fn block_forward(
         &self,
         block: &BlockPlan,
-        params: &[Vec<f32>],
+        params: Params,
         x: &[f32],
         cache: &mut BlockCache,
         out: &mut [f32],
@@ -258,41 +245,42 @@ impl Plan {
         }
     }
 
-    /// What the dense layers read: the pooled head's sums over the board, or the board
-    /// flattened channels first (burn's order).
-    fn features(
+    /// What dense layer `i` (the output layer when `i` is their count) reads: the features
+    /// for the first, the previous layer's output after. The features are the pooled head's
+    /// sums (`layers[0]`), or the board itself: the first layer's weight rows are kept in the
+    /// board's channels-last order (`Parameter::working_order`), so burn's flattening costs no
+    /// copy.
+    pub(super) fn dense_input<'a>(
         &self,
-        params: &[Vec<f32>],
+        i: usize,
+        board: &'a [f32],
+        layers: &'a [Vec<f32>],
+    ) -> &'a [f32] {
+        if i == 0 && self.head.is_none() {
+            board
+        } else {
+            &layers[i]
+        }
+    }
+
+    /// The pooled head: `relu(head(board))` per cell into `head_cells`, summed over each board
+    /// into `features`.
+    fn pooled_head(
+        &self,
+        head: &Affine,
+        params: Params,
         board: &[f32],
         positions: usize,
-        head_cells: &mut Vec<f32>,
-        features: &mut Vec<f32>,
+        [head_cells, features]: [&mut Vec<f32>; 2],
     ) {
-        let (cells, filters) = (self.cells, self.filters());
-        match &self.head {
-            Some(head) => {
-                let per_cell = take(head_cells, positions * cells * head.outputs);
-                affine(head, params, board, positions * cells, per_cell, true);
-                sum_over_cells(
-                    per_cell,
-                    cells,
-                    head.outputs,
-                    take(features, positions * head.outputs),
-                );
-            }
-            None => {
-                let features = take(features, board.len());
-                for (position, flat) in board
-                    .chunks_exact(cells * filters)
-                    .zip(features.chunks_exact_mut(cells * filters))
-                {
-                    for (cell, channels) in position.chunks_exact(filters).enumerate() {
-                        for (channel, &v) in channels.iter().enumerate() {
-                            flat[channel * cells + cell] = v;
-                        }
-                    }
-                }
-            }
-        }
+        let cells = self.cells;
+        let per_cell = take(head_cells, positions * cells * head.outputs);
+        affine(head, params, board, positions * cells, per_cell, true);
+        sum_over_cells(
+            per_cell,
+            cells,
+            head.outputs,
+            take(features, positions * head.outputs),
+        );
     }
 }

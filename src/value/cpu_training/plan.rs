@@ -83,21 +83,47 @@ fn tap_major_order(outputs: usize, inputs: usize) -> Vec<usize> {
     order
 }
 
+/// The burn index (`[inputs, outputs]`, input `channel · cells + cell` as burn flattens a
+/// board) of each element of the dense weight that reads the board channels last instead
+/// (input `cell · channels + channel`).
+fn channels_last_rows_order(cells: usize, channels: usize, outputs: usize) -> Vec<usize> {
+    let mut order = Vec::with_capacity(cells * channels * outputs);
+    for cell in 0..cells {
+        for channel in 0..channels {
+            for output in 0..outputs {
+                order.push((channel * cells + cell) * outputs + output);
+            }
+        }
+    }
+    order
+}
+
 impl Parameter {
-    /// `values` (burn's layout) as the passes read them, into `working`.
-    pub fn to_working(&self, values: &[f32], working: &mut Vec<f32>) {
-        working.clear();
+    /// Elements of the tensor.
+    pub fn len(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    /// `values` (burn's layout) as the passes read them, into `working` (as long).
+    pub fn to_working(&self, values: &[f32], working: &mut [f32]) {
         match &self.working_order {
-            Some(order) => working.extend(order.iter().map(|&i| values[i])),
-            None => working.extend_from_slice(values),
+            Some(order) => working
+                .iter_mut()
+                .zip(order)
+                .for_each(|(w, &i)| *w = values[i]),
+            None => working.copy_from_slice(values),
         }
     }
 
-    /// Adds `working` (laid out as the passes read this parameter) to `total` (burn's layout).
-    pub fn add_to_burn_layout(&self, working: &[f32], total: &mut [f32]) {
+    /// `working` (laid out as the passes read this parameter) in burn's layout.
+    pub fn to_burn_layout(&self, working: &[f32]) -> Vec<f32> {
         match &self.working_order {
-            Some(order) => order.iter().zip(working).for_each(|(&i, &w)| total[i] += w),
-            None => total.iter_mut().zip(working).for_each(|(t, &w)| *t += w),
+            Some(order) => {
+                let mut values = vec![0.0; working.len()];
+                order.iter().zip(working).for_each(|(&i, &w)| values[i] = w);
+                values
+            }
+            None => working.to_vec(),
         }
     }
 }
@@ -253,13 +279,21 @@ impl Plan {
             })
             .collect();
         let head = net.head.as_ref().map(|_| next());
-        let dense = net.dense.iter().map(|_| next()).collect();
+        let dense: Vec<Affine> = net.dense.iter().map(|_| next()).collect();
         let out = next();
         assert_eq!(
             convs[0].inputs,
             9 * planes,
             "the network was built for another encoding"
         );
+        let mut parameters = parameters;
+        if net.head.is_none() {
+            // The first dense layer (or the output) reads the board channels last.
+            let reader = dense.first().unwrap_or(&out);
+            let (cells, filters) = (rows * cols, convs.last().expect("a stem").outputs);
+            parameters[reader.weight].working_order =
+                Some(channels_last_rows_order(cells, filters, reader.outputs));
+        }
         let plan = Plan {
             planes,
             cells: rows * cols,
