@@ -133,8 +133,8 @@ fn gradients_equal_burns_on_every_architecture() {
     let _generator = seeded();
     let awale = Awale::new(&AwaleParams::default());
     for architecture in ARCHITECTURES {
-        // 70 positions: a full chunk of 64 and a short one.
-        check_gradients(&awale, architecture, true, 70);
+        // 100 positions: two chunks of 50 (`cpu_training::chunking`), summed.
+        check_gradients(&awale, architecture, true, 100);
     }
     check_gradients(&awale, "resnet-b1c16-se-gsp8-fc8", false, 9);
     check_gradients(
@@ -230,9 +230,7 @@ fn train(
 ) -> (Vec<f32>, ValueNet) {
     let shape = Awale::ENCODING.dims();
     let mut trainer = NetOptimizer::new(net.clone(), settings, engine, shape);
-    let losses = (0..steps)
-        .map(|_| trainer.step(inputs.to_vec(), targets))
-        .collect();
+    let losses = (0..steps).map(|_| trainer.step(inputs, targets)).collect();
     (losses, trainer.inference_net())
 }
 
@@ -292,7 +290,7 @@ fn optimizer_states_carry_over_between_engines() {
     for (from, to) in [(0, 1), (1, 0), (0, 0)] {
         let mut first = NetOptimizer::new(net.clone(), settings, &engines[from], shape);
         for _ in 0..3 {
-            first.step(inputs.clone(), &targets);
+            first.step(&inputs, &targets);
         }
         let state = first.optimizer_bytes().unwrap();
         let mut second = NetOptimizer::new(first.inference_net(), settings, &engines[to], shape);
@@ -301,7 +299,7 @@ fn optimizer_states_carry_over_between_engines() {
         // optimiser) it would be a first step, of a different size.
         let mut fresh = NetOptimizer::new(first.inference_net(), settings, &engines[to], shape);
         for trainer in [&mut first, &mut second, &mut fresh] {
-            trainer.step(inputs.clone(), &targets);
+            trainer.step(&inputs, &targets);
         }
         let (a, b, c) = (
             weights(&first.inference_net()),
@@ -336,7 +334,7 @@ fn an_optimizer_state_of_another_network_is_refused() {
     let (inputs, targets) = batch(&awale, 8, 1);
     let net = |name: &str| ValueNet::new(&name.parse().unwrap(), shape, true, &Device::flex());
     let mut one = NetOptimizer::new(net("resnet-b0c8-fc8"), settings, &NetDevice::cpu(), shape);
-    one.step(inputs, &targets);
+    one.step(&inputs, &targets);
     let mut other = NetOptimizer::new(net("resnet-b0c8-fc8"), settings, &NetDevice::cpu(), shape);
     let message = other
         .load_optimizer_bytes(one.optimizer_bytes().unwrap())

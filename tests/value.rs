@@ -239,7 +239,7 @@ fn a_linear_head_reaches_targets_beyond_one() {
     };
     let mut net_optimizer = NetOptimizer::new(net, settings, &net_device(), shape::<TicTacToe>());
     for _ in 0..300 {
-        net_optimizer.step(inputs.clone(), &targets);
+        net_optimizer.step(&inputs, &targets);
     }
     let evaluator = NetEvaluator::<TicTacToe>::new(net_optimizer.inference_net(), &net_device());
     let mut values = vec![0.0; positions.len()];
@@ -278,19 +278,19 @@ fn fit_random_targets(architecture: &Architecture, fraction: f32) {
     };
     let mut net_optimizer = NetOptimizer::new(net, settings, &net_device(), shape::<Awale>());
     let mut measured = net_optimizer.inference_net();
-    let first = net_optimizer.step(inputs.clone(), &targets);
+    let first = net_optimizer.step(&inputs, &targets);
     let mut last = first;
     for step in 0..800 {
         // Minibatches of 64.
         let b = step % 4;
         net_optimizer.step(
-            inputs[b * 64 * size..(b + 1) * 64 * size].to_vec(),
+            &inputs[b * 64 * size..(b + 1) * 64 * size],
             &targets[b * 64..(b + 1) * 64],
         );
         if step % 50 == 49 {
             // `step` gives the MSE of the weights before it: keep a copy of those.
             measured = net_optimizer.inference_net();
-            last = net_optimizer.step(inputs.clone(), &targets);
+            last = net_optimizer.step(&inputs, &targets);
             if last < first * fraction {
                 break;
             }
@@ -667,7 +667,7 @@ fn restored_trainer_steps_identically(engine: &NetDevice) {
     let settings = AdamSettings::default();
     let mut original = NetOptimizer::new(net, settings, engine, shape::<TicTacToe>());
     for _ in 0..5 {
-        original.step(inputs.clone(), &targets);
+        original.step(&inputs, &targets);
     }
     save_net(&original.inference_net(), &manifest, &base).unwrap();
     let saved_state = original.optimizer_bytes().unwrap();
@@ -675,15 +675,15 @@ fn restored_trainer_steps_identically(engine: &NetDevice) {
     let mut restored = NetOptimizer::new(loaded, settings, engine, shape::<TicTacToe>());
     restored.load_optimizer_bytes(saved_state.clone()).unwrap();
     for step in 0..3 {
-        let a = original.step(inputs.clone(), &targets);
-        let b = restored.step(inputs.clone(), &targets);
+        let a = original.step(&inputs, &targets);
+        let b = restored.step(&inputs, &targets);
         assert_eq!(a, b, "step {step}: losses differ after the restore");
     }
     // A fresh optimiser state steps differently: the check above can fail.
     let loaded = load_net(&base, &manifest, &device()).unwrap();
     let mut fresh = NetOptimizer::new(loaded, settings, engine, shape::<TicTacToe>());
-    fresh.step(inputs.clone(), &targets);
-    let with_fresh_state = fresh.step(inputs.clone(), &targets);
+    fresh.step(&inputs, &targets);
+    let with_fresh_state = fresh.step(&inputs, &targets);
     let mut restored_again = NetOptimizer::new(
         load_net(&base, &manifest, &device()).unwrap(),
         settings,
@@ -691,7 +691,7 @@ fn restored_trainer_steps_identically(engine: &NetDevice) {
         shape::<TicTacToe>(),
     );
     restored_again.load_optimizer_bytes(saved_state).unwrap();
-    restored_again.step(inputs.clone(), &targets);
-    let with_saved_state = restored_again.step(inputs.clone(), &targets);
+    restored_again.step(&inputs, &targets);
+    let with_saved_state = restored_again.step(&inputs, &targets);
     assert_ne!(with_fresh_state, with_saved_state);
 }

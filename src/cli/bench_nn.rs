@@ -179,12 +179,12 @@ impl NnBench {
             engine,
             G::ENCODING.dims(),
         );
-        let first = net_optimizer.step(inputs.clone(), &targets);
+        let first = net_optimizer.step(&inputs, &targets);
         let start = Instant::now();
         let mut steps = 0u64;
         let mut last = first;
         while start.elapsed() < self.seconds {
-            last = net_optimizer.step(inputs.clone(), &targets);
+            last = net_optimizer.step(&inputs, &targets);
             steps += 1;
         }
         anyhow::ensure!(

@@ -63,6 +63,20 @@ pub struct Minibatch {
     pub targets: Vec<f32>,
 }
 
+/// One learning phase's pairs, shuffled and dealt round robin into `count` minibatches:
+/// minibatch `k` holds the pairs at positions `k`, `k + count`, `k + 2·count`, …
+#[derive(Clone, Debug, Default)]
+pub struct LearningPhase {
+    chosen: Vec<(usize, u32)>,
+    count: usize,
+}
+
+impl LearningPhase {
+    pub fn minibatches(&self) -> usize {
+        self.count
+    }
+}
+
 /// The replay buffer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReplayBuffer {
@@ -251,8 +265,45 @@ impl ReplayBuffer {
         batch_size: usize,
         rng: &mut R,
     ) -> Vec<Minibatch> {
-        let chosen = self.choose(rng);
-        self.deal(chosen, batch_size, rng)
+        let phase = self.plan_learning_phase(batch_size, rng);
+        (0..phase.minibatches())
+            .map(|k| {
+                let mut batch = Minibatch::default();
+                self.fill_minibatch(&phase, k, &mut batch);
+                batch
+            })
+            .collect()
+    }
+
+    /// Picks the data of one learning phase, shuffled and dealt into minibatches of about
+    /// `batch_size` pairs that `fill_minibatch` copies out one at a time (what
+    /// `learning_phase` returns, without holding the whole phase's copy).
+    pub fn plan_learning_phase<R: Rng + ?Sized>(
+        &mut self,
+        batch_size: usize,
+        rng: &mut R,
+    ) -> LearningPhase {
+        let mut chosen = self.choose(rng);
+        if chosen.is_empty() {
+            return LearningPhase { chosen, count: 0 };
+        }
+        let count = minibatch_count(chosen.len(), batch_size);
+        shuffle(&mut chosen, rng);
+        LearningPhase { chosen, count }
+    }
+
+    /// Minibatch `k` of `phase` into `batch` (its buffers reused).
+    pub fn fill_minibatch(&self, phase: &LearningPhase, k: usize, batch: &mut Minibatch) {
+        batch.inputs.clear();
+        batch.targets.clear();
+        let len = self.encoding_len;
+        for &(g, i) in phase.chosen.iter().skip(k).step_by(phase.count) {
+            let (pairs, i) = (&self.games[g], i as usize);
+            batch
+                .inputs
+                .extend_from_slice(&pairs.inputs[i * len..(i + 1) * len]);
+            batch.targets.push(pairs.targets[i]);
+        }
     }
 
     /// `(game index, pair index)` of the pairs this phase learns.
@@ -320,39 +371,6 @@ impl ReplayBuffer {
                 chosen
             }
         }
-    }
-
-    fn deal<R: Rng + ?Sized>(
-        &self,
-        mut chosen: Vec<(usize, u32)>,
-        batch_size: usize,
-        rng: &mut R,
-    ) -> Vec<Minibatch> {
-        let n = chosen.len();
-        if n == 0 {
-            return Vec::new();
-        }
-        let count = minibatch_count(n, batch_size);
-        shuffle(&mut chosen, rng);
-        let mut batches: Vec<Minibatch> = (0..count)
-            .map(|k| {
-                let size = n / count + usize::from(k < n % count);
-                Minibatch {
-                    inputs: Vec::with_capacity(size * self.encoding_len),
-                    targets: Vec::with_capacity(size),
-                }
-            })
-            .collect();
-        for (k, &(g, i)) in chosen.iter().enumerate() {
-            let pairs = &self.games[g];
-            let i = i as usize;
-            let batch = &mut batches[k % count];
-            batch.inputs.extend_from_slice(
-                &pairs.inputs[i * self.encoding_len..(i + 1) * self.encoding_len],
-            );
-            batch.targets.push(pairs.targets[i]);
-        }
-        batches
     }
 }
 

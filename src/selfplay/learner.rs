@@ -8,8 +8,8 @@ use rand::rngs::Xoshiro256PlusPlus;
 
 use super::config::TrainSettings;
 use crate::games::Game;
-use crate::learn::ReplayBuffer;
 use crate::learn::augment::{Augmentation, EncodedPairs, augment, encode_pairs};
+use crate::learn::{Minibatch, ReplayBuffer};
 use crate::value::NetOptimizer;
 
 /// What one learning phase did.
@@ -31,6 +31,8 @@ pub struct Learner {
     pub batch_size: usize,
     pub augment_symmetries: Augmentation,
     pub rng: Xoshiro256PlusPlus,
+    /// The minibatch being learned (its buffers reused step after step).
+    minibatch: Minibatch,
 }
 
 impl Learner {
@@ -47,6 +49,7 @@ impl Learner {
             batch_size: settings.replay.batch_size,
             augment_symmetries: settings.learning.augment_symmetries,
             rng,
+            minibatch: Minibatch::default(),
         }
     }
 
@@ -55,16 +58,20 @@ impl Learner {
         let (inputs, targets) = augment::<G, _>(pairs, self.augment_symmetries, &mut self.rng);
         let pairs_added = targets.len();
         self.replay.add_game(inputs, targets, &mut self.rng);
-        let batches = self.replay.learning_phase(self.batch_size, &mut self.rng);
+        let phase = self
+            .replay
+            .plan_learning_phase(self.batch_size, &mut self.rng);
         let mut report = PhaseReport {
             pairs_added,
-            minibatches: batches.len(),
+            minibatches: phase.minibatches(),
             ..PhaseReport::default()
         };
         let mut loss_sum = 0.0;
-        for batch in batches {
+        for k in 0..phase.minibatches() {
+            let batch = &mut self.minibatch;
+            self.replay.fill_minibatch(&phase, k, batch);
             report.pairs_learned += batch.targets.len();
-            loss_sum += self.net_optimizer.step(batch.inputs, &batch.targets) as f64;
+            loss_sum += self.net_optimizer.step(&batch.inputs, &batch.targets) as f64;
         }
         if report.minibatches > 0 {
             report.mean_loss = Some(loss_sum / report.minibatches as f64);
@@ -84,7 +91,7 @@ impl Learner {
             let count = batches.len();
             let sum: f64 = batches
                 .into_iter()
-                .map(|b| self.net_optimizer.step(b.inputs, &b.targets) as f64)
+                .map(|b| self.net_optimizer.step(&b.inputs, &b.targets) as f64)
                 .sum();
             last = (count > 0).then(|| sum / count as f64);
         }

@@ -1,15 +1,17 @@
 //! `CpuTrainer`: the value network's training step written out for the CPU — forward pass,
 //! backward pass and Adam — beside `CpuNet`, the direct inference pass. A minibatch is cut into
-//! chunks of `CHUNK` positions that run on rayon's threads, each with its own activations and
-//! gradients (kept between steps: no allocation once warm), whose gradients are then summed in
-//! chunk order — the same result whatever the number of threads. Products run on
+//! chunks of about `CHUNK` positions that run on rayon's threads, each with its own activations and
+//! gradients (kept between steps: no allocation once warm); then the chunks' gradients are summed
+//! in chunk order (the same result whatever the number of threads) and Adam steps, in one
+//! element-wise pass over the flat parameter vector cut into a piece per thread. Products run on
 //! `matrixmultiply` (see `cpu_training/matmul.rs`).
 //!
-//! Parameters stay in burn's layouts and keep burn's parameter ids, so the trained network is a
-//! `ValueNet` again at no cost (`inference_net`), and Adam's state is burn's optimiser-state file:
-//! the same network and optimiser files as training on burn (`NetOptimizer` on a burn device),
-//! which stays the reference this engine is tested against (gradients and Adam steps on every
-//! architecture, tests/cpu_training.rs).
+//! Parameters live in one flat vector laid out as the passes read them (`flat.rs`,
+//! `Parameter::working_order`) and keep burn's parameter ids; the trained network is a
+//! `ValueNet` again once converted back to burn's layouts (`inference_net`), and Adam's state is
+//! burn's optimiser-state file: the same network and optimiser files as training on burn
+//! (`NetOptimizer` on a burn device), which stays the reference this engine is tested against
+//! (gradients and Adam steps on every architecture, tests/cpu_training.rs).
 
 mod adam;
 mod backward;
@@ -34,8 +36,18 @@ pub fn parameter_values(net: &ValueNet) -> Vec<Vec<f32>> {
     plan::read_parameters(net).1
 }
 
-/// Positions per chunk of a minibatch (a batch of 128: two chunks, one per core here).
+/// Positions per chunk of a minibatch, about (a batch of 128: two chunks, one per core here).
 pub const CHUNK: usize = 64;
+
+/// How a minibatch of `batch` positions is cut: `CHUNK` positions a chunk, about — as many
+/// chunks as `batch / CHUNK` rounds to, of equal lengths but the last (a batch of 129 in two
+/// chunks of 65 and 64, not three with one position in the last). Returns the chunks' count
+/// and length.
+pub fn chunking(batch: usize) -> (usize, usize) {
+    let count = ((batch + CHUNK / 2) / CHUNK).max(1);
+    let len = batch.div_ceil(count);
+    (batch.div_ceil(len), len)
+}
 
 /// A network being trained by the direct CPU step, with Adam's state.
 pub struct CpuTrainer {
@@ -157,15 +169,15 @@ impl CpuTrainer {
             batch * size,
             "inputs are not {batch} encoded positions"
         );
-        let count = batch.div_ceil(CHUNK);
+        let (count, len) = chunking(batch);
         self.make_chunks(count);
         let (plan, layout) = (&self.plan, &self.layout);
         let params = layout.view(&self.values);
         self.chunks[..count]
             .par_iter_mut()
             .zip(&mut self.chunk_grads[..count])
-            .zip(inputs.par_chunks(CHUNK * size))
-            .zip(targets.par_chunks(CHUNK))
+            .zip(inputs.par_chunks(len * size))
+            .zip(targets.par_chunks(len))
             .for_each(|(((chunk, grads), inputs), targets)| {
                 let mut grads = layout.view_mut(grads);
                 plan.forward(params, inputs, targets.len(), chunk);
@@ -280,5 +292,25 @@ impl CpuTrainer {
     /// Bytes that are not an optimiser state of this network.
     pub fn load_optimizer_bytes(&mut self, bytes: Vec<u8>) -> anyhow::Result<()> {
         self.adam.load_bytes(bytes, &self.parameters, &self.layout)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::chunking;
+
+    #[test]
+    fn a_minibatch_is_cut_in_chunks_of_about_chunk_positions() {
+        for (batch, expected) in [
+            (1, (1, 1)),
+            (70, (1, 70)),
+            (96, (2, 48)),
+            (128, (2, 64)),
+            (129, (2, 65)),
+            (191, (3, 64)),
+            (300, (5, 60)),
+        ] {
+            assert_eq!(chunking(batch), expected, "batch of {batch}");
+        }
     }
 }

@@ -86,7 +86,7 @@ impl NetOptimizer {
 
     /// One Adam step on a minibatch of `targets.len()` encoded positions, on the MSE plus the
     /// kernels' L2 penalty; returns the MSE before the step.
-    pub fn step(&mut self, inputs: Vec<f32>, targets: &[f32]) -> f32 {
+    pub fn step(&mut self, inputs: &[f32], targets: &[f32]) -> f32 {
         let batch = targets.len();
         let [planes, rows, cols] = self.shape;
         assert_eq!(
@@ -95,7 +95,7 @@ impl NetOptimizer {
             "inputs are not {batch} encoded positions"
         );
         match &mut self.engine {
-            Engine::Direct(trainer) => trainer.step(&inputs, targets),
+            Engine::Direct(trainer) => trainer.step(inputs, targets),
             Engine::Burn(burn_step) => {
                 let BurnStep {
                     model,
@@ -104,7 +104,7 @@ impl NetOptimizer {
                     device,
                 } = &mut **burn_step;
                 let x = Tensor::<4>::from_data(
-                    TensorData::new(inputs, [batch, planes, rows, cols]),
+                    TensorData::new(inputs.to_vec(), [batch, planes, rows, cols]),
                     &*device,
                 );
                 let y =
@@ -247,7 +247,7 @@ mod tests {
                 &NetDevice::burn(device.clone()),
                 shape,
             );
-            net_optimizer.step(inputs.clone(), &targets);
+            net_optimizer.step(&inputs, &targets);
             kernels_and_biases(&net_optimizer.inference_net())
         };
         let (plain_kernels, plain_biases) = stepped(0.0);
