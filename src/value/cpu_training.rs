@@ -79,6 +79,16 @@ fn in_pool<R: Send>(op: impl FnOnce() -> R + Send) -> R {
     }
 }
 
+/// Adds the elements `start..start + sum.len()` of each of `others` to `sum`, in their order.
+fn add_chunks(sum: &mut [f32], others: &[Vec<f32>], start: usize) {
+    let end = start + sum.len();
+    for other in others {
+        sum.iter_mut()
+            .zip(&other[start..end])
+            .for_each(|(s, &o)| *s += o);
+    }
+}
+
 /// What the update of one piece of the flat vectors reads.
 struct Update<'a> {
     parameters: &'a [Parameter],
@@ -95,11 +105,7 @@ impl Update<'_> {
     /// Adam's step on them, with the L2 penalty's `2λW` on kernels.
     fn piece(&self, start: usize, weights: &mut [f32], grad: &mut [f32], [m, v]: [&mut [f32]; 2]) {
         let end = start + weights.len();
-        for other in self.other_chunks {
-            grad.iter_mut()
-                .zip(&other[start..end])
-                .for_each(|(g, &o)| *g += o);
-        }
+        add_chunks(grad, self.other_chunks, start);
         for (p, range) in self.layout.ranges().iter().enumerate() {
             let (lo, hi) = (range.start.max(start), range.end.min(end));
             if lo >= hi {
@@ -235,9 +241,7 @@ impl CpuTrainer {
         let (first, others) = self.chunk_grads[..count]
             .split_first_mut()
             .expect("a chunk");
-        for other in others {
-            first.iter_mut().zip(&*other).for_each(|(g, &o)| *g += o);
-        }
+        add_chunks(first, others, 0);
         self.burn_layout(&self.chunk_grads[0])
     }
 
