@@ -12,7 +12,7 @@
 use std::time::{Duration, Instant};
 
 use descent::value::cpu_training::CHUNK;
-use descent::value::cpu_training::matmul::{Strides, View, matmul};
+use descent::value::cpu_training::matmul::{Strides, View, library_matmul, matmul};
 use descent::value::packed_matmul::{Activation, PackedMatrix};
 
 /// `rows × k` times `k × n`.
@@ -116,13 +116,33 @@ fn training_products() -> Vec<TrainingProduct> {
             product("dense dX", [CHUNK, 100, 64 * cells], false, true),
         ]);
     }
+    // `resnet-b0c32-fc64` on Awale (configs/awale.yaml): one 3×3 convolution of the 7 input
+    // planes to 32 channels, a dense layer of 64.
+    let rows = CHUNK * 12;
+    products.extend(
+        [
+            ("awale small conv forward", [rows, 63, 32], false, false),
+            ("awale small conv dW", [63, rows, 32], true, false),
+            ("awale small dense forward", [CHUNK, 384, 64], false, false),
+            ("awale small dense dW", [384, CHUNK, 64], true, false),
+            ("awale small dense dX", [CHUNK, 64, 384], false, true),
+        ]
+        .map(
+            |(name, mkn, left_transposed, right_transposed)| TrainingProduct {
+                name,
+                mkn,
+                left_transposed,
+                right_transposed,
+            },
+        ),
+    );
     products
 }
 
 fn bench_training_products(budget: Duration) {
     println!(
-        "\n{:<26} {:>6} {:>6} {:>6} {:>10}   GFLOP/s, one thread, chunk of {CHUNK} positions",
-        "training product", "m", "k", "n", "mmul"
+        "\n{:<28} {:>6} {:>6} {:>6} {:>10} {:>10}   GFLOP/s, one thread, chunk of {CHUNK} positions",
+        "training product", "m", "k", "n", "mmul", "matmul"
     );
     for product in training_products() {
         let [m, k, n] = product.mkn;
@@ -146,10 +166,18 @@ fn bench_training_products(budget: Duration) {
             k,
             n,
         };
-        let rate = gflops(&shape, budget, || {
+        let library = gflops(&shape, budget, || {
+            library_matmul([m, k, n], left, right, &mut c, Strides::row_major(n), false)
+        });
+        let expected = c.clone();
+        let routed = gflops(&shape, budget, || {
             matmul([m, k, n], left, right, &mut c, Strides::row_major(n), false)
         });
-        println!("{:<26} {m:>6} {k:>6} {n:>6} {rate:>10.1}", product.name);
+        check(product.name, "matmul", &c, &expected);
+        println!(
+            "{:<28} {m:>6} {k:>6} {n:>6} {library:>10.1} {routed:>10.1}",
+            product.name
+        );
     }
 }
 

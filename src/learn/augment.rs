@@ -112,18 +112,22 @@ pub fn encode_pairs<G: Game, R: Rng + ?Sized>(
     augmentation: Augmentation,
     rng: &mut R,
 ) -> (Vec<f32>, Vec<f32>) {
-    augment::<G, R>(&encode_positions(pairs), augmentation, rng)
+    augment::<G, R>(encode_positions(pairs), augmentation, rng)
 }
 
 /// `encoded`'s pairs, each followed by its images as `augmentation` says (`One` draws its
-/// symmetry from `rng`), as `(inputs, targets)`.
+/// symmetry from `rng`), as `(inputs, targets)`: `encoded`'s own vectors when there are no
+/// images (a game's pairs are tens of megabytes: no copy).
 pub fn augment<G: Game, R: Rng + ?Sized>(
-    encoded: &EncodedPairs,
+    encoded: EncodedPairs,
     augmentation: Augmentation,
     rng: &mut R,
 ) -> (Vec<f32>, Vec<f32>) {
     let len = G::ENCODING.len();
     let copies = augmentation.copies(G::SYMMETRIES.len());
+    if copies == 1 {
+        return (encoded.inputs, encoded.targets);
+    }
     let mut inputs = vec![0.0f32; encoded.len() * copies * len];
     let mut targets = Vec::with_capacity(encoded.len() * copies);
     let sources = encoded.inputs.chunks_exact(len).zip(&encoded.targets);

@@ -54,7 +54,7 @@ impl Learner {
     }
 
     /// Adds a game's pairs (encoded, before augmentation) and runs a learning phase.
-    pub fn learn_game<G: Game>(&mut self, pairs: &EncodedPairs) -> PhaseReport {
+    pub fn learn_game<G: Game>(&mut self, pairs: EncodedPairs) -> PhaseReport {
         let (inputs, targets) = augment::<G, _>(pairs, self.augment_symmetries, &mut self.rng);
         let pairs_added = targets.len();
         self.replay.add_game(inputs, targets, &mut self.rng);
@@ -66,13 +66,22 @@ impl Learner {
             minibatches: phase.minibatches(),
             ..PhaseReport::default()
         };
-        let mut loss_sum = 0.0;
-        for k in 0..phase.minibatches() {
-            let batch = &mut self.minibatch;
-            self.replay.fill_minibatch(&phase, k, batch);
-            report.pairs_learned += batch.targets.len();
-            loss_sum += self.net_optimizer.step(&batch.inputs, &batch.targets) as f64;
-        }
+        let Learner {
+            net_optimizer,
+            replay,
+            minibatch,
+            ..
+        } = self;
+        let (pairs_learned, loss_sum) = net_optimizer.run_steps(|net_optimizer| {
+            let (mut pairs, mut loss_sum) = (0, 0.0);
+            for k in 0..phase.minibatches() {
+                replay.fill_minibatch(&phase, k, minibatch);
+                pairs += minibatch.targets.len();
+                loss_sum += net_optimizer.step(&minibatch.inputs, &minibatch.targets) as f64;
+            }
+            (pairs, loss_sum)
+        });
+        report.pairs_learned = pairs_learned;
         if report.minibatches > 0 {
             report.mean_loss = Some(loss_sum / report.minibatches as f64);
         }

@@ -458,7 +458,7 @@ impl<'a, G: Game> Session<'a, G> {
     /// the new version, and evaluates / checkpoints when due.
     fn after_game(
         &mut self,
-        finished: LearnableGame,
+        mut finished: LearnableGame,
         publish: &mut dyn FnMut(ValueNet, u64) -> anyhow::Result<()>,
     ) -> anyhow::Result<()> {
         self.state.next_game_index = self.state.next_game_index.max(finished.index + 1);
@@ -467,7 +467,8 @@ impl<'a, G: Game> Session<'a, G> {
             return self.drop_game(&finished, lag);
         }
         let learn_start = Instant::now();
-        let phase: PhaseReport = self.learner.learn_game::<G>(&finished.pairs);
+        let pairs = std::mem::take(&mut finished.pairs);
+        let phase: PhaseReport = self.learner.learn_game::<G>(pairs);
         self.state.games += 1;
         publish(self.learner.net_optimizer.inference_net(), self.state.games)?;
         let learn_seconds = learn_start.elapsed().as_secs_f64();

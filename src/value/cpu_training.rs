@@ -19,6 +19,7 @@ mod flat;
 pub mod matmul;
 mod pass;
 mod plan;
+pub mod row_kernel;
 
 use burn::prelude::*;
 use rayon::prelude::*;
@@ -71,7 +72,7 @@ pub struct CpuTrainer {
 
 /// Runs `op` on one of rayon's threads, so that a step wakes the pool once for its passes and
 /// its update together.
-fn in_pool<R: Send>(op: impl FnOnce() -> R + Send) -> R {
+pub(crate) fn in_pool<R: Send>(op: impl FnOnce() -> R + Send) -> R {
     if rayon::current_thread_index().is_some() {
         op()
     } else {

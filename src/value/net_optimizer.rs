@@ -127,6 +127,16 @@ impl NetOptimizer {
         }
     }
 
+    /// Runs `steps` (a learning phase: `step` after `step`) where they run best. The direct CPU
+    /// step runs inside rayon's pool, so that its threads are not woken from outside for every
+    /// step (one hand-off per phase, not one per step); burn's engines run on this thread.
+    pub fn run_steps<R: Send>(&mut self, steps: impl FnOnce(&mut NetOptimizer) -> R + Send) -> R {
+        match self.engine {
+            Engine::Direct(_) => crate::value::cpu_training::in_pool(|| steps(self)),
+            Engine::Burn(_) => steps(self),
+        }
+    }
+
     /// A copy of the current weights for inference (on the plain device).
     pub fn inference_net(&self) -> ValueNet {
         match &self.engine {

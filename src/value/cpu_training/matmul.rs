@@ -1,5 +1,9 @@
-//! The training step's matrix products, on `matrixmultiply`'s sgemm: every operand is a strided
-//! view, so a transposed weight or activation matrix is read in place, never copied.
+//! The training step's matrix products: every operand is a strided view, so a transposed weight
+//! or activation matrix is read in place, never copied. Products whose left operand is row-major
+//! run on the row kernel (`row_kernel`, AVX-512) where the CPU has it, the others on
+//! `matrixmultiply`'s sgemm.
+
+use super::row_kernel;
 
 /// How a matrix lies in its slice: element `(row, col)` is at `row * rows + col * cols`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,8 +67,37 @@ fn check_fits(what: &str, len: usize, rows: usize, cols: usize, strides: Strides
 }
 
 /// `c = a · b` (or `c += a · b` when `accumulate`), `a` being `m × k`, `b` `k × n`, `c` `m × n`
-/// laid out by `c_strides`.
+/// laid out by `c_strides`: on the row kernel (`row_kernel`) where the CPU has AVX-512 and `a`
+/// and `c` are row-major with at least a tile of rows and half a panel of columns, else on
+/// `matrixmultiply`.
 pub fn matmul(
+    [m, k, n]: [usize; 3],
+    a: View,
+    b: View,
+    c: &mut [f32],
+    c_strides: Strides,
+    accumulate: bool,
+) {
+    if row_kernel_suits([m, k, n], a.strides, b.strides, c_strides) {
+        check_fits("left operand", a.data.len(), m, k, a.strides);
+        check_fits("right operand", b.data.len(), k, n, b.strides);
+        check_fits("product", c.len(), m, n, c_strides);
+        let (a, c) = ((a.data, a.strides.rows), (c, c_strides.rows));
+        row_kernel::product([m, k, n], a, b, c, accumulate);
+    } else {
+        library_matmul([m, k, n], a, b, c, c_strides, accumulate);
+    }
+}
+
+/// Whether `matmul` runs a product on the row kernel: every operand row-major (a transposed
+/// operand is `matrixmultiply`'s, which packs it; `cargo bench --bench matmul` compares both
+/// at the training step's shapes), at least a tile of rows and half a panel of columns.
+fn row_kernel_suits([m, k, n]: [usize; 3], a: Strides, b: Strides, c: Strides) -> bool {
+    [a, b, c].iter().all(|s| s.cols == 1) && m >= 8 && k > 0 && n >= 16 && row_kernel::available()
+}
+
+/// `matmul` on `matrixmultiply`'s sgemm, whatever the shape (both operands packed).
+pub fn library_matmul(
     [m, k, n]: [usize; 3],
     a: View,
     b: View,
@@ -169,6 +202,91 @@ mod tests {
                 naive([m, k, n], a, b, &mut expected, c_strides, accumulate);
                 for (x, y) in ours.iter().zip(&expected) {
                     assert!((x - y).abs() < 1e-5, "{ours:?} vs {expected:?}");
+                }
+            }
+        }
+    }
+
+    /// Deterministic values in [-1.6, 1.6], different for each seed.
+    fn filled(len: usize, seed: usize) -> Vec<f32> {
+        (0..len)
+            .map(|i| (((i * 37 + seed * 11) % 23) as f32 - 11.0) / 7.0)
+            .collect()
+    }
+
+    /// Every element of `got` within f32 rounding of a depth-`k` sum of `expected`.
+    fn close([m, k, n]: [usize; 3], got: &[f32], expected: &[f32], engine: &str) {
+        let scale = k as f32 * 2.6 * 1.6;
+        for (i, (x, y)) in got.iter().zip(expected).enumerate() {
+            assert!(
+                (x - y).abs() <= 1e-6 * scale,
+                "{engine} {m}×{k}×{n}: element {i} is {x}, not {y}"
+            );
+        }
+    }
+
+    /// Both engines of `matmul` against the definition on tall products: rows not a multiple
+    /// of the tile, columns not a multiple of the panel (nor of its halves), depths beyond a
+    /// block, a left operand with padding between rows, a right one read transposed (which
+    /// goes to `matrixmultiply`).
+    #[test]
+    fn row_kernel_and_library_products_match_the_definition() {
+        if !row_kernel::available() {
+            eprintln!("no AVX-512 here: the row kernel is not run, only matrixmultiply");
+        }
+        for [m, k, n] in [
+            [8, 1, 16],
+            [13, 5, 17],
+            [77, 300, 45],
+            [64, 576, 100],
+            [9, 257, 32],
+            [30, 40, 70],
+        ] {
+            let a_row = k + 3;
+            let a = filled(m * a_row, m);
+            let left = View {
+                data: &a,
+                strides: Strides::row_major(a_row),
+            };
+            let b = filled(k * n, n);
+            for right in [View::row_major(&b, n), View::row_major(&b, k).transposed()] {
+                for accumulate in [false, true] {
+                    let start = filled(m * n, 5);
+                    let mut expected = start.clone();
+                    naive(
+                        [m, k, n],
+                        left,
+                        right,
+                        &mut expected,
+                        Strides::row_major(n),
+                        accumulate,
+                    );
+                    let strides = (
+                        Strides::row_major(a_row),
+                        right.strides,
+                        Strides::row_major(n),
+                    );
+                    let routed = row_kernel_suits([m, k, n], strides.0, strides.1, strides.2);
+                    let in_place = right.strides.cols == 1;
+                    assert_eq!(routed, row_kernel::available() && in_place);
+                    if routed {
+                        let mut got = start.clone();
+                        let c = (&mut got[..], n);
+                        row_kernel::product([m, k, n], (&a, a_row), right, c, accumulate);
+                        close([m, k, n], &got, &expected, "row kernel");
+                    }
+                    for engine in [matmul, library_matmul] {
+                        let mut got = start.clone();
+                        engine(
+                            [m, k, n],
+                            left,
+                            right,
+                            &mut got,
+                            Strides::row_major(n),
+                            accumulate,
+                        );
+                        close([m, k, n], &got, &expected, "matmul");
+                    }
                 }
             }
         }

@@ -1,0 +1,196 @@
+//! `c = a · b` (or `c += a · b`) with the left operand read in place, row by row: an AVX-512
+//! kernel for the training step's products whose left operand is a tall row-major matrix (im2col
+//! rows, a layer's activations, a layer's output gradient) and whose right one is a weight matrix.
+//! A general sgemm packs both operands for every product; here neither is: the right one's rows
+//! (contiguous) are read in panels of 32 columns, and each left element is broadcast from where
+//! it lies, so the big operand crosses memory once. A tile of 8 rows × 32 columns is 16
+//! accumulators; the depth is cut into blocks whose panel stays in L1. Nothing is allocated.
+
+use super::matmul::View;
+
+/// Columns of a packed panel: two 16-lane vectors.
+const PANEL: usize = 32;
+/// Rows of a register tile.
+const TILE_ROWS: usize = 8;
+/// Depth of a block: a panel block of 256 × 32 floats (32 KiB) stays in L1.
+const DEPTH_BLOCK: usize = 256;
+
+/// Whether this CPU runs the kernel (AVX-512 F, detected once).
+pub fn available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512f")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// `c [m × n] (+)= a [m × k] · b [k × n]`, `a` row-major with `a_row` floats between rows, `b`'s
+/// rows contiguous, `c` row-major with `c_row`.
+///
+/// # Panics
+/// If the CPU lacks AVX-512 (callers check `available`), or if an operand is too short for its
+/// shape (checked by the caller, `matmul`, which is the only one).
+pub fn product(
+    [m, k, n]: [usize; 3],
+    (a, a_row): (&[f32], usize),
+    b: View,
+    (c, c_row): (&mut [f32], usize),
+    accumulate: bool,
+) {
+    assert!(available(), "the row kernel needs AVX-512");
+    assert!(m > 0 && k > 0 && n > 0, "empty product {m}×{k}×{n}");
+    assert!((m - 1) * a_row + k <= a.len() && (m - 1) * c_row + n <= c.len());
+    assert_eq!(
+        b.strides.cols, 1,
+        "the right operand's rows must be contiguous"
+    );
+    let last_b = (k - 1) * b.strides.rows + n - 1;
+    assert!(last_b < b.data.len(), "right operand too short");
+    let right = Right {
+        data: b.data,
+        row: b.strides.rows,
+    };
+    run([m, k, n], (a, a_row), right, (c, c_row), accumulate);
+}
+
+/// The right operand as the kernel reads it: row `l` starts at `l · row`, its columns
+/// contiguous (read masked past column `n`).
+#[derive(Clone, Copy)]
+struct Right<'a> {
+    data: &'a [f32],
+    row: usize,
+}
+
+fn run(mkn: [usize; 3], a: (&[f32], usize), b: Right, c: (&mut [f32], usize), accumulate: bool) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: AVX-512 F is present (asserted by `product`), whose checks keep every element
+    // the blocks touch (the right operand's through masked loads) inside `a`, `b` and `c`.
+    unsafe {
+        avx512::blocks(mkn, a, b, c, accumulate)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    unreachable!("{mkn:?} {} {} {} {accumulate}", a.1, b.row, c.1)
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use std::arch::x86_64::*;
+
+    use super::{DEPTH_BLOCK, PANEL, Right, TILE_ROWS};
+
+    /// Where one tile reads and writes.
+    struct Tile {
+        a: *const f32,
+        a_row: usize,
+        /// The right operand's panel, at the block's first depth, and the step between its rows.
+        b: *const f32,
+        b_row: usize,
+        depth: usize,
+        c: *mut f32,
+        c_row: usize,
+        /// Which of the panel's two 16-column halves' lanes are columns of `c`.
+        masks: [__mmask16; 2],
+        /// Add to `c` rather than overwrite it.
+        add: bool,
+    }
+
+    /// The product block by block: depth blocks outermost (each adds to what the previous
+    /// wrote), then tiles of rows, then panels, so a tile's rows stay in L1 across panels.
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn blocks(
+        [m, k, n]: [usize; 3],
+        (a, a_row): (&[f32], usize),
+        b: Right,
+        (c, c_row): (&mut [f32], usize),
+        accumulate: bool,
+    ) {
+        let panels = n.div_ceil(PANEL);
+        for start in (0..k).step_by(DEPTH_BLOCK) {
+            let depth = DEPTH_BLOCK.min(k - start);
+            for first_row in (0..m).step_by(TILE_ROWS) {
+                let rows = TILE_ROWS.min(m - first_row);
+                for p in 0..panels {
+                    let width = PANEL.min(n - p * PANEL);
+                    let tile = Tile {
+                        // SAFETY (all three): inside the slices, by `product`'s checks and
+                        // `pack`'s layout.
+                        a: unsafe { a.as_ptr().add(first_row * a_row + start) },
+                        a_row,
+                        b: unsafe { b.data.as_ptr().add(p * PANEL + start * b.row) },
+                        b_row: b.row,
+                        depth,
+                        c: unsafe { c.as_mut_ptr().add(first_row * c_row + p * PANEL) },
+                        c_row,
+                        masks: [lanes(width), lanes(width.saturating_sub(16))],
+                        add: accumulate || start > 0,
+                    };
+                    // SAFETY: AVX-512 F is enabled here; the tile lies inside the operands.
+                    unsafe { dispatch(rows, &tile) }
+                }
+            }
+        }
+    }
+
+    /// The first `count` lanes (at most 16).
+    fn lanes(count: usize) -> __mmask16 {
+        if count >= 16 {
+            0xFFFF
+        } else {
+            ((1u32 << count) - 1) as __mmask16
+        }
+    }
+
+    #[target_feature(enable = "avx512f")]
+    unsafe fn dispatch(rows: usize, tile: &Tile) {
+        // SAFETY: the caller's.
+        unsafe {
+            match rows {
+                8 => kernel::<8>(tile),
+                7 => kernel::<7>(tile),
+                6 => kernel::<6>(tile),
+                5 => kernel::<5>(tile),
+                4 => kernel::<4>(tile),
+                3 => kernel::<3>(tile),
+                2 => kernel::<2>(tile),
+                _ => kernel::<1>(tile),
+            }
+        }
+    }
+
+    /// `R` rows × 32 columns over the block's depth: per step of the depth, the panel's row
+    /// (two vectors, masked past the last column) times each row's element (broadcast), 2R
+    /// fused multiply-adds. A masked load or store touches no lane outside its mask.
+    #[target_feature(enable = "avx512f")]
+    unsafe fn kernel<const R: usize>(tile: &Tile) {
+        let mut acc = [[_mm512_setzero_ps(); 2]; R];
+        // SAFETY: the caller keeps `a`'s R rows × depth, the panel's depth × 32 and `c`'s
+        // R rows × the masked columns inside their slices.
+        unsafe {
+            for l in 0..tile.depth {
+                let row = tile.b.add(l * tile.b_row);
+                let b0 = _mm512_maskz_loadu_ps(tile.masks[0], row);
+                let b1 = _mm512_maskz_loadu_ps(tile.masks[1], row.wrapping_add(16));
+                for (r, acc) in acc.iter_mut().enumerate() {
+                    let x = _mm512_set1_ps(*tile.a.add(r * tile.a_row + l));
+                    acc[0] = _mm512_fmadd_ps(x, b0, acc[0]);
+                    acc[1] = _mm512_fmadd_ps(x, b1, acc[1]);
+                }
+            }
+            for (r, acc) in acc.iter().enumerate() {
+                for (half, &sum) in acc.iter().enumerate() {
+                    let mask = tile.masks[half];
+                    let out = tile.c.add(r * tile.c_row + 16 * half);
+                    let value = if tile.add {
+                        _mm512_add_ps(_mm512_maskz_loadu_ps(mask, out), sum)
+                    } else {
+                        sum
+                    };
+                    _mm512_mask_storeu_ps(out, mask, value);
+                }
+            }
+        }
+    }
+}
