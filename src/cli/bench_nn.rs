@@ -15,7 +15,7 @@ use serde::Serialize;
 use crate::config_error::ConfigError;
 use crate::games::{Game, GameSpec, GameVisitor};
 use crate::search::limits::{MAX_BATCH, at_most};
-use crate::value::cpu_training::matmul::{Strides, View, matmul};
+use crate::value::cpu_training::matmul::{Strides, View, library_matmul};
 use crate::value::{
     AdamSettings, Architecture, DeviceChoice, InferenceNet, NetDevice, NetOptimizer, ValueNet,
 };
@@ -212,9 +212,9 @@ impl GameVisitor for NnBench {
     }
 }
 
-/// GFLOP/s of 1024 × 1024 × 1024 products by the training step's matrix library, one on each
-/// of rayon's threads at once (how the training step runs its chunks): the peak its products
-/// can reach on this machine.
+/// GFLOP/s of 1024 × 1024 × 1024 products by the training step's matrix library
+/// (`matrixmultiply`), one on each of rayon's threads at once (how the training step runs its
+/// chunks): the peak its products can reach on this machine.
 fn matrix_peak(budget: Duration) -> f64 {
     const N: usize = 1024;
     let a: Vec<f32> = (0..N * N).map(|i| (i % 7) as f32 * 0.25).collect();
@@ -224,7 +224,7 @@ fn matrix_peak(budget: Duration) -> f64 {
     rayon::broadcast(|_| {
         let mut c = vec![0.0f32; N * N];
         while start.elapsed() < budget {
-            matmul(
+            library_matmul(
                 [N, N, N],
                 View::row_major(&a, N),
                 View::row_major(&b, N),

@@ -8,11 +8,11 @@
 
 use super::matmul::View;
 
-/// Columns of a packed panel: two 16-lane vectors.
+/// Columns of a panel: two 16-lane vectors.
 const PANEL: usize = 32;
 /// Rows of a register tile.
 const TILE_ROWS: usize = 8;
-/// Depth of a block: a panel block of 256 × 32 floats (32 KiB) stays in L1.
+/// Depth of a block: a panel's block of 256 rows × 32 floats (32 KiB) stays in L1.
 const DEPTH_BLOCK: usize = 256;
 
 /// Whether this CPU runs the kernel (AVX-512 F, detected once).
@@ -31,8 +31,8 @@ pub fn available() -> bool {
 /// rows contiguous, `c` row-major with `c_row`.
 ///
 /// # Panics
-/// If the CPU lacks AVX-512 (callers check `available`), or if an operand is too short for its
-/// shape (checked by the caller, `matmul`, which is the only one).
+/// If the CPU lacks AVX-512 (callers check `available`), if `b`'s rows are not contiguous, or if
+/// an operand is too short for its shape.
 pub fn product(
     [m, k, n]: [usize; 3],
     (a, a_row): (&[f32], usize),
