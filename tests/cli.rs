@@ -273,8 +273,14 @@ fn bench_nn_prints_figures_and_refuses_uncompiled_devices() {
         .collect();
     assert_eq!(engines, ["cpu", "flex"]);
     for t in training {
-        assert!(t["samples_per_s"].as_f64().unwrap() > 0.0, "{t}");
+        let samples_per_s = t["samples_per_s"].as_f64().unwrap();
+        assert!(samples_per_s > 0.0, "{t}");
         assert!(t["share_of_peak"].as_f64().unwrap() > 0.0, "{t}");
+        // The median step's rate and the mean rate agree within a factor of ten (milliseconds,
+        // not seconds or microseconds).
+        let median_rate = 8.0 / (t["median_step_ms"].as_f64().unwrap() / 1e3);
+        let ratio = median_rate / samples_per_s;
+        assert!((0.1..10.0).contains(&ratio), "{t}");
     }
     assert!(report["matrix_peak_gflops"].as_f64().unwrap() > 0.0);
     // Without --train, inference only.

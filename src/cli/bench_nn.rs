@@ -62,6 +62,8 @@ struct InferenceFigure {
 struct TrainingFigure {
     engine: String,
     samples_per_s: f64,
+    /// The median of the steps' times: steadier than the mean on a machine shared with others.
+    median_step_ms: f64,
     gflops: f64,
     /// `gflops` over the matrix peak.
     share_of_peak: f64,
@@ -95,8 +97,14 @@ struct NnBench {
 /// What the bench measured for one game.
 struct NnFigures {
     inference: Vec<InferenceFigure>,
-    /// Samples/s of each engine.
-    training: Vec<(String, f64)>,
+    /// What each engine's steps took.
+    training: Vec<(String, StepTimes)>,
+}
+
+/// An engine's training steps, timed.
+struct StepTimes {
+    samples_per_s: f64,
+    median_step_ms: f64,
 }
 
 /// Encoded random positions: `count` of them, contiguous.
@@ -168,7 +176,7 @@ impl NnBench {
         initial: &G,
         net: &ValueNet,
         engine: &NetDevice,
-    ) -> anyhow::Result<f64> {
+    ) -> anyhow::Result<StepTimes> {
         let inputs = random_inputs(initial, self.train_batch);
         let targets: Vec<f32> = (0..self.train_batch)
             .map(|i| if i % 2 == 0 { 0.5 } else { -0.5 })
@@ -181,17 +189,26 @@ impl NnBench {
         );
         let first = net_optimizer.step(&inputs, &targets);
         let start = Instant::now();
-        let mut steps = 0u64;
+        let mut step_seconds = Vec::with_capacity(1 << 16);
         let mut last = first;
         while start.elapsed() < self.seconds {
+            let step_start = Instant::now();
             last = net_optimizer.step(&inputs, &targets);
-            steps += 1;
+            step_seconds.push(step_start.elapsed().as_secs_f64());
         }
         anyhow::ensure!(
             last.is_finite() && last <= first,
             "training diverged: loss {first} -> {last}"
         );
-        Ok((steps * self.train_batch as u64) as f64 / start.elapsed().as_secs_f64())
+        let steps = step_seconds.len();
+        let samples_per_s = (steps * self.train_batch) as f64 / start.elapsed().as_secs_f64();
+        anyhow::ensure!(steps > 0, "no training step fits in --seconds");
+        let (_, median, _) = step_seconds.select_nth_unstable_by(steps / 2, f64::total_cmp);
+        let median_step_ms = *median * 1e3;
+        Ok(StepTimes {
+            samples_per_s,
+            median_step_ms,
+        })
     }
 }
 
@@ -293,11 +310,12 @@ fn report(args: &NnArgs, figures: NnFigures, peak: Option<f64>) -> NnReport {
     let training = figures
         .training
         .into_iter()
-        .map(|(engine, samples_per_s)| {
-            let gflops = samples_per_s * training_flops as f64 / 1e9;
+        .map(|(engine, times)| {
+            let gflops = times.samples_per_s * training_flops as f64 / 1e9;
             TrainingFigure {
                 engine,
-                samples_per_s,
+                samples_per_s: times.samples_per_s,
+                median_step_ms: times.median_step_ms,
                 gflops,
                 share_of_peak: peak.map_or(f64::NAN, |p| gflops / p),
             }
@@ -337,12 +355,13 @@ fn print_report(report: &NnReport, json: bool) -> anyhow::Result<ExitCode> {
     }
     for t in &report.training {
         println!(
-            "  training batch {:>4} on {:>6}: {:>10.0} samples/s {:>7.1} GFLOP/s ({:.0} % of the matrix peak)",
+            "  training batch {:>4} on {:>6}: {:>10.0} samples/s {:>7.1} GFLOP/s ({:.0} % of the matrix peak), median step {:.3} ms",
             report.train_batch,
             t.engine,
             t.samples_per_s,
             t.gflops,
-            100.0 * t.share_of_peak
+            100.0 * t.share_of_peak,
+            t.median_step_ms
         );
     }
     if let Some(peak) = report.matrix_peak_gflops {
