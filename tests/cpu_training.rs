@@ -7,7 +7,10 @@ use burn::optim::{AdamConfig, GradientsParams};
 use burn::prelude::*;
 use descent::games::{Awale, AwaleParams, ConnectFour, Game, TicTacToe};
 use descent::value::net_evaluator::encode_batch;
-use descent::value::{AdamSettings, Architecture, CpuTrainer, NetDevice, NetOptimizer, ValueNet};
+use descent::value::{
+    AdamSettings, Architecture, CpuTrainer, Minibatch, MinibatchRef, MinibatchSource, NetDevice,
+    NetOptimizer, ValueNet,
+};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
@@ -346,4 +349,70 @@ fn an_optimizer_state_of_another_network_is_refused() {
         .unwrap_err()
         .to_string();
     assert!(message.contains("not an optimiser state"), "{message}");
+}
+
+/// A minibatch held in reverse order, gathered position by position into the reader's scratch
+/// (as a replay buffer's minibatch is gathered by each chunk's thread).
+struct Reversed<'a> {
+    inputs: &'a [f32],
+    targets: &'a [f32],
+}
+
+impl MinibatchSource for Reversed<'_> {
+    fn len(&self) -> usize {
+        self.targets.len()
+    }
+
+    fn read<'a>(
+        &'a self,
+        range: std::ops::Range<usize>,
+        scratch: &'a mut Minibatch,
+    ) -> MinibatchRef<'a> {
+        scratch.clear();
+        let (size, last) = (self.inputs.len() / self.len(), self.len() - 1);
+        for i in range {
+            let at = last - i;
+            scratch
+                .inputs
+                .extend_from_slice(&self.inputs[at * size..(at + 1) * size]);
+            scratch.targets.push(self.targets[at]);
+        }
+        scratch.as_ref()
+    }
+}
+
+#[test]
+fn steps_from_a_gathered_minibatch_equal_steps_from_held_positions() {
+    let _generator = seeded();
+    let awale = Awale::new(&AwaleParams::default());
+    let shape = Awale::ENCODING.dims();
+    let (inputs, targets) = batch(&awale, 129, 9);
+    let size = inputs.len() / targets.len();
+    let reversed_inputs: Vec<f32> = inputs.chunks(size).rev().flatten().copied().collect();
+    let reversed_targets: Vec<f32> = targets.iter().rev().copied().collect();
+    let gathered = Reversed {
+        inputs: &reversed_inputs,
+        targets: &reversed_targets,
+    };
+    let net = ValueNet::new(
+        &"resnet-b0c32-fc64".parse().unwrap(),
+        shape,
+        true,
+        &Device::flex(),
+    );
+    for engine in [NetDevice::cpu(), NetDevice::burn(Device::flex())] {
+        let settings = AdamSettings::default();
+        let mut held = NetOptimizer::new(net.clone(), settings, &engine, shape);
+        let mut read = NetOptimizer::new(net.clone(), settings, &engine, shape);
+        for step in 0..3 {
+            let (a, b) = (held.step(&inputs, &targets), read.step_from(&gathered));
+            assert_eq!(a, b, "loss of step {step}");
+        }
+        let (a, b) = (
+            weights(&held.inference_net()),
+            weights(&read.inference_net()),
+        );
+        assert_eq!(a, b, "the same weights after three steps");
+        assert_ne!(a, weights(&net), "the steps moved the weights");
+    }
 }

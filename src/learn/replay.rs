@@ -22,9 +22,13 @@
 //! the game type and can be saved in a checkpoint.
 
 use std::collections::VecDeque;
+use std::ops::Range;
 
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
+
+pub use crate::value::minibatch::Minibatch;
+use crate::value::minibatch::{MinibatchRef, MinibatchSource};
 
 /// What the buffer holds at most.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -56,24 +60,66 @@ impl GamePairs {
     }
 }
 
-/// One minibatch: `targets.len()` encoded positions laid out contiguously, and their targets.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Minibatch {
-    pub inputs: Vec<f32>,
-    pub targets: Vec<f32>,
-}
-
 /// One learning phase's pairs, shuffled and dealt round robin into `count` minibatches:
-/// minibatch `k` holds the pairs at positions `k`, `k + count`, `k + 2·count`, …
+/// minibatch `k` holds the shuffled pairs at positions `k`, `k + count`, `k + 2·count`, …,
+/// stored minibatch after minibatch (`dealt`), so that a minibatch's list is contiguous.
 #[derive(Clone, Debug, Default)]
 pub struct LearningPhase {
-    chosen: Vec<(usize, u32)>,
+    dealt: Vec<(usize, u32)>,
     count: usize,
 }
 
 impl LearningPhase {
+    /// `shuffled` dealt round robin into `count` minibatches.
+    fn deal(shuffled: &[(usize, u32)], count: usize) -> LearningPhase {
+        let mut dealt = Vec::with_capacity(shuffled.len());
+        for k in 0..count {
+            dealt.extend(shuffled[k..].iter().step_by(count));
+        }
+        LearningPhase { dealt, count }
+    }
+
     pub fn minibatches(&self) -> usize {
         self.count
+    }
+
+    /// Where minibatch `k` starts in `dealt`: the first `n mod count` minibatches hold one
+    /// pair more than the others.
+    fn start(&self, k: usize) -> usize {
+        let (short, longer) = (self.dealt.len() / self.count, self.dealt.len() % self.count);
+        k * short + k.min(longer)
+    }
+
+    /// Minibatch `k`'s `(game index, pair index)` list.
+    fn pairs(&self, k: usize) -> &[(usize, u32)] {
+        &self.dealt[self.start(k)..self.start(k + 1)]
+    }
+}
+
+/// Minibatch `k` of a learning phase: the phase's pairs `k`, `k + count`, `k + 2·count`, …,
+/// gathered from the buffer by whoever reads them.
+pub struct PhaseMinibatch<'a> {
+    buffer: &'a ReplayBuffer,
+    phase: &'a LearningPhase,
+    k: usize,
+}
+
+impl MinibatchSource for PhaseMinibatch<'_> {
+    fn len(&self) -> usize {
+        self.phase.pairs(self.k).len()
+    }
+
+    fn read<'a>(&'a self, range: Range<usize>, scratch: &'a mut Minibatch) -> MinibatchRef<'a> {
+        scratch.clear();
+        let len = self.buffer.encoding_len;
+        for &(g, i) in &self.phase.pairs(self.k)[range] {
+            let (pairs, i) = (&self.buffer.games[g], i as usize);
+            scratch
+                .inputs
+                .extend_from_slice(&pairs.inputs[i * len..(i + 1) * len]);
+            scratch.targets.push(pairs.targets[i]);
+        }
+        scratch.as_ref()
     }
 }
 
@@ -285,24 +331,31 @@ impl ReplayBuffer {
     ) -> LearningPhase {
         let mut chosen = self.choose(rng);
         if chosen.is_empty() {
-            return LearningPhase { chosen, count: 0 };
+            return LearningPhase::default();
         }
         let count = minibatch_count(chosen.len(), batch_size);
         shuffle(&mut chosen, rng);
-        LearningPhase { chosen, count }
+        LearningPhase::deal(&chosen, count)
     }
 
     /// Minibatch `k` of `phase` into `batch` (its buffers reused).
     pub fn fill_minibatch(&self, phase: &LearningPhase, k: usize, batch: &mut Minibatch) {
-        batch.inputs.clear();
-        batch.targets.clear();
-        let len = self.encoding_len;
-        for &(g, i) in phase.chosen.iter().skip(k).step_by(phase.count) {
-            let (pairs, i) = (&self.games[g], i as usize);
-            batch
-                .inputs
-                .extend_from_slice(&pairs.inputs[i * len..(i + 1) * len]);
-            batch.targets.push(pairs.targets[i]);
+        let minibatch = self.minibatch(phase, k);
+        minibatch.read(0..minibatch.len(), batch);
+    }
+
+    /// Minibatch `k` of `phase`, read where its pairs lie by the training step's threads
+    /// (`NetOptimizer::step_from`): the same pairs in the same order as `fill_minibatch`.
+    pub fn minibatch<'a>(&'a self, phase: &'a LearningPhase, k: usize) -> PhaseMinibatch<'a> {
+        assert!(
+            k < phase.count,
+            "minibatch {k} of a phase of {}",
+            phase.count
+        );
+        PhaseMinibatch {
+            buffer: self,
+            phase,
+            k,
         }
     }
 
@@ -660,6 +713,50 @@ mod tests {
         for b in &batches {
             assert_eq!(b.targets.len(), 50);
             assert!(b.targets.iter().any(|&t| t < 100.0) && b.targets.iter().any(|&t| t >= 100.0));
+        }
+    }
+
+    /// A phase's minibatches are the shuffled pairs dealt round robin, whatever the remainder;
+    /// a minibatch read in parts, from either end, gathers the same positions as a whole.
+    #[test]
+    fn a_phase_deals_its_pairs_round_robin_and_reads_them_in_any_parts() {
+        for (n, count) in [(1, 1), (7, 3), (128, 1), (1000, 8), (1001, 8), (1007, 8)] {
+            let shuffled: Vec<(usize, u32)> = (0..n).map(|i| (i % 3, (i * 7 % n) as u32)).collect();
+            let phase = LearningPhase::deal(&shuffled, count);
+            let mut seen = 0;
+            for k in 0..count {
+                let expected: Vec<_> = shuffled.iter().skip(k).step_by(count).copied().collect();
+                assert_eq!(
+                    phase.pairs(k),
+                    expected,
+                    "minibatch {k} of {count}, {n} pairs"
+                );
+                seen += expected.len();
+            }
+            assert_eq!(seen, n);
+        }
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut buffer = ReplayBuffer::new(ReplayPolicy::LastGame, 2);
+        let (inputs, targets) = game(0, 300);
+        buffer.add_game(inputs, targets, &mut rng);
+        let phase = buffer.plan_learning_phase(64, &mut rng);
+        let (mut whole, mut parts) = (Minibatch::default(), Minibatch::default());
+        for k in 0..phase.minibatches() {
+            buffer.fill_minibatch(&phase, k, &mut whole);
+            let minibatch = buffer.minibatch(&phase, k);
+            assert_eq!(minibatch.len(), whole.targets.len());
+            let cut = minibatch.len() / 3;
+            let mut scratch = Minibatch::default();
+            parts.clear();
+            for range in [0..cut, cut..minibatch.len()] {
+                let read = minibatch.read(range, &mut scratch);
+                parts.inputs.extend_from_slice(read.inputs);
+                parts.targets.extend_from_slice(read.targets);
+            }
+            assert_eq!(parts, whole);
+            for (pair, &id) in whole.inputs.chunks(2).zip(&whole.targets) {
+                assert_eq!(pair, [id, id], "a position with its own target");
+            }
         }
     }
 }

@@ -8,9 +8,9 @@ use rand::rngs::Xoshiro256PlusPlus;
 
 use super::config::TrainSettings;
 use crate::games::Game;
+use crate::learn::ReplayBuffer;
 use crate::learn::augment::{Augmentation, EncodedPairs, augment, encode_pairs};
-use crate::learn::{Minibatch, ReplayBuffer};
-use crate::value::NetOptimizer;
+use crate::value::{MinibatchSource, NetOptimizer};
 
 /// What one learning phase did.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -31,8 +31,6 @@ pub struct Learner {
     pub batch_size: usize,
     pub augment_symmetries: Augmentation,
     pub rng: Xoshiro256PlusPlus,
-    /// The minibatch being learned (its buffers reused step after step).
-    minibatch: Minibatch,
 }
 
 impl Learner {
@@ -49,7 +47,6 @@ impl Learner {
             batch_size: settings.replay.batch_size,
             augment_symmetries: settings.learning.augment_symmetries,
             rng,
-            minibatch: Minibatch::default(),
         }
     }
 
@@ -69,15 +66,14 @@ impl Learner {
         let Learner {
             net_optimizer,
             replay,
-            minibatch,
             ..
         } = self;
         let (pairs_learned, loss_sum) = net_optimizer.run_steps(|net_optimizer| {
             let (mut pairs, mut loss_sum) = (0, 0.0);
             for k in 0..phase.minibatches() {
-                replay.fill_minibatch(&phase, k, minibatch);
-                pairs += minibatch.targets.len();
-                loss_sum += net_optimizer.step(&minibatch.inputs, &minibatch.targets) as f64;
+                let minibatch = replay.minibatch(&phase, k);
+                pairs += minibatch.len();
+                loss_sum += net_optimizer.step_from(&minibatch) as f64;
             }
             (pairs, loss_sum)
         });

@@ -28,6 +28,7 @@ use self::adam::{Adam, StepFactors};
 use self::flat::FlatLayout;
 use self::pass::Chunk;
 use self::plan::{Parameter, Plan, with_values};
+use super::minibatch::{Minibatch, MinibatchRef, MinibatchSource};
 use super::net_optimizer::AdamSettings;
 use super::network::ValueNet;
 
@@ -61,6 +62,8 @@ pub struct CpuTrainer {
     adam: Adam,
     settings: AdamSettings,
     chunks: Vec<Chunk>,
+    /// Each chunk's positions, where its minibatch source gathers them.
+    chunk_positions: Vec<Minibatch>,
     /// Each chunk's gradient of every parameter, laid out as `values`.
     chunk_grads: Vec<Vec<f32>>,
     /// Adam's factors for the step being taken, per parameter (scratch).
@@ -143,6 +146,7 @@ impl CpuTrainer {
             values,
             settings,
             chunks: Vec::new(),
+            chunk_positions: Vec::new(),
             chunk_grads: Vec::new(),
             factors: Vec::new(),
             template,
@@ -154,12 +158,29 @@ impl CpuTrainer {
     /// `[batch, planes, rows, cols]`), on the MSE plus the kernels' L2 penalty; returns the MSE
     /// before the step.
     pub fn step(&mut self, inputs: &[f32], targets: &[f32]) -> f32 {
+        self.step_from(&self.checked(inputs, targets))
+    }
+
+    /// `inputs` and `targets` as a minibatch, if `inputs` holds `targets.len()` encoded
+    /// positions.
+    fn checked<'a>(&self, inputs: &'a [f32], targets: &'a [f32]) -> MinibatchRef<'a> {
         let batch = targets.len();
+        assert_eq!(
+            inputs.len(),
+            batch * self.plan.planes * self.plan.cells,
+            "inputs are not {batch} encoded positions"
+        );
+        MinibatchRef { inputs, targets }
+    }
+
+    /// `step` on a minibatch each chunk's thread reads (or gathers) its own positions of.
+    pub fn step_from(&mut self, minibatch: &dyn MinibatchSource) -> f32 {
+        let batch = minibatch.len();
         if batch == 0 {
             return f32::NAN;
         }
         let squared_error = in_pool(|| {
-            let (count, squared_error) = self.run_chunks(inputs, targets);
+            let (count, squared_error) = self.run_chunks(minibatch);
             self.apply_gradients(count);
             squared_error
         });
@@ -168,14 +189,9 @@ impl CpuTrainer {
 
     /// The forward and backward passes of the minibatch, chunk by chunk on rayon's threads;
     /// returns how many chunks hold its gradients and the batch's Σ (value − target)².
-    fn run_chunks(&mut self, inputs: &[f32], targets: &[f32]) -> (usize, f64) {
-        let batch = targets.len();
+    fn run_chunks(&mut self, minibatch: &dyn MinibatchSource) -> (usize, f64) {
+        let batch = minibatch.len();
         let size = self.plan.planes * self.plan.cells;
-        assert_eq!(
-            inputs.len(),
-            batch * size,
-            "inputs are not {batch} encoded positions"
-        );
         let (count, len) = chunking(batch);
         self.make_chunks(count);
         let (plan, layout) = (&self.plan, &self.layout);
@@ -183,12 +199,20 @@ impl CpuTrainer {
         self.chunks[..count]
             .par_iter_mut()
             .zip(&mut self.chunk_grads[..count])
-            .zip(inputs.par_chunks(len * size))
-            .zip(targets.par_chunks(len))
-            .for_each(|(((chunk, grads), inputs), targets)| {
+            .zip(&mut self.chunk_positions[..count])
+            .enumerate()
+            .for_each(|(c, ((chunk, grads), scratch))| {
+                let range = c * len..((c + 1) * len).min(batch);
+                let positions = minibatch.read(range.clone(), scratch);
+                assert!(
+                    positions.targets.len() == range.len()
+                        && positions.inputs.len() == range.len() * size,
+                    "positions {range:?} of the minibatch are not {} encoded positions",
+                    range.len()
+                );
                 let mut grads = layout.view_mut(grads);
-                plan.forward(params, inputs, targets.len(), chunk);
-                plan.backward(params, targets, batch, chunk, &mut grads);
+                plan.forward(params, positions.inputs, range.len(), chunk);
+                plan.backward(params, positions.targets, batch, chunk, &mut grads);
             });
         let squared_error = self.chunks[..count].iter().map(|c| c.squared_error).sum();
         (count, squared_error)
@@ -198,6 +222,7 @@ impl CpuTrainer {
     fn make_chunks(&mut self, count: usize) {
         if self.chunks.len() < count {
             self.chunks.resize_with(count, Chunk::default);
+            self.chunk_positions.resize_with(count, Minibatch::default);
             let len = self.layout.len();
             self.chunk_grads.resize_with(count, || vec![0.0; len]);
         }
@@ -238,7 +263,8 @@ impl CpuTrainer {
     /// `read_parameters`' order and burn's layouts, computed as `step` computes it, without a
     /// step (for tests).
     pub fn gradients(&mut self, inputs: &[f32], targets: &[f32]) -> Vec<Vec<f32>> {
-        let (count, _) = in_pool(|| self.run_chunks(inputs, targets));
+        let minibatch = self.checked(inputs, targets);
+        let (count, _) = in_pool(|| self.run_chunks(&minibatch));
         let (first, others) = self.chunk_grads[..count]
             .split_first_mut()
             .expect("a chunk");

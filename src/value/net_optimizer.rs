@@ -13,6 +13,7 @@ use burn::prelude::*;
 
 use super::cpu_training::CpuTrainer;
 use super::device::NetDevice;
+use super::minibatch::{Minibatch, MinibatchSource};
 use super::network::ValueNet;
 
 /// Adam's settings.
@@ -123,6 +124,20 @@ impl NetOptimizer {
                 let grads = GradientsParams::from_grads(objective.backward(), &*model);
                 *model = optimizer.step(settings.learning_rate, model.clone(), grads);
                 loss_value
+            }
+        }
+    }
+
+    /// `step` on a minibatch read where it lies: by each chunk's thread on the direct CPU
+    /// step (no copy beforehand, no pause of its threads between steps), copied out first on
+    /// burn's engines.
+    pub fn step_from(&mut self, minibatch: &dyn MinibatchSource) -> f32 {
+        match &mut self.engine {
+            Engine::Direct(trainer) => trainer.step_from(minibatch),
+            Engine::Burn(_) => {
+                let mut held = Minibatch::default();
+                let positions = minibatch.read(0..minibatch.len(), &mut held);
+                self.step(positions.inputs, positions.targets)
             }
         }
     }

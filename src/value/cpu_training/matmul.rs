@@ -82,19 +82,27 @@ pub fn matmul(
         check_fits("left operand", a.data.len(), m, k, a.strides);
         check_fits("right operand", b.data.len(), k, n, b.strides);
         check_fits("product", c.len(), m, n, c_strides);
-        let (a, c) = ((a.data, a.strides.rows), (c, c_strides.rows));
-        row_kernel::product([m, k, n], a, b, c, accumulate);
+        row_kernel::product([m, k, n], a, b, (c, c_strides.rows), accumulate);
     } else {
         library_matmul([m, k, n], a, b, c, c_strides, accumulate);
     }
 }
 
-/// Whether `matmul` runs a product on the row kernel: every operand row-major (a transposed
-/// operand is `matrixmultiply`'s, which packs it; `cargo bench --bench matmul` compares both
-/// at the training step's shapes), at least a tile of rows and half a panel of columns.
+/// Whether `matmul` runs a product on the row kernel: the right operand and the product
+/// row-major (a transposed right operand is `matrixmultiply`'s, which packs it), at least a tile
+/// of rows and half a panel of columns. A left operand read transposed (a weight gradient
+/// `Xᵀ · dY`) goes there only where the bench measured it faster (`cargo bench --bench
+/// matmul`): when it fits in L2 (`TRANSPOSED_LEFT_MAX`; past it, reading 8 columns at a time
+/// across its rows loses to sgemm's packing: 101 against 111 GFLOP/s on Connect Four's second
+/// convolution) and the last panel is at least half used (`n` = 100 computes 128 columns).
 fn row_kernel_suits([m, k, n]: [usize; 3], a: Strides, b: Strides, c: Strides) -> bool {
-    [a, b, c].iter().all(|s| s.cols == 1) && m >= 8 && k > 0 && n >= 16 && row_kernel::available()
+    let left_fits = a.cols == 1
+        || (a.rows == 1 && m * k <= TRANSPOSED_LEFT_MAX && (n % 32 == 0 || n % 32 >= 16));
+    left_fits && b.cols == 1 && c.cols == 1 && m >= 8 && k > 0 && n >= 16 && row_kernel::available()
 }
+
+/// The most elements of a transposed left operand the row kernel takes (2 MiB of f32).
+const TRANSPOSED_LEFT_MAX: usize = 1 << 19;
 
 /// `matmul` on `matrixmultiply`'s sgemm, whatever the shape (both operands packed).
 pub fn library_matmul(
@@ -225,9 +233,10 @@ mod tests {
         }
     }
 
-    /// Both engines of `matmul` against the definition on tall products: rows not a multiple
-    /// of the tile, columns not a multiple of the panel (nor of its halves), depths beyond a
-    /// block, a left operand with padding between rows, a right one read transposed (which
+    /// Both engines of `matmul`, and the row kernel itself, against the definition on tall
+    /// products: rows not a multiple of the tile, columns not a multiple of the panel (nor of
+    /// its halves), depths beyond a block, a left operand with padding between rows or read
+    /// transposed (a weight gradient's `Xᵀ`, padded too), a right one read transposed (which
     /// goes to `matrixmultiply`).
     #[test]
     fn row_kernel_and_library_products_match_the_definition() {
@@ -242,53 +251,44 @@ mod tests {
             [9, 257, 32],
             [30, 40, 70],
         ] {
-            let a_row = k + 3;
-            let a = filled(m * a_row, m);
-            let left = View {
-                data: &a,
-                strides: Strides::row_major(a_row),
-            };
+            let (row_major, transposed) = (filled(m * (k + 3), m), filled(k * (m + 2), k));
+            let lefts = [
+                View::row_major(&row_major, k + 3),
+                View::row_major(&transposed, m + 2).transposed(),
+            ];
             let b = filled(k * n, n);
-            for right in [View::row_major(&b, n), View::row_major(&b, k).transposed()] {
+            let rights = [View::row_major(&b, n), View::row_major(&b, k).transposed()];
+            for (left, right) in lefts.into_iter().flat_map(|l| rights.map(|r| (l, r))) {
                 for accumulate in [false, true] {
-                    let start = filled(m * n, 5);
-                    let mut expected = start.clone();
-                    naive(
-                        [m, k, n],
-                        left,
-                        right,
-                        &mut expected,
-                        Strides::row_major(n),
-                        accumulate,
-                    );
-                    let strides = (
-                        Strides::row_major(a_row),
-                        right.strides,
-                        Strides::row_major(n),
-                    );
-                    let routed = row_kernel_suits([m, k, n], strides.0, strides.1, strides.2);
-                    let in_place = right.strides.cols == 1;
-                    assert_eq!(routed, row_kernel::available() && in_place);
-                    if routed {
-                        let mut got = start.clone();
-                        let c = (&mut got[..], n);
-                        row_kernel::product([m, k, n], (&a, a_row), right, c, accumulate);
-                        close([m, k, n], &got, &expected, "row kernel");
-                    }
-                    for engine in [matmul, library_matmul] {
-                        let mut got = start.clone();
-                        engine(
-                            [m, k, n],
-                            left,
-                            right,
-                            &mut got,
-                            Strides::row_major(n),
-                            accumulate,
-                        );
-                        close([m, k, n], &got, &expected, "matmul");
-                    }
+                    check_product([m, k, n], left, right, accumulate);
                 }
             }
+        }
+    }
+
+    /// `matmul`, `library_matmul` and (where it can run) the row kernel against `naive`.
+    fn check_product([m, k, n]: [usize; 3], left: View, right: View, accumulate: bool) {
+        let start = filled(m * n, 5);
+        let c_strides = Strides::row_major(n);
+        let mut expected = start.clone();
+        naive([m, k, n], left, right, &mut expected, c_strides, accumulate);
+        let routed = row_kernel_suits([m, k, n], left.strides, right.strides, c_strides);
+        let in_place = row_kernel::available() && right.strides.cols == 1;
+        if left.strides.cols == 1 {
+            assert_eq!(
+                routed, in_place,
+                "a row-major left operand goes to the row kernel"
+            );
+        }
+        if in_place {
+            let mut got = start.clone();
+            row_kernel::product([m, k, n], left, right, (&mut got, n), accumulate);
+            close([m, k, n], &got, &expected, "row kernel");
+        }
+        for engine in [matmul, library_matmul] {
+            let mut got = start.clone();
+            engine([m, k, n], left, right, &mut got, c_strides, accumulate);
+            close([m, k, n], &got, &expected, "matmul");
         }
     }
 

@@ -1,10 +1,12 @@
-//! `c = a · b` (or `c += a · b`) with the left operand read in place, row by row: an AVX-512
-//! kernel for the training step's products whose left operand is a tall row-major matrix (im2col
-//! rows, a layer's activations, a layer's output gradient) and whose right one is a weight matrix.
+//! `c = a · b` (or `c += a · b`) with both operands read in place: an AVX-512 kernel for the
+//! training step's products whose right operand's rows are contiguous — the forward products (a
+//! tall row-major left operand: im2col rows, a layer's activations, times a weight matrix) and the
+//! weight gradients (the transposed activations times the output gradient, `Xᵀ · dY`).
 //! A general sgemm packs both operands for every product; here neither is: the right one's rows
-//! (contiguous) are read in panels of 32 columns, and each left element is broadcast from where
-//! it lies, so the big operand crosses memory once. A tile of 8 rows × 32 columns is 16
-//! accumulators; the depth is cut into blocks whose panel stays in L1. Nothing is allocated.
+//! are read in panels of 32 columns, and each left element is broadcast from where it lies,
+//! whatever the left operand's strides (8 consecutive elements of a column of `Xᵀ` are one
+//! row's 8 neighbours of `X`). A tile of 8 rows × 32 columns is 16 accumulators; the depth is cut
+//! into blocks whose panel stays in L1. Nothing is allocated.
 
 use super::matmul::View;
 
@@ -27,22 +29,23 @@ pub fn available() -> bool {
     }
 }
 
-/// `c [m × n] (+)= a [m × k] · b [k × n]`, `a` row-major with `a_row` floats between rows, `b`'s
-/// rows contiguous, `c` row-major with `c_row`.
+/// `c [m × n] (+)= a [m × k] · b [k × n]`, `a` laid out by any strides, `b`'s rows contiguous,
+/// `c` row-major with `c_row`.
 ///
 /// # Panics
 /// If the CPU lacks AVX-512 (callers check `available`), if `b`'s rows are not contiguous, or if
 /// an operand is too short for its shape.
 pub fn product(
     [m, k, n]: [usize; 3],
-    (a, a_row): (&[f32], usize),
+    a: View,
     b: View,
     (c, c_row): (&mut [f32], usize),
     accumulate: bool,
 ) {
     assert!(available(), "the row kernel needs AVX-512");
     assert!(m > 0 && k > 0 && n > 0, "empty product {m}×{k}×{n}");
-    assert!((m - 1) * a_row + k <= a.len() && (m - 1) * c_row + n <= c.len());
+    let last_a = (m - 1) * a.strides.rows + (k - 1) * a.strides.cols;
+    assert!(last_a < a.data.len() && (m - 1) * c_row + n <= c.len());
     assert_eq!(
         b.strides.cols, 1,
         "the right operand's rows must be contiguous"
@@ -53,7 +56,7 @@ pub fn product(
         data: b.data,
         row: b.strides.rows,
     };
-    run([m, k, n], (a, a_row), right, (c, c_row), accumulate);
+    run([m, k, n], a, right, (c, c_row), accumulate);
 }
 
 /// The right operand as the kernel reads it: row `l` starts at `l · row`, its columns
@@ -64,7 +67,7 @@ struct Right<'a> {
     row: usize,
 }
 
-fn run(mkn: [usize; 3], a: (&[f32], usize), b: Right, c: (&mut [f32], usize), accumulate: bool) {
+fn run(mkn: [usize; 3], a: View, b: Right, c: (&mut [f32], usize), accumulate: bool) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: AVX-512 F is present (asserted by `product`), whose checks keep every element
     // the blocks touch (the right operand's through masked loads) inside `a`, `b` and `c`.
@@ -72,19 +75,22 @@ fn run(mkn: [usize; 3], a: (&[f32], usize), b: Right, c: (&mut [f32], usize), ac
         avx512::blocks(mkn, a, b, c, accumulate)
     }
     #[cfg(not(target_arch = "x86_64"))]
-    unreachable!("{mkn:?} {} {} {} {accumulate}", a.1, b.row, c.1)
+    unreachable!("{mkn:?} {:?} {} {} {accumulate}", a.strides, b.row, c.1)
 }
 
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use std::arch::x86_64::*;
 
-    use super::{DEPTH_BLOCK, PANEL, Right, TILE_ROWS};
+    use super::{DEPTH_BLOCK, PANEL, Right, TILE_ROWS, View};
 
     /// Where one tile reads and writes.
     struct Tile {
+        /// The left operand's element at the tile's first row and the block's first depth, and
+        /// the steps to the next row and to the next depth.
         a: *const f32,
         a_row: usize,
+        a_depth: usize,
         /// The right operand's panel, at the block's first depth, and the step between its rows.
         b: *const f32,
         b_row: usize,
@@ -102,11 +108,12 @@ mod avx512 {
     #[target_feature(enable = "avx512f")]
     pub(super) unsafe fn blocks(
         [m, k, n]: [usize; 3],
-        (a, a_row): (&[f32], usize),
+        a: View,
         b: Right,
         (c, c_row): (&mut [f32], usize),
         accumulate: bool,
     ) {
+        let (a_row, a_depth) = (a.strides.rows, a.strides.cols);
         let panels = n.div_ceil(PANEL);
         for start in (0..k).step_by(DEPTH_BLOCK) {
             let depth = DEPTH_BLOCK.min(k - start);
@@ -117,8 +124,9 @@ mod avx512 {
                     let tile = Tile {
                         // SAFETY (all three): inside the slices, by `product`'s checks and
                         // `pack`'s layout.
-                        a: unsafe { a.as_ptr().add(first_row * a_row + start) },
+                        a: unsafe { a.data.as_ptr().add(first_row * a_row + start * a_depth) },
                         a_row,
+                        a_depth,
                         b: unsafe { b.data.as_ptr().add(p * PANEL + start * b.row) },
                         b_row: b.row,
                         depth,
@@ -174,7 +182,7 @@ mod avx512 {
                 let b0 = _mm512_maskz_loadu_ps(tile.masks[0], row);
                 let b1 = _mm512_maskz_loadu_ps(tile.masks[1], row.wrapping_add(16));
                 for (r, acc) in acc.iter_mut().enumerate() {
-                    let x = _mm512_set1_ps(*tile.a.add(r * tile.a_row + l));
+                    let x = _mm512_set1_ps(*tile.a.add(r * tile.a_row + l * tile.a_depth));
                     acc[0] = _mm512_fmadd_ps(x, b0, acc[0]);
                     acc[1] = _mm512_fmadd_ps(x, b1, acc[1]);
                 }
