@@ -16,6 +16,7 @@
 mod adam;
 mod backward;
 mod flat;
+pub mod implicit_conv;
 pub mod matmul;
 mod pass;
 mod plan;

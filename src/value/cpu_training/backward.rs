@@ -5,7 +5,7 @@
 use std::mem::swap;
 
 use super::flat::{Params, ParamsMut};
-use super::pass::{BlockCache, Chunk, affine_backward, relu_backward};
+use super::pass::{BlockCache, Chunk, affine_backward, bias_gradient, relu_backward};
 use super::plan::{Affine, BlockPlan, Plan};
 use crate::value::board_layout::take;
 
@@ -13,7 +13,7 @@ use crate::value::board_layout::take;
 struct BlockScratch<'a> {
     residual: &'a mut Vec<f32>,
     hidden: &'a mut Vec<f32>,
-    columns: &'a mut Vec<f32>,
+    conv: &'a mut [Vec<f32>; 2],
     se: &'a mut [Vec<f32>; 3],
 }
 
@@ -32,7 +32,8 @@ impl Plan {
         let rows = positions * self.cells;
         let Chunk {
             boards,
-            columns,
+            conv_inputs,
+            corners,
             blocks,
             head_cells,
             layers,
@@ -40,7 +41,7 @@ impl Plan {
             grad_boards,
             grad_residual,
             grad_hidden,
-            grad_columns,
+            grad_conv,
             grad_se,
             grad_layers,
             grad_features,
@@ -86,7 +87,7 @@ impl Plan {
             let scratch = BlockScratch {
                 residual: grad_residual,
                 hidden: grad_hidden,
-                columns: grad_columns,
+                conv: grad_conv,
                 se: grad_se,
             };
             let grad_out = &mut grad_board[..rows * filters];
@@ -99,7 +100,7 @@ impl Plan {
                 block,
                 params,
                 grads,
-                &blocks[j],
+                (&blocks[j], corners),
                 [x, out],
                 grad_out,
                 grad_x,
@@ -107,8 +108,65 @@ impl Plan {
             );
             swap(&mut grad_board, &mut grad_spare);
         }
-        let scratch = [grad_board, grad_spare, grad_columns];
-        self.convs_backward(params, grads, boards, columns, scratch, rows);
+        let scratch = ([grad_board, grad_spare], grad_conv);
+        self.convs_backward(params, grads, boards, (conv_inputs, corners), scratch);
+    }
+
+    /// Back through a 3×3 convolution from `grad_out`, its output's gradient (`[rows,
+    /// outputs]`, a row per corner, the ReLU's mask applied): its weight's and bias's gradients
+    /// into `grads`, and its input's into `grad_x` if asked (added to what is there when the
+    /// flag says so). `input` is what `conv_forward` kept.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn conv_backward(
+        &self,
+        conv: &Affine,
+        params: Params,
+        grads: &mut ParamsMut,
+        (input, corners): (&[f32], &[usize]),
+        grad_out: &[f32],
+        grad_x: Option<(&mut [f32], bool)>,
+        scratch: &mut [Vec<f32>; 2],
+    ) {
+        let (channels, rows) = (conv.inputs / 9, corners.len());
+        let grad_out = &grad_out[..rows * conv.outputs];
+        if self.implicit(conv) {
+            let grad_weight = &mut grads[conv.weight];
+            let outputs = conv.outputs;
+            self.windows
+                .weight_gradient(input, channels, corners, grad_out, outputs, grad_weight);
+            bias_gradient(grad_out, &mut grads[conv.bias()]);
+            if let Some((grad_x, accumulate)) = grad_x {
+                self.windows.input_gradient(
+                    grad_out,
+                    corners,
+                    &params[conv.weight],
+                    [channels, outputs],
+                    scratch.each_mut(),
+                    grad_x,
+                    accumulate,
+                );
+            }
+            return;
+        }
+        let Some((grad_x, accumulate)) = grad_x else {
+            affine_backward(conv, params, grads, input, grad_out, rows, None);
+            return;
+        };
+        let grad_columns = take(&mut scratch[0], rows * conv.inputs);
+        affine_backward(
+            conv,
+            params,
+            grads,
+            input,
+            grad_out,
+            rows,
+            Some(grad_columns),
+        );
+        let grad_x = &mut grad_x[..rows * channels];
+        if !accumulate {
+            grad_x.fill(0.0);
+        }
+        self.col2im_add(grad_columns, channels, grad_x);
     }
 
     /// Back through the plain convolutions, last to first, from the gradient of the last one's
@@ -118,31 +176,17 @@ impl Plan {
         params: Params,
         grads: &mut ParamsMut,
         boards: &[Vec<f32>],
-        columns: &[Vec<f32>],
-        [mut grad_board, mut grad_spare, grad_columns]: [&mut Vec<f32>; 3],
-        rows: usize,
+        (inputs, corners): (&[Vec<f32>], &[usize]),
+        ([mut grad_board, mut grad_spare], grad_conv): ([&mut Vec<f32>; 2], &mut [Vec<f32>; 2]),
     ) {
+        let rows = corners.len();
         for (i, conv) in self.convs.iter().enumerate().rev() {
             let grad_out = &mut grad_board[..rows * conv.outputs];
             relu_backward(grad_out, &boards[i + 1][..rows * conv.outputs]);
-            if i == 0 {
-                // The input needs no gradient.
-                affine_backward(conv, params, grads, &columns[0], grad_out, rows, None);
-                break;
-            }
-            let grad_cols = take(grad_columns, rows * conv.inputs);
-            affine_backward(
-                conv,
-                params,
-                grads,
-                &columns[i],
-                grad_out,
-                rows,
-                Some(grad_cols),
-            );
-            let grad_x = take(grad_spare, rows * conv.inputs / 9);
-            grad_x.fill(0.0);
-            self.col2im_add(grad_cols, conv.inputs / 9, grad_x);
+            let input = (&inputs[i][..], corners);
+            // The input needs no gradient.
+            let grad_x = (i > 0).then(|| (take(grad_spare, rows * conv.inputs / 9), false));
+            self.conv_backward(conv, params, grads, input, grad_out, grad_x, grad_conv);
             swap(&mut grad_board, &mut grad_spare);
         }
     }
@@ -242,7 +286,7 @@ impl Plan {
         block: &BlockPlan,
         params: Params,
         grads: &mut ParamsMut,
-        cache: &BlockCache,
+        (cache, corners): (&BlockCache, &[usize]),
         [x, out]: [&[f32]; 2],
         grad_out: &mut [f32],
         grad_x: &mut [f32],
@@ -265,31 +309,32 @@ impl Plan {
                 scratch.se,
             ),
         }
-        let grad_columns = take(scratch.columns, rows * 9 * channels);
-        affine_backward(
+        let grad_hidden = take(scratch.hidden, rows * channels);
+        let c2 = (&cache.c2_input[..], corners);
+        let into_hidden = Some((&mut grad_hidden[..], false));
+        self.conv_backward(
             &block.c2,
             params,
             grads,
-            &cache.columns2,
+            c2,
             grad_residual,
-            rows,
-            Some(grad_columns),
+            into_hidden,
+            scratch.conv,
         );
-        let grad_hidden = take(scratch.hidden, rows * channels);
-        grad_hidden.fill(0.0);
-        self.col2im_add(grad_columns, channels, grad_hidden);
         relu_backward(grad_hidden, &cache.hidden[..rows * channels]);
-        affine_backward(
+        // The skip's gradient, then the residual's added.
+        grad_x.copy_from_slice(grad_out);
+        let c1 = (&cache.c1_input[..], corners);
+        let into_x = Some((grad_x, true));
+        self.conv_backward(
             &block.c1,
             params,
             grads,
-            &cache.columns1,
+            c1,
             grad_hidden,
-            rows,
-            Some(grad_columns),
+            into_x,
+            scratch.conv,
         );
-        grad_x.copy_from_slice(grad_out);
-        self.col2im_add(grad_columns, channels, grad_x);
     }
 
     /// Back through `residual ⊙ sigmoid(excite(relu(squeeze(mean(residual)))))`: the gradient

@@ -1,9 +1,12 @@
 //! One chunk of a minibatch forward through the network, keeping what the backward pass needs,
 //! then back: the gradient of the chunk's share of the batch's mean squared error with respect to
 //! every parameter. Boards are channels-last rows (`[positions · cells, channels]`), a 3×3
-//! convolution an im2col product; buffers live in the `Chunk` and are reused step after step.
+//! convolution a product on its zero-padded input read in place (`implicit_conv`) or, where
+//! that does not run, on im2col rows; buffers live in the `Chunk` and are reused step after
+//! step.
 
 use super::flat::{Params, ParamsMut};
+use super::implicit_conv;
 use super::matmul::{Strides, View, matmul};
 use super::plan::{Affine, BlockPlan, Plan};
 use crate::value::board_layout::{channels_last, col2im_add, im2col, sum_over_cells, take};
@@ -11,10 +14,12 @@ use crate::value::board_layout::{channels_last, col2im_add, im2col, sum_over_cel
 /// What a residual block's forward pass keeps for its backward pass.
 #[derive(Default)]
 pub(super) struct BlockCache {
-    pub(super) columns1: Vec<f32>,
+    /// What `c1` read (`Plan::conv_forward`): `x` zero-padded, or its im2col rows.
+    pub(super) c1_input: Vec<f32>,
     /// `relu(c1(x))`.
     pub(super) hidden: Vec<f32>,
-    pub(super) columns2: Vec<f32>,
+    /// What `c2` read: `hidden` zero-padded, or its im2col rows.
+    pub(super) c2_input: Vec<f32>,
     /// `c2(hidden)`, before squeeze-excitation.
     pub(super) residual: Vec<f32>,
     /// Squeeze-excitation: each position's channel means, the squeezed layer, the gates.
@@ -29,8 +34,11 @@ pub struct Chunk {
     /// `boards[0]`: the input, channels last; then each plain convolution's output, then each
     /// residual block's.
     pub(super) boards: Vec<Vec<f32>>,
-    /// The im2col rows each plain convolution read.
-    pub(super) columns: Vec<Vec<f32>>,
+    /// What each plain convolution read (`Plan::conv_forward`): its input zero-padded, or its
+    /// im2col rows.
+    pub(super) conv_inputs: Vec<Vec<f32>>,
+    /// Each row's 3×3 window on the zero-padded boards (`Windows::corners`).
+    pub(super) corners: Vec<usize>,
     pub(super) blocks: Vec<BlockCache>,
     /// `relu(head(board))`, per cell.
     pub(super) head_cells: Vec<f32>,
@@ -42,7 +50,9 @@ pub struct Chunk {
     pub(super) grad_boards: [Vec<f32>; 2],
     pub(super) grad_residual: Vec<f32>,
     pub(super) grad_hidden: Vec<f32>,
-    pub(super) grad_columns: Vec<f32>,
+    /// A convolution's input gradient's scratch (`Plan::conv_backward`): the zero-padded output
+    /// gradient and the flipped kernel, or the gradient of the im2col rows.
+    pub(super) grad_conv: [Vec<f32>; 2],
     pub(super) grad_se: [Vec<f32>; 3],
     pub(super) grad_layers: [Vec<f32>; 2],
     pub(super) grad_features: Vec<f32>,
@@ -73,10 +83,24 @@ pub(super) fn affine(
         Strides::row_major(a.outputs),
         false,
     );
-    let bias = &params[a.bias()];
-    for row in out.chunks_exact_mut(a.outputs) {
+    add_bias(out, &params[a.bias()], relu);
+}
+
+/// `bias` added to each row of `out`, then ReLU if `relu`.
+fn add_bias(out: &mut [f32], bias: &[f32], relu: bool) {
+    for row in out.chunks_exact_mut(bias.len()) {
         for (v, &b) in row.iter_mut().zip(bias) {
             *v = if relu { (*v + b).max(0.0) } else { *v + b };
+        }
+    }
+}
+
+/// The gradient of a bias added to every row: the sum of the rows of `dz`.
+pub(super) fn bias_gradient(dz: &[f32], grad_bias: &mut [f32]) {
+    grad_bias.fill(0.0);
+    for row in dz.chunks_exact(grad_bias.len()) {
+        for (g, &d) in grad_bias.iter_mut().zip(row) {
+            *g += d;
         }
     }
 }
@@ -102,13 +126,7 @@ pub(super) fn affine_backward(
         a.strides,
         false,
     );
-    let grad_bias = &mut grads[a.bias()];
-    grad_bias.fill(0.0);
-    for row in dz.chunks_exact(a.outputs) {
-        for (g, &d) in grad_bias.iter_mut().zip(row) {
-            *g += d;
-        }
-    }
+    bias_gradient(dz, &mut grads[a.bias()]);
     if let Some(dx) = dx {
         let weight = View {
             data: &params[a.weight],
@@ -148,13 +166,51 @@ impl Plan {
         col2im_add(&self.taps, grad_columns, channels, grad_x);
     }
 
+    /// Whether `conv` runs on its zero-padded input in place (`implicit_conv`) rather than on
+    /// im2col rows.
+    pub(super) fn implicit(&self, conv: &Affine) -> bool {
+        self.implicit_convs && implicit_conv::suits(conv.inputs / 9, conv.outputs)
+    }
+
+    /// A 3×3 convolution of `x` (`[rows, conv.inputs / 9]`, a row per corner) into `out`, then
+    /// ReLU if `relu`, keeping in `input` what its backward pass reads: `x` zero-padded where
+    /// the convolution runs implicit, else its im2col rows.
+    #[allow(clippy::too_many_arguments)]
+    fn conv_forward(
+        &self,
+        conv: &Affine,
+        params: Params,
+        x: &[f32],
+        corners: &[usize],
+        input: &mut Vec<f32>,
+        out: &mut [f32],
+        relu: bool,
+    ) {
+        let (channels, rows) = (conv.inputs / 9, corners.len());
+        let (x, out) = (&x[..rows * channels], &mut out[..rows * conv.outputs]);
+        if self.implicit(conv) {
+            let padded = take(input, self.windows.padded_len(rows / self.cells, channels));
+            self.windows.pad(x, channels, padded);
+            let weight = View {
+                data: &params[conv.weight],
+                strides: conv.strides,
+            };
+            self.windows.forward(padded, channels, corners, weight, out);
+            add_bias(out, &params[conv.bias()], relu);
+        } else {
+            self.im2col(x, channels, input);
+            affine(conv, params, input, rows, out, relu);
+        }
+    }
+
     /// The forward pass of `positions` encoded positions (`inputs`, planes first), keeping
     /// every activation in `chunk`.
     pub fn forward(&self, params: Params, inputs: &[f32], positions: usize, chunk: &mut Chunk) {
         let rows = positions * self.cells;
         let stages = self.convs.len() + self.blocks.len();
         chunk.boards.resize_with(stages + 1, Vec::new);
-        chunk.columns.resize_with(self.convs.len(), Vec::new);
+        chunk.conv_inputs.resize_with(self.convs.len(), Vec::new);
+        self.windows.corners(positions, &mut chunk.corners);
         chunk
             .blocks
             .resize_with(self.blocks.len(), BlockCache::default);
@@ -163,26 +219,18 @@ impl Plan {
         channels_last(inputs, input, self.planes, self.cells);
         for (i, conv) in self.convs.iter().enumerate() {
             let (done, rest) = chunk.boards.split_at_mut(i + 1);
-            self.im2col(
-                &done[i][..rows * conv.inputs / 9],
-                conv.inputs / 9,
-                &mut chunk.columns[i],
-            );
             let out = take(&mut rest[0], rows * conv.outputs);
-            affine(conv, params, &chunk.columns[i], rows, out, true);
+            let input = &mut chunk.conv_inputs[i];
+            self.conv_forward(conv, params, &done[i], &chunk.corners, input, out, true);
         }
         let filters = self.filters();
         for (j, block) in self.blocks.iter().enumerate() {
             let k = self.convs.len() + j;
             let (done, rest) = chunk.boards.split_at_mut(k + 1);
             let out = take(&mut rest[0], rows * filters);
-            self.block_forward(
-                block,
-                params,
-                &done[k][..rows * filters],
-                &mut chunk.blocks[j],
-                out,
-            );
+            let x = &done[k][..rows * filters];
+            let cache = &mut chunk.blocks[j];
+            self.block_forward(block, params, x, &chunk.corners, cache, out);
         }
         let board = &chunk.boards[stages][..rows * filters];
         if let Some(head) = &self.head {
@@ -209,17 +257,25 @@ impl Plan {
         block: &BlockPlan,
         params: Params,
         x: &[f32],
+        corners: &[usize],
         cache: &mut BlockCache,
         out: &mut [f32],
     ) {
         let channels = block.c1.outputs;
         let rows = x.len() / channels;
-        self.im2col(x, channels, &mut cache.columns1);
         let hidden = take(&mut cache.hidden, rows * channels);
-        affine(&block.c1, params, &cache.columns1, rows, hidden, true);
-        self.im2col(hidden, channels, &mut cache.columns2);
+        self.conv_forward(
+            &block.c1,
+            params,
+            x,
+            corners,
+            &mut cache.c1_input,
+            hidden,
+            true,
+        );
         let residual = take(&mut cache.residual, rows * channels);
-        affine(&block.c2, params, &cache.columns2, rows, residual, false);
+        let input = &mut cache.c2_input;
+        self.conv_forward(&block.c2, params, hidden, corners, input, residual, false);
         out.copy_from_slice(residual);
         if let Some([squeeze, excite]) = &block.se {
             let positions = rows / self.cells;

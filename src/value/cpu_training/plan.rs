@@ -7,6 +7,7 @@ use burn::nn::Linear;
 use burn::nn::conv::Conv2d;
 use burn::prelude::*;
 
+use super::implicit_conv::Windows;
 use super::matmul::Strides;
 use crate::value::board_layout::board_taps;
 use crate::value::cpu_net::values;
@@ -45,6 +46,11 @@ pub struct Plan {
     pub planes: usize,
     pub cells: usize,
     pub taps: Vec<[usize; 9]>,
+    /// The 3×3 windows on zero-padded boards, for the convolutions that run implicit.
+    pub windows: Windows,
+    /// Whether convolutions whose channels suit it run implicit (`implicit_conv`); off, every
+    /// one runs on im2col rows (the two are compared in tests).
+    pub implicit_convs: bool,
     /// Plain 3×3 convolutions, each followed by ReLU.
     pub convs: Vec<Affine>,
     pub blocks: Vec<BlockPlan>,
@@ -298,6 +304,8 @@ impl Plan {
             planes,
             cells: rows * cols,
             taps: board_taps(rows, cols),
+            windows: Windows::new(rows, cols),
+            implicit_convs: true,
             convs,
             blocks,
             head,

@@ -6,9 +6,50 @@
 //! are read in panels of 32 columns, and each left element is broadcast from where it lies,
 //! whatever the left operand's strides (8 consecutive elements of a column of `Xᵀ` are one
 //! row's 8 neighbours of `X`). A tile of 8 rows × 32 columns is 16 accumulators; the depth is cut
-//! into blocks whose panel stays in L1. Nothing is allocated.
+//! into blocks whose panel stays in L1. The left operand may also be gathered (`Left`): each
+//! row and each depth at an offset of its own, so a 3×3 convolution reads its zero-padded input
+//! board in place instead of im2col rows (`implicit_conv`). Nothing is allocated.
 
 use super::matmul::View;
+
+/// Where the rows (or the depths) of a left operand start: element `(row, depth)` of a `Left`
+/// is at `rows.at(row) + depth.at(depth)`.
+#[derive(Clone, Copy, Debug)]
+pub enum Offsets<'a> {
+    /// `i · stride`.
+    Stride(usize),
+    /// `table[i] · scale`.
+    Table { table: &'a [usize], scale: usize },
+    /// Runs of `2^shift` consecutive elements: `starts[i >> shift] + (i mod 2^shift)`.
+    Runs { starts: &'a [usize], shift: u32 },
+}
+
+impl Offsets<'_> {
+    #[inline(always)]
+    fn at(&self, i: usize) -> usize {
+        match *self {
+            Offsets::Stride(stride) => i * stride,
+            Offsets::Table { table, scale } => table[i] * scale,
+            Offsets::Runs { starts, shift } => starts[i >> shift] + (i & ((1 << shift) - 1)),
+        }
+    }
+
+    /// The largest offset of the first `count` (at least one).
+    fn last(&self, count: usize) -> usize {
+        match *self {
+            Offsets::Stride(stride) => (count - 1) * stride,
+            _ => (0..count).map(|i| self.at(i)).max().unwrap_or(0),
+        }
+    }
+}
+
+/// A left operand read where its elements lie, through two sets of offsets.
+#[derive(Clone, Copy, Debug)]
+pub struct Left<'a> {
+    pub data: &'a [f32],
+    pub rows: Offsets<'a>,
+    pub depth: Offsets<'a>,
+}
 
 /// Columns of a panel: two 16-lane vectors.
 const PANEL: usize = 32;
@@ -42,10 +83,32 @@ pub fn product(
     (c, c_row): (&mut [f32], usize),
     accumulate: bool,
 ) {
+    let left = Left {
+        data: a.data,
+        rows: Offsets::Stride(a.strides.rows),
+        depth: Offsets::Stride(a.strides.cols),
+    };
+    gathered_product([m, k, n], left, b, (c, c_row), accumulate);
+}
+
+/// `c [m × n] (+)= a [m × k] · b [k × n]`, `a` read through its offsets (checked once here),
+/// `b`'s rows contiguous, `c` row-major with `c_row`.
+///
+/// # Panics
+/// As `product`, or if an offset of `a` is out of its slice (a table or runs too short for
+/// the shape panics indexing them).
+pub fn gathered_product(
+    [m, k, n]: [usize; 3],
+    a: Left,
+    b: View,
+    (c, c_row): (&mut [f32], usize),
+    accumulate: bool,
+) {
     assert!(available(), "the row kernel needs AVX-512");
     assert!(m > 0 && k > 0 && n > 0, "empty product {m}×{k}×{n}");
-    let last_a = (m - 1) * a.strides.rows + (k - 1) * a.strides.cols;
-    assert!(last_a < a.data.len() && (m - 1) * c_row + n <= c.len());
+    let last_a = a.rows.last(m) + a.depth.last(k);
+    assert!(last_a < a.data.len(), "left operand too short");
+    assert!((m - 1) * c_row + n <= c.len(), "product too short");
     assert_eq!(
         b.strides.cols, 1,
         "the right operand's rows must be contiguous"
@@ -67,30 +130,82 @@ struct Right<'a> {
     row: usize,
 }
 
-fn run(mkn: [usize; 3], a: View, b: Right, c: (&mut [f32], usize), accumulate: bool) {
+fn run(mkn: [usize; 3], a: Left, b: Right, c: (&mut [f32], usize), accumulate: bool) {
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: AVX-512 F is present (asserted by `product`), whose checks keep every element
-    // the blocks touch (the right operand's through masked loads) inside `a`, `b` and `c`.
+    // SAFETY: AVX-512 F is present (asserted by `gathered_product`), whose checks keep every
+    // element the blocks touch (the right operand's through masked loads) inside `a`, `b`
+    // and `c`.
     unsafe {
-        avx512::blocks(mkn, a, b, c, accumulate)
+        match a.depth {
+            Offsets::Stride(stride) => avx512::blocks(mkn, a, Stride(stride), b, c, accumulate),
+            Offsets::Table { table, scale } => {
+                avx512::blocks(mkn, a, Table(table, scale), b, c, accumulate)
+            }
+            Offsets::Runs { starts, shift } => {
+                avx512::blocks(mkn, a, Runs(starts, shift), b, c, accumulate)
+            }
+        }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    unreachable!("{mkn:?} {:?} {} {} {accumulate}", a.strides, b.row, c.1)
+    unreachable!("{mkn:?} {:?} {} {} {accumulate}", a.rows, b.row, c.1)
+}
+
+/// A left operand's depth offsets as the kernel steps through them, one type per kind of
+/// `Offsets` so that each kernel is compiled for its own (no match per step).
+trait Depth: Copy {
+    /// The offset of depth `l`.
+    ///
+    /// # Safety
+    /// `l` is below the operand's depth, which `gathered_product` checked.
+    unsafe fn at(self, l: usize) -> usize;
+}
+
+#[derive(Clone, Copy)]
+struct Stride(usize);
+
+#[derive(Clone, Copy)]
+struct Table<'a>(&'a [usize], usize);
+
+#[derive(Clone, Copy)]
+struct Runs<'a>(&'a [usize], u32);
+
+impl Depth for Stride {
+    #[inline(always)]
+    unsafe fn at(self, l: usize) -> usize {
+        l * self.0
+    }
+}
+
+impl Depth for Table<'_> {
+    #[inline(always)]
+    unsafe fn at(self, l: usize) -> usize {
+        // SAFETY: the caller's: `l` is inside the table.
+        unsafe { *self.0.get_unchecked(l) * self.1 }
+    }
+}
+
+impl Depth for Runs<'_> {
+    #[inline(always)]
+    unsafe fn at(self, l: usize) -> usize {
+        // SAFETY: the caller's: `l`'s run is inside the starts.
+        unsafe { *self.0.get_unchecked(l >> self.1) + (l & ((1 << self.1) - 1)) }
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use std::arch::x86_64::*;
 
-    use super::{DEPTH_BLOCK, PANEL, Right, TILE_ROWS, View};
+    use super::{DEPTH_BLOCK, Depth, Left, PANEL, Right, TILE_ROWS};
 
     /// Where one tile reads and writes.
-    struct Tile {
-        /// The left operand's element at the tile's first row and the block's first depth, and
-        /// the steps to the next row and to the next depth.
+    struct Tile<D> {
+        /// The left operand, its tile's rows' offsets, the depths' offsets and the block's
+        /// first depth.
         a: *const f32,
-        a_row: usize,
-        a_depth: usize,
+        a_rows: [usize; TILE_ROWS],
+        a_depth: D,
+        start: usize,
         /// The right operand's panel, at the block's first depth, and the step between its rows.
         b: *const f32,
         b_row: usize,
@@ -106,27 +221,31 @@ mod avx512 {
     /// The product block by block: depth blocks outermost (each adds to what the previous
     /// wrote), then tiles of rows, then panels, so a tile's rows stay in L1 across panels.
     #[target_feature(enable = "avx512f")]
-    pub(super) unsafe fn blocks(
+    pub(super) unsafe fn blocks<D: Depth>(
         [m, k, n]: [usize; 3],
-        a: View,
+        a: Left,
+        a_depth: D,
         b: Right,
         (c, c_row): (&mut [f32], usize),
         accumulate: bool,
     ) {
-        let (a_row, a_depth) = (a.strides.rows, a.strides.cols);
         let panels = n.div_ceil(PANEL);
         for start in (0..k).step_by(DEPTH_BLOCK) {
             let depth = DEPTH_BLOCK.min(k - start);
             for first_row in (0..m).step_by(TILE_ROWS) {
                 let rows = TILE_ROWS.min(m - first_row);
+                let mut a_rows = [0; TILE_ROWS];
+                for (r, offset) in a_rows[..rows].iter_mut().enumerate() {
+                    *offset = a.rows.at(first_row + r);
+                }
                 for p in 0..panels {
                     let width = PANEL.min(n - p * PANEL);
                     let tile = Tile {
-                        // SAFETY (all three): inside the slices, by `product`'s checks and
-                        // `pack`'s layout.
-                        a: unsafe { a.data.as_ptr().add(first_row * a_row + start * a_depth) },
-                        a_row,
+                        a: a.data.as_ptr(),
+                        a_rows,
                         a_depth,
+                        start,
+                        // SAFETY (both): inside the slices, by `gathered_product`'s checks.
                         b: unsafe { b.data.as_ptr().add(p * PANEL + start * b.row) },
                         b_row: b.row,
                         depth,
@@ -152,18 +271,18 @@ mod avx512 {
     }
 
     #[target_feature(enable = "avx512f")]
-    unsafe fn dispatch(rows: usize, tile: &Tile) {
+    unsafe fn dispatch<D: Depth>(rows: usize, tile: &Tile<D>) {
         // SAFETY: the caller's.
         unsafe {
             match rows {
-                8 => kernel::<8>(tile),
-                7 => kernel::<7>(tile),
-                6 => kernel::<6>(tile),
-                5 => kernel::<5>(tile),
-                4 => kernel::<4>(tile),
-                3 => kernel::<3>(tile),
-                2 => kernel::<2>(tile),
-                _ => kernel::<1>(tile),
+                8 => kernel::<8, D>(tile),
+                7 => kernel::<7, D>(tile),
+                6 => kernel::<6, D>(tile),
+                5 => kernel::<5, D>(tile),
+                4 => kernel::<4, D>(tile),
+                3 => kernel::<3, D>(tile),
+                2 => kernel::<2, D>(tile),
+                _ => kernel::<1, D>(tile),
             }
         }
     }
@@ -172,8 +291,12 @@ mod avx512 {
     /// (two vectors, masked past the last column) times each row's element (broadcast), 2R
     /// fused multiply-adds. A masked load or store touches no lane outside its mask.
     #[target_feature(enable = "avx512f")]
-    unsafe fn kernel<const R: usize>(tile: &Tile) {
+    unsafe fn kernel<const R: usize, D: Depth>(tile: &Tile<D>) {
         let mut acc = [[_mm512_setzero_ps(); 2]; R];
+        let mut a_rows = [tile.a; R];
+        for (pointer, &offset) in a_rows.iter_mut().zip(&tile.a_rows) {
+            *pointer = pointer.wrapping_add(offset);
+        }
         // SAFETY: the caller keeps `a`'s R rows × depth, the panel's depth × 32 and `c`'s
         // R rows × the masked columns inside their slices.
         unsafe {
@@ -181,8 +304,9 @@ mod avx512 {
                 let row = tile.b.add(l * tile.b_row);
                 let b0 = _mm512_maskz_loadu_ps(tile.masks[0], row);
                 let b1 = _mm512_maskz_loadu_ps(tile.masks[1], row.wrapping_add(16));
-                for (r, acc) in acc.iter_mut().enumerate() {
-                    let x = _mm512_set1_ps(*tile.a.add(r * tile.a_row + l * tile.a_depth));
+                let depth = tile.a_depth.at(tile.start + l);
+                for (acc, &a_row) in acc.iter_mut().zip(&a_rows) {
+                    let x = _mm512_set1_ps(*a_row.add(depth));
                     acc[0] = _mm512_fmadd_ps(x, b0, acc[0]);
                     acc[1] = _mm512_fmadd_ps(x, b1, acc[1]);
                 }
