@@ -329,7 +329,52 @@ impl CpuTrainer {
 
 #[cfg(test)]
 mod tests {
-    use super::chunking;
+    use super::*;
+    use crate::value::architecture::Architecture;
+
+    /// The same gradients whether the convolutions that can run implicit (`implicit_conv`) do
+    /// or all run on im2col rows: the paper's CNN on Connect Four's board (64 channels), a
+    /// squeeze-excitation resnet with a pooled head on Awale's (16).
+    #[test]
+    fn implicit_and_im2col_convolutions_give_the_same_gradients() {
+        if !row_kernel::available() {
+            eprintln!("no AVX-512 here: every convolution runs on im2col rows");
+            return;
+        }
+        for (architecture, shape) in [
+            ("paper-cnn", [2, 6, 7]),
+            ("resnet-b2c16-se-gsp8-fc8", [2, 2, 6]),
+        ] {
+            let architecture: Architecture = architecture.parse().unwrap();
+            let net = ValueNet::new(&architecture, shape, true, &Device::flex());
+            let positions = 70;
+            let per_position: usize = shape.iter().product();
+            let inputs: Vec<f32> = (0..positions * per_position)
+                .map(|i| ((i * 7919 + i / 5) % 3) as f32 * 0.5)
+                .collect();
+            let targets: Vec<f32> = (0..positions).map(|i| (i % 5) as f32 / 2.0 - 1.0).collect();
+            let mut trainer = CpuTrainer::new(net, AdamSettings::default(), shape);
+            let implicit = trainer.gradients(&inputs, &targets);
+            trainer.plan.implicit_convs = false;
+            let im2col = trainer.gradients(&inputs, &targets);
+            let mut nonzero = 0;
+            for (p, (a, b)) in implicit.iter().zip(&im2col).enumerate() {
+                let scale = b.iter().fold(0.0f32, |m, x| m.max(x.abs()));
+                nonzero += usize::from(scale > 1e-6);
+                for (x, y) in a.iter().zip(b) {
+                    assert!(
+                        (x - y).abs() <= 1e-5 * scale,
+                        "{architecture}, parameter {p}: {x} vs {y}"
+                    );
+                }
+            }
+            // The comparison means something only if the gradients do.
+            assert!(
+                nonzero * 4 >= implicit.len() * 3,
+                "{architecture}: {nonzero} gradients"
+            );
+        }
+    }
 
     #[test]
     fn a_minibatch_is_cut_in_chunks_of_about_chunk_positions() {
