@@ -332,9 +332,10 @@ mod tests {
     use super::*;
     use crate::value::architecture::Architecture;
 
-    /// The same gradients whether the convolutions that can run implicit (`implicit_conv`) do
-    /// or all run on im2col rows: the paper's CNN on Connect Four's board (64 channels), a
-    /// squeeze-excitation resnet with a pooled head on Awale's (16).
+    /// The same gradients whether the convolutions run implicit (`implicit_conv`) or on im2col
+    /// rows: the paper's CNN on Connect Four's board (a 2-plane stem, 64 channels), a
+    /// squeeze-excitation resnet with a pooled head on Awale's (16), configs/awale.yaml's net on
+    /// a 7-plane encoding (its stem's windows read through a table).
     #[test]
     fn implicit_and_im2col_convolutions_give_the_same_gradients() {
         if !row_kernel::available() {
@@ -344,6 +345,7 @@ mod tests {
         for (architecture, shape) in [
             ("paper-cnn", [2, 6, 7]),
             ("resnet-b2c16-se-gsp8-fc8", [2, 2, 6]),
+            ("resnet-b0c32-fc64", [7, 2, 6]),
         ] {
             let architecture: Architecture = architecture.parse().unwrap();
             let net = ValueNet::new(&architecture, shape, true, &Device::flex());

@@ -6,7 +6,9 @@
 //! the rows), and the input gradient is the convolution of the zero-padded output gradient with
 //! the kernel flipped and transposed. Against im2col, nothing is copied nine times (6 MB per
 //! chunk and layer on Connect Four's 64-channel layers), nothing is added back (col2im), and
-//! no operand is packed. Runs of a power of two channels, at least 8, on the row kernel.
+//! no operand is packed. Runs on the row kernel for any channel counts: a window's depth steps
+//! through its nine taps in runs of `channels` (a shift and a mask for a power of two, else a
+//! table of its `9 · channels` offsets, made once per channel count in `Windows::new`).
 
 use super::matmul::View;
 use super::row_kernel::{self, Left, Offsets, gathered_product};
@@ -23,25 +25,41 @@ pub struct Windows {
     corners: Vec<usize>,
     /// Tap `t`'s offset from the corner: `(t / 3) · padded_cols + t mod 3` padded cells.
     taps: [usize; 9],
+    /// For each channel count other than a power of two that a window is read with: the offset
+    /// in floats of each of the window's `9 · channels` elements from its corner.
+    depth_tables: Vec<(usize, Vec<usize>)>,
 }
 
-/// Whether a convolution from `inputs` to `outputs` channels runs here: both a power of two,
-/// at least 8 (the depth is cut in runs of whole taps), on a CPU with the row kernel.
+/// Whether a convolution from `inputs` to `outputs` channels runs here: on a CPU with the row
+/// kernel (any channel counts).
 pub fn suits(inputs: usize, outputs: usize) -> bool {
-    let fits = |channels: usize| channels.is_power_of_two() && channels >= 8;
-    fits(inputs) && fits(outputs) && row_kernel::available()
+    inputs > 0 && outputs > 0 && row_kernel::available()
 }
 
 impl Windows {
-    pub fn new(rows: usize, cols: usize) -> Windows {
+    /// The windows of a `rows × cols` board, read with any of `channel_counts` channels (the
+    /// convolutions' inputs, and their outputs for the input gradients).
+    pub fn new(rows: usize, cols: usize, channel_counts: impl IntoIterator<Item = usize>) -> Windows {
         let padded_cols = cols + 2;
+        let taps = std::array::from_fn(|t| t / 3 * padded_cols + t % 3);
+        let mut depth_tables: Vec<(usize, Vec<usize>)> = Vec::new();
+        for channels in channel_counts {
+            if channels.is_power_of_two() || depth_tables.iter().any(|(c, _)| *c == channels) {
+                continue;
+            }
+            let table = (0..9 * channels)
+                .map(|l| taps[l / channels] * channels + l % channels)
+                .collect();
+            depth_tables.push((channels, table));
+        }
         Windows {
             padded_cols,
             padded_cells: (rows + 2) * padded_cols,
             corners: (0..rows * cols)
                 .map(|cell| cell / cols * padded_cols + cell % cols)
                 .collect(),
-            taps: std::array::from_fn(|t| t / 3 * padded_cols + t % 3),
+            taps,
+            depth_tables,
         }
     }
 
@@ -90,6 +108,27 @@ impl Windows {
         self.taps.map(|tap| tap * channels)
     }
 
+    /// The offsets from a window's corner of its `9 · channels` elements, tap-major: runs of
+    /// `channels` from each of `taps` (`tap_starts`) for a power of two, else the table made
+    /// for `channels`.
+    ///
+    /// # Panics
+    /// If `channels` is neither a power of two nor one of `new`'s channel counts.
+    fn window_depth<'a>(&'a self, channels: usize, taps: &'a [usize; 9]) -> Offsets<'a> {
+        if channels.is_power_of_two() {
+            return Offsets::Runs {
+                starts: taps,
+                shift: channels.trailing_zeros(),
+            };
+        }
+        let (_, table) = self
+            .depth_tables
+            .iter()
+            .find(|(c, _)| *c == channels)
+            .unwrap_or_else(|| panic!("windows of {channels} channels were not prepared"));
+        Offsets::Table { table, scale: 1 }
+    }
+
     /// A padded board read as im2col rows: row `r` is the window of `corners[r]`, tap-major.
     fn windows_of<'a>(
         &'a self,
@@ -104,10 +143,7 @@ impl Windows {
                 table: corners,
                 scale: channels,
             },
-            depth: Offsets::Runs {
-                starts: taps,
-                shift: channels.trailing_zeros(),
-            },
+            depth: self.window_depth(channels, taps),
         }
     }
 
@@ -142,10 +178,7 @@ impl Windows {
         let taps = self.tap_starts(inputs);
         let transposed = Left {
             data: padded,
-            rows: Offsets::Runs {
-                starts: &taps,
-                shift: inputs.trailing_zeros(),
-            },
+            rows: self.window_depth(inputs, &taps),
             depth: Offsets::Table {
                 table: corners,
                 scale: inputs,
@@ -257,8 +290,13 @@ mod tests {
             ([2, 6], 5, [8, 32]),
             ([3, 4], 2, [16, 8]),
             ([1, 1], 9, [32, 16]),
+            ([2, 6], 4, [7, 32]),
+            ([6, 7], 2, [2, 64]),
+            ([3, 5], 3, [3, 5]),
+            ([4, 4], 2, [12, 1]),
         ] {
-            let (windows, taps) = (Windows::new(rows, cols), board_taps(rows, cols));
+            let windows = Windows::new(rows, cols, [inputs, outputs]);
+            let taps = board_taps(rows, cols);
             let cells = rows * cols;
             let n_rows = positions * cells;
             let x = filled(n_rows * inputs, 1);
@@ -333,7 +371,7 @@ mod tests {
 
     #[test]
     fn a_padded_board_has_its_cells_inside_a_ring_of_zeros() {
-        let windows = Windows::new(2, 3);
+        let windows = Windows::new(2, 3, [1]);
         let x: Vec<f32> = (1..=12).map(|v| v as f32).collect(); // 2 positions, 1 channel
         let mut padded = vec![f32::NAN; windows.padded_len(2, 1)];
         windows.pad(&x, 1, &mut padded);
@@ -355,12 +393,33 @@ mod tests {
     }
 
     #[test]
-    fn suits_powers_of_two_from_eight() {
+    fn suits_any_channel_counts_on_the_row_kernel() {
         let here = row_kernel::available();
         assert_eq!(suits(64, 64), here);
-        assert_eq!(suits(8, 32), here);
-        assert!(!suits(3, 64), "the stem of a 3-plane encoding");
-        assert!(!suits(64, 100));
-        assert!(!suits(4, 4));
+        assert_eq!(suits(7, 32), here, "the stem of Awale's 7-plane encoding");
+        assert_eq!(suits(64, 100), here);
+        assert!(!suits(0, 8));
+    }
+
+    /// A window's depth read through a table (7 channels) lists the same elements, in the same
+    /// order, as im2col's row: each tap's channels, tap after tap.
+    #[test]
+    fn a_window_read_through_its_table_is_an_im2col_row() {
+        let (rows, cols, channels) = (2, 6, 7);
+        let windows = Windows::new(rows, cols, [channels]);
+        let x: Vec<f32> = (0..rows * cols * channels).map(|v| v as f32 + 1.0).collect();
+        let mut padded = vec![f32::NAN; windows.padded_len(1, channels)];
+        windows.pad(&x, channels, &mut padded);
+        let mut columns = vec![f32::NAN; rows * cols * 9 * channels];
+        im2col(&board_taps(rows, cols), &x, channels, &mut columns);
+        let taps = windows.tap_starts(channels);
+        let depth = windows.window_depth(channels, &taps);
+        assert!(matches!(depth, Offsets::Table { .. }));
+        for (cell, &corner) in windows.corners.iter().enumerate() {
+            let row: Vec<f32> = (0..9 * channels)
+                .map(|l| padded[corner * channels + depth.at(l)])
+                .collect();
+            assert_eq!(row, columns[cell * 9 * channels..][..9 * channels], "cell {cell}");
+        }
     }
 }

@@ -275,7 +275,7 @@ impl Plan {
         let mut affines = affines.into_iter();
         let mut next = || affines.next().expect("an affine map per layer");
         let convs: Vec<Affine> = net.convs.iter().map(|_| next()).collect();
-        let blocks = net
+        let blocks: Vec<BlockPlan> = net
             .blocks
             .iter()
             .map(|block| BlockPlan {
@@ -300,11 +300,15 @@ impl Plan {
             parameters[reader.weight].working_order =
                 Some(channels_last_rows_order(cells, filters, reader.outputs));
         }
+        // A window is read with a convolution's input channels (forward, weight gradient) and
+        // with its output channels (input gradient).
+        let windowed = convs.iter().chain(blocks.iter().flat_map(|b| [&b.c1, &b.c2]));
+        let channel_counts = windowed.flat_map(|conv| [conv.inputs / 9, conv.outputs]);
         let plan = Plan {
             planes,
             cells: rows * cols,
             taps: board_taps(rows, cols),
-            windows: Windows::new(rows, cols),
+            windows: Windows::new(rows, cols, channel_counts),
             implicit_convs: true,
             convs,
             blocks,

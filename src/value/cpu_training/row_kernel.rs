@@ -25,8 +25,9 @@ pub enum Offsets<'a> {
 }
 
 impl Offsets<'_> {
+    /// Offset `i`.
     #[inline(always)]
-    fn at(&self, i: usize) -> usize {
+    pub fn at(&self, i: usize) -> usize {
         match *self {
             Offsets::Stride(stride) => i * stride,
             Offsets::Table { table, scale } => table[i] * scale,
