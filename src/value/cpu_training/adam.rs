@@ -81,6 +81,7 @@ impl Adam {
 /// One step on a parameter's elements: the moments `m`, `v` take in `grad`, then
 /// `weights -= lr · m̂ / (√v̂ + ε)` in burn's arrangement (ε scaled by √(1 − β₂ᵗ), both
 /// corrections in one factor).
+#[inline]
 pub fn step(f: &StepFactors, weights: &mut [f32], grad: &[f32], m: &mut [f32], v: &mut [f32]) {
     for (((w, &g), m), v) in weights.iter_mut().zip(grad).zip(m).zip(v) {
         *m = *m * f.beta1 + g * (1.0 - f.beta1);

@@ -5,6 +5,8 @@
 //! that does not run, on im2col rows; buffers live in the `Chunk` and are reused step after
 //! step.
 
+use multiversion::multiversion;
+
 use super::flat::{Params, ParamsMut};
 use super::implicit_conv;
 use super::matmul::{Strides, View, matmul};
@@ -87,6 +89,7 @@ pub(super) fn affine(
 }
 
 /// `bias` added to each row of `out`, then ReLU if `relu`.
+#[multiversion(targets("x86_64+avx512f+avx2+fma", "x86_64+avx2+fma"))]
 fn add_bias(out: &mut [f32], bias: &[f32], relu: bool) {
     for row in out.chunks_exact_mut(bias.len()) {
         for (v, &b) in row.iter_mut().zip(bias) {
@@ -96,6 +99,7 @@ fn add_bias(out: &mut [f32], bias: &[f32], relu: bool) {
 }
 
 /// The gradient of a bias added to every row: the sum of the rows of `dz`.
+#[multiversion(targets("x86_64+avx512f+avx2+fma", "x86_64+avx2+fma"))]
 pub(super) fn bias_gradient(dz: &[f32], grad_bias: &mut [f32]) {
     grad_bias.fill(0.0);
     for row in dz.chunks_exact(grad_bias.len()) {
@@ -144,6 +148,7 @@ pub(super) fn affine_backward(
 }
 
 /// Zeroes the gradient `grad` where the ReLU output `out` is zero.
+#[multiversion(targets("x86_64+avx512f+avx2+fma", "x86_64+avx2+fma"))]
 pub(super) fn relu_backward(grad: &mut [f32], out: &[f32]) {
     // A select rather than a branch: vectorised.
     for (g, &o) in grad.iter_mut().zip(out) {
