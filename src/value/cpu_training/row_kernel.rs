@@ -159,6 +159,10 @@ trait Depth: Copy {
     /// # Safety
     /// `l` is below the operand's depth, which `gathered_product` checked.
     unsafe fn at(self, l: usize) -> usize;
+
+    /// From depth `l`, how many depths (at least one) lie at equal steps, and the step: the
+    /// kernel then walks them with an addition each rather than an offset looked up each.
+    fn run(self, l: usize) -> (usize, usize);
 }
 
 #[derive(Clone, Copy)]
@@ -175,6 +179,11 @@ impl Depth for Stride {
     unsafe fn at(self, l: usize) -> usize {
         l * self.0
     }
+
+    #[inline(always)]
+    fn run(self, _: usize) -> (usize, usize) {
+        (usize::MAX, self.0)
+    }
 }
 
 impl Depth for Table<'_> {
@@ -183,6 +192,11 @@ impl Depth for Table<'_> {
         // SAFETY: the caller's: `l` is inside the table.
         unsafe { *self.0.get_unchecked(l) * self.1 }
     }
+
+    #[inline(always)]
+    fn run(self, _: usize) -> (usize, usize) {
+        (1, 0)
+    }
 }
 
 impl Depth for Runs<'_> {
@@ -190,6 +204,11 @@ impl Depth for Runs<'_> {
     unsafe fn at(self, l: usize) -> usize {
         // SAFETY: the caller's: `l`'s run is inside the starts.
         unsafe { *self.0.get_unchecked(l >> self.1) + (l & ((1 << self.1) - 1)) }
+    }
+
+    #[inline(always)]
+    fn run(self, l: usize) -> (usize, usize) {
+        ((1 << self.1) - (l & ((1 << self.1) - 1)), 1)
     }
 }
 
@@ -301,16 +320,25 @@ mod avx512 {
         // SAFETY: the caller keeps `a`'s R rows × depth, the panel's depth × 32 and `c`'s
         // R rows × the masked columns inside their slices.
         unsafe {
-            for l in 0..tile.depth {
-                let row = tile.b.add(l * tile.b_row);
-                let b0 = _mm512_maskz_loadu_ps(tile.masks[0], row);
-                let b1 = _mm512_maskz_loadu_ps(tile.masks[1], row.wrapping_add(16));
-                let depth = tile.a_depth.at(tile.start + l);
-                for (acc, &a_row) in acc.iter_mut().zip(&a_rows) {
-                    let x = _mm512_set1_ps(*a_row.add(depth));
-                    acc[0] = _mm512_fmadd_ps(x, b0, acc[0]);
-                    acc[1] = _mm512_fmadd_ps(x, b1, acc[1]);
+            // The depth in runs of equally spaced offsets (one, for a table).
+            let mut l = 0;
+            while l < tile.depth {
+                let (run, step) = tile.a_depth.run(tile.start + l);
+                let end = l + run.min(tile.depth - l);
+                let mut depth = tile.a_depth.at(tile.start + l);
+                let mut row = tile.b.add(l * tile.b_row);
+                for _ in l..end {
+                    let b0 = _mm512_maskz_loadu_ps(tile.masks[0], row);
+                    let b1 = _mm512_maskz_loadu_ps(tile.masks[1], row.wrapping_add(16));
+                    for (acc, &a_row) in acc.iter_mut().zip(&a_rows) {
+                        let x = _mm512_set1_ps(*a_row.add(depth));
+                        acc[0] = _mm512_fmadd_ps(x, b0, acc[0]);
+                        acc[1] = _mm512_fmadd_ps(x, b1, acc[1]);
+                    }
+                    depth = depth.wrapping_add(step);
+                    row = row.wrapping_add(tile.b_row);
                 }
+                l = end;
             }
             for (r, acc) in acc.iter().enumerate() {
                 for (half, &sum) in acc.iter().enumerate() {
