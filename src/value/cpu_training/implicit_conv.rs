@@ -39,7 +39,11 @@ pub fn suits(inputs: usize, outputs: usize) -> bool {
 impl Windows {
     /// The windows of a `rows × cols` board, read with any of `channel_counts` channels (the
     /// convolutions' inputs, and their outputs for the input gradients).
-    pub fn new(rows: usize, cols: usize, channel_counts: impl IntoIterator<Item = usize>) -> Windows {
+    pub fn new(
+        rows: usize,
+        cols: usize,
+        channel_counts: impl IntoIterator<Item = usize>,
+    ) -> Windows {
         let padded_cols = cols + 2;
         let taps = std::array::from_fn(|t| t / 3 * padded_cols + t % 3);
         let mut depth_tables: Vec<(usize, Vec<usize>)> = Vec::new();
@@ -407,7 +411,9 @@ mod tests {
     fn a_window_read_through_its_table_is_an_im2col_row() {
         let (rows, cols, channels) = (2, 6, 7);
         let windows = Windows::new(rows, cols, [channels]);
-        let x: Vec<f32> = (0..rows * cols * channels).map(|v| v as f32 + 1.0).collect();
+        let x: Vec<f32> = (0..rows * cols * channels)
+            .map(|v| v as f32 + 1.0)
+            .collect();
         let mut padded = vec![f32::NAN; windows.padded_len(1, channels)];
         windows.pad(&x, channels, &mut padded);
         let mut columns = vec![f32::NAN; rows * cols * 9 * channels];
@@ -419,7 +425,11 @@ mod tests {
             let row: Vec<f32> = (0..9 * channels)
                 .map(|l| padded[corner * channels + depth.at(l)])
                 .collect();
-            assert_eq!(row, columns[cell * 9 * channels..][..9 * channels], "cell {cell}");
+            assert_eq!(
+                row,
+                columns[cell * 9 * channels..][..9 * channels],
+                "cell {cell}"
+            );
         }
     }
 }

@@ -302,7 +302,9 @@ impl Plan {
         }
         // A window is read with a convolution's input channels (forward, weight gradient) and
         // with its output channels (input gradient).
-        let windowed = convs.iter().chain(blocks.iter().flat_map(|b| [&b.c1, &b.c2]));
+        let windowed = convs
+            .iter()
+            .chain(blocks.iter().flat_map(|b| [&b.c1, &b.c2]));
         let channel_counts = windowed.flat_map(|conv| [conv.inputs / 9, conv.outputs]);
         let plan = Plan {
             planes,
