@@ -115,20 +115,17 @@ impl MinibatchSource for PhaseMinibatch<'_> {
     /// latency.
     fn read<'a>(&'a self, range: Range<usize>, scratch: &'a mut Minibatch) -> MinibatchRef<'a> {
         scratch.clear();
-        let len = self.buffer.encoding_len;
-        for &(g, i) in &self.phase.pairs(self.k)[range.clone()] {
-            let (pairs, i) = (&self.buffer.games[g], i as usize);
-            scratch
-                .inputs
-                .extend_from_slice(&pairs.inputs[i * len..(i + 1) * len]);
-            scratch.targets.push(pairs.targets[i]);
+        for &pair in &self.phase.pairs(self.k)[range.clone()] {
+            let (input, &target) = self.buffer.pair(pair);
+            scratch.inputs.extend_from_slice(input);
+            scratch.targets.push(target);
         }
         if self.k + 1 < self.phase.count {
             let next = self.phase.pairs(self.k + 1);
-            for &(g, i) in &next[range.start.min(next.len())..range.end.min(next.len())] {
-                let (pairs, i) = (&self.buffer.games[g], i as usize);
-                prefetch(&pairs.inputs[i * len..(i + 1) * len]);
-                prefetch(std::slice::from_ref(&pairs.targets[i]));
+            for &pair in &next[range.start.min(next.len())..range.end.min(next.len())] {
+                let (input, target) = self.buffer.pair(pair);
+                prefetch(input);
+                prefetch(std::slice::from_ref(target));
             }
         }
         scratch.as_ref()
@@ -174,6 +171,12 @@ fn shuffle<T, R: Rng + ?Sized>(items: &mut [T], rng: &mut R) {
 pub struct InconsistentBuffer(pub String);
 
 impl ReplayBuffer {
+    /// Pair `i` of held game `g`: its encoded position and its target.
+    fn pair(&self, (g, i): (usize, u32)) -> (&[f32], &f32) {
+        let (pairs, i, len) = (&self.games[g], i as usize, self.encoding_len);
+        (&pairs.inputs[i * len..(i + 1) * len], &pairs.targets[i])
+    }
+
     pub fn new(policy: ReplayPolicy, encoding_len: usize) -> ReplayBuffer {
         ReplayBuffer {
             policy,
