@@ -111,6 +111,8 @@ fn init_logging(quiet: bool) {
         .with(
             tracing_subscriber::fmt::layer()
                 .with_target(false)
+                // Colour codes only for a terminal, not for a log file or a pipe.
+                .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
                 .with_writer(progress.get_stderr_writer()),
         )
         .with(progress)

@@ -8,6 +8,7 @@ pub mod config;
 pub mod dir_lock;
 pub mod event_file;
 pub mod export;
+pub mod game_numbers;
 pub mod game_pool;
 pub mod game_record;
 pub mod games_log;

@@ -318,3 +318,30 @@ fn bench_nn_prints_figures_and_refuses_uncompiled_devices() {
         assert!(stderr(&out).contains("--features cuda"), "{}", stderr(&out));
     }
 }
+
+/// `descent games | head -1` when the reader is gone before descent writes: descent ends
+/// quietly (by SIGPIPE, as Unix tools do), never with a panic on the broken pipe.
+#[test]
+fn a_closed_output_pipe_ends_descent_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_descent"))
+        .arg("games")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The pipe's only read end closes while descent is still starting.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !err.contains("panicked") && !err.contains("Broken pipe"),
+        "{err}"
+    );
+    assert!(
+        out.status.signal() == Some(libc::SIGPIPE) || out.status.success(),
+        "{:?}: {err}",
+        out.status
+    );
+}

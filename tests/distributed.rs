@@ -480,7 +480,7 @@ fn redis_killed_and_restarted_mid_run_loses_nothing_the_learner_had_read() {
             r["reason"]
                 .as_str()
                 .unwrap_or("")
-                .contains("was received already")
+                .contains("was learned already")
         })
         .count() as u64;
     eprintln!(
@@ -525,6 +525,32 @@ fn bad_urls_unreachable_servers_and_bad_arguments_are_clear_errors() {
             "{args:?}: {err}"
         );
     }
+    for patience in ["nan", "-1", "inf", "1e30", "soon"] {
+        for args in [
+            vec!["worker", nobody.as_str()],
+            vec!["status", nobody.as_str()],
+        ] {
+            let out = descent(&args)
+                .env("DESCENT_BROKER_PATIENCE", patience)
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(!out.status.success(), "{patience}: {err}");
+            assert!(
+                err.contains("DESCENT_BROKER_PATIENCE") && !err.contains("panicked"),
+                "{patience}: {err}"
+            );
+        }
+    }
+    let out = descent(&[
+        "worker",
+        "redis+unix:///nowhere/redis.sock?db=0&pass=SECRET",
+    ])
+    .env("DESCENT_BROKER_PATIENCE", "0")
+    .output()
+    .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && !err.contains("SECRET"), "{err}");
     let tmp = tempfile::tempdir().unwrap();
     let config = config(tmp.path(), "max_games: 2, mode: distributed");
     let out = descent(&["train", config.to_str().unwrap(), "--run-dir"])
@@ -534,4 +560,293 @@ fn bad_urls_unreachable_servers_and_bad_arguments_are_clear_errors() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && err.contains("--broker"), "{err}");
     assert!(!tmp.path().join("run").exists(), "nothing left behind");
+}
+
+/// Waits until the learner has opened the run (its stream exists).
+fn wait_for_run(redis: &RedisServer) {
+    let mut c = redis.connection();
+    let start = Instant::now();
+    while !redis::cmd("EXISTS")
+        .arg("descent:games")
+        .query::<bool>(&mut c)
+        .unwrap()
+    {
+        assert!(start.elapsed() < LIMIT, "the learner never opened the run");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn push_record(c: &mut redis::Connection, bytes: &[u8]) {
+    let _: String = redis::cmd("XADD")
+        .arg("descent:games")
+        .arg("*")
+        .arg("record")
+        .arg(bytes)
+        .query(c)
+        .unwrap();
+}
+
+/// A legal tic-tac-toe record of the live run: its hash, a game number taken from the
+/// counter as a worker takes one, the network version now published.
+fn live_record(c: &mut redis::Connection) -> descent::selfplay::game_record::GameRecord {
+    use descent::selfplay::game_record::GameRecord;
+    let hash: String = redis::cmd("GET")
+        .arg("descent:config_hash")
+        .query(c)
+        .unwrap();
+    let index: u64 = redis::cmd("INCR")
+        .arg("descent:next_index")
+        .query::<u64>(c)
+        .unwrap()
+        - 1;
+    let version: u64 = redis::cmd("HGET")
+        .arg("descent:net")
+        .arg("version")
+        .query(c)
+        .unwrap();
+    let mut record = GameRecord::from_bytes(&foreign_record()).unwrap();
+    record.origin.config_hash = hash;
+    record.index = index;
+    record.net_version = version;
+    record
+}
+
+/// The highest resident memory (kB) of a running process.
+fn peak_memory_kb(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Crafted and random records written straight into a live run's stream: sizes past every
+/// limit, NaN and huge targets and planes, unknown and repeated game numbers, other formats,
+/// random bytes and random mutations of a legal record. The learner never dies, stays under a
+/// fixed memory bound, learns the legal game once, refuses and counts the rest, and its final
+/// network is finite; every entry is accounted for.
+#[test]
+fn hostile_records_are_refused_counted_and_never_kill_or_poison_the_learner() {
+    use rand::{RngExt, SeedableRng};
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(redis) = RedisServer::start(tmp.path()) else {
+        return;
+    };
+    let url = redis.url();
+    let learner = learner(tmp.path(), &url, "max_games: 30, max_lag: 1000");
+    let learner_pid = learner.id();
+    wait_for_run(&redis);
+    let mut c = redis.connection();
+    let legal = live_record(&mut c);
+    let mut crafted: Vec<(Vec<u8>, &str)> = vec![(legal.to_bytes(), "learned")];
+    crafted.push((legal.to_bytes(), "was learned already"));
+    let mut huge = live_record(&mut c);
+    huge.pair_nodes = vec![0; 8_000_000];
+    huge.pair_targets = vec![0.0; 8_000_000];
+    crafted.push((huge.to_bytes(), "too large"));
+    let mut long = live_record(&mut c);
+    long.moves = vec![0; 10];
+    crafted.push((long.to_bytes(), "too large"));
+    for target in [1e30, f32::NAN, f32::INFINITY, -3.0] {
+        let mut poisoned = live_record(&mut c);
+        poisoned.pair_targets = vec![target; poisoned.pair_nodes.len()];
+        crafted.push((poisoned.to_bytes(), "outside the run's values"));
+    }
+    let mut planes = live_record(&mut c);
+    planes.extra_pairs = vec![0];
+    planes.extra_planes = vec![1e30; 27];
+    planes.extra_targets = vec![0.0];
+    crafted.push((planes.to_bytes(), "plane value"));
+    let mut future = live_record(&mut c);
+    future.index = 1 << 63;
+    crafted.push((future.to_bytes(), "were handed out"));
+    let mut format = live_record(&mut c);
+    format.format = 99;
+    crafted.push((format.to_bytes(), "record format 99"));
+    let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(7);
+    for _ in 0..8 {
+        let len = rng.random_range(0..300);
+        let bytes: Vec<u8> = (0..len).map(|_| rng.random()).collect();
+        crafted.push((bytes, ""));
+    }
+    // Random byte changes of a legal record's plain bytes, compressed again.
+    let plain = zstd::decode_all(live_record(&mut c).to_bytes().as_slice()).unwrap();
+    for _ in 0..24 {
+        let mut mutant = plain.clone();
+        for _ in 0..rng.random_range(1..4) {
+            let at = rng.random_range(0..mutant.len());
+            mutant[at] = rng.random();
+        }
+        crafted.push((zstd::encode_all(mutant.as_slice(), 3).unwrap(), ""));
+    }
+    for (bytes, _) in &crafted {
+        push_record(&mut c, bytes);
+    }
+    let worker = worker(&url, "w1");
+    // Poll the learner's peak memory while it runs.
+    let mut peak_kb = 0;
+    let mut learner = learner;
+    let start = Instant::now();
+    while learner.try_wait().unwrap().is_none() {
+        peak_kb = peak_kb.max(peak_memory_kb(learner_pid).unwrap_or(0));
+        assert!(start.elapsed() < LIMIT, "the learner still runs");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    finish(learner, "the learner", LIMIT);
+    let sent = games_sent(&finish(worker, "the worker", LIMIT));
+    let (learned, dropped, rejected) = check_finished_run(tmp.path(), 30);
+    let unread = games_unread(&redis);
+    assert_eq!(
+        sent + crafted.len() as u64,
+        learned + dropped + rejected + unread,
+        "every entry learned, dropped, refused or unread, once"
+    );
+    assert!(
+        peak_kb < 600_000,
+        "the learner's peak memory {peak_kb} kB (an 8 M-pair record used to take gigabytes)"
+    );
+    let lines = metrics(tmp.path());
+    let reasons: Vec<String> = of_kind(&lines, "rejected")
+        .iter()
+        .map(|r| r["reason"].as_str().unwrap().to_string())
+        .collect();
+    for (_, expected) in crafted.iter().skip(1).filter(|(_, e)| !e.is_empty()) {
+        assert!(
+            reasons.iter().any(|r| r.contains(expected)),
+            "no refusal says {expected:?}: {reasons:#?}"
+        );
+    }
+    let learned_legal = of_kind(&lines, "game")
+        .iter()
+        .filter(|g| g["index"] == legal.index)
+        .count();
+    assert_eq!(learned_legal, 1, "the legal crafted game, learned once");
+    // The final network loads (loading refuses non-finite weights).
+    let net = tmp.path().join("run/latest/net");
+    let manifest = descent::value::saved_net::read_manifest(&net).unwrap();
+    descent::value::saved_net::load_weights(&net, &manifest, &burn::prelude::Device::flex())
+        .expect("a finite final network");
+}
+
+/// A resume with new limits (`--max-games`) is the same run: the games already in the stream
+/// and those of the workers still running are learned, none refused.
+#[test]
+fn a_resume_with_new_limits_keeps_the_games_of_the_running_workers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(redis) = RedisServer::start(tmp.path()) else {
+        return;
+    };
+    let url = redis.url();
+    let mut first = learner(tmp.path(), &url, "max_games: 20, max_lag: 1000");
+    let worker = worker(&url, "w1");
+    wait_for_checkpoint(tmp.path(), 10);
+    first.kill().unwrap();
+    first.wait().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let run_dir = tmp.path().join("run");
+    let resumed = descent(&["train", "--resume", run_dir.to_str().unwrap()])
+        .args([
+            "--broker",
+            &url,
+            "--quiet",
+            "--max-games",
+            "45",
+            "--threads",
+            "2",
+        ])
+        .spawn()
+        .unwrap();
+    finish(resumed, "the resumed learner", LIMIT);
+    let sent = games_sent(&finish(worker, "the worker", LIMIT));
+    let (learned, dropped, rejected) = check_finished_run(tmp.path(), 45);
+    assert_eq!((learned, dropped, rejected), (45, 0, 0));
+    assert_eq!(sent, learned + games_unread(&redis), "none lost or refused");
+}
+
+/// A second learner on a database whose learner is live refuses to start and changes nothing;
+/// the first run ends as if it had not come.
+#[test]
+fn a_second_learner_on_a_live_database_refuses_to_start() {
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(redis) = RedisServer::start(tmp.path()) else {
+        return;
+    };
+    let url = redis.url();
+    let first = learner(tmp.path(), &url, "max_games: 20");
+    wait_for_run(&redis);
+    let mut c = redis.connection();
+    let config: String = redis::cmd("GET")
+        .arg("descent:config")
+        .query(&mut c)
+        .unwrap();
+    let other = tmp.path().join("other");
+    std::fs::create_dir(&other).unwrap();
+    let second = learner(&other, &url, "max_games: 7");
+    let out = second.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("another learner is live"), "{err}");
+    let after: String = redis::cmd("GET")
+        .arg("descent:config")
+        .query(&mut c)
+        .unwrap();
+    assert_eq!(after, config, "the first run's configuration untouched");
+    let worker = worker(&url, "w1");
+    finish(first, "the first learner", LIMIT);
+    finish(worker, "the worker", LIMIT);
+    let (_, _, rejected) = check_finished_run(tmp.path(), 20);
+    assert_eq!(rejected, 0);
+}
+
+/// A worker whose learner is gone for good says so, polls Redis gently, gives up after the
+/// patience, and removes its heartbeat so that `descent status` does not list it.
+#[test]
+fn a_worker_whose_learner_is_gone_gives_up_after_the_patience() {
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(redis) = RedisServer::start(tmp.path()) else {
+        return;
+    };
+    let url = redis.url();
+    let mut learner = learner(tmp.path(), &url, "max_games: 1000, max_lag: 4");
+    let worker = descent(&["worker", &url, "--id", "orphan", "--threads", "2"])
+        .env("DESCENT_BROKER_PATIENCE", "4")
+        .spawn()
+        .unwrap();
+    wait_for_checkpoint(tmp.path(), 5);
+    learner.kill().unwrap();
+    learner.wait().unwrap();
+    let mut c = redis.connection();
+    // As if its heartbeat had lapsed (30 s).
+    let _: () = redis::cmd("DEL")
+        .arg("descent:learner")
+        .arg("descent:learner_id")
+        .query(&mut c)
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let calls = |c: &mut redis::Connection| -> u64 {
+        let info: String = redis::cmd("INFO").arg("stats").query(c).unwrap();
+        info.lines()
+            .find_map(|l| l.strip_prefix("total_commands_processed:"))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap()
+    };
+    let before = calls(&mut c);
+    std::thread::sleep(Duration::from_secs(2));
+    let per_second = (calls(&mut c) - before - 1) as f64 / 2.0;
+    assert!(
+        per_second < 20.0,
+        "{per_second} Redis commands a second while the learner is gone"
+    );
+    let start = Instant::now();
+    let out = worker.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("no heartbeat from the learner"), "{err}");
+    assert!(err.contains("giving up"), "{err}");
+    assert!(start.elapsed() < Duration::from_secs(20), "{err}");
+    let heartbeat: bool = redis::cmd("EXISTS")
+        .arg("descent:worker:orphan")
+        .query(&mut c)
+        .unwrap();
+    assert!(!heartbeat, "a worker that stopped is not listed as live");
 }

@@ -380,3 +380,68 @@ fn play_quits_on_request_and_at_end_of_input() {
         );
     }
 }
+
+/// Every weight times NaN.
+struct Poison;
+
+impl burn::module::ModuleMapper for Poison {
+    fn map_float<const D: usize>(
+        &mut self,
+        param: burn::module::Param<burn::prelude::Tensor<D>>,
+    ) -> burn::module::Param<burn::prelude::Tensor<D>> {
+        param.map(|t| t.mul_scalar(f32::NAN))
+    }
+}
+
+/// A network whose weights are not finite (a run whose learning diverged) is refused when
+/// loaded, naming the file, by every command that plays with it; no search sees a NaN value.
+#[test]
+fn a_network_with_non_finite_weights_is_refused_naming_the_file() {
+    use burn::module::Module;
+    let dir = tempfile::tempdir().unwrap();
+    let (_, file, _) = trained_and_exported(dir.path(), &[]);
+    let (manifest, weights) = read_export(&file).unwrap();
+    let net = descent::value::saved_net::net_from_burnpack(
+        weights,
+        &manifest.net,
+        &Device::flex(),
+        "the export",
+    )
+    .unwrap();
+    let bad = dir.path().join("diverged.descent");
+    write_export(&bad, &manifest, &net.map(&mut Poison)).unwrap();
+    let agent = format!("greedy:model={}", bad.display());
+    for args in [
+        vec![
+            "eval",
+            "--game",
+            "tic_tac_toe",
+            "--agent",
+            &agent,
+            "--opponent",
+            "random",
+            "--games",
+            "2",
+        ],
+        vec![
+            "tournament",
+            "--game",
+            "tic_tac_toe",
+            "--agent",
+            &agent,
+            "--agent",
+            "random",
+            "--games-per-pair",
+            "2",
+        ],
+    ] {
+        let out = descent(&args);
+        let err = stderr(&out);
+        assert!(!out.status.success(), "{args:?}: {err}");
+        assert!(
+            err.contains("diverged") && err.contains("diverged.descent"),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}

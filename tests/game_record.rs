@@ -8,7 +8,8 @@ use descent::learn::{ActionSelection, Distribution, Exploitation, Targets};
 use descent::search::{RandomEvaluator, SearchSpec, TerminalEval};
 use descent::selfplay::game_pool::Finished;
 use descent::selfplay::game_record::{
-    GameRecord, MAX_RECORD_BYTES, RecordCheck, RecordError, RecordOrigin, config_hash,
+    GameRecord, MAX_PLANE_VALUE, MAX_RECORD_BYTES, RecordCheck, RecordError, RecordOrigin,
+    config_hash,
 };
 use descent::selfplay::learnable_game::LearnableGame;
 use descent::selfplay::self_play::{RunProgress, SelfPlaySettings, SelfPlayer};
@@ -64,6 +65,7 @@ fn check<G: Game>(learner_version: u64) -> RecordCheck<'static> {
         game: G::NAME,
         config_hash: RUN,
         learner_version,
+        handed_out: 1 << 40,
         terminal_eval: TerminalEval::Classic,
     }
 }
@@ -134,6 +136,45 @@ impl GameVisitor for TreeLearningRoundTrip {
         let finished = self_play(&start, "descent:iters=3", Targets::Tree, 5);
         assert!(!finished.game.pairs.is_empty(), "{}", G::NAME);
         round_trip(&start, &finished, G::NAME);
+    }
+}
+
+/// Every position of random games encodes within `MAX_PLANE_VALUE` (a record's planes beyond it
+/// are refused, so no legal game's may reach it).
+struct PlanesWithinTheLimit;
+
+impl GameVisitor for PlanesWithinTheLimit {
+    type Output = f32;
+    fn visit<G: Game>(self, initial: G) -> f32 {
+        let mut largest = 0.0f32;
+        let (mut planes, mut actions) = (vec![0.0; G::ENCODING.len()], Vec::new());
+        for seed in 0..4 {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut position = initial.clone();
+            loop {
+                position.encode(&mut planes);
+                largest = planes.iter().fold(largest, |m, v| m.max(v.abs()));
+                if position.is_terminal() {
+                    break;
+                }
+                position.legal_actions(&mut actions);
+                position.play(actions[rng.random_range(0..actions.len())]);
+            }
+        }
+        largest
+    }
+}
+
+#[test]
+fn every_game_s_encoding_stays_within_the_plane_limit() {
+    for registered in REGISTERED_GAMES {
+        let spec: GameSpec = registered.name.parse().unwrap();
+        let largest = spec.visit(PlanesWithinTheLimit);
+        assert!(
+            largest.is_finite() && largest <= MAX_PLANE_VALUE,
+            "{}: {largest}",
+            registered.name
+        );
     }
 }
 
@@ -247,9 +288,19 @@ fn illegal_moves_bad_nodes_and_bad_targets_are_refused_with_the_reason() {
             "not over",
             Box::new(|r| {
                 r.moves.pop();
+                r.pair_nodes.pop();
+                r.pair_targets.pop();
             }),
         ),
-        ("after the end", Box::new(|r| r.moves.push(0))),
+        (
+            "after the end",
+            Box::new(|r| {
+                // x wins on a1 b1 c1 at ply 5; a sixth move follows.
+                r.moves = vec![0, 3, 1, 4, 2, 5];
+                r.pair_nodes.truncate(1);
+                r.pair_targets.truncate(1);
+            }),
+        ),
         (
             "not before it",
             Box::new(|r| {
@@ -286,6 +337,39 @@ fn illegal_moves_bad_nodes_and_bad_targets_are_refused_with_the_reason() {
                 r.extra_pairs = vec![1, 1];
                 r.extra_targets = vec![0.0; 2];
                 r.extra_planes = vec![0.0; 2 * 27];
+            }),
+        ),
+        (
+            "but only 1099511627776 were handed out",
+            Box::new(|r| r.index = 1 << 63),
+        ),
+        ("at most 9 plies", Box::new(|r| r.moves = vec![0; 10])),
+        (
+            "a position sent already",
+            Box::new(|r| {
+                r.node_parents.push(r.node_parents[0]);
+                r.node_actions.push(r.node_actions[0]);
+            }),
+        ),
+        (
+            "pairs on",
+            Box::new(|r| {
+                let nodes = r.moves.len() + 1 + r.node_parents.len();
+                r.pair_nodes = vec![0; nodes + 1];
+                r.pair_targets = vec![0.0; nodes + 1];
+            }),
+        ),
+        (
+            "target 2.5 outside the run's values (at most 2 in magnitude)",
+            Box::new(|r| r.pair_targets[0] = 2.5),
+        ),
+        ("target -1e30", Box::new(|r| r.pair_targets[0] = -1e30)),
+        (
+            "plane value 2000",
+            Box::new(|r| {
+                r.extra_pairs = vec![0];
+                r.extra_targets = vec![0.0];
+                r.extra_planes = vec![2000.0; 27];
             }),
         ),
         (

@@ -828,3 +828,38 @@ fn descent_with_additive_depth_takes_the_faster_of_two_wins() {
         );
     }
 }
+
+/// A network that diverged answers NaN: every search still plays legal moves to the end of a
+/// game (it used to panic on an empty range of tied moves in greedy and MCTS).
+#[test]
+fn every_search_plays_legal_moves_on_nan_values() {
+    use descent::search::{KeepForLearning, SearchSpec, TerminalEval};
+    let specs = [
+        "greedy",
+        "minimax1",
+        "mcts:iters=200",
+        "mcts:iters=200,final=mean",
+        "alphabeta:depth=3",
+        "descent:iters=200",
+        "ubfm:iters=200",
+        "ubfms:iters=200",
+    ];
+    for text in specs {
+        let spec = SearchSpec::parse(text, true).unwrap();
+        let keep = KeepForLearning {
+            terminal_states: false,
+            positions: false,
+        };
+        let mut searcher = spec.build::<ConnectFour>(TerminalEval::Classic, keep);
+        let budget = spec.budget().unwrap_or(Budget::iterations(1));
+        let mut position = ConnectFour::initial();
+        let mut r = rng(11);
+        while !position.is_terminal() {
+            searcher.search(&position, &ConstantEvaluator(f32::NAN), &budget, &mut r);
+            let action = searcher.decide(&position, &mut r);
+            let action = action.unwrap_or_else(|| panic!("{text}: no move"));
+            assert!(position.is_legal(action), "{text}: {action}");
+            position.play(action);
+        }
+    }
+}

@@ -90,8 +90,21 @@ fn tic_tac_toe_run_writes_its_directory_resumes_and_learns() {
     let config = std::fs::read_to_string(run.join("config.yaml")).unwrap();
     assert!(config.contains("max_games: 40"), "{config}");
 
+    // Resumed at its limit: nothing to do, and the way on said.
+    let out = descent(&["train", "--resume", run_s, "--quiet"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let said = common::stdout(&out);
+    assert!(
+        said.contains("reached its game limit") && said.contains("--max-games 140"),
+        "{said}"
+    );
     let out = descent(&["train", "--resume", run_s, "--max-games", "60", "--quiet"]);
     assert!(out.status.success(), "{}", stderr(&out));
+    let said = common::stdout(&out);
+    assert!(
+        said.contains("resume with: descent train --resume"),
+        "{said}"
+    );
     let lines = games(&run);
     let numbers: Vec<u64> = lines.iter().map(|g| g["game"].as_u64().unwrap()).collect();
     assert_eq!(

@@ -160,10 +160,18 @@ fn print_summary(summary: &TrainSummary, run_dir: &RunDir) {
     if let Some(path) = &summary.last_checkpoint {
         println!("latest checkpoint: {}", path.display());
     }
-    println!(
-        "resume with: descent train --resume {}",
-        run_dir.root().display()
-    );
+    let root = run_dir.root().display();
+    match (summary.games_this_session, summary.stopped_by) {
+        (0, crate::selfplay::StopReason::MaxGames) => println!(
+            "the run had reached its game limit; to go on, raise it: descent train --resume {root} --max-games {}",
+            summary.total_games + summary.games_dropped + 100
+        ),
+        (0, crate::selfplay::StopReason::MaxTime) => println!(
+            "the run had reached its time limit; to go on, raise it: descent train --resume {root} --max-time {}m",
+            (summary.elapsed_seconds / 60.0).ceil() as u64 + 20
+        ),
+        _ => println!("resume with: descent train --resume {root}"),
+    }
 }
 
 /// Removes the directory of a new run that failed before its first checkpoint (nothing in it

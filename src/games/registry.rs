@@ -635,6 +635,8 @@ pub enum GameSpecError {
     },
     #[error("cannot parse game {0:?}: expected NAME or NAME(key=value,...)")]
     Syntax(String),
+    #[error("game {spec:?} gives parameter {key} twice")]
+    RepeatedParam { spec: String, key: String },
 }
 
 fn registered_names() -> String {
@@ -1080,6 +1082,14 @@ impl FromStr for GameSpec {
             .map(|p| p.split_once('=').map(|(k, v)| (k.trim(), v.trim())))
             .collect::<Option<Pairs>>()
             .ok_or_else(syntax)?;
+        let repeated = (0..pairs.len()).find(|&i| pairs[..i].iter().any(|(k, _)| *k == pairs[i].0));
+        if let Some(i) = repeated {
+            let key = pairs[i].0;
+            return Err(GameSpecError::RepeatedParam {
+                spec: text.to_string(),
+                key: key.to_string(),
+            });
+        }
         match name {
             "awale" | "oware" => Ok(GameSpec::Awale(awale_params(pairs)?)),
             "connect_four" => no_params("connect_four", GameSpec::ConnectFour, pairs),
@@ -1200,6 +1210,13 @@ mod tests {
             .to_string();
         assert!(err.contains("max_plies"), "{err}");
         assert!("awale(feeding".parse::<GameSpec>().is_err());
+        for (repeated, key) in [
+            ("awale(feeding=true,feeding=false)", "feeding"),
+            ("hex(board_size=11, board_size=13)", "board_size"),
+        ] {
+            let err = repeated.parse::<GameSpec>().unwrap_err().to_string();
+            assert!(err.contains("twice") && err.contains(key), "{err}");
+        }
         assert!("tic_tac_toe(size=4)".parse::<GameSpec>().is_err());
         for (bad, named) in [
             ("hus(max_rounds=0)", "max_rounds"),

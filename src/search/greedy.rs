@@ -49,6 +49,10 @@ pub fn greedy_move<G: Game, E: Evaluator<G>, R: Rng + ?Sized>(
         .fold((f32::NEG_INFINITY, f32::NEG_INFINITY), |a, k| {
             if k > a { k } else { a }
         });
-    let tied: Vec<usize> = (0..keys.len()).filter(|&i| key(keys[i]) == best).collect();
+    let mut tied: Vec<usize> = (0..keys.len()).filter(|&i| key(keys[i]) == best).collect();
+    if tied.is_empty() {
+        // Every value NaN (a broken evaluator): no child is better than another.
+        tied = (0..keys.len()).collect();
+    }
     Some(actions[tied[rng.random_range(0..tied.len())]])
 }

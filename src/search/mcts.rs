@@ -457,7 +457,11 @@ impl<G: Game> Mcts<G> {
                     Some(a) if a >= k => Some(a),
                     _ => Some(k),
                 })?;
-        let tied: Vec<&RootChild> = children.iter().filter(|c| key(c) == best_key).collect();
+        let mut tied: Vec<&RootChild> = children.iter().filter(|c| key(c) == best_key).collect();
+        if tied.is_empty() {
+            // NaN means (a broken evaluator): no child is better than another.
+            tied = children.iter().collect();
+        }
         Some(tied[rng.random_range(0..tied.len())].action)
     }
 }

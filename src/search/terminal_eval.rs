@@ -43,6 +43,10 @@ impl std::fmt::Display for TerminalEval {
     }
 }
 
+/// The largest score or piece difference `TerminalEval::value_bound` allows for (its square
+/// stays far within f32's range, so no loss overflows).
+pub const SCORE_BOUND: f32 = 10_000.0;
+
 impl TerminalEval {
     /// f_t of a finished game, from P0's point of view. Panics if the game is not over.
     pub fn value_p0<G: Game>(&self, position: &G) -> f32 {
@@ -123,6 +127,23 @@ impl TerminalEval {
                 (position.ply() as u64 + 1) | (m0 as u64) << 20 | (m1 as u64) << 42
             }
         }
+    }
+
+    /// The largest magnitude a value of this run may have in `G`: twice the largest |f_t| (the
+    /// network's estimates of positions in play lie between the terminal values, and may
+    /// overshoot them while it learns). A learning target beyond it is no value of the run:
+    /// a game record carrying one is refused. Score and presence are differences of counts
+    /// that no registered game takes near `SCORE_BOUND`.
+    pub fn value_bound<G: Game>(&self) -> f32 {
+        let largest = match *self {
+            TerminalEval::Classic => 1.0,
+            TerminalEval::AdditiveDepth { max_length } => max_length.max(0.0) + 1.0,
+            TerminalEval::MultiplicativeDepth { mean_length } => mean_length.max(1.0),
+            // A mean of at most NUM_ACTIONS legal moves over one of at least 1e-3.
+            TerminalEval::Mobility => G::NUM_ACTIONS as f32 * 1e3,
+            TerminalEval::Score | TerminalEval::Presence => SCORE_BOUND,
+        };
+        2.0 * largest
     }
 
     /// Whether values stay within [-1, 1] (a tanh output fits them).

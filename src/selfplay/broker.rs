@@ -14,6 +14,7 @@
 //! | `games` | stream | workers (`XADD`) | one entry per finished game: field `record`, a `GameRecord` |
 //! | `worker:<id>` | string, 30 s TTL | each worker | its heartbeat (JSON) |
 //! | `learner` | string, 30 s TTL | learner | its heartbeat (JSON) |
+//! | `learner_id` | string, 30 s TTL | learner | who holds the database (host and run directory); another learner refuses to start |
 //!
 //! The learner reads `games` through the consumer group `learners` as consumer `learner` and
 //! acknowledges (then deletes) an entry only once a checkpoint holds what it taught; the
@@ -60,15 +61,55 @@ fn key(name: &str) -> String {
     format!("{PREFIX}{name}")
 }
 
-/// `url` with any password replaced by `***`.
+/// `url` with any password replaced by `***`: in the user part (`redis://user:pw@host`) and in
+/// the query (`redis+unix:///s.sock?pass=pw`, `?password=pw`).
 pub fn without_password(url: &str) -> String {
-    match (url.find("://"), url.rfind('@')) {
+    let (base, query) = match url.split_once('?') {
+        Some((base, query)) => (base, Some(query)),
+        None => (url, None),
+    };
+    let mut shown = match (base.find("://"), base.rfind('@')) {
         (Some(scheme), Some(at)) if at > scheme => {
-            let credentials = &url[scheme + 3..at];
+            let credentials = &base[scheme + 3..at];
             let user = credentials.split(':').next().unwrap_or("");
-            format!("{}{user}:***{}", &url[..scheme + 3], &url[at..])
+            format!("{}{user}:***{}", &base[..scheme + 3], &base[at..])
         }
-        _ => url.to_string(),
+        _ => base.to_string(),
+    };
+    if let Some(query) = query {
+        let fields: Vec<String> = query
+            .split('&')
+            .map(|field| match field.split_once('=') {
+                Some((name, _)) if matches!(name, "pass" | "password") => format!("{name}=***"),
+                _ => field.to_string(),
+            })
+            .collect();
+        shown = format!("{shown}?{}", fields.join("&"));
+    }
+    shown
+}
+
+/// The environment variable giving how long (seconds) a lost connection is retried, and a
+/// worker waits for a learner that stopped answering.
+pub const PATIENCE_ENV: &str = "DESCENT_BROKER_PATIENCE";
+/// The largest patience accepted (a week).
+const MAX_PATIENCE_SECONDS: f64 = 7.0 * 86_400.0;
+
+/// `DESCENT_BROKER_PATIENCE` (default 600 s).
+///
+/// # Errors
+/// A value that is not a number of seconds from 0 to a week.
+pub fn patience() -> anyhow::Result<Duration> {
+    let Ok(text) = std::env::var(PATIENCE_ENV) else {
+        return Ok(Duration::from_secs(600));
+    };
+    match text.trim().parse::<f64>() {
+        Ok(seconds) if (0.0..=MAX_PATIENCE_SECONDS).contains(&seconds) => {
+            Ok(Duration::from_secs_f64(seconds))
+        }
+        _ => bail!(
+            "{PATIENCE_ENV}={text:?}: expected a number of seconds from 0 to {MAX_PATIENCE_SECONDS} (a week)"
+        ),
     }
 }
 
@@ -95,10 +136,7 @@ impl Broker {
         {
             info.redis.password = Some(password);
         }
-        let patience = std::env::var("DESCENT_BROKER_PATIENCE")
-            .ok()
-            .and_then(|s| s.parse::<f64>().ok())
-            .map_or(Duration::from_secs(600), Duration::from_secs_f64);
+        let patience = patience()?;
         let mut broker = Broker {
             client: redis::Client::open(info).with_context(|| shown_url.clone())?,
             connection: None,
@@ -216,14 +254,56 @@ impl Broker {
         })
     }
 
-    /// Publishes the training time so far and the learner's heartbeat.
-    pub fn learner_alive(&mut self, elapsed_seconds: f64, status_json: &str) -> anyhow::Result<()> {
+    /// Claims (or renews) the database for the learner `identity` for `HEARTBEAT_TTL` seconds,
+    /// unless another learner holds it.
+    ///
+    /// # Errors
+    /// Another learner's claim is live (its identity is named), or the server does not answer.
+    pub fn claim_learner(&mut self, identity: &str) -> anyhow::Result<()> {
+        const CLAIM: &str = "local holder = redis.call('GET', KEYS[1]) \
+            if holder and holder ~= ARGV[1] then return holder end \
+            redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) return false";
+        let holder: Option<String> = self.call("claim the run's database", |c| {
+            redis::cmd("EVAL")
+                .arg(CLAIM)
+                .arg(1)
+                .arg(key("learner_id"))
+                .arg(identity)
+                .arg(HEARTBEAT_TTL)
+                .query(c)
+        })?;
+        match holder {
+            None => Ok(()),
+            Some(holder) => bail!(
+                "{}: another learner is live on this database ({holder}); two learners on one database would overwrite each other's network and refuse each other's games. Stop it first, give this run another database (redis://HOST:PORT/N), or, if it was killed, wait {HEARTBEAT_TTL} s for its claim to lapse",
+                self.shown_url
+            ),
+        }
+    }
+
+    /// Publishes the training time so far and the learner's heartbeat, renewing its claim.
+    ///
+    /// # Errors
+    /// Another learner holds the database now, or the server does not answer.
+    pub fn learner_alive(
+        &mut self,
+        identity: &str,
+        elapsed_seconds: f64,
+        status_json: &str,
+    ) -> anyhow::Result<()> {
+        self.claim_learner(identity)?;
         self.call("learner heartbeat", |c| {
             redis::pipe()
                 .set(key("progress"), elapsed_seconds)
                 .set_ex(key("learner"), status_json, HEARTBEAT_TTL)
                 .query::<()>(c)
         })
+    }
+
+    /// Game numbers handed out so far (the counter workers take them from).
+    pub fn handed_out(&mut self) -> anyhow::Result<u64> {
+        let next: Option<u64> = self.call("read next_index", |c| c.get(key("next_index")))?;
+        Ok(next.unwrap_or(0))
     }
 
     /// Up to `count` entries of the games stream: with `pending`, those delivered to the learner
@@ -376,6 +456,23 @@ impl Broker {
         })
     }
 
+    /// Removes a worker's heartbeat (it stops).
+    pub fn worker_gone(&mut self, worker: &str) -> anyhow::Result<()> {
+        self.call("remove a worker's heartbeat", |c| {
+            c.del::<_, ()>(key(&format!("worker:{worker}")))
+        })
+    }
+
+    /// Whether the learner's heartbeat is live.
+    pub fn learner_is_alive(&mut self) -> anyhow::Result<bool> {
+        self.call("read the learner's heartbeat", |c| c.exists(key("learner")))
+    }
+
+    /// How long lost connections are retried (`DESCENT_BROKER_PATIENCE`).
+    pub fn patience(&self) -> Duration {
+        self.patience
+    }
+
     // --- Status ---
 
     /// The live heartbeats and the games in the stream.
@@ -440,6 +537,14 @@ mod tests {
         );
         assert_eq!(without_password("redis://:secret@h"), "redis://:***@h");
         assert_eq!(without_password("redis://h:6379"), "redis://h:6379");
+        assert_eq!(
+            without_password("redis+unix:///s.sock?db=2&pass=SECRET"),
+            "redis+unix:///s.sock?db=2&pass=***"
+        );
+        assert_eq!(
+            without_password("redis://u:a@h/0?password=b@c"),
+            "redis://u:***@h/0?password=***"
+        );
         assert!(entry_order("1700000000000-10") > entry_order("1700000000000-9"));
         assert!(entry_order("999-0") < entry_order("1000-0"));
         assert_eq!(entry_order("garbage"), None);

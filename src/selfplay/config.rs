@@ -167,6 +167,23 @@ impl TrainConfig {
         changed
     }
 
+    /// The run's hash (16 hex digits of SHA-256) over what it learns: the configuration as JSON
+    /// without the keys a resume may change (`RESUME_SAFE_KEYS`), so that a resume with new
+    /// limits, threads, checkpoints or evaluations is the same run to its workers and records.
+    pub fn learned_hash(&self) -> String {
+        let mut value = serde_json::to_value(self).expect("a config serialises");
+        for safe in RESUME_SAFE_KEYS {
+            let (parent, last) = match safe.rsplit_once('.') {
+                Some((parent, last)) => (value.pointer_mut(&format!("/{parent}")), last),
+                None => (Some(&mut value), *safe),
+            };
+            if let Some(serde_json::Value::Object(map)) = parent {
+                map.remove(last);
+            }
+        }
+        crate::value::checksum::sha256_hex(value.to_string().as_bytes())[..16].to_string()
+    }
+
     /// The changes from `trained` (the configuration a checkpoint was trained with) to `self`
     /// that would alter what is learned: those outside `RESUME_SAFE_KEYS`.
     pub fn learning_changes(&self, trained: &TrainConfig) -> Vec<String> {
@@ -248,6 +265,28 @@ mod tests {
 
     fn parse(text: &str) -> Result<TrainSettings, ConfigError> {
         TrainConfig::from_yaml(text).and_then(|config| config.validate())
+    }
+
+    #[test]
+    fn the_run_hash_covers_what_is_learned_only() {
+        let hash = |text: &str| TrainConfig::from_yaml(text).unwrap().learned_hash();
+        let base = hash("game: awale\nsearch: {iterations: 50}\n");
+        assert_eq!(base.len(), 16);
+        for same in [
+            "game: awale\nsearch: {iterations: 50}\nrun: {max_games: 70, threads: 4, max_time: 40m}\n",
+            "game: awale\nsearch: {iterations: 50}\ncheckpoint: {every_games: 3}\n",
+            "game: awale\nsearch: {iterations: 50}\nevaluation: {every_games: 9}\nrun: {name: x, max_lag: 3}\n",
+        ] {
+            assert_eq!(hash(same), base, "{same}");
+        }
+        for other in [
+            "game: awale\nsearch: {iterations: 51}\n",
+            "game: awale(feeding=false)\nsearch: {iterations: 50}\n",
+            "game: awale\nsearch: {iterations: 50}\nseed: 2\n",
+            "game: awale\nsearch: {iterations: 50}\noptimizer: {learning_rate: 0.01}\n",
+        ] {
+            assert_ne!(hash(other), base, "{other}");
+        }
     }
 
     #[test]
@@ -410,6 +449,14 @@ mod tests {
             (
                 "game: tic_tac_toe\noptimizer:\n  learning_rate: -1\n",
                 "optimizer.learning_rate",
+            ),
+            (
+                "game: tic_tac_toe\noptimizer:\n  learning_rate: 1e300\n",
+                "optimizer.learning_rate",
+            ),
+            (
+                "game: tic_tac_toe\noptimizer:\n  l2: 1e30\n",
+                "optimizer.l2",
             ),
             ("seed: 3\n", "game"),
             ("game: [1, 2\n", ""),

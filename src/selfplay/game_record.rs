@@ -38,6 +38,15 @@ pub const RECORD_FORMAT: u32 = 1;
 pub const MAX_RECORD_BYTES: u64 = 64 << 20;
 /// The most nodes (line positions and derived positions) a record may hold.
 pub const MAX_RECORD_NODES: usize = 4 << 20;
+/// The most bytes a record's positions may take while the learner replays them (nodes times
+/// the size of a position): a game whose positions are large holds fewer.
+pub const MAX_RECORD_NODE_BYTES: usize = 256 << 20;
+/// The most bytes a record's pairs may take once encoded (pairs times the game's planes, f32):
+/// a game of large encodings holds fewer pairs.
+pub const MAX_RECORD_PLANE_BYTES: usize = 256 << 20;
+/// The largest magnitude of a value in an encoded position sent as planes (every registered
+/// game's encoding stays far within it: counts and flags).
+pub const MAX_PLANE_VALUE: f32 = 1024.0;
 
 /// What a game's record says about where it comes from and how it was played.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -95,6 +104,14 @@ pub enum RecordError {
     OtherRun { found: String, expected: String },
     #[error("played with network version {found}, newer than the learner's {learner}")]
     FutureVersion { found: u64, learner: u64 },
+    #[error("game number {found}, but only {handed_out} were handed out")]
+    UnknownIndex { found: u64, handed_out: u64 },
+    #[error("game {0} was learned already")]
+    AlreadyLearned(u64),
+    #[error("too large: {0}")]
+    TooLarge(String),
+    #[error("target {target:?} outside the run's values (at most {bound} in magnitude)")]
+    TargetOutOfRange { target: f32, bound: f32 },
     #[error("malformed: {0}")]
     Malformed(String),
     #[error("illegal: {0}")]
@@ -107,7 +124,34 @@ pub struct RecordCheck<'a> {
     pub config_hash: &'a str,
     /// The learner's current version: no record may claim a newer one.
     pub learner_version: u64,
+    /// Game numbers handed out so far: a record's number is below.
+    pub handed_out: u64,
     pub terminal_eval: TerminalEval,
+}
+
+/// The sizes a record of game `G` may have, from the game itself (checked before the learner
+/// allocates anything for the record).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordLimits {
+    /// Moves of the line: the game's own longest game.
+    pub max_plies: usize,
+    /// Nodes (line and derived positions).
+    pub max_nodes: usize,
+    /// Pairs, node pairs and pairs sent as planes together.
+    pub max_pairs: usize,
+}
+
+impl RecordLimits {
+    /// The limits of records of `initial`'s game.
+    pub fn of<G: Game>(initial: &G) -> RecordLimits {
+        let position_bytes = std::mem::size_of::<G>().max(1);
+        let pair_bytes = (G::ENCODING.len() * std::mem::size_of::<f32>()).max(1);
+        RecordLimits {
+            max_plies: initial.max_game_length(),
+            max_nodes: MAX_RECORD_NODES.min(MAX_RECORD_NODE_BYTES / position_bytes),
+            max_pairs: MAX_RECORD_PLANE_BYTES / pair_bytes,
+        }
+    }
 }
 
 /// A short hash naming a run's configuration (SHA-256 of its YAML, 16 hex digits).
@@ -196,7 +240,9 @@ impl GameRecord {
         check: &RecordCheck<'_>,
     ) -> Result<LearnableGame, RecordError> {
         self.check_origin(check)?;
+        self.check_sizes(&RecordLimits::of(initial))?;
         self.check_extras(G::ENCODING.len())?;
+        self.check_targets(check.terminal_eval.value_bound::<G>())?;
         let nodes = self.replay_nodes(initial)?;
         let pairs = self.encode_pairs(&nodes)?;
         let last = &nodes[self.moves.len()];
@@ -248,9 +294,6 @@ impl GameRecord {
                     target
                 }
             };
-            if !target.is_finite() {
-                return Err(RecordError::Malformed(format!("target {target}")));
-            }
             encoded.targets.push(target);
         }
         Ok(encoded)
@@ -275,8 +318,57 @@ impl GameRecord {
                 self.extra_planes.len()
             )));
         }
-        if let Some(bad) = self.extra_planes.iter().find(|v| !v.is_finite()) {
-            return Err(RecordError::Malformed(format!("plane value {bad}")));
+        if let Some(bad) = self
+            .extra_planes
+            .iter()
+            .find(|v| !within(**v, MAX_PLANE_VALUE))
+        {
+            return Err(RecordError::Malformed(format!(
+                "plane value {bad:?} (at most {MAX_PLANE_VALUE} in magnitude)"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Every target finite and within `bound` in magnitude (NaN fails the comparison).
+    fn check_targets(&self, bound: f32) -> Result<(), RecordError> {
+        let targets = self.pair_targets.iter().chain(&self.extra_targets);
+        match targets.copied().find(|&t| !within(t, bound)) {
+            Some(target) => Err(RecordError::TargetOutOfRange { target, bound }),
+            None => Ok(()),
+        }
+    }
+
+    /// The record's sizes within `limits`, and no more node pairs than nodes (a position is
+    /// learned once): before anything is allocated for it.
+    fn check_sizes(&self, limits: &RecordLimits) -> Result<(), RecordError> {
+        let nodes = self.moves.len() + 1 + self.node_parents.len();
+        let pairs = self.pair_nodes.len() + self.extra_pairs.len();
+        let too_large = |what: String| Err(RecordError::TooLarge(what));
+        if self.moves.len() > limits.max_plies {
+            return too_large(format!(
+                "{} moves, but the game lasts at most {} plies",
+                self.moves.len(),
+                limits.max_plies
+            ));
+        }
+        if nodes > limits.max_nodes {
+            return too_large(format!(
+                "{nodes} positions (at most {} for this game)",
+                limits.max_nodes
+            ));
+        }
+        if self.pair_nodes.len() > nodes {
+            return too_large(format!(
+                "{} pairs on {nodes} positions",
+                self.pair_nodes.len()
+            ));
+        }
+        if pairs > limits.max_pairs {
+            return too_large(format!(
+                "{pairs} pairs (at most {} for this game)",
+                limits.max_pairs
+            ));
         }
         Ok(())
     }
@@ -300,13 +392,17 @@ impl GameRecord {
                 learner: check.learner_version,
             });
         }
-        let nodes = self.moves.len() + 1 + self.node_parents.len();
+        if self.index >= check.handed_out {
+            return Err(RecordError::UnknownIndex {
+                found: self.index,
+                handed_out: check.handed_out,
+            });
+        }
         if self.node_parents.len() != self.node_actions.len()
             || self.pair_nodes.len() != self.pair_targets.len()
-            || nodes > MAX_RECORD_NODES
         {
             return Err(RecordError::Malformed(format!(
-                "{} parents, {} actions, {} pair nodes, {} targets, {nodes} nodes (at most {MAX_RECORD_NODES})",
+                "{} parents, {} actions, {} pair nodes, {} targets",
                 self.node_parents.len(),
                 self.node_actions.len(),
                 self.pair_nodes.len(),
@@ -332,6 +428,9 @@ impl GameRecord {
                 self.moves.len()
             )));
         }
+        // A derived node is a position the line does not reach and no other node is: the
+        // actor's walk adds each learned position once (so nodes stay within the game's).
+        let mut keys: rustc_hash::FxHashSet<u64> = nodes.iter().map(key_of).collect();
         for (&parent, &action) in self.node_parents.iter().zip(&self.node_actions) {
             let here = nodes.len();
             let parent_position = nodes
@@ -342,10 +441,20 @@ impl GameRecord {
             })?;
             let next = child(parent_position, action)
                 .map_err(|why| RecordError::Illegal(format!("node {here}: {why}")))?;
+            if !keys.insert(key_of(&next)) {
+                return Err(RecordError::Malformed(format!(
+                    "node {here} is a position sent already"
+                )));
+            }
             nodes.push(next);
         }
         Ok(nodes)
     }
+}
+
+/// Whether `value` is a number of magnitude at most `bound` (NaN is not).
+fn within(value: f32, bound: f32) -> bool {
+    value.is_finite() && value.abs() <= bound
 }
 
 /// `position` after `action`, if the game is not over and the action legal there.

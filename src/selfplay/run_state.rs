@@ -7,6 +7,7 @@ use anyhow::{Context, bail};
 use rand::rngs::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 
+use super::game_numbers::GameNumbers;
 use super::run_dir::STATE_FILE;
 
 /// The version of `state.json` this build reads and writes.
@@ -39,6 +40,10 @@ pub struct RunState {
     /// Distributed runs: records refused (undecodable, of another run, illegal …).
     #[serde(default)]
     pub records_rejected: u64,
+    /// Distributed runs: the numbers of the games learned or dropped, so that a game sent
+    /// again is refused, also after a resume.
+    #[serde(default, skip_serializing_if = "GameNumbers::is_empty")]
+    pub games_taken: GameNumbers,
     /// The learner's random stream (replay sampling and minibatch order).
     pub learner_rng: Xoshiro256PlusPlus,
     /// Length of metrics.jsonl when the checkpoint was taken.

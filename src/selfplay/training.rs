@@ -224,6 +224,7 @@ fn new_run<G: Game>(
         next_game_index: 0,
         stream_position: None,
         records_rejected: 0,
+        games_taken: Default::default(),
         learner_rng: learner.rng.clone(),
         metrics_bytes: 0,
         terminal_eval: format!("{terminal_eval:?}"),
@@ -469,8 +470,10 @@ impl<'a, G: Game> Session<'a, G> {
         let learn_start = Instant::now();
         let pairs = std::mem::take(&mut finished.pairs);
         let phase: PhaseReport = self.learner.learn_game::<G>(pairs);
+        let net = self.learner.net_optimizer.inference_net();
+        self.refuse_divergence(&phase, &net, &finished)?;
         self.state.games += 1;
-        publish(self.learner.net_optimizer.inference_net(), self.state.games)?;
+        publish(net, self.state.games)?;
         let learn_seconds = learn_start.elapsed().as_secs_f64();
         self.state.pairs_added += phase.pairs_added as u64;
         self.state.pairs_learned += phase.pairs_learned as u64;
@@ -491,6 +494,32 @@ impl<'a, G: Game> Session<'a, G> {
             self.checkpoint()?;
         }
         Ok(())
+    }
+
+    /// Stops the run where a learning phase made the loss or a weight non-finite: nothing of it
+    /// is published or checkpointed, so the last checkpoint (and the workers' network) is the
+    /// last good one.
+    fn refuse_divergence(
+        &self,
+        phase: &PhaseReport,
+        net: &ValueNet,
+        game: &LearnableGame,
+    ) -> anyhow::Result<()> {
+        let loss = phase.mean_loss.unwrap_or(0.0);
+        let weight = net.non_finite_parameter();
+        if loss.is_finite() && weight.is_none() {
+            return Ok(());
+        }
+        let kept = match &self.last_checkpoint {
+            Some(path) => format!("{} holds the last good network", path.display()),
+            None => "no checkpoint was written yet".into(),
+        };
+        anyhow::bail!(
+            "the learning phase of game {} (number {}) diverged: mean loss {loss}, {}; the run stops without publishing or checkpointing it ({kept}). Lower optimizer.learning_rate, then resume",
+            self.state.games + 1,
+            game.index,
+            weight.map_or("weights finite".into(), |w| format!("a weight is {w}"))
+        )
     }
 
     /// Counts and logs a game not learned because its network is `lag` versions old.

@@ -14,7 +14,7 @@ use super::TrainConfig;
 use super::broker::Broker;
 use super::config::TrainSettings;
 use super::game_pool::{Finished, TimedEvaluator};
-use super::game_record::{GameRecord, RecordOrigin, config_hash};
+use super::game_record::{GameRecord, RecordOrigin};
 use super::self_play::{RunProgress, SelfPlaySettings, SelfPlayer};
 use super::streams::{STREAM_GAME, stream_rng};
 use crate::games::{Game, GameVisitor};
@@ -66,13 +66,13 @@ pub fn run_worker(options: &WorkerOptions) -> anyhow::Result<WorkerSummary> {
         }
         std::thread::sleep(Duration::from_millis(500));
     };
-    if config_hash(&yaml) != hash {
+    let config = TrainConfig::from_yaml(&yaml).context("the published configuration")?;
+    if config.learned_hash() != hash {
         bail!(
             "{}: the published configuration does not match its hash {hash}",
             broker.url()
         );
     }
-    let config = TrainConfig::from_yaml(&yaml).context("the published configuration")?;
     let settings = config
         .validate()
         .map_err(|e| anyhow::anyhow!("the published configuration: {e}"))?;
@@ -121,6 +121,8 @@ struct Worker<'a, G: Game> {
     /// Games taken (started), for `--max-games`.
     taken: AtomicU64,
     stop: AtomicBool,
+    /// The learner's heartbeat was missing at the last look.
+    waiting_for_learner: AtomicBool,
     started: Instant,
 }
 
@@ -182,6 +184,7 @@ impl<'a, G: Game> Worker<'a, G> {
             bytes_sent: AtomicU64::new(0),
             taken: AtomicU64::new(0),
             stop: AtomicBool::new(false),
+            waiting_for_learner: AtomicBool::new(false),
             started: Instant::now(),
         })
     }
@@ -215,12 +218,26 @@ impl<'a, G: Game> Worker<'a, G> {
         })
     }
 
-    /// Until the players stop: newer networks, heartbeats.
+    /// Until the players stop: newer networks, heartbeats, the learner's. A learner silent
+    /// for the broker's patience stops the worker with an error; the worker's heartbeat is
+    /// removed when it stops.
     fn watch(
         &self,
         broker: &mut Broker,
         players: &[std::thread::ScopedJoinHandle<'_, anyhow::Result<()>>],
     ) -> anyhow::Result<()> {
+        let watched = self.watch_until_done(broker, players);
+        self.stop.store(true, Ordering::Relaxed);
+        let gone = broker.worker_gone(&self.origin.worker);
+        watched.and(gone)
+    }
+
+    fn watch_until_done(
+        &self,
+        broker: &mut Broker,
+        players: &[std::thread::ScopedJoinHandle<'_, anyhow::Result<()>>],
+    ) -> anyhow::Result<()> {
+        let mut learner = LearnerWatch::new(broker.patience());
         while !players.iter().all(|p| p.is_finished()) {
             let published = broker.net_version()?;
             if published.is_some_and(|v| v > self.shared.version())
@@ -229,8 +246,11 @@ impl<'a, G: Game> Worker<'a, G> {
                 let (_, net) = decode_net::<G>(&manifest, weights, &self.device)?;
                 self.shared.publish(net, version);
             }
+            let alive = broker.run_finished()? || broker.learner_is_alive()?;
+            learner.saw(alive, broker.url())?;
+            self.waiting_for_learner.store(!alive, Ordering::Relaxed);
             broker.worker_alive(&self.origin.worker, &self.status_json())?;
-            std::thread::sleep(Duration::from_millis(100));
+            std::thread::sleep(Duration::from_millis(if alive { 100 } else { 1000 }));
         }
         Ok(())
     }
@@ -245,6 +265,11 @@ impl<'a, G: Game> Worker<'a, G> {
             "threads": self.options.threads,
             "seconds": seconds,
             "bytes_sent": self.bytes_sent.load(Ordering::Relaxed),
+            "state": if self.waiting_for_learner.load(Ordering::Relaxed) {
+                "waiting for the learner"
+            } else {
+                "playing"
+            },
         })
         .to_string()
     }
@@ -294,13 +319,17 @@ impl<'a, G: Game> Worker<'a, G> {
     /// Waits while the learner has `run.max_lag / 2` games (at least 2) not yet read: games it
     /// could only drop for their lag would be played for nothing. False if the run finished
     /// meanwhile.
+    /// The wait grows from 20 ms to 1 s while the backlog stays (a learner gone does not make
+    /// every player poll Redis 50 times a second).
     fn wait_for_room(&self, broker: &mut Broker) -> anyhow::Result<bool> {
         let limit = (self.settings.run.max_lag / 2).max(2);
+        let mut wait = Duration::from_millis(20);
         while broker.backlog()? >= limit {
             if self.stop.load(Ordering::Relaxed) || broker.run_finished()? {
                 return Ok(false);
             }
-            std::thread::sleep(Duration::from_millis(20));
+            std::thread::sleep(wait);
+            wait = (wait * 2).min(Duration::from_secs(1));
         }
         Ok(true)
     }
@@ -309,6 +338,52 @@ impl<'a, G: Game> Worker<'a, G> {
     fn take(&self) -> bool {
         let taken = self.taken.fetch_add(1, Ordering::Relaxed);
         self.options.max_games.is_none_or(|max| taken < max)
+    }
+}
+
+/// How long the learner's heartbeat has been missing, said once when it goes and when it
+/// comes back; past the patience, an error.
+struct LearnerWatch {
+    patience: Duration,
+    missing_since: Option<Instant>,
+}
+
+impl LearnerWatch {
+    fn new(patience: Duration) -> LearnerWatch {
+        LearnerWatch {
+            patience,
+            missing_since: None,
+        }
+    }
+
+    /// Notes whether the learner is alive now.
+    ///
+    /// # Errors
+    /// It has been missing for longer than the patience.
+    fn saw(&mut self, alive: bool, url: &str) -> anyhow::Result<()> {
+        match (alive, self.missing_since) {
+            (true, Some(since)) => {
+                tracing::info!(
+                    "{url}: the learner is back after {:.0} s",
+                    since.elapsed().as_secs_f64()
+                );
+                self.missing_since = None;
+            }
+            (false, None) => {
+                tracing::warn!(
+                    "{url}: no heartbeat from the learner; waiting up to {:.0} s ({})",
+                    self.patience.as_secs_f64(),
+                    super::broker::PATIENCE_ENV
+                );
+                self.missing_since = Some(Instant::now());
+            }
+            (false, Some(since)) if since.elapsed() > self.patience => bail!(
+                "{url}: no heartbeat from the learner for {:.0} s: giving up (resume it with descent train --resume RUN --broker URL, then start the workers again)",
+                since.elapsed().as_secs_f64()
+            ),
+            _ => {}
+        }
+        Ok(())
     }
 }
 

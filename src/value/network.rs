@@ -76,6 +76,15 @@ pub struct ValueNet {
 }
 
 impl ValueNet {
+    /// The first weight or bias that is not a finite number, if any (a network whose learning
+    /// diverged: it is never published, checkpointed or loaded).
+    pub fn non_finite_parameter(&self) -> Option<f32> {
+        super::cpu_training::parameter_values(self)
+            .into_iter()
+            .flatten()
+            .find(|v| !v.is_finite())
+    }
+
     /// A freshly initialised network for inputs of shape `[planes, rows, cols]`.
     pub fn new(
         architecture: &Architecture,

@@ -160,6 +160,12 @@ pub fn net_from_burnpack(
             manifest.architecture
         )
     })
+    .and_then(|net| match net.non_finite_parameter() {
+        Some(value) => Err(anyhow::anyhow!(
+            "{source}: a weight is {value}: a network whose learning diverged cannot be used (take an earlier checkpoint)"
+        )),
+        None => Ok(net),
+    })
 }
 
 /// Saves `net` as `<base>.bpk` + `<base>.json`, the weights' checksum in the manifest (written
@@ -169,6 +175,12 @@ pub fn net_from_burnpack(
 /// A failed write.
 pub fn save_net(net: &ValueNet, manifest: &NetManifest, base: &Path) -> anyhow::Result<()> {
     let (weights, manifest_path) = paths(base);
+    if let Some(value) = net.non_finite_parameter() {
+        bail!(
+            "{}: not written: a weight is {value} (a network whose learning diverged)",
+            weights.display()
+        );
+    }
     let bytes = burnpack_bytes(net)?;
     let manifest = NetManifest {
         weights_sha256: Some(sha256_hex(&bytes)),

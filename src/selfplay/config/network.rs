@@ -74,9 +74,9 @@ impl OptimizerSection {
     /// A rate, β or ε out of its range, naming the key.
     pub fn validate(&self) -> Result<AdamSettings, ConfigError> {
         check(
-            self.learning_rate > 0.0 && self.learning_rate.is_finite(),
+            self.learning_rate > 0.0 && self.learning_rate <= 1.0,
             "optimizer.learning_rate",
-            "must be a positive number",
+            "must be a number in (0, 1] (Adam's step size; the paper's is 0.001)",
         )?;
         for (key, beta) in [
             ("optimizer.beta1", self.beta1),
@@ -85,7 +85,11 @@ impl OptimizerSection {
             check((0.0..1.0).contains(&beta), key, "must be in [0, 1)")?;
         }
         check(self.epsilon > 0.0, "optimizer.epsilon", "must be positive")?;
-        check(self.l2 >= 0.0, "optimizer.l2", "must be at least 0")?;
+        check(
+            (0.0..=1.0).contains(&self.l2),
+            "optimizer.l2",
+            "must be a number in [0, 1] (the paper's λ is 0.001)",
+        )?;
         Ok(AdamSettings {
             learning_rate: self.learning_rate,
             beta1: self.beta1,

@@ -5,14 +5,12 @@
 //! checkpoint keeps the last entry read, so a resumed learner re-reads exactly what it had not
 //! checkpointed (see `broker.rs`).
 
-use std::collections::{HashSet, VecDeque};
 use std::time::Instant;
 
 use super::{Session, TrainSummary};
 use crate::games::Game;
 use crate::selfplay::broker::{Broker, StreamEntry, entry_order};
-use crate::selfplay::game_record::{GameRecord, RecordCheck, RecordError, config_hash};
-use crate::selfplay::learnable_game::LearnableGame;
+use crate::selfplay::game_record::{GameRecord, RecordCheck, RecordError};
 use crate::selfplay::metrics::RejectedRecord;
 use crate::value::ValueNet;
 use crate::value::saved_net::{NetManifest, burnpack_bytes};
@@ -28,7 +26,10 @@ impl<G: Game> Session<'_, G> {
     pub(super) fn run_distributed(mut self, url: &str) -> anyhow::Result<TrainSummary> {
         let mut broker = Broker::connect(url)?;
         let yaml = self.settings.config.to_yaml();
-        let hash = config_hash(&yaml);
+        let hash = self.settings.config.learned_hash();
+        let identity = self.learner_identity();
+        // Before anything of the database is written: it may be another run's.
+        broker.claim_learner(&identity)?;
         broker.open_run(&yaml, &hash, self.state.next_game_index())?;
         let net = self.learner.net_optimizer.inference_net();
         publish_net(&mut broker, &self.manifest, net, self.state.games)?;
@@ -38,7 +39,6 @@ impl<G: Game> Session<'_, G> {
             self.state.games
         );
         let mut unacknowledged: Vec<String> = Vec::new();
-        let mut recent = RecentGames::default();
         // Re-read the entries delivered to this learner but not acknowledged (after a start, and
         // after a lost connection, whose read may have delivered entries whose reply was lost),
         // from the stream's start, then new ones (">").
@@ -50,7 +50,8 @@ impl<G: Game> Session<'_, G> {
                 break reason;
             }
             if last_heartbeat.is_none_or(|t| t.elapsed().as_secs() >= 2) {
-                broker.learner_alive(self.elapsed(), &self.status_json(unacknowledged.len()))?;
+                let status = self.status_json(unacknowledged.len());
+                broker.learner_alive(&identity, self.elapsed(), &status)?;
                 last_heartbeat = Some(Instant::now());
             }
             // No more than the budget needs: what is read and not learned stays pending.
@@ -68,12 +69,22 @@ impl<G: Game> Session<'_, G> {
             if pending_after.is_some() {
                 pending_after = entries.last().map(|e| e.id.clone());
             }
+            // Read after the entries: every number sent in them was handed out before.
+            let handed_out = if entries.is_empty() {
+                0
+            } else {
+                broker.handed_out()?
+            };
             for entry in entries {
                 if unacknowledged.contains(&entry.id) {
                     // Delivered again after a reconnection: already taken this session.
                     continue;
                 }
-                self.take_entry(&mut broker, &hash, entry, &mut unacknowledged, &mut recent)?;
+                let taken = Taken {
+                    hash: &hash,
+                    handed_out,
+                };
+                self.take_entry(&mut broker, &taken, entry, &mut unacknowledged)?;
                 if self
                     .stop_reason(self.state.games + self.state.games_dropped)
                     .is_some()
@@ -93,10 +104,9 @@ impl<G: Game> Session<'_, G> {
     fn take_entry(
         &mut self,
         broker: &mut Broker,
-        hash: &str,
+        taken: &Taken<'_>,
         entry: StreamEntry,
         unacknowledged: &mut Vec<String>,
-        recent: &mut RecentGames,
     ) -> anyhow::Result<()> {
         let held = self.state.stream_position.as_deref().and_then(entry_order);
         if held.is_some() && entry_order(&entry.id) <= held {
@@ -107,16 +117,23 @@ impl<G: Game> Session<'_, G> {
         let checkpoints_before = self.checkpoints_written;
         let check = RecordCheck {
             game: &self.manifest.game,
-            config_hash: hash,
+            config_hash: taken.hash,
             learner_version: self.state.games,
+            handed_out: taken.handed_out,
             terminal_eval: self.terminal_eval,
         };
-        let game = GameRecord::from_bytes(&entry.record)
-            .and_then(|r| r.replay(&self.initial, &check))
-            .and_then(|game| recent.first_time(game));
+        let games_taken = &self.state.games_taken;
+        let game = GameRecord::from_bytes(&entry.record).and_then(|record| {
+            // Before the replay: a game sent again costs nothing.
+            if games_taken.contains(record.index) {
+                return Err(RecordError::AlreadyLearned(record.index));
+            }
+            record.replay(&self.initial, &check)
+        });
         unacknowledged.push(entry.id.clone());
         match game {
             Ok(game) => {
+                self.state.games_taken.insert(game.index);
                 let manifest = self.manifest.clone();
                 self.after_game(game, &mut |net, version| {
                     publish_net(broker, &manifest, net, version)
@@ -143,6 +160,18 @@ impl<G: Game> Session<'_, G> {
         })
     }
 
+    /// Who this learner is, in its claim on the database: its host and run directory (a resume
+    /// of the same run takes over the claim of its killed predecessor at once; the run
+    /// directory's lock keeps two processes from training one run).
+    fn learner_identity(&self) -> String {
+        let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+            .map(|h| h.trim().to_string())
+            .unwrap_or_else(|_| "localhost".into());
+        let dir = std::fs::canonicalize(self.run_dir.root())
+            .unwrap_or_else(|_| self.run_dir.root().to_path_buf());
+        format!("learner of {} on {host}", dir.display())
+    }
+
     /// The learner's heartbeat: its version, counts and queue.
     fn status_json(&self, unacknowledged: usize) -> String {
         serde_json::json!({
@@ -158,33 +187,12 @@ impl<G: Game> Session<'_, G> {
     }
 }
 
-/// The numbers of the games received lately: a worker that sent a game while Redis went down
-/// may send it again (the first write may have been kept), and a game is learned once.
-#[derive(Default)]
-struct RecentGames {
-    order: VecDeque<u64>,
-    seen: HashSet<u64>,
-}
-
-impl RecentGames {
-    const KEPT: usize = 1 << 16;
-
-    /// `game`, or why not: it was received already.
-    fn first_time(&mut self, game: LearnableGame) -> Result<LearnableGame, RecordError> {
-        if !self.seen.insert(game.index) {
-            return Err(RecordError::Malformed(format!(
-                "game {} was received already",
-                game.index
-            )));
-        }
-        self.order.push_back(game.index);
-        if self.order.len() > Self::KEPT
-            && let Some(old) = self.order.pop_front()
-        {
-            self.seen.remove(&old);
-        }
-        Ok(game)
-    }
+/// What a record is checked against besides the session's own state.
+struct Taken<'a> {
+    /// The run's hash (`TrainConfig::learned_hash`).
+    hash: &'a str,
+    /// Game numbers handed out when the entries were read.
+    handed_out: u64,
 }
 
 /// Publishes `net` as `version` with its manifest.
