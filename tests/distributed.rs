@@ -850,3 +850,37 @@ fn a_worker_whose_learner_is_gone_gives_up_after_the_patience() {
         .unwrap();
     assert!(!heartbeat, "a worker that stopped is not listed as live");
 }
+
+/// A game learned and checkpointed, sent again after the learner was killed and resumed (a
+/// worker's retry), is refused: the games taken are in the checkpoint, not only in memory.
+#[test]
+fn a_game_sent_again_after_a_resume_is_refused_not_learned_twice() {
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(redis) = RedisServer::start(tmp.path()) else {
+        return;
+    };
+    let url = redis.url();
+    let mut first = learner(tmp.path(), &url, "max_games: 7, max_lag: 1000");
+    wait_for_run(&redis);
+    let mut c = redis.connection();
+    let records: Vec<Vec<u8>> = (0..7).map(|_| live_record(&mut c).to_bytes()).collect();
+    for bytes in &records[..5] {
+        push_record(&mut c, bytes);
+    }
+    wait_for_checkpoint(tmp.path(), 5);
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let resumed = resumed_learner(tmp.path(), &url);
+    push_record(&mut c, &records[0]);
+    push_record(&mut c, &records[5]);
+    push_record(&mut c, &records[6]);
+    finish(resumed, "the resumed learner", LIMIT);
+    let (learned, dropped, rejected) = check_finished_run(tmp.path(), 7);
+    assert_eq!((learned, dropped, rejected), (7, 0, 1));
+    let lines = metrics(tmp.path());
+    let reason = of_kind(&lines, "rejected")[0]["reason"].clone();
+    assert!(
+        reason.as_str().unwrap().contains("was learned already"),
+        "{reason}"
+    );
+}
