@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write;
 use std::path::Path;
-use std::time::SystemTime;
+use std::time::{Duration, Instant, SystemTime};
 
 use common::server::Server;
 use common::small_run;
@@ -157,4 +157,172 @@ fn metrics_polled_from_an_offset_follow_a_growing_log() {
         "the new line, not the partial one: {second}"
     );
     assert_eq!(lines[0]["game"], 2);
+}
+
+/// A field of /proc/PID/status in kB (VmRSS, VmHWM).
+fn memory_kb(pid: u32, field: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with(field)).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+/// CPU seconds (user + system) the process has used.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .unwrap()
+        .1
+        .split_whitespace()
+        .collect();
+    let ticks: f64 = fields[11].parse::<f64>().unwrap() + fields[12].parse::<f64>().unwrap();
+    ticks / 100.0
+}
+
+/// The hostile requests of a page on another site or a careless client: a foreign `Host`, a
+/// network of 360 GB, a budget of 2^64 iterations or an hour, fifteen large networks, files
+/// outside the served directory, a FIFO in a run. The server still answers `/` within a
+/// second, its memory stays under a fixed bound, its CPU is idle once the clients are gone,
+/// and the first Ctrl-C ends it.
+#[test]
+fn hostile_requests_leave_the_server_answering_bounded_and_idle() {
+    let root = tempfile::tempdir().unwrap();
+    small_run(root.path(), "tiny", "", 3);
+    let fifo_run = root.path().join("fifo");
+    std::fs::create_dir(&fifo_run).unwrap();
+    let fifo = std::ffi::CString::new(fifo_run.join("config.yaml").to_str().unwrap()).unwrap();
+    // SAFETY: a valid C string; mkfifo only creates the file.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+    let mut server = Server::start(root.path());
+    let pid = server.pid();
+    let move_request =
+        |agent: &str| format!(r#"{{"game": "tic_tac_toe", "moves": ["b2"], "agent": "{agent}"}}"#);
+
+    // DNS rebinding: another site's name is refused, the server's own names answered.
+    let port = server.address.rsplit_once(':').unwrap().1.to_string();
+    let (status, _) = server.request_as(
+        &format!("attacker.example:{port}"),
+        "GET",
+        "/api/runs",
+        None,
+    );
+    assert_eq!(status, 421);
+    let (status, _) = server.request_as(&format!("localhost:{port}"), "GET", "/", None);
+    assert_eq!(status, 200);
+
+    // The FIFO: listed without blocking, twice, and / still answers.
+    for _ in 0..2 {
+        let (status, _) = server.request("GET", "/api/runs", None);
+        assert_eq!(status, 200);
+    }
+
+    // Sizes and budgets past the limits: refused at once, naming the limit.
+    for (agent, mention) in [
+        (
+            "greedy:model=untrained,arch=resnet-b1c100000-fc1",
+            "parameters",
+        ),
+        ("mcts:time=1h", "more than this server allows"),
+        ("descent:time=11s", "more than this server allows"),
+    ] {
+        let (status, reply) = server.json("POST", "/api/agent-move", Some(&move_request(agent)));
+        assert_eq!(status, 400, "{agent}: {reply}");
+        assert!(
+            reply["error"].as_str().unwrap().contains(mention),
+            "{agent}: {reply}"
+        );
+    }
+    // Files outside the served directory: one answer whether they exist or not.
+    let answers: Vec<String> = ["/etc/passwd", "/etc/nonexistent", "../../etc/passwd"]
+        .iter()
+        .map(|path| {
+            let (status, reply) = server.json(
+                "POST",
+                "/api/agent-move",
+                Some(&move_request(&format!("greedy:model={path}"))),
+            );
+            assert_eq!(status, 400, "{path}: {reply}");
+            reply["error"].as_str().unwrap().replace(path, "PATH")
+        })
+        .collect();
+    assert!(answers.windows(2).all(|w| w[0] == w[1]), "{answers:#?}");
+    // A run under the served directory loads.
+    let (status, reply) = server.json(
+        "POST",
+        "/api/agent-move",
+        Some(&move_request("greedy:model=tiny")),
+    );
+    assert_eq!(status, 200, "{reply}");
+
+    // Fifteen different large networks: the agent cache keeps four.
+    let rss_before = memory_kb(pid, "VmRSS:");
+    for channels in 0..15 {
+        let agent = format!(
+            "greedy:model=untrained,arch=resnet-b4c{}-fc64",
+            300 + channels
+        );
+        let (status, reply) = server.json("POST", "/api/agent-move", Some(&move_request(&agent)));
+        assert_eq!(status, 200, "{agent}: {reply}");
+    }
+    let grown_kb = memory_kb(pid, "VmRSS:").saturating_sub(rss_before);
+    eprintln!("15 networks of ~26 MB: {grown_kb} kB kept");
+    assert!(
+        grown_kb < 250_000,
+        "15 networks of ~26 MB kept {grown_kb} kB"
+    );
+
+    // 2^64 iterations from a client that leaves at once: the search stops at the server's
+    // limit per move, and the CPU goes idle.
+    {
+        use std::io::Write;
+        let body = move_request("mcts:iters=18446744073709551615");
+        let mut stream = std::net::TcpStream::connect(&server.address).unwrap();
+        write!(
+            stream,
+            "POST /api/agent-move HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            server.address,
+            body.len()
+        )
+        .unwrap();
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let start = Instant::now();
+    let (status, _) = server.request("GET", "/", None);
+    assert_eq!(status, 200);
+    assert!(
+        start.elapsed() < Duration::from_secs(1),
+        "/ answered in {:?}",
+        start.elapsed()
+    );
+    std::thread::sleep(Duration::from_secs(11));
+    let cpu = cpu_seconds(pid);
+    std::thread::sleep(Duration::from_secs(2));
+    let busy = cpu_seconds(pid) - cpu;
+    assert!(busy < 0.3, "{busy} CPU seconds in 2 s with no client");
+    assert!(memory_kb(pid, "VmHWM:") < 1_000_000, "peak memory");
+
+    // The first Ctrl-C ends it, a search in flight included.
+    let body = move_request("mcts:iters=18446744073709551615");
+    let address = server.address.clone();
+    let _client = std::thread::spawn(move || {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(&address).unwrap();
+        let _ = write!(
+            stream,
+            "POST /api/agent-move HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        let _ = stream.read_to_end(&mut Vec::new());
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    // SAFETY: signalling our own child process.
+    unsafe { libc::kill(pid as i32, libc::SIGINT) };
+    let start = Instant::now();
+    while server.is_running() {
+        assert!(
+            start.elapsed() < Duration::from_secs(3),
+            "still running after Ctrl-C"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }

@@ -47,7 +47,11 @@ pub fn load_model<G: Game>(
     let shape = G::ENCODING.dims();
     match source {
         ModelSource::Untrained(architecture) => Ok(LoadedModel {
-            net: ValueNet::new(architecture, shape, true, device),
+            // The size limit of configs applies to every agent spec, wherever it comes from.
+            net: architecture
+                .check_size(shape)
+                .map(|()| ValueNet::new(architecture, shape, true, device))
+                .map_err(|e| anyhow::anyhow!("arch={architecture}: {}", e.message))?,
             terminal_eval: TerminalEval::Classic,
             origin: format!("untrained {architecture}"),
         }),

@@ -8,6 +8,8 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 
+use crate::web::host_check::HostCheck;
+use crate::web::play::AgentCache;
 use crate::web::{ServerState, router};
 
 #[derive(Args, Debug)]
@@ -51,14 +53,19 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         );
         let state = ServerState {
             root: args.runs.clone(),
-            agents: Default::default(),
+            agents: AgentCache::new(&args.runs),
+            hosts: HostCheck::new(local.ip(), local.port()),
         };
-        axum::serve(listener, router(state))
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await
-            .context("the server stopped")
+        // The first Ctrl-C ends the server at once, requests in flight included (an agent's
+        // search among them is at most `MAX_MOVE_TIME`, and is not waited for).
+        tokio::select! {
+            served = axum::serve(listener, router(state)) => served.context("the server stopped"),
+            _ = tokio::signal::ctrl_c() => {
+                eprintln!("descent serve: stopped");
+                Ok(())
+            }
+        }
     })?;
+    runtime.shutdown_background();
     Ok(ExitCode::SUCCESS)
 }

@@ -170,6 +170,23 @@ impl SearchSpec {
         }
     }
 
+    /// The same search with its time per move at most `cap` (iteration budgets gain the cap
+    /// as a time limit: whichever runs out first). `Err(time)` when the spec asks for more.
+    pub fn capped(&self, cap: std::time::Duration) -> Result<SearchSpec, std::time::Duration> {
+        let mut capped = self.clone();
+        if let SearchSpec::Mcts { budget, .. }
+        | SearchSpec::AlphaBeta { budget, .. }
+        | SearchSpec::TreeSearch { budget, .. } = &mut capped
+        {
+            match budget.time {
+                Some(time) if time > cap => return Err(time),
+                Some(_) => {}
+                None => budget.time = Some(cap),
+            }
+        }
+        Ok(capped)
+    }
+
     /// The search, with terminal states valued by `terminal_eval` (the network's scale).
     pub fn build<G: Game>(
         &self,

@@ -3,15 +3,16 @@
 //! and an agent's move in it. Every game of the registry, every agent spec.
 
 use std::any::Any;
-use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 
 use super::web_error::WebError;
 use crate::arena::game_session::result_sentence;
-use crate::arena::{AgentFactory, AgentRng, AgentSpec};
+use crate::arena::{AgentFactory, AgentRng, AgentSpec, ModelSource};
 use crate::games::{Game, GameExt, GameSpec, GameVisitor};
 use crate::value::NetDevice;
 
@@ -124,32 +125,99 @@ fn replay<G: Game>(initial: G, moves: &[String]) -> Result<(G, Vec<String>), Web
     Ok((position, texts))
 }
 
-/// The agents built so far, one factory (its network loaded once) per game and agent spec.
-#[derive(Default)]
+/// The longest an agent of `descent serve` may think about one move: a spec asking for more
+/// is refused, and an iteration budget stops there too (a request cannot pin a core).
+pub const MAX_MOVE_TIME: Duration = Duration::from_secs(10);
+/// Agents kept loaded (their networks in memory), the least recently used dropped first.
+pub const CACHED_AGENTS: usize = 4;
+
+type CacheKey = (String, String);
+
+/// The agents built lately, one factory (its network loaded once) per game and agent spec, at
+/// most `CACHED_AGENTS`; networks come from under `root` only.
 pub struct AgentCache {
-    factories: Mutex<HashMap<(String, String), Arc<dyn Any + Send + Sync>>>,
+    root: PathBuf,
+    /// Most recently used last.
+    factories: Mutex<Vec<(CacheKey, Arc<dyn Any + Send + Sync>)>>,
 }
 
 impl AgentCache {
+    /// A cache whose agents may load networks under `root` (the served runs) only.
+    pub fn new(root: &Path) -> AgentCache {
+        AgentCache {
+            root: root.to_path_buf(),
+            factories: Mutex::new(Vec::new()),
+        }
+    }
+
     /// The factory of `agent` for game `game` (`G`), loaded on first use.
     fn factory<G: Game>(&self, game: &str, agent: &str) -> Result<Arc<AgentFactory<G>>, WebError> {
         let key = (game.to_string(), agent.to_string());
-        if let Some(found) = self.factories.lock().expect("not poisoned").get(&key)
-            && let Ok(factory) = found.clone().downcast::<AgentFactory<G>>()
         {
-            return Ok(factory);
+            let mut factories = self.factories.lock().expect("not poisoned");
+            if let Some(at) = factories.iter().position(|(k, _)| *k == key) {
+                let entry = factories.remove(at);
+                let found = entry.1.clone();
+                factories.push(entry);
+                if let Ok(factory) = found.downcast::<AgentFactory<G>>() {
+                    return Ok(factory);
+                }
+            }
         }
-        let spec: AgentSpec = agent
-            .parse()
-            .map_err(|e| WebError::bad_request(format!("agent {agent:?}: {e}")))?;
+        let refuse = |message: String| WebError::bad_request(format!("agent {agent:?}: {message}"));
+        let mut spec: AgentSpec = agent.parse().map_err(|e| refuse(format!("{e}")))?;
+        spec.search = spec.search.capped(MAX_MOVE_TIME).map_err(|time| {
+            refuse(format!(
+                "{time:?} a move is more than this server allows ({MAX_MOVE_TIME:?})"
+            ))
+        })?;
+        if let Some(ModelSource::Path(path)) = &spec.model {
+            spec.model = Some(ModelSource::Path(self.served_path(path).map_err(refuse)?));
+        }
         let factory = AgentFactory::<G>::new(spec, game, &NetDevice::cpu())
-            .map_err(|e| WebError::bad_request(format!("agent {agent:?}: {e:#}")))?;
+            .map_err(|e| refuse(format!("{e:#}")))?;
         let factory = Arc::new(factory);
-        self.factories
-            .lock()
-            .expect("not poisoned")
-            .insert(key, factory.clone());
+        let mut factories = self.factories.lock().expect("not poisoned");
+        factories.retain(|(k, _)| *k != key);
+        if factories.len() >= CACHED_AGENTS {
+            factories.remove(0);
+        }
+        factories.push((key, factory.clone()));
         Ok(factory)
+    }
+
+    /// `model` as a run, checkpoint, network or export under the served directory: a name
+    /// relative to it (or a path inside it). Anything else gets one answer, whether it exists
+    /// or not (a page cannot probe the disk through it).
+    fn served_path(&self, model: &Path) -> Result<PathBuf, String> {
+        let outside = || {
+            format!(
+                "model={}: not a run or export under the served directory (give its name there, e.g. model=RUN)",
+                model.display()
+            )
+        };
+        let root = std::fs::canonicalize(&self.root).map_err(|_| outside())?;
+        // As given (the page names runs by their path) or relative to the served directory;
+        // a saved network is named by its base (`net` for net.json / net.bpk).
+        let inside = |candidate: &PathBuf| {
+            [candidate.clone(), candidate.with_extension("json")]
+                .into_iter()
+                .filter_map(|p| std::fs::canonicalize(p).ok())
+                .any(|p| p.starts_with(&root))
+        };
+        [model.to_path_buf(), self.root.join(model)]
+            .into_iter()
+            .find(inside)
+            .ok_or_else(outside)
+    }
+
+    /// The agents loaded now.
+    pub fn len(&self) -> usize {
+        self.factories.lock().expect("not poisoned").len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 }
 
@@ -251,7 +319,7 @@ mod tests {
         );
         let error = position_view(&request("chess", &[])).unwrap_err();
         assert!(error.message.contains("chess"), "{}", error.message);
-        let cache = AgentCache::default();
+        let cache = AgentCache::new(Path::new("."));
         let bad_agent = AgentMoveRequest {
             position: request("tic_tac_toe", &[]),
             agent: "mcts:iters=abc".into(),
@@ -267,7 +335,7 @@ mod tests {
 
     #[test]
     fn an_agent_takes_the_win_it_sees() {
-        let cache = AgentCache::default();
+        let cache = AgentCache::new(Path::new("."));
         let request = AgentMoveRequest {
             position: request("tic_tac_toe", &["a1", "a2", "b1", "b2"]),
             agent: "ubfms:iters=300".into(),

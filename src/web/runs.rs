@@ -15,6 +15,36 @@ use crate::selfplay::run_dir::{CONFIG_FILE, METRICS_FILE};
 /// The file of a run's self-play games (one JSON line per game learned).
 pub use crate::selfplay::games_log::GAMES_FILE;
 
+/// The largest configuration read (a run's config.yaml is a few kilobytes).
+const MAX_CONFIG_BYTES: u64 = 1 << 20;
+
+/// Opens `path` for reading if it is a regular file: a FIFO, a device or a directory put in a
+/// run directory is refused at once instead of blocking a server thread (opened without
+/// waiting, then checked on the open file, so it cannot change in between).
+fn open_regular(path: &Path) -> std::io::Result<fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::other(format!(
+            "{} is not a regular file",
+            path.display()
+        )));
+    }
+    Ok(file)
+}
+
+/// A regular file's text, at most `MAX_CONFIG_BYTES`.
+fn read_small_text(path: &Path) -> std::io::Result<String> {
+    let mut text = String::new();
+    open_regular(path)?
+        .take(MAX_CONFIG_BYTES)
+        .read_to_string(&mut text)?;
+    Ok(text)
+}
+
 /// At most this many bytes of metrics are sent in one reply (the page asks again for more).
 const MAX_METRICS_BYTES: u64 = 4 << 20;
 
@@ -108,7 +138,7 @@ pub fn summary(path: &Path, name: String) -> RunSummary {
 
 /// The game spec named by the run's config.yaml.
 pub fn run_game(run: &Path) -> Option<String> {
-    let text = fs::read_to_string(run.join(CONFIG_FILE)).ok()?;
+    let text = read_small_text(&run.join(CONFIG_FILE)).ok()?;
     let config: Value = serde_saphyr::from_str(&text).ok()?;
     match config.get("game")? {
         Value::String(game) => Some(game.clone()),
@@ -118,7 +148,7 @@ pub fn run_game(run: &Path) -> Option<String> {
 
 /// The run's configuration text.
 pub fn config_text(run: &Path) -> String {
-    fs::read_to_string(run.join(CONFIG_FILE)).unwrap_or_default()
+    read_small_text(&run.join(CONFIG_FILE)).unwrap_or_default()
 }
 
 /// The games of the run's complete checkpoints (`ckpt-<games>` with its checksums), oldest
@@ -143,7 +173,7 @@ pub fn checkpoints(run: &Path) -> Vec<u64> {
 /// The file cannot be read.
 pub fn metrics_since(run: &Path, from: u64) -> Result<Value, WebError> {
     let path = run.join(METRICS_FILE);
-    let mut file = fs::File::open(&path)
+    let mut file = open_regular(&path)
         .map_err(|e| WebError::internal(format!("cannot read {}: {e}", path.display())))?;
     let length = file.metadata().map(|m| m.len()).unwrap_or(0);
     let restarted = from > length;
@@ -213,7 +243,7 @@ pub fn recent_games(run: &Path, count: usize) -> Vec<Value> {
 
 /// The complete JSON lines among the last `window` bytes of `path` (none if it is missing).
 fn last_lines(path: &Path, window: u64) -> Vec<Value> {
-    let Ok(mut file) = fs::File::open(path) else {
+    let Ok(mut file) = open_regular(path) else {
         return Vec::new();
     };
     let length = file.metadata().map(|m| m.len()).unwrap_or(0);

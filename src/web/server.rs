@@ -7,14 +7,16 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, Query, Request, State};
 use axum::http::header;
-use axum::response::IntoResponse;
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::host_check::HostCheck;
 use super::play::{
     AgentCache, AgentMoveRequest, PositionRequest, agent_move, game_list, position_view,
 };
@@ -26,6 +28,8 @@ pub struct ServerState {
     /// The directory whose runs are shown.
     pub root: PathBuf,
     pub agents: AgentCache,
+    /// The `Host` headers answered.
+    pub hosts: HostCheck,
 }
 
 type Shared = State<Arc<ServerState>>;
@@ -36,6 +40,7 @@ const STYLE_CSS: &str = include_str!("assets/style.css");
 
 /// The application: the page and its API over `state`.
 pub fn router(state: ServerState) -> Router {
+    let state = Arc::new(state);
     Router::new()
         .route(
             "/",
@@ -72,24 +77,54 @@ pub fn router(state: ServerState) -> Router {
         .route("/api/position", post(position))
         .route("/api/agent-move", post(agent))
         .fallback(|| async { WebError::not_found("no such page or API route") })
-        .with_state(Arc::new(state))
+        .layer(middleware::from_fn_with_state(state.clone(), check_host))
+        .with_state(state)
+}
+
+/// Answers only requests for this server's own host names (`HostCheck`).
+async fn check_host(State(state): Shared, request: Request, next: Next) -> Response {
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    if state.hosts.allows(host) {
+        next.run(request).await
+    } else {
+        WebError::misdirected(format!(
+            "Host {host:?} is not this server's (open it as http://localhost:PORT/ or by its address)"
+        ))
+        .into_response()
+    }
+}
+
+/// Runs `read` (file reads) on the blocking pool, never on the threads that answer requests.
+async fn off_the_runtime<T: Send + 'static>(
+    read: impl FnOnce() -> Result<T, WebError> + Send + 'static,
+) -> Result<T, WebError> {
+    tokio::task::spawn_blocking(read)
+        .await
+        .map_err(|e| WebError::internal(format!("the read failed: {e}")))?
 }
 
 async fn list_runs(State(state): Shared) -> Result<Json<Vec<runs::RunSummary>>, WebError> {
-    runs::list_runs(&state.root).map(Json)
+    off_the_runtime(move || runs::list_runs(&state.root).map(Json)).await
 }
 
 async fn run_details(
     State(state): Shared,
     Path(name): Path<String>,
 ) -> Result<Json<Value>, WebError> {
-    let run = runs::run_path(&state.root, &name)?;
-    let summary = runs::summary(&run, name);
-    Ok(Json(json!({
-        "summary": summary,
-        "config": runs::config_text(&run),
-        "model": run.display().to_string(),
-    })))
+    off_the_runtime(move || {
+        let run = runs::run_path(&state.root, &name)?;
+        let summary = runs::summary(&run, name);
+        Ok(Json(json!({
+            "summary": summary,
+            "config": runs::config_text(&run),
+            "model": run.display().to_string(),
+        })))
+    })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -104,8 +139,11 @@ async fn run_metrics(
     query: Result<Query<MetricsQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Value>, WebError> {
     let Query(query) = query.map_err(|e| WebError::bad_request(e.body_text()))?;
-    let run = runs::run_path(&state.root, &name)?;
-    runs::metrics_since(&run, query.from).map(Json)
+    off_the_runtime(move || {
+        let run = runs::run_path(&state.root, &name)?;
+        runs::metrics_since(&run, query.from).map(Json)
+    })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -124,11 +162,14 @@ async fn run_games(
     query: Result<Query<GamesQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Value>, WebError> {
     let Query(query) = query.map_err(|e| WebError::bad_request(e.body_text()))?;
-    let run = runs::run_path(&state.root, &name)?;
-    Ok(Json(json!({
-        "game": runs::run_game(&run),
-        "games": runs::recent_games(&run, query.count.min(200)),
-    })))
+    off_the_runtime(move || {
+        let run = runs::run_path(&state.root, &name)?;
+        Ok(Json(json!({
+            "game": runs::run_game(&run),
+            "games": runs::recent_games(&run, query.count.min(200)),
+        })))
+    })
+    .await
 }
 
 fn body<T>(request: Result<Json<T>, JsonRejection>) -> Result<T, WebError> {

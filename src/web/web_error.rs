@@ -31,6 +31,14 @@ impl WebError {
     }
 
     /// The server could not do what was asked (an unreadable file).
+    /// 421: a request for another host than this server (`Host` check).
+    pub fn misdirected(message: impl Into<String>) -> Self {
+        WebError {
+            status: 421,
+            message: message.into(),
+        }
+    }
+
     pub fn internal(message: impl Into<String>) -> Self {
         WebError {
             status: 500,

@@ -42,12 +42,22 @@ impl Server {
 
     /// Sends one request; returns the status and the body.
     pub fn request(&self, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
+        self.request_as(&self.address, method, path, body)
+    }
+
+    /// `request` with the `Host` header `host`.
+    pub fn request_as(
+        &self,
+        host: &str,
+        method: &str,
+        path: &str,
+        body: Option<&str>,
+    ) -> (u16, String) {
         let mut stream = TcpStream::connect(&self.address).unwrap();
         let body = body.unwrap_or("");
         write!(
             stream,
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-            self.address,
+            "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
             body.len()
         )
         .unwrap();
@@ -72,6 +82,11 @@ impl Server {
         let value = serde_json::from_str(&text)
             .unwrap_or_else(|e| panic!("{method} {path}: not JSON ({e}): {text:?}"));
         (status, value)
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// Whether the process is still running.
