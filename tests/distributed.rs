@@ -263,7 +263,7 @@ fn games_sent(out: &str) -> u64 {
 fn games_unread(redis: &RedisServer) -> u64 {
     let mut c = redis.connection();
     let pending: Vec<redis::Value> = redis::cmd("XPENDING")
-        .arg("descent:games")
+        .arg("descent:run:games")
         .arg("learners")
         .query(&mut c)
         .unwrap();
@@ -272,7 +272,7 @@ fn games_unread(redis: &RedisServer) -> u64 {
         "everything read is acknowledged: {pending:?}"
     );
     redis::cmd("XLEN")
-        .arg("descent:games")
+        .arg("descent:run:games")
         .query(&mut c)
         .unwrap()
 }
@@ -304,7 +304,7 @@ fn two_workers_feed_a_learner_to_the_end_of_its_budget() {
     );
     let mut c = redis.connection();
     let state: String = redis::cmd("GET")
-        .arg("descent:state")
+        .arg("descent:run:state")
         .query(&mut c)
         .unwrap();
     assert_eq!(state, "finished");
@@ -322,7 +322,7 @@ fn garbage_and_foreign_records_are_refused_counted_and_the_run_goes_on() {
     // Wait until the learner has made the stream, then push three bad entries by hand.
     let start = Instant::now();
     while !redis::cmd("EXISTS")
-        .arg("descent:games")
+        .arg("descent:run:games")
         .query::<bool>(&mut c)
         .unwrap()
     {
@@ -336,7 +336,7 @@ fn garbage_and_foreign_records_are_refused_counted_and_the_run_goes_on() {
         vec![("record", foreign)],
     ] {
         let _: String = redis::cmd("XADD")
-            .arg("descent:games")
+            .arg("descent:run:games")
             .arg("*")
             .arg(fields)
             .query(&mut c)
@@ -567,7 +567,7 @@ fn wait_for_run(redis: &RedisServer) {
     let mut c = redis.connection();
     let start = Instant::now();
     while !redis::cmd("EXISTS")
-        .arg("descent:games")
+        .arg("descent:run:games")
         .query::<bool>(&mut c)
         .unwrap()
     {
@@ -578,7 +578,7 @@ fn wait_for_run(redis: &RedisServer) {
 
 fn push_record(c: &mut redis::Connection, bytes: &[u8]) {
     let _: String = redis::cmd("XADD")
-        .arg("descent:games")
+        .arg("descent:run:games")
         .arg("*")
         .arg("record")
         .arg(bytes)
@@ -591,16 +591,16 @@ fn push_record(c: &mut redis::Connection, bytes: &[u8]) {
 fn live_record(c: &mut redis::Connection) -> descent::selfplay::game_record::GameRecord {
     use descent::selfplay::game_record::GameRecord;
     let hash: String = redis::cmd("GET")
-        .arg("descent:config_hash")
+        .arg("descent:run:config_hash")
         .query(c)
         .unwrap();
     let index: u64 = redis::cmd("INCR")
-        .arg("descent:next_index")
+        .arg("descent:run:next_index")
         .query::<u64>(c)
         .unwrap()
         - 1;
     let version: u64 = redis::cmd("HGET")
-        .arg("descent:net")
+        .arg("descent:run:net")
         .arg("version")
         .query(c)
         .unwrap();
@@ -774,7 +774,7 @@ fn a_second_learner_on_a_live_database_refuses_to_start() {
     wait_for_run(&redis);
     let mut c = redis.connection();
     let config: String = redis::cmd("GET")
-        .arg("descent:config")
+        .arg("descent:run:config")
         .query(&mut c)
         .unwrap();
     let other = tmp.path().join("other");
@@ -785,7 +785,7 @@ fn a_second_learner_on_a_live_database_refuses_to_start() {
     assert!(!out.status.success(), "{err}");
     assert!(err.contains("another learner is live"), "{err}");
     let after: String = redis::cmd("GET")
-        .arg("descent:config")
+        .arg("descent:run:config")
         .query(&mut c)
         .unwrap();
     assert_eq!(after, config, "the first run's configuration untouched");
@@ -816,8 +816,8 @@ fn a_worker_whose_learner_is_gone_gives_up_after_the_patience() {
     let mut c = redis.connection();
     // As if its heartbeat had lapsed (30 s).
     let _: () = redis::cmd("DEL")
-        .arg("descent:learner")
-        .arg("descent:learner_id")
+        .arg("descent:run:learner")
+        .arg("descent:run:learner_id")
         .query(&mut c)
         .unwrap();
     std::thread::sleep(Duration::from_millis(1500));
@@ -845,7 +845,7 @@ fn a_worker_whose_learner_is_gone_gives_up_after_the_patience() {
     assert!(err.contains("giving up"), "{err}");
     assert!(start.elapsed() < Duration::from_secs(20), "{err}");
     let heartbeat: bool = redis::cmd("EXISTS")
-        .arg("descent:worker:orphan")
+        .arg("descent:run:worker:orphan")
         .query(&mut c)
         .unwrap();
     assert!(!heartbeat, "a worker that stopped is not listed as live");
@@ -883,4 +883,71 @@ fn a_game_sent_again_after_a_resume_is_refused_not_learned_twice() {
         reason.as_str().unwrap().contains("was learned already"),
         "{reason}"
     );
+}
+
+/// Two runs share one Redis database by their names (their run directories' names): each
+/// learner and its worker (`--run NAME`) finish their own budget, neither refuses the other's
+/// games; a worker that names no run where two are live is refused, listing them.
+#[test]
+fn two_runs_share_one_database_by_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(redis) = RedisServer::start(tmp.path()) else {
+        return;
+    };
+    let url = redis.url();
+    let mut learners = Vec::new();
+    for name in ["alpha", "beta"] {
+        let home = tmp.path().join(name);
+        std::fs::create_dir(&home).unwrap();
+        let run_dir = tmp.path().join(format!("{name}-runs")).join(name);
+        std::fs::create_dir(run_dir.parent().unwrap()).unwrap();
+        // check_finished_run reads HOME/run.
+        std::os::unix::fs::symlink(&run_dir, home.join("run")).unwrap();
+        let config = config(&home, "max_games: 15");
+        let child = descent(&["train", config.to_str().unwrap(), "--run-dir"])
+            .arg(&run_dir)
+            .args(["--broker", &url, "--quiet"])
+            .spawn()
+            .unwrap();
+        learners.push((home, child));
+    }
+    let mut c = redis.connection();
+    let start = Instant::now();
+    while redis::cmd("SCARD")
+        .arg("descent:runs")
+        .query::<u64>(&mut c)
+        .unwrap()
+        < 2
+    {
+        assert!(
+            start.elapsed() < LIMIT,
+            "the learners never opened their runs"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = descent(&["worker", &url, "--id", "undecided"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("alpha, beta") && err.contains("--run"),
+        "{err}"
+    );
+    let workers: Vec<Child> = ["alpha", "beta"]
+        .iter()
+        .map(|name| {
+            descent(&["worker", &url, "--run", name, "--id", name])
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for (home, child) in learners {
+        finish(child, "a learner", LIMIT);
+        let (_, _, rejected) = check_finished_run(&home, 15);
+        assert_eq!(rejected, 0, "{}", home.display());
+    }
+    for worker in workers {
+        finish(worker, "a worker", LIMIT);
+    }
 }

@@ -14,12 +14,23 @@ pub struct StatusArgs {
     /// One JSON object instead of the table.
     #[arg(long)]
     json: bool,
+    /// The run, by name: needed only where several runs share the database.
+    #[arg(long, value_name = "NAME")]
+    run: Option<String>,
 }
 
 /// # Errors
 /// An unreachable broker.
 pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
     let mut broker = Broker::connect(&args.url)?;
+    let name = match args.run {
+        Some(name) => name,
+        None => match broker.only_run()? {
+            Some(name) => name,
+            None => anyhow::bail!("{}: no run on this database yet", broker.url()),
+        },
+    };
+    broker.use_run(&name)?;
     let crate::selfplay::broker::RunStatus {
         learner,
         workers,
@@ -33,11 +44,16 @@ pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
         .collect();
     if args.json {
         let workers: serde_json::Map<String, serde_json::Value> = workers.into_iter().collect();
-        let status =
-            serde_json::json!({"learner": learner, "workers": workers, "queued_games": queued});
+        let status = serde_json::json!({
+            "run": name,
+            "learner": learner,
+            "workers": workers,
+            "queued_games": queued,
+        });
         println!("{status}");
         return Ok(ExitCode::SUCCESS);
     }
+    println!("run {name}");
     match &learner {
         Some(l) => println!(
             "learner: network version {}, {} games learned, {} dropped, {} records refused, {:.0} s of training",
@@ -53,7 +69,8 @@ pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
     println!("{} live workers", workers.len());
     for (id, w) in &workers {
         println!(
-            "  {id}: {} games, {:.0} games/hour, network version {}, {} threads",
+            "  {id}: {}, {} games, {:.0} games/hour, network version {}, {} threads",
+            w["state"].as_str().unwrap_or("playing"),
             w["games"],
             w["games_per_hour"].as_f64().unwrap_or(0.0),
             w["version"],

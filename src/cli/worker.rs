@@ -24,6 +24,10 @@ pub struct WorkerArgs {
     /// Stop after this many games (default: when the learner finishes the run).
     #[arg(long, value_name = "N")]
     max_games: Option<u64>,
+    /// The run to join, by name (its run directory's name): needed only where several runs
+    /// share the database (default: the only one, or the only one whose learner is live).
+    #[arg(long, value_name = "NAME")]
+    run: Option<String>,
 }
 
 /// # Errors
@@ -48,6 +52,7 @@ pub fn run(args: WorkerArgs) -> anyhow::Result<ExitCode> {
         device,
         id: args.id,
         max_games: args.max_games,
+        run: args.run,
     })?;
     println!(
         "worker {}: {} games in {:.0} s, {:.0} bytes per game sent",

@@ -1,12 +1,13 @@
 //! `Broker`: a distributed run's meeting point on a Redis server — the learner publishes the run's
 //! configuration and each network version, workers take game numbers, send finished games and
-//! say they are alive. One run per Redis database (`redis://host:6379/2` for database 2).
+//! say they are alive. Runs are namespaced: several share one server (one database) by their
+//! names, `descent:<run>:<key>`; `descent:runs` lists the names opened there.
 //!
-//! Keys (all under `descent:`):
+//! Keys of a run (under `descent:<run>:`):
 //!
 //! | key | type | written by | what |
 //! |---|---|---|---|
-//! | `config`, `config_hash` | string | learner | the run's YAML and its hash (`game_record::config_hash`) |
+//! | `config`, `config_hash` | string | learner | the run's YAML and its hash (`TrainConfig::learned_hash`) |
 //! | `net` | hash | learner | `version`, `manifest` (JSON), `weights` (burnpack), replaced in one `HSET` |
 //! | `state` | string | learner | `running` or `finished` (workers stop) |
 //! | `progress` | string | learner | training time so far, seconds (the workers' annealing) |
@@ -14,7 +15,7 @@
 //! | `games` | stream | workers (`XADD`) | one entry per finished game: field `record`, a `GameRecord` |
 //! | `worker:<id>` | string, 30 s TTL | each worker | its heartbeat (JSON) |
 //! | `learner` | string, 30 s TTL | learner | its heartbeat (JSON) |
-//! | `learner_id` | string, 30 s TTL | learner | who holds the database (host and run directory); another learner refuses to start |
+//! | `learner_id` | string, 30 s TTL | learner | who holds the run (host and run directory); another learner of the run refuses to start |
 //!
 //! The learner reads `games` through the consumer group `learners` as consumer `learner` and
 //! acknowledges (then deletes) an entry only once a checkpoint holds what it taught; the
@@ -33,6 +34,10 @@ use redis::streams::{StreamReadOptions, StreamReadReply};
 use redis::{Commands, Connection, RedisResult};
 
 const PREFIX: &str = "descent:";
+/// The set of the run names opened on a database.
+const RUNS_KEY: &str = "descent:runs";
+/// The longest run name.
+const MAX_RUN_NAME: usize = 64;
 const GROUP: &str = "learners";
 const CONSUMER: &str = "learner";
 /// Seconds a heartbeat lives without renewal.
@@ -48,6 +53,8 @@ pub struct Broker {
     /// Connections lost and retried so far (a read whose reply was lost leaves its entries
     /// pending: the learner reads the pending ones again after a reconnection).
     reconnections: u64,
+    /// The run whose keys this connection reads and writes (`use_run`).
+    run: Option<String>,
 }
 
 /// An entry of the `games` stream: its id and its record's bytes (empty if the field is
@@ -57,8 +64,16 @@ pub struct StreamEntry {
     pub record: Vec<u8>,
 }
 
-fn key(name: &str) -> String {
-    format!("{PREFIX}{name}")
+/// The keys of one run: `descent:<run>:<name>`.
+#[derive(Clone, Debug)]
+struct Keys {
+    prefix: String,
+}
+
+impl Keys {
+    fn of(&self, name: &str) -> String {
+        format!("{}{name}", self.prefix)
+    }
 }
 
 /// `url` with any password replaced by `***`: in the user part (`redis://user:pw@host`) and in
@@ -143,6 +158,7 @@ impl Broker {
             shown_url,
             patience,
             reconnections: 0,
+            run: None,
         };
         broker.call("PING", |c| redis::cmd("PING").query::<String>(c))?;
         Ok(broker)
@@ -151,6 +167,66 @@ impl Broker {
     /// The URL without its password.
     pub fn url(&self) -> &str {
         &self.shown_url
+    }
+
+    /// Reads and writes the keys of run `name` from now on.
+    ///
+    /// # Errors
+    /// A name that is empty, longer than 64 characters or has characters other than letters,
+    /// digits, `.`, `_` and `-`.
+    pub fn use_run(&mut self, name: &str) -> anyhow::Result<()> {
+        check_run_name(name)?;
+        self.run = Some(name.to_string());
+        Ok(())
+    }
+
+    /// The run in use.
+    pub fn run_name(&self) -> Option<&str> {
+        self.run.as_deref()
+    }
+
+    fn keys(&self) -> Keys {
+        let run = self
+            .run
+            .as_deref()
+            .expect("a run chosen (use_run) before its keys");
+        Keys {
+            prefix: format!("{PREFIX}{run}:"),
+        }
+    }
+
+    /// The names of the runs opened on this database, sorted.
+    pub fn runs(&mut self) -> anyhow::Result<Vec<String>> {
+        let mut names: Vec<String> = self.call("list the runs", |c| c.smembers(RUNS_KEY))?;
+        names.sort();
+        Ok(names)
+    }
+
+    /// The run to join when none is named: the only one opened here, or the only one whose
+    /// learner is live; `None` while there is none yet.
+    ///
+    /// # Errors
+    /// Several runs and no way to choose (their names are listed).
+    pub fn only_run(&mut self) -> anyhow::Result<Option<String>> {
+        let names = self.runs()?;
+        if names.len() <= 1 {
+            return Ok(names.into_iter().next());
+        }
+        let mut live = Vec::new();
+        for name in &names {
+            let key = format!("{PREFIX}{name}:learner");
+            if self.call("read a learner's heartbeat", |c| c.exists::<_, bool>(&key))? {
+                live.push(name.clone());
+            }
+        }
+        if live.len() == 1 {
+            return Ok(live.pop());
+        }
+        bail!(
+            "{}: several runs on this database ({}); name one with --run NAME",
+            self.shown_url,
+            names.join(", ")
+        )
     }
 
     /// Runs `op` on the connection, reconnecting and retrying with backoff while the connection
@@ -202,16 +278,19 @@ impl Broker {
         hash: &str,
         next_index: u64,
     ) -> anyhow::Result<()> {
+        let k = self.keys();
+        let run = self.run.clone().expect("a run chosen");
         self.call("publish the configuration", |c| {
             redis::pipe()
                 .atomic()
-                .set(key("config"), config_yaml)
-                .set(key("config_hash"), hash)
-                .set(key("state"), "running")
+                .sadd(RUNS_KEY, &run)
+                .set(k.of("config"), config_yaml)
+                .set(k.of("config_hash"), hash)
+                .set(k.of("state"), "running")
                 .query::<()>(c)
         })?;
         let created = self.call("create the consumer group", |c| {
-            match c.xgroup_create_mkstream::<_, _, _, ()>(key("games"), GROUP, "0") {
+            match c.xgroup_create_mkstream::<_, _, _, ()>(k.of("games"), GROUP, "0") {
                 Err(e) if e.code() == Some("BUSYGROUP") => Ok(false),
                 other => other.map(|()| true),
             }
@@ -227,7 +306,7 @@ impl Broker {
             redis::cmd("EVAL")
                 .arg(RAISE)
                 .arg(1)
-                .arg(key("next_index"))
+                .arg(k.of("next_index"))
                 .arg(next_index)
                 .query::<i64>(c)
         })?;
@@ -241,9 +320,10 @@ impl Broker {
         manifest: &str,
         weights: &[u8],
     ) -> anyhow::Result<()> {
+        let k = self.keys();
         self.call("publish the network", |c| {
             redis::cmd("HSET")
-                .arg(key("net"))
+                .arg(k.of("net"))
                 .arg("version")
                 .arg(version)
                 .arg("manifest")
@@ -254,20 +334,21 @@ impl Broker {
         })
     }
 
-    /// Claims (or renews) the database for the learner `identity` for `HEARTBEAT_TTL` seconds,
+    /// Claims (or renews) the run for the learner `identity` for `HEARTBEAT_TTL` seconds,
     /// unless another learner holds it.
     ///
     /// # Errors
     /// Another learner's claim is live (its identity is named), or the server does not answer.
     pub fn claim_learner(&mut self, identity: &str) -> anyhow::Result<()> {
+        let k = self.keys();
         const CLAIM: &str = "local holder = redis.call('GET', KEYS[1]) \
             if holder and holder ~= ARGV[1] then return holder end \
             redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) return false";
-        let holder: Option<String> = self.call("claim the run's database", |c| {
+        let holder: Option<String> = self.call("claim the run", |c| {
             redis::cmd("EVAL")
                 .arg(CLAIM)
                 .arg(1)
-                .arg(key("learner_id"))
+                .arg(k.of("learner_id"))
                 .arg(identity)
                 .arg(HEARTBEAT_TTL)
                 .query(c)
@@ -275,8 +356,9 @@ impl Broker {
         match holder {
             None => Ok(()),
             Some(holder) => bail!(
-                "{}: another learner is live on this database ({holder}); two learners on one database would overwrite each other's network and refuse each other's games. Stop it first, give this run another database (redis://HOST:PORT/N), or, if it was killed, wait {HEARTBEAT_TTL} s for its claim to lapse",
-                self.shown_url
+                "{}: another learner is live for run {} ({holder}); two learners of one run would overwrite each other's network and refuse each other's games. Stop it first, give this run another name (its run directory's), or, if it was killed, wait {HEARTBEAT_TTL} s for its claim to lapse",
+                self.shown_url,
+                self.run.as_deref().unwrap_or("")
             ),
         }
     }
@@ -291,18 +373,20 @@ impl Broker {
         elapsed_seconds: f64,
         status_json: &str,
     ) -> anyhow::Result<()> {
+        let k = self.keys();
         self.claim_learner(identity)?;
         self.call("learner heartbeat", |c| {
             redis::pipe()
-                .set(key("progress"), elapsed_seconds)
-                .set_ex(key("learner"), status_json, HEARTBEAT_TTL)
+                .set(k.of("progress"), elapsed_seconds)
+                .set_ex(k.of("learner"), status_json, HEARTBEAT_TTL)
                 .query::<()>(c)
         })
     }
 
     /// Game numbers handed out so far (the counter workers take them from).
     pub fn handed_out(&mut self) -> anyhow::Result<u64> {
-        let next: Option<u64> = self.call("read next_index", |c| c.get(key("next_index")))?;
+        let k = self.keys();
+        let next: Option<u64> = self.call("read next_index", |c| c.get(k.of("next_index")))?;
         Ok(next.unwrap_or(0))
     }
 
@@ -315,6 +399,7 @@ impl Broker {
         count: usize,
         block_ms: usize,
     ) -> anyhow::Result<Vec<StreamEntry>> {
+        let k = self.keys();
         let mut options = StreamReadOptions::default()
             .group(GROUP, CONSUMER)
             .count(count);
@@ -323,7 +408,7 @@ impl Broker {
         }
         let start = pending_after.unwrap_or(">");
         let reply: Option<StreamReadReply> = self.call("read games", |c| {
-            c.xread_options(&[key("games")], &[start], &options)
+            c.xread_options(&[k.of("games")], &[start], &options)
         })?;
         let entries = reply
             .into_iter()
@@ -343,12 +428,13 @@ impl Broker {
 
     /// Acknowledges and deletes entries of the games stream (their games are in a checkpoint).
     pub fn acknowledge(&mut self, ids: &[String]) -> anyhow::Result<()> {
+        let k = self.keys();
         for chunk in ids.chunks(512) {
             self.call("acknowledge games", |c| {
                 redis::pipe()
                     .atomic()
-                    .xack(key("games"), GROUP, chunk)
-                    .xdel(key("games"), chunk)
+                    .xack(k.of("games"), GROUP, chunk)
+                    .xdel(k.of("games"), chunk)
                     .query::<()>(c)
             })?;
         }
@@ -357,8 +443,9 @@ impl Broker {
 
     /// Marks the run finished: workers stop after their game in progress.
     pub fn finish_run(&mut self) -> anyhow::Result<()> {
+        let k = self.keys();
         self.call("mark the run finished", |c| {
-            c.set::<_, _, ()>(key("state"), "finished")
+            c.set::<_, _, ()>(k.of("state"), "finished")
         })
     }
 
@@ -371,11 +458,12 @@ impl Broker {
 
     /// The run's configuration and its hash, once a learner has published them.
     pub fn run_config(&mut self) -> anyhow::Result<Option<(String, String)>> {
+        let k = self.keys();
         let (yaml, hash): (Option<String>, Option<String>) =
             self.call("read the configuration", |c| {
                 redis::pipe()
-                    .get(key("config"))
-                    .get(key("config_hash"))
+                    .get(k.of("config"))
+                    .get(k.of("config_hash"))
                     .query(c)
             })?;
         Ok(yaml.zip(hash))
@@ -383,23 +471,26 @@ impl Broker {
 
     /// Whether the learner has marked the run finished.
     pub fn run_finished(&mut self) -> anyhow::Result<bool> {
-        let state: Option<String> = self.call("read the run state", |c| c.get(key("state")))?;
+        let k = self.keys();
+        let state: Option<String> = self.call("read the run state", |c| c.get(k.of("state")))?;
         Ok(state.as_deref() == Some("finished"))
     }
 
     /// The version of the latest network, if one is published.
     pub fn net_version(&mut self) -> anyhow::Result<Option<u64>> {
+        let k = self.keys();
         self.call("read the network version", |c| {
-            c.hget(key("net"), "version")
+            c.hget(k.of("net"), "version")
         })
     }
 
     /// The latest network: its version, manifest JSON and weights.
     pub fn fetch_net(&mut self) -> anyhow::Result<Option<(u64, String, Vec<u8>)>> {
+        let k = self.keys();
         let (version, manifest, weights): (Option<u64>, Option<String>, Option<Vec<u8>>) = self
             .call("fetch the network", |c| {
                 redis::cmd("HMGET")
-                    .arg(key("net"))
+                    .arg(k.of("net"))
                     .arg("version")
                     .arg("manifest")
                     .arg("weights")
@@ -413,24 +504,27 @@ impl Broker {
 
     /// The number of the next game to play (unique across workers).
     pub fn take_game_index(&mut self) -> anyhow::Result<u64> {
-        let next: u64 = self.call("take a game number", |c| c.incr(key("next_index"), 1))?;
+        let k = self.keys();
+        let next: u64 = self.call("take a game number", |c| c.incr(k.of("next_index"), 1))?;
         Ok(next - 1)
     }
 
     /// The training time the learner last published.
     pub fn progress_seconds(&mut self) -> anyhow::Result<f64> {
-        let seconds: Option<f64> = self.call("read the progress", |c| c.get(key("progress")))?;
+        let k = self.keys();
+        let seconds: Option<f64> = self.call("read the progress", |c| c.get(k.of("progress")))?;
         Ok(seconds.unwrap_or(0.0))
     }
 
     /// Games in the stream that the learner has not read yet.
     pub fn backlog(&mut self) -> anyhow::Result<u64> {
+        let k = self.keys();
         let (length, pending): (u64, Vec<redis::Value>) =
             self.call("measure the backlog", |c| {
                 redis::pipe()
-                    .xlen(key("games"))
+                    .xlen(k.of("games"))
                     .cmd("XPENDING")
-                    .arg(key("games"))
+                    .arg(k.of("games"))
                     .arg(GROUP)
                     .query(c)
             })?;
@@ -443,29 +537,39 @@ impl Broker {
 
     /// Sends a finished game's record.
     pub fn send_game(&mut self, record: &[u8]) -> anyhow::Result<()> {
+        let k = self.keys();
         self.call("send a game", |c| {
-            c.xadd::<_, _, _, _, Option<String>>(key("games"), "*", &[("record", record)])
+            c.xadd::<_, _, _, _, Option<String>>(k.of("games"), "*", &[("record", record)])
         })?;
         Ok(())
     }
 
     /// A worker's heartbeat.
     pub fn worker_alive(&mut self, worker: &str, status_json: &str) -> anyhow::Result<()> {
+        let k = self.keys();
         self.call("worker heartbeat", |c| {
-            c.set_ex::<_, _, ()>(key(&format!("worker:{worker}")), status_json, HEARTBEAT_TTL)
+            c.set_ex::<_, _, ()>(
+                k.of(&format!("worker:{worker}")),
+                status_json,
+                HEARTBEAT_TTL,
+            )
         })
     }
 
     /// Removes a worker's heartbeat (it stops).
     pub fn worker_gone(&mut self, worker: &str) -> anyhow::Result<()> {
+        let k = self.keys();
         self.call("remove a worker's heartbeat", |c| {
-            c.del::<_, ()>(key(&format!("worker:{worker}")))
+            c.del::<_, ()>(k.of(&format!("worker:{worker}")))
         })
     }
 
     /// Whether the learner's heartbeat is live.
     pub fn learner_is_alive(&mut self) -> anyhow::Result<bool> {
-        self.call("read the learner's heartbeat", |c| c.exists(key("learner")))
+        let k = self.keys();
+        self.call("read the learner's heartbeat", |c| {
+            c.exists(k.of("learner"))
+        })
     }
 
     /// How long lost connections are retried (`DESCENT_BROKER_PATIENCE`).
@@ -477,8 +581,9 @@ impl Broker {
 
     /// The live heartbeats and the games in the stream.
     pub fn status(&mut self) -> anyhow::Result<RunStatus> {
-        let learner: Option<String> = self.call("read the learner", |c| c.get(key("learner")))?;
-        let pattern = key("worker:*");
+        let k = self.keys();
+        let learner: Option<String> = self.call("read the learner", |c| c.get(k.of("learner")))?;
+        let pattern = k.of("worker:*");
         let mut names: Vec<String> = self.call("list workers", |c| {
             c.scan_match::<_, String>(&pattern).map(|i| i.collect())
         })?;
@@ -490,7 +595,7 @@ impl Broker {
                 workers.push((name[pattern.len() - 1..].to_string(), json));
             }
         }
-        let queued: u64 = self.call("count queued games", |c| c.xlen(key("games")))?;
+        let queued: u64 = self.call("count queued games", |c| c.xlen(k.of("games")))?;
         Ok(RunStatus {
             learner,
             workers,
@@ -507,6 +612,36 @@ pub struct RunStatus {
     pub workers: Vec<(String, String)>,
     /// Games in the stream: not yet read, or read and not yet acknowledged.
     pub queued: u64,
+}
+
+/// Refuses a run name that could not be a key's part.
+fn check_run_name(name: &str) -> anyhow::Result<()> {
+    let fits = !name.is_empty()
+        && name.len() <= MAX_RUN_NAME
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+    if !fits {
+        bail!("run name {name:?}: expected 1 to {MAX_RUN_NAME} letters, digits, '.', '_' or '-'");
+    }
+    Ok(())
+}
+
+/// A run name from a run directory's name: its characters outside letters, digits, `.`, `_`
+/// and `-` replaced by `_`, at most 64 of them.
+pub fn run_name_of(dir_name: &str) -> String {
+    let name: String = dir_name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(MAX_RUN_NAME)
+        .collect();
+    if name.is_empty() { "run".into() } else { name }
 }
 
 /// Whether `error` is a lost or refused connection (worth retrying), not a refusal by the
@@ -548,6 +683,20 @@ mod tests {
         assert!(entry_order("1700000000000-10") > entry_order("1700000000000-9"));
         assert!(entry_order("999-0") < entry_order("1000-0"));
         assert_eq!(entry_order("garbage"), None);
+    }
+
+    #[test]
+    fn run_names_are_key_safe() {
+        assert_eq!(run_name_of("awale"), "awale");
+        assert_eq!(run_name_of("my run:1/é"), "my_run_1__");
+        assert_eq!(run_name_of(""), "run");
+        assert_eq!(run_name_of(&"x".repeat(100)).len(), MAX_RUN_NAME);
+        for good in ["awale", "c4-2026.v1_b"] {
+            assert!(check_run_name(good).is_ok(), "{good}");
+        }
+        for bad in ["", "a:b", "a*", "a b", &"x".repeat(65)] {
+            assert!(check_run_name(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -34,6 +34,8 @@ pub struct WorkerOptions {
     pub id: Option<String>,
     /// Stop after this many games (default: when the run is finished).
     pub max_games: Option<u64>,
+    /// The run to join (default: the only run on the database, or the only live one).
+    pub run: Option<String>,
 }
 
 /// What a worker did.
@@ -54,8 +56,15 @@ pub fn run_worker(options: &WorkerOptions) -> anyhow::Result<WorkerSummary> {
     let mut broker = Broker::connect(&options.url)?;
     let mut waiting_since: Option<Instant> = None;
     let (yaml, hash) = loop {
-        if let Some(run) = broker.run_config()? {
-            break run;
+        let chosen = match &options.run {
+            Some(name) => Some(name.clone()),
+            None => broker.only_run()?,
+        };
+        if let Some(name) = chosen {
+            broker.use_run(&name)?;
+            if let Some(run) = broker.run_config()? {
+                break run;
+            }
         }
         if waiting_since.is_none() {
             tracing::info!(
@@ -77,12 +86,23 @@ pub fn run_worker(options: &WorkerOptions) -> anyhow::Result<WorkerSummary> {
         .validate()
         .map_err(|e| anyhow::anyhow!("the published configuration: {e}"))?;
     let id = options.id.clone().unwrap_or_else(default_worker_id);
+    let options = &WorkerOptions {
+        run: broker.run_name().map(str::to_string),
+        ..options.clone()
+    };
     settings.game.visit(WorkerVisitor {
         options,
         settings: &settings,
         hash: &hash,
         id: &id,
     })
+}
+
+/// A connection to the run `options.run` (chosen by `run_worker`).
+fn connect(options: &WorkerOptions) -> anyhow::Result<Broker> {
+    let mut broker = Broker::connect(&options.url)?;
+    broker.use_run(options.run.as_deref().expect("the run chosen"))?;
+    Ok(broker)
 }
 
 fn default_worker_id() -> String {
@@ -137,7 +157,7 @@ impl<'a, G: Game> Worker<'a, G> {
         } = visitor;
         crate::value::denormals::flush_denormals_to_zero();
         let device = options.device.unwrap_or(settings.run.device).device()?;
-        let mut broker = Broker::connect(&options.url)?;
+        let mut broker = connect(options)?;
         let (version, manifest, net) = loop {
             if let Some((version, manifest, weights)) = broker.fetch_net()? {
                 let (manifest, net) = decode_net::<G>(&manifest, weights, &device)?;
@@ -191,7 +211,7 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// Plays on the worker's threads; this thread picks up new versions and sends heartbeats.
     fn run(self) -> anyhow::Result<WorkerSummary> {
-        let mut broker = Broker::connect(&self.options.url)?;
+        let mut broker = connect(self.options)?;
         let result = std::thread::scope(|scope| {
             let players: Vec<_> = (0..self.options.threads)
                 .map(|_| scope.spawn(|| self.player()))
@@ -276,7 +296,7 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// One player thread: takes a game number, plays, sends, until the run is finished.
     fn player(&self) -> anyhow::Result<()> {
-        let mut broker = Broker::connect(&self.options.url)?;
+        let mut broker = connect(self.options)?;
         let mut player = SelfPlayer::<G>::new(self.player_settings.clone());
         let max_time = self.settings.run.max_time.map(|t| t.as_secs_f64());
         loop {

@@ -165,7 +165,10 @@ impl AgentCache {
             }
         }
         let refuse = |message: String| WebError::bad_request(format!("agent {agent:?}: {message}"));
-        let mut spec: AgentSpec = agent.parse().map_err(|e| refuse(format!("{e}")))?;
+        // A spec's own error names the spec already.
+        let mut spec: AgentSpec = agent
+            .parse()
+            .map_err(|e: crate::ConfigError| WebError::bad_request(e.to_string()))?;
         spec.search = spec.search.capped(MAX_MOVE_TIME).map_err(|time| {
             refuse(format!(
                 "{time:?} a move is more than this server allows ({MAX_MOVE_TIME:?})"
@@ -326,6 +329,12 @@ mod tests {
         };
         let error = agent_move(&bad_agent, &cache).unwrap_err();
         assert!(error.message.contains("iters"), "{}", error.message);
+        assert_eq!(
+            error.message.matches("mcts:iters=abc").count(),
+            1,
+            "the spec named once: {}",
+            error.message
+        );
         let over = AgentMoveRequest {
             position: request("tic_tac_toe", &["a1", "a2", "b1", "b2", "c1"]),
             agent: "random".into(),

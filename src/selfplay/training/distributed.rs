@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use super::{Session, TrainSummary};
 use crate::games::Game;
-use crate::selfplay::broker::{Broker, StreamEntry, entry_order};
+use crate::selfplay::broker::{Broker, StreamEntry, entry_order, run_name_of};
 use crate::selfplay::game_record::{GameRecord, RecordCheck, RecordError};
 use crate::selfplay::metrics::RejectedRecord;
 use crate::value::ValueNet;
@@ -25,6 +25,8 @@ impl<G: Game> Session<'_, G> {
     /// marks the run finished.
     pub(super) fn run_distributed(mut self, url: &str) -> anyhow::Result<TrainSummary> {
         let mut broker = Broker::connect(url)?;
+        let dir_name = self.run_dir.root().file_name().map(|n| n.to_string_lossy());
+        broker.use_run(&run_name_of(dir_name.as_deref().unwrap_or("run")))?;
         let yaml = self.settings.config.to_yaml();
         let hash = self.settings.config.learned_hash();
         let identity = self.learner_identity();
@@ -34,7 +36,8 @@ impl<G: Game> Session<'_, G> {
         let net = self.learner.net_optimizer.inference_net();
         publish_net(&mut broker, &self.manifest, net, self.state.games)?;
         tracing::info!(
-            "learner of run {hash} on {}: network version {} published, waiting for workers",
+            "learner of run {} ({hash}) on {}: network version {} published, waiting for workers",
+            broker.run_name().unwrap_or(""),
             broker.url(),
             self.state.games
         );
