@@ -22,6 +22,7 @@ pub mod run_clock;
 pub mod run_dir;
 pub mod run_state;
 pub mod self_play;
+pub mod stop_request;
 pub mod streams;
 pub mod tensorboard;
 pub mod terminal_eval_choice;

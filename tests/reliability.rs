@@ -85,6 +85,17 @@ fn a_missing_or_dangling_latest_link_resumes_from_the_newest_complete_checkpoint
     );
     assert_eq!(game_numbers(&run), (1..=10).collect::<Vec<_>>());
     assert_metrics_consistent(&run);
+
+    // A link into another run's directory: not followed; this run's newest checkpoint is.
+    let other = small_run(tmp.path(), "other", 4);
+    std::fs::remove_file(run.join("latest")).unwrap();
+    std::os::unix::fs::symlink(other.join("ckpt-4"), run.join("latest")).unwrap();
+    let out = resume(&run, 12);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("not a checkpoint of this run"), "{err}");
+    assert_eq!(game_numbers(&run), (1..=12).collect::<Vec<_>>());
+    assert_metrics_consistent(&run);
 }
 
 #[test]

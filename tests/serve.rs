@@ -157,6 +157,25 @@ fn metrics_polled_from_an_offset_follow_a_growing_log() {
         "the new line, not the partial one: {second}"
     );
     assert_eq!(lines[0]["game"], 2);
+
+    // A line longer than a reply (5 MiB) is skipped, not waited on: the curve goes on.
+    log.write_all(format!("mes\":\"{}\"}}\n", "x".repeat(5 << 20)).as_bytes())
+        .unwrap();
+    log.write_all(line(3).as_bytes()).unwrap();
+    let mut next = second["next"].as_u64().unwrap();
+    let mut seen = Vec::new();
+    for _ in 0..3 {
+        let (_, reply) = server.json("GET", &format!("/api/runs/live/metrics?from={next}"), None);
+        next = reply["next"].as_u64().unwrap();
+        seen.extend(
+            reply["lines"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|l| l["game"].clone()),
+        );
+    }
+    assert_eq!(seen, [serde_json::json!(3)], "after the long line");
 }
 
 /// A field of /proc/PID/status in kB (VmRSS, VmHWM).

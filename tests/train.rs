@@ -418,3 +418,86 @@ fn bad_configurations_are_refused_and_nothing_is_written() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("not a run directory"));
 }
+
+/// Lines of `metrics.jsonl` of kind `kind`.
+fn count_lines(run: &Path, kind: &str) -> usize {
+    // Read while the run writes: the file may be missing or end in a partial line.
+    std::fs::read_to_string(run.join("metrics.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|m| m["kind"] == kind)
+        .count()
+}
+
+fn start_training(dir: &Path, config: &str) -> (std::process::Child, std::path::PathBuf) {
+    let path = dir.join("long.yaml");
+    std::fs::write(&path, config).unwrap();
+    let run = dir.join("run");
+    let child = Command::new(env!("CARGO_BIN_EXE_descent"))
+        .args(["train", path.to_str().unwrap(), "--run-dir"])
+        .arg(&run)
+        .arg("--quiet")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    (child, run)
+}
+
+fn wait_for_games(run: &Path, games: usize) {
+    let start = Instant::now();
+    while count_lines(run, "game") < games {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no {games} games"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The first Ctrl-C finishes the games in play, learns them, writes a checkpoint and says so:
+/// nothing played is lost and the run resumes from there. A second Ctrl-C stops at once,
+/// saying what is lost.
+#[test]
+fn ctrl_c_checkpoints_what_was_played_and_a_second_stops_at_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (child, run) = start_training(
+        tmp.path(),
+        "game: tic_tac_toe\nsearch: {iterations: 30}\nrun: {max_games: 1000000}\ncheckpoint: {every_games: 100000}\n",
+    );
+    wait_for_games(&run, 5);
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("stopped by Ctrl-C"), "{said}");
+    assert!(
+        stderr(&out).contains("finishing the games in play"),
+        "{}",
+        stderr(&out)
+    );
+    let played = count_lines(&run, "game") as u64;
+    assert_eq!(
+        latest_state(&run)["games"],
+        played,
+        "every game played is in the checkpoint"
+    );
+    assert!(played >= 5);
+
+    let tmp = tempfile::tempdir().unwrap();
+    let (child, run) = start_training(
+        tmp.path(),
+        "game: connect_four\nsearch: {iterations: 300}\nrun: {max_games: 1000000}\ncheckpoint: {every_games: 100000}\n",
+    );
+    wait_for_games(&run, 1);
+    for _ in 0..2 {
+        // SAFETY: signalling our own child.
+        unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+        std::thread::sleep(Duration::from_millis(30));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    assert!(stderr(&out).contains("stopped at once"), "{}", stderr(&out));
+}

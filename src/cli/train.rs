@@ -74,6 +74,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
         Some(run_dir) => run_dir,
         None => RunDir::create(&new_run_root(&args, &config), &config.to_yaml())?,
     };
+    stop_on_first_interrupt();
     let span = info_span!("train");
     let mut observer = ProgressObserver::new(span.clone(), args.quiet);
     let _entered = (!args.quiet).then(|| span.enter());
@@ -146,6 +147,9 @@ fn print_summary(summary: &TrainSummary, run_dir: &RunDir) {
     let stop = match summary.stopped_by {
         crate::selfplay::StopReason::MaxGames => "the game limit",
         crate::selfplay::StopReason::MaxTime => "the time limit",
+        crate::selfplay::StopReason::Requested => {
+            "Ctrl-C (the games in play learned and checkpointed)"
+        }
     };
     println!(
         "{} games this session, {} in all, {:.0} s of training; stopped by {stop}",
@@ -171,6 +175,33 @@ fn print_summary(summary: &TrainSummary, run_dir: &RunDir) {
             (summary.elapsed_seconds / 60.0).ceil() as u64 + 20
         ),
         _ => println!("resume with: descent train --resume {root}"),
+    }
+}
+
+/// The first Ctrl-C asks the run to stop after the games in play, learned and checkpointed;
+/// a second stops at once, saying what is lost.
+fn stop_on_first_interrupt() {
+    extern "C" fn on_interrupt(_: libc::c_int) {
+        let again = crate::selfplay::stop_request::request_stop();
+        let message: &[u8] = if again {
+            b"\nCtrl-C again: stopped at once; the games since the last checkpoint are lost\n"
+        } else {
+            b"\nCtrl-C: finishing the games in play, learning them and writing a checkpoint (Ctrl-C again to stop at once)\n"
+        };
+        // SAFETY: write(2) and _exit(2) are async-signal-safe; the buffer is static.
+        unsafe {
+            libc::write(2, message.as_ptr().cast(), message.len());
+            if again {
+                libc::_exit(130);
+            }
+        }
+    }
+    // SAFETY: the handler only stores an atomic, writes and exits (async-signal-safe).
+    unsafe {
+        libc::signal(
+            libc::SIGINT,
+            on_interrupt as *const () as libc::sighandler_t,
+        );
     }
 }
 

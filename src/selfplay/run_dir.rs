@@ -157,14 +157,26 @@ impl RunDir {
         let problem = match fs::read_link(&link) {
             Ok(target) => {
                 let path = self.root.join(&target);
-                if path.is_dir() {
+                // A checkpoint of this run: `ckpt-N` beside the link, nothing else.
+                let own = matches!(
+                    target.components().collect::<Vec<_>>()[..],
+                    [std::path::Component::Normal(name)] if name.to_string_lossy().starts_with("ckpt-")
+                );
+                if !own {
+                    format!(
+                        "{} points at {}, which is not a checkpoint of this run",
+                        link.display(),
+                        target.display()
+                    )
+                } else if path.is_dir() {
                     return Ok(Some(path));
+                } else {
+                    format!(
+                        "{} points at {}, which is missing",
+                        link.display(),
+                        path.display()
+                    )
                 }
-                format!(
-                    "{} points at {}, which is missing",
-                    link.display(),
-                    path.display()
-                )
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 format!("{} is missing", link.display())

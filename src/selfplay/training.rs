@@ -56,6 +56,8 @@ use crate::value::{BatchingEvaluator, NetDevice, NetEvaluator, NetOptimizer, Val
 pub enum StopReason {
     MaxGames,
     MaxTime,
+    /// A stop was asked for (`stop_request`: the first Ctrl-C of `descent train`).
+    Requested,
 }
 
 /// What a call to `train` did.
@@ -325,6 +327,9 @@ impl<'a, G: Game> Session<'a, G> {
 
     /// Whether the run must stop before handing out game number `issued` (0-based).
     fn stop_reason(&self, issued: u64) -> Option<StopReason> {
+        if super::stop_request::stop_requested() {
+            return Some(StopReason::Requested);
+        }
         if self.settings.run.max_games.is_some_and(|max| issued >= max) {
             return Some(StopReason::MaxGames);
         }

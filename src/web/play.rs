@@ -203,10 +203,17 @@ impl AgentCache {
         // As given (the page names runs by their path) or relative to the served directory;
         // a saved network is named by its base (`net` for net.json / net.bpk).
         let inside = |candidate: &PathBuf| {
-            [candidate.clone(), candidate.with_extension("json")]
+            // The name, and the network files it leads to (through a run's `latest`), inside.
+            let base = crate::arena::model::network_base(candidate);
+            let named = [candidate.clone(), candidate.with_extension("json")]
                 .into_iter()
                 .filter_map(|p| std::fs::canonicalize(p).ok())
-                .any(|p| p.starts_with(&root))
+                .any(|p| p.starts_with(&root));
+            let files_inside = [base.with_extension("json"), base.with_extension("bpk")]
+                .into_iter()
+                .filter_map(|p| std::fs::canonicalize(p).ok())
+                .all(|p| p.starts_with(&root));
+            named && files_inside
         };
         [model.to_path_buf(), self.root.join(model)]
             .into_iter()

@@ -7,7 +7,7 @@
 
 use std::time::Instant;
 
-use super::{Session, TrainSummary};
+use super::{Session, StopReason, TrainSummary};
 use crate::games::Game;
 use crate::selfplay::broker::{Broker, StreamEntry, entry_order, run_name_of};
 use crate::selfplay::game_record::{GameRecord, RecordCheck, RecordError};
@@ -98,7 +98,10 @@ impl<G: Game> Session<'_, G> {
         };
         self.final_checkpoint()?;
         broker.acknowledge(&unacknowledged)?;
-        broker.finish_run()?;
+        if stopped_by != StopReason::Requested {
+            // Stopped by hand, the run is not over: its workers wait for a resumed learner.
+            broker.finish_run()?;
+        }
         Ok(self.summary(stopped_by))
     }
 
