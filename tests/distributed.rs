@@ -320,15 +320,7 @@ fn garbage_and_foreign_records_are_refused_counted_and_the_run_goes_on() {
     let learner = learner(tmp.path(), &url, "max_games: 12");
     let mut c = redis.connection();
     // Wait until the learner has made the stream, then push three bad entries by hand.
-    let start = Instant::now();
-    while !redis::cmd("EXISTS")
-        .arg("descent:run:games")
-        .query::<bool>(&mut c)
-        .unwrap()
-    {
-        assert!(start.elapsed() < LIMIT, "the learner never opened the run");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for_run(&redis);
     let foreign = foreign_record();
     for fields in [
         vec![("record", b"not a record at all".to_vec())],
