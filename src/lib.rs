@@ -14,14 +14,16 @@
 //!   registry, perft.
 //! - [`search`]: the search table, completed Descent, UBFM / UBFM_s, MCTS / UCT, alpha-beta,
 //!   greedy and random, all through the `Evaluator` trait.
-//! - [`value`]: the value network on burn (architectures, `NetEvaluator`, the update step).
+//! - [`value`]: the value network (architectures on burn, `NetEvaluator`; on the CPU the direct
+//!   forward pass `CpuNet` and training step `CpuTrainer`, checked against burn's).
 //! - [`arena`]: agents from spec strings, matches, tournaments, their statistics (used by
 //!   training's periodic evaluation, hence below `selfplay`).
 //! - [`learn`]: learning targets, move selection, replay buffers.
 //! - [`selfplay`]: the training loop, run directory, checkpoints.
 //! - [`experiment`]: the paper's protocol comparing training variants (curves over training
 //!   time, final all-play-all).
-//! - [`web`]: `descent serve` — runs with live curves, their games, a board to play any agent.
+//! - [`web`]: `descent serve` — runs with live curves, their games, a board to play any agent;
+//!   the `Host` check, the agent cache and limits that keep it safe from a hostile page.
 //! - [`cli`]: argument parsing and the subcommands; the only layer that reads files named on the
 //!   command line.
 //!
