@@ -345,3 +345,36 @@ fn a_closed_output_pipe_ends_descent_quietly() {
         out.status
     );
 }
+
+/// Logs written to a pipe or a file carry no colour codes; a network past the size limit in
+/// an agent spec is refused as it is in a config, naming the limit, before anything is
+/// allocated.
+#[test]
+fn logs_off_a_terminal_are_plain_and_agent_networks_are_size_limited() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = tmp.path().join("run");
+    let config = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/tic_tac_toe.yaml");
+    let out = descent(&["train", config, "--run-dir", run.to_str().unwrap(), "--max-games", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // A resume without its `latest` link logs a warning.
+    std::fs::remove_file(run.join("latest")).unwrap();
+    let out = descent(&["train", "--resume", run.to_str().unwrap(), "--max-games", "3"]);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("WARN") && err.contains("latest is missing"), "{err}");
+    assert!(!err.contains('\u{1b}'), "no escape codes: {err:?}");
+    let out = descent(&[
+        "eval",
+        "--game",
+        "tic_tac_toe",
+        "--agent",
+        "greedy:model=untrained,arch=resnet-b1c100000-fc1",
+        "--opponent",
+        "random",
+        "--games",
+        "2",
+    ]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("more than the limit"), "{err}");
+}
