@@ -4,6 +4,7 @@
 
 pub mod alphabeta;
 pub mod budget;
+pub mod cancel;
 pub mod decision;
 pub mod descent;
 pub mod duration_text;

@@ -199,7 +199,7 @@ fn cpu_seconds(pid: u32) -> f64 {
 }
 
 /// The hostile requests of a page on another site or a careless client: a foreign `Host`, a
-/// network of 360 GB, a budget of 2^64 iterations or an hour, fifteen large networks, files
+/// network of 360 GB, a budget of 2^64 iterations or an hour, thirty large networks, files
 /// outside the served directory, a FIFO in a run. The server still answers `/` within a
 /// second, its memory stays under a fixed bound, its CPU is idle once the clients are gone,
 /// and the first Ctrl-C ends it.
@@ -273,9 +273,9 @@ fn hostile_requests_leave_the_server_answering_bounded_and_idle() {
     );
     assert_eq!(status, 200, "{reply}");
 
-    // Fifteen different large networks: the agent cache keeps four.
+    // Thirty different large networks: the agent cache keeps four.
     let rss_before = memory_kb(pid, "VmRSS:");
-    for channels in 0..15 {
+    for channels in 0..30 {
         let agent = format!(
             "greedy:model=untrained,arch=resnet-b4c{}-fc64",
             300 + channels
@@ -284,14 +284,16 @@ fn hostile_requests_leave_the_server_answering_bounded_and_idle() {
         assert_eq!(status, 200, "{agent}: {reply}");
     }
     let grown_kb = memory_kb(pid, "VmRSS:").saturating_sub(rss_before);
-    eprintln!("15 networks of ~26 MB: {grown_kb} kB kept");
+    eprintln!("30 networks of ~26 MB: {grown_kb} kB kept");
+    // Four kept: ~105 MB, and what the allocator holds on to (150-260 MB seen); all thirty
+    // kept would be ~800 MB.
     assert!(
-        grown_kb < 250_000,
-        "15 networks of ~26 MB kept {grown_kb} kB"
+        grown_kb < 400_000,
+        "30 networks of ~26 MB kept {grown_kb} kB"
     );
 
-    // 2^64 iterations from a client that leaves at once: the search stops at the server's
-    // limit per move, and the CPU goes idle.
+    // 2^64 iterations from a client that leaves while the agent thinks: the search is
+    // cancelled (it would stop at the server's limit per move, 10 s, anyway), the CPU goes idle.
     {
         use std::io::Write;
         let body = move_request("mcts:iters=18446744073709551615");
@@ -303,6 +305,9 @@ fn hostile_requests_leave_the_server_answering_bounded_and_idle() {
             body.len()
         )
         .unwrap();
+        let thinking = cpu_seconds(pid);
+        std::thread::sleep(Duration::from_millis(700));
+        assert!(cpu_seconds(pid) - thinking > 0.3, "the agent was thinking");
     }
     std::thread::sleep(Duration::from_millis(500));
     let start = Instant::now();
@@ -313,7 +318,8 @@ fn hostile_requests_leave_the_server_answering_bounded_and_idle() {
         "/ answered in {:?}",
         start.elapsed()
     );
-    std::thread::sleep(Duration::from_secs(11));
+    // Cancelled as the client left, well before the server's 10 s limit.
+    std::thread::sleep(Duration::from_secs(2));
     let cpu = cpu_seconds(pid);
     std::thread::sleep(Duration::from_secs(2));
     let busy = cpu_seconds(pid) - cpu;

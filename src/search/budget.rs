@@ -53,13 +53,15 @@ pub struct BudgetClock {
 }
 
 impl BudgetClock {
-    /// Whether `done` iterations exhaust the budget (the clock is read only with a time budget).
-    /// Never before the first iteration.
+    /// Whether `done` iterations exhaust the budget (the clock is read only with a time budget),
+    /// or the thread's searches are cancelled (`search::cancel`). Never before the first
+    /// iteration.
     #[inline]
     pub fn exhausted(&self, done: u64) -> bool {
         done > 0
             && (self.budget.iterations.is_some_and(|n| done >= n)
-                || self.budget.time.is_some_and(|t| self.start.elapsed() >= t))
+                || self.budget.time.is_some_and(|t| self.start.elapsed() >= t)
+                || super::cancel::cancelled())
     }
 
     pub fn elapsed(&self) -> Duration {

@@ -5,6 +5,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, Request, State};
@@ -22,6 +23,7 @@ use super::play::{
 };
 use super::runs;
 use super::web_error::WebError;
+use crate::search::cancel::cancellable;
 
 /// What every request may read.
 pub struct ServerState {
@@ -192,7 +194,21 @@ async fn agent(
     request: Result<Json<AgentMoveRequest>, JsonRejection>,
 ) -> Result<impl IntoResponse, WebError> {
     let request = body(request)?;
-    tokio::task::spawn_blocking(move || agent_move(&request, &state.agents).map(Json))
+    // Dropped with this handler — when the reply is sent, or when the client is gone and the
+    // server drops the request — it cancels the agent's search.
+    let cancel = CancelOnDrop(Arc::new(AtomicBool::new(false)));
+    let flag = cancel.0.clone();
+    let search = move || cancellable(flag, || agent_move(&request, &state.agents).map(Json));
+    tokio::task::spawn_blocking(search)
         .await
         .map_err(|e| WebError::internal(format!("the agent failed: {e}")))?
+}
+
+/// Sets its flag when dropped.
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
