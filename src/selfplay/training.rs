@@ -510,20 +510,17 @@ impl<'a, G: Game> Session<'a, G> {
         net: &ValueNet,
         game: &LearnableGame,
     ) -> anyhow::Result<()> {
-        let loss = phase.mean_loss.unwrap_or(0.0);
-        let weight = net.non_finite_parameter();
-        if loss.is_finite() && weight.is_none() {
+        let Some(what) = divergence(phase, net) else {
             return Ok(());
-        }
+        };
         let kept = match &self.last_checkpoint {
             Some(path) => format!("{} holds the last good network", path.display()),
             None => "no checkpoint was written yet".into(),
         };
         anyhow::bail!(
-            "the learning phase of game {} (number {}) diverged: mean loss {loss}, {}; the run stops without publishing or checkpointing it ({kept}). Lower optimizer.learning_rate, then resume",
+            "the learning phase of game {} (number {}) diverged: {what}; the run stops without publishing or checkpointing it ({kept}). Lower optimizer.learning_rate, then resume",
             self.state.games + 1,
             game.index,
-            weight.map_or("weights finite".into(), |w| format!("a weight is {w}"))
         )
     }
 
@@ -644,6 +641,16 @@ impl<'a, G: Game> Session<'a, G> {
     }
 }
 
+/// What is not finite after a learning phase — its mean loss, a weight — if anything.
+fn divergence(phase: &PhaseReport, net: &ValueNet) -> Option<String> {
+    let loss = phase.mean_loss.unwrap_or(0.0);
+    match (loss.is_finite(), net.non_finite_parameter()) {
+        (true, None) => None,
+        (_, Some(weight)) => Some(format!("mean loss {loss}, a weight is {weight}")),
+        (false, None) => Some(format!("mean loss {loss}")),
+    }
+}
+
 /// The session as the game pool's sink: hands out games until the run's limit, learns each.
 struct SessionSink<'s, 'a, G: Game> {
     session: &'s mut Session<'a, G>,
@@ -664,5 +671,63 @@ impl<G: Game> GameSink<G> for SessionSink<'_, '_, G> {
             shared.publish(net, version);
             Ok(())
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use burn::module::{Module, ModuleMapper, Param};
+    use burn::prelude::{Device, Tensor};
+
+    /// One bias times NaN (the first one met).
+    struct PoisonOne {
+        done: bool,
+    }
+
+    impl ModuleMapper for PoisonOne {
+        fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
+            if self.done || D != 1 {
+                return param;
+            }
+            self.done = true;
+            param.map(|t| t.mul_scalar(f32::NAN))
+        }
+    }
+
+    #[test]
+    fn a_phase_with_a_non_finite_loss_or_weight_is_a_divergence() {
+        let architecture = "resnet-b0c8-fc8".parse().unwrap();
+        let net = ValueNet::new(&architecture, [3, 3, 3], true, &Device::flex());
+        let finite = PhaseReport {
+            mean_loss: Some(0.25),
+            ..PhaseReport::default()
+        };
+        assert_eq!(divergence(&finite, &net), None);
+        assert_eq!(divergence(&PhaseReport::default(), &net), None, "no step");
+        let nan_loss = PhaseReport {
+            mean_loss: Some(f64::NAN),
+            ..finite
+        };
+        assert_eq!(
+            divergence(&nan_loss, &net).as_deref(),
+            Some("mean loss NaN")
+        );
+        let poisoned = net.map(&mut PoisonOne { done: false });
+        let found = divergence(&finite, &poisoned).expect("a NaN weight");
+        assert!(found.contains("a weight is NaN"), "{found}");
+        // Nor is such a network ever written.
+        let dir = tempfile::tempdir().unwrap();
+        let manifest = NetManifest::new(
+            "tic_tac_toe",
+            &architecture,
+            1,
+            [3, 3, 3],
+            TerminalEval::Classic,
+        );
+        let base = dir.path().join("net");
+        let error = crate::value::saved_net::save_net(&poisoned, &manifest, &base).unwrap_err();
+        assert!(error.to_string().contains("not written"), "{error}");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 }
