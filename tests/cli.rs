@@ -354,15 +354,7 @@ fn logs_off_a_terminal_are_plain_and_agent_networks_are_size_limited() {
     let tmp = tempfile::tempdir().unwrap();
     let run = tmp.path().join("run");
     let config = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/tic_tac_toe.yaml");
-    let out = descent(&[
-        "train",
-        config,
-        "--run-dir",
-        run.to_str().unwrap(),
-        "--max-games",
-        "2",
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    common::train_games(config, &run, 2);
     // A resume without its `latest` link logs a warning.
     std::fs::remove_file(run.join("latest")).unwrap();
     let out = descent(&[
