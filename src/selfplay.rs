@@ -12,6 +12,7 @@ pub mod game_numbers;
 pub mod game_pool;
 pub mod game_record;
 pub mod games_log;
+pub mod host_name;
 pub mod learnable_game;
 pub mod learner;
 pub mod metrics;

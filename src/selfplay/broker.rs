@@ -71,6 +71,12 @@ struct Keys {
 }
 
 impl Keys {
+    fn of_run(run: &str) -> Keys {
+        Keys {
+            prefix: format!("{PREFIX}{run}:"),
+        }
+    }
+
     fn of(&self, name: &str) -> String {
         format!("{}{name}", self.prefix)
     }
@@ -186,13 +192,11 @@ impl Broker {
     }
 
     fn keys(&self) -> Keys {
-        let run = self
-            .run
-            .as_deref()
-            .expect("a run chosen (use_run) before its keys");
-        Keys {
-            prefix: format!("{PREFIX}{run}:"),
-        }
+        Keys::of_run(
+            self.run
+                .as_deref()
+                .expect("a run chosen (use_run) before its keys"),
+        )
     }
 
     /// The names of the runs opened on this database, sorted.
@@ -214,7 +218,7 @@ impl Broker {
         }
         let mut live = Vec::new();
         for name in &names {
-            let key = format!("{PREFIX}{name}:learner");
+            let key = Keys::of_run(name).of("learner");
             if self.call("read a learner's heartbeat", |c| c.exists::<_, bool>(&key))? {
                 live.push(name.clone());
             }

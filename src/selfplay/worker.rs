@@ -106,9 +106,7 @@ fn connect(options: &WorkerOptions) -> anyhow::Result<Broker> {
 }
 
 fn default_worker_id() -> String {
-    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .map(|h| h.trim().to_string())
-        .unwrap_or_else(|_| "worker".into());
+    let host = super::host_name::host_name().unwrap_or_else(|| "worker".into());
     format!("{host}-{}", std::process::id())
 }
 
@@ -339,6 +337,7 @@ impl<'a, G: Game> Worker<'a, G> {
     /// Waits while the learner has `run.max_lag / 2` games (at least 2) not yet read: games it
     /// could only drop for their lag would be played for nothing. False if the run finished
     /// meanwhile.
+    ///
     /// The wait grows from 20 ms to 1 s while the backlog stays (a learner gone does not make
     /// every player poll Redis 50 times a second).
     fn wait_for_room(&self, broker: &mut Broker) -> anyhow::Result<bool> {

@@ -6,6 +6,8 @@
 
 use std::net::IpAddr;
 
+use crate::selfplay::host_name::host_name;
+
 /// Which `Host` headers the server answers.
 #[derive(Clone, Debug)]
 pub struct HostCheck {
@@ -18,10 +20,7 @@ pub struct HostCheck {
 impl HostCheck {
     /// For a server bound to `bound`:`port`.
     pub fn new(bound: IpAddr, port: u16) -> HostCheck {
-        let host_name = std::fs::read_to_string("/proc/sys/kernel/hostname")
-            .ok()
-            .map(|h| h.trim().to_ascii_lowercase())
-            .filter(|h| !h.is_empty());
+        let host_name = host_name().map(|h| h.to_ascii_lowercase());
         HostCheck {
             bound,
             port,

@@ -11,6 +11,7 @@ use super::{Session, StopReason, TrainSummary};
 use crate::games::Game;
 use crate::selfplay::broker::{Broker, StreamEntry, entry_order, run_name_of};
 use crate::selfplay::game_record::{GameRecord, RecordCheck, RecordError};
+use crate::selfplay::host_name::host_name;
 use crate::selfplay::metrics::RejectedRecord;
 use crate::value::ValueNet;
 use crate::value::saved_net::{NetManifest, burnpack_bytes};
@@ -73,20 +74,19 @@ impl<G: Game> Session<'_, G> {
                 pending_after = entries.last().map(|e| e.id.clone());
             }
             // Read after the entries: every number sent in them was handed out before.
-            let handed_out = if entries.is_empty() {
-                0
-            } else {
-                broker.handed_out()?
+            let taken = Taken {
+                hash: &hash,
+                handed_out: if entries.is_empty() {
+                    0
+                } else {
+                    broker.handed_out()?
+                },
             };
             for entry in entries {
                 if unacknowledged.contains(&entry.id) {
                     // Delivered again after a reconnection: already taken this session.
                     continue;
                 }
-                let taken = Taken {
-                    hash: &hash,
-                    handed_out,
-                };
                 self.take_entry(&mut broker, &taken, entry, &mut unacknowledged)?;
                 if self
                     .stop_reason(self.state.games + self.state.games_dropped)
@@ -170,9 +170,7 @@ impl<G: Game> Session<'_, G> {
     /// of the same run takes over the claim of its killed predecessor at once; the run
     /// directory's lock keeps two processes from training one run).
     fn learner_identity(&self) -> String {
-        let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
-            .map(|h| h.trim().to_string())
-            .unwrap_or_else(|_| "localhost".into());
+        let host = host_name().unwrap_or_else(|| "localhost".into());
         let dir = std::fs::canonicalize(self.run_dir.root())
             .unwrap_or_else(|_| self.run_dir.root().to_path_buf());
         format!("learner of {} on {host}", dir.display())
