@@ -350,6 +350,41 @@ mod tests {
     }
 
     #[test]
+    fn the_cache_keeps_the_agents_used_last() {
+        let cache = AgentCache::new(Path::new("."));
+        let ask = |iterations: usize| {
+            let request = AgentMoveRequest {
+                position: request("tic_tac_toe", &[]),
+                agent: format!("mcts:iters={iterations}"),
+            };
+            agent_move(&request, &cache).unwrap();
+        };
+        for iterations in 1..=CACHED_AGENTS + 2 {
+            ask(iterations);
+            assert_eq!(cache.len(), iterations.min(CACHED_AGENTS));
+        }
+        // The oldest kept, used again, becomes the newest: the next new agent drops another.
+        ask(3);
+        ask(7);
+        let kept: Vec<String> = cache
+            .factories
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|(key, _)| key.1.clone())
+            .collect();
+        assert_eq!(
+            kept,
+            [
+                "mcts:iters=5",
+                "mcts:iters=6",
+                "mcts:iters=3",
+                "mcts:iters=7"
+            ]
+        );
+    }
+
+    #[test]
     fn an_agent_takes_the_win_it_sees() {
         let cache = AgentCache::new(Path::new("."));
         let request = AgentMoveRequest {
