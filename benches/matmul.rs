@@ -6,7 +6,7 @@
 //! runs one inference per game thread. Each product's result is checked against the packed
 //! kernel's. Then the products of the direct training step (`value::cpu_training`, on
 //! `matrixmultiply` with strided operands) on one chunk of Connect Four and Awale positions:
-//! forward, weight gradient, input gradient. `cargo bench --bench matmul`; figures in the
+//! forward, weight gradient, input gradient. `cargo bench --features bench --bench matmul`; figures in the
 //! README ("Matrix kernels").
 
 use std::time::{Duration, Instant};

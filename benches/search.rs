@@ -1,7 +1,7 @@
 //! Search benchmarks that assert the move they find while they time: each agent, with a fixed
 //! iteration budget (reproducible), must take Connect Four's only non-losing move (P1 blocks
 //! column b, where P0 threatens four) and complete its own four when it can. Run with
-//! `cargo bench --bench search`.
+//! `cargo bench --features bench --bench search`.
 
 use descent::arena::{AgentFactory, AgentRng, AgentSpec};
 use descent::games::{ConnectFour, Game, GameExt};
@@ -14,7 +14,7 @@ fn main() {
 }
 
 /// Times one move of `spec` from the position after `moves`, asserting it is `expected`.
-fn best_move(bencher: Bencher, spec: &str, moves: &str, expected: &str) {
+fn best_move(bencher: Bencher<'_, '_>, spec: &str, moves: &str, expected: &str) {
     let factory: AgentFactory<ConnectFour> = AgentFactory::new(
         spec.parse::<AgentSpec>().unwrap(),
         ConnectFour::NAME,
@@ -35,11 +35,11 @@ const BLOCK: &str = "a b c b e b";
 const WIN: &str = "a b a b a b";
 
 #[divan::bench(args = ["descent:iters=200", "ubfms:iters=200", "mcts:iters=2000", "alphabeta:depth=4"])]
-fn block_the_four(bencher: Bencher, spec: &str) {
+fn block_the_four(bencher: Bencher<'_, '_>, spec: &str) {
     best_move(bencher, spec, BLOCK, "b");
 }
 
 #[divan::bench(args = ["descent:iters=200", "ubfms:iters=200", "mcts:iters=2000", "alphabeta:depth=4"])]
-fn complete_the_four(bencher: Bencher, spec: &str) {
+fn complete_the_four(bencher: Bencher<'_, '_>, spec: &str) {
     best_move(bencher, spec, WIN, "a");
 }

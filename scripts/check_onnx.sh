@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -x scripts/.venv-onnx/bin/python ]; then
   python3 -m venv scripts/.venv-onnx
-  scripts/.venv-onnx/bin/pip install --quiet onnxruntime numpy
+  scripts/.venv-onnx/bin/pip install --quiet -r scripts/requirements-onnx.txt
 fi
 cargo build --release --features onnx --bin descent
 DESCENT="${CARGO_TARGET_DIR:-target}/release/descent"

@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -x scripts/.venv-tensorboard/bin/python ]; then
   python3 -m venv scripts/.venv-tensorboard
-  scripts/.venv-tensorboard/bin/pip install --quiet tensorboard
+  scripts/.venv-tensorboard/bin/pip install --quiet -r scripts/requirements-tensorboard.txt
 fi
 if [ -z "${DESCENT:-}" ]; then
   cargo build --release --quiet --bin descent

@@ -3,5 +3,5 @@
 # Installs open_spiel and pydraughts into scripts/.venv on first use. Not part of CI.
 set -euo pipefail
 source "$(dirname "$0")/openspiel_venv.sh"
-scripts/.venv/bin/python -c "import draughts" 2>/dev/null || scripts/.venv/bin/pip install --quiet pydraughts==0.6.7
+scripts/.venv/bin/python -c "import draughts" 2>/dev/null || scripts/.venv/bin/pip install --quiet -r scripts/requirements-references.txt
 scripts/.venv/bin/python scripts/crosscheck_draughts.py --descent "$DESCENT_BIN" "$@"

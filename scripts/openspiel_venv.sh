@@ -3,7 +3,7 @@
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 if [ ! -x scripts/.venv/bin/python ]; then
   python3 -m venv scripts/.venv
-  scripts/.venv/bin/pip install --quiet open_spiel
+  scripts/.venv/bin/pip install --quiet -r scripts/requirements-references.txt
 fi
 cargo build --release --bin descent
 DESCENT_BIN="${CARGO_TARGET_DIR:-target}/release/descent"

@@ -65,6 +65,13 @@ enum Command {
     Bench(bench::BenchCommand),
 }
 
+/// The command line's description: every subcommand and flag, as `--help` prints them (the docs
+/// tests check docs/cli.md and the README against it).
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    Cli::command()
+}
+
 /// Parses the command line and runs the subcommand.
 ///
 /// # Errors

@@ -14,8 +14,9 @@
 //!   registry, perft.
 //! - [`search`]: the search table, completed Descent, UBFM / UBFM_s, MCTS / UCT, alpha-beta,
 //!   greedy and random, all through the `Evaluator` trait.
-//! - [`value`]: the value network (architectures on burn, `NetEvaluator`; on the CPU the direct
-//!   forward pass `CpuNet` and training step `CpuTrainer`, checked against burn's).
+//! - [`value`]: the value network (architectures as burn modules, `NetEvaluator`; descent's own
+//!   CPU engine, device `descent-cpu`: the direct forward pass `CpuNet` and training step
+//!   `CpuTrainer`, checked against burn's).
 //! - [`arena`]: agents from spec strings, matches, tournaments, their statistics (used by
 //!   training's periodic evaluation, hence below `selfplay`).
 //! - [`learn`]: learning targets, move selection, replay buffers.

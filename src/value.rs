@@ -1,5 +1,7 @@
-//! Layer `value`: the learned evaluator f_θ on burn — architectures, the network, the search's
-//! `NetEvaluator`, and the update step. Values are from P0's point of view, as everywhere.
+//! Layer `value`: the learned evaluator f_θ — architectures, the network (a burn module, run on
+//! burn's backends or on descent's own direct CPU engine, `CpuNet` and `CpuTrainer`, device
+//! `descent-cpu`), the search's `NetEvaluator`, and the update step. Values are from P0's point
+//! of view, as everywhere.
 
 pub mod architecture;
 pub mod batching_evaluator;

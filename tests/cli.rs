@@ -271,7 +271,7 @@ fn bench_nn_prints_figures_and_refuses_uncompiled_devices() {
         .iter()
         .map(|t| t["engine"].as_str().unwrap())
         .collect();
-    assert_eq!(engines, ["cpu", "flex"]);
+    assert_eq!(engines, ["descent-cpu", "flex"]);
     for t in training {
         let samples_per_s = t["samples_per_s"].as_f64().unwrap();
         assert!(samples_per_s > 0.0, "{t}");

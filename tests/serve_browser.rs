@@ -5,7 +5,8 @@
 //!
 //! Needs `chromium` and `chromedriver` (Debian: `apt-get install chromium chromium-driver`;
 //! `.ci/run` installs them). Without them the test says so and passes, unless
-//! `DESCENT_REQUIRE_BROWSER=1` (set by `.ci/run`), where their absence is a failure.
+//! `DESCENT_REQUIRE_BROWSER=1` (set by `.ci/run`), where their absence is a failure. The
+//! WebDriver commands go through `common::webdriver`.
 
 mod common;
 
@@ -15,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use common::server::Server;
 use common::small_run;
-use fantoccini::{Client, ClientBuilder, Locator};
+use common::webdriver::Session;
 
 fn browser_tools() -> Option<(String, String)> {
     let find = |names: &[&str]| {
@@ -51,69 +52,37 @@ fn free_port() -> u16 {
         .port()
 }
 
-async fn connect(chromium: &str, port: u16) -> Client {
-    let capabilities = serde_json::json!({
-        "goog:chromeOptions": {
-            "binary": chromium,
-            "args": ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                     "--disable-gpu", "--window-size=1200,900"],
-        }
-    });
-    let capabilities = match capabilities {
-        serde_json::Value::Object(map) => map,
-        _ => unreachable!(),
-    };
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-        let attempt = ClientBuilder::new(connector)
-            .capabilities(capabilities.clone())
-            .connect(&format!("http://127.0.0.1:{port}"))
-            .await;
-        match attempt {
-            Ok(client) => return client,
-            Err(e) if Instant::now() < deadline => {
-                let _ = e;
-                tokio::time::sleep(Duration::from_millis(200)).await;
-            }
-            Err(e) => panic!("chromedriver did not start a browser: {e}"),
-        }
-    }
-}
-
-/// Waits up to 20 s for `css` to match an element, and returns it.
-async fn wait_for(client: &Client, css: &str) -> fantoccini::elements::Element {
-    client
-        .wait()
-        .at_most(Duration::from_secs(20))
-        .for_element(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("no element {css:?}: {e}"))
-}
-
 /// The text of `css`'s element; found again when the page redrew it meanwhile (the run page
 /// redraws its charts at every poll, which makes an element found before stale).
-async fn text_of(client: &Client, css: &str) -> String {
-    read(client, css, None).await
+fn text_of(session: &Session, css: &str) -> String {
+    read(session, css, None)
 }
 
 /// The attribute `name` of `css`'s element (or its text), found again while it is stale.
-async fn read(client: &Client, css: &str, name: Option<&str>) -> String {
+fn read(session: &Session, css: &str, name: Option<&str>) -> String {
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
-        let element = wait_for(client, css).await;
+        let element = session.wait_for(css);
         let value = match name {
-            Some(name) => element.attr(name).await.map(Option::unwrap_or_default),
-            None => element.text().await,
+            Some(name) => session
+                .attribute(&element, name)
+                .map(Option::unwrap_or_default),
+            None => session.text(&element),
         };
         match value {
             Ok(value) => return value,
-            Err(_) if Instant::now() < deadline => {
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
+            Err(_) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(50)),
             Err(e) => panic!("{css}: {e}"),
         }
     }
+}
+
+/// Finds `css` (waiting for it) and clicks it.
+fn click(session: &Session, css: &str) {
+    let element = session.wait_for(css);
+    session
+        .click(&element)
+        .unwrap_or_else(|e| panic!("{css}: {e}"));
 }
 
 #[test]
@@ -140,76 +109,42 @@ fn a_person_watches_a_run_and_plays_a_game_in_chromium() {
             .spawn()
             .unwrap(),
     );
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
-        let client = connect(&chromium, port).await;
-        let result = drive(&client, &server.url).await;
-        let _ = client.close().await;
-        result
-    });
+    let session = Session::start(&format!("127.0.0.1:{port}"), &chromium);
+    drive(&session, &server.url);
 }
 
-async fn drive(client: &Client, url: &str) {
+fn drive(session: &Session, url: &str) {
     // The list of runs, then the run: its loss curve is drawn from the metrics.
-    client.goto(&format!("{url}/")).await.unwrap();
-    wait_for(client, "#runs-list a.run")
-        .await
-        .click()
-        .await
-        .unwrap();
-    let path = read(client, "#chart-loss path.line", Some("d")).await;
+    session.goto(&format!("{url}/"));
+    click(session, "#runs-list a.run");
+    let path = read(session, "#chart-loss path.line", Some("d"));
     assert_eq!(path.matches('L').count(), 3, "4 games, 4 points: {path}");
-    assert!(
-        text_of(client, "#run-summary")
-            .await
-            .contains("4 games learned")
-    );
+    assert!(text_of(session, "#run-summary").contains("4 games learned"));
 
     // A self-play game, one move forward.
-    client
-        .goto(&format!("{url}/#/run/tiny/game/0"))
-        .await
-        .unwrap();
-    let start = text_of(client, "#viewer-board").await;
-    wait_for(client, "#viewer-next")
-        .await
-        .click()
-        .await
-        .unwrap();
+    session.goto(&format!("{url}/#/run/tiny/game/0"));
+    let start = text_of(session, "#viewer-board");
+    click(session, "#viewer-next");
     let deadline = Instant::now() + Duration::from_secs(10);
-    while text_of(client, "#viewer-board").await == start {
+    while text_of(session, "#viewer-board") == start {
         assert!(
             Instant::now() < deadline,
             "the board did not change after ▶"
         );
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        std::thread::sleep(Duration::from_millis(100));
     }
-    assert!(
-        text_of(client, "#viewer-info")
-            .await
-            .contains("search value")
-    );
+    assert!(text_of(session, "#viewer-info").contains("search value"));
 
     // A whole game against MCTS, clicking the first legal move each turn, with an undo.
-    client
-        .goto(&format!(
-            "{url}/#/play?game=tic_tac_toe&agent=mcts:iters=300&side=p0"
-        ))
-        .await
-        .unwrap();
-    wait_for(client, "#legal-moves button.legal-move")
-        .await
-        .click()
-        .await
-        .unwrap();
-    wait_for(client, "#undo").await.click().await.unwrap();
+    session.goto(&format!(
+        "{url}/#/play?game=tic_tac_toe&agent=mcts:iters=300&side=p0"
+    ));
+    click(session, "#legal-moves button.legal-move");
+    click(session, "#undo");
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         assert!(Instant::now() < deadline, "the game did not end");
-        let result = text_of(client, "#result").await;
+        let result = text_of(session, "#result");
         if result.starts_with("Game over") {
             assert!(
                 ["p0 wins", "p1 wins", "draw"]
@@ -219,22 +154,17 @@ async fn drive(client: &Client, url: &str) {
             );
             break;
         }
-        match client
-            .find(Locator::Css("#legal-moves button.legal-move"))
-            .await
-        {
-            Ok(button) => {
-                // The page may redraw between finding and clicking: try again then.
-                let _ = button.click().await;
-            }
-            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+        match session.find("#legal-moves button.legal-move") {
+            // The page may redraw between finding and clicking: try again then.
+            Ok(button) => drop(session.click(&button)),
+            Err(_) => std::thread::sleep(Duration::from_millis(100)),
         }
     }
-    let status = text_of(client, "#status").await;
+    let status = text_of(session, "#status");
     assert!(status.contains("agent's value"), "{status}");
-    let error = client.find(Locator::Css("#error")).await.unwrap();
+    let error = session.find("#error").unwrap();
     assert!(
-        error.attr("hidden").await.unwrap().is_some(),
+        session.attribute(&error, "hidden").unwrap().is_some(),
         "no error shown"
     );
 }

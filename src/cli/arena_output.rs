@@ -21,9 +21,9 @@ pub struct MatchOptions {
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// Where networks run: cpu, flex, ndarray, wgpu, cuda:N (all but cpu and flex need their
-    /// cargo feature).
-    #[arg(long, default_value = "cpu")]
+    /// Where networks run: descent-cpu (descent's own engine), or burn's flex, ndarray, wgpu,
+    /// cuda:N (all but descent-cpu and flex need their cargo feature).
+    #[arg(long, default_value = "descent-cpu")]
     pub device: DeviceChoice,
     /// Write the JSON report (every game's moves) and an SVG chart into this directory.
     #[arg(long)]

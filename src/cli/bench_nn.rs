@@ -31,16 +31,16 @@ pub struct NnArgs {
     /// Inference batch sizes, comma-separated.
     #[arg(long, default_value = "1,6,32,256", value_delimiter = ',')]
     batch: Vec<usize>,
-    /// Also measure the training step: on the direct CPU engine (`cpu`), on burn-flex, and on
+    /// Also measure the training step: on the direct CPU engine (`descent-cpu`), on burn-flex, and on
     /// --device if it is another, with the matrix peak of this machine.
     #[arg(long)]
     train: bool,
     /// Training minibatch size.
     #[arg(long, default_value_t = 128)]
     train_batch: usize,
-    /// Device: cpu (the direct CPU passes), flex (burn-flex), ndarray, wgpu, cuda or cuda:N
+    /// Device: descent-cpu (descent's own direct CPU passes), flex (burn-flex), ndarray, wgpu, cuda or cuda:N
     /// (GPU backends need their cargo feature).
-    #[arg(long, default_value = "cpu", value_parser = |s: &str| s.parse::<DeviceChoice>())]
+    #[arg(long, default_value = "descent-cpu", value_parser = |s: &str| s.parse::<DeviceChoice>())]
     device: DeviceChoice,
     /// Seconds per measurement.
     #[arg(long, default_value_t = 2.0)]
@@ -259,7 +259,7 @@ fn matrix_peak(budget: Duration) -> f64 {
 /// The training engines `--train` times: the direct CPU step, burn-flex, and `device` if it
 /// is neither.
 fn training_engines(device: DeviceChoice) -> Result<Vec<(String, NetDevice)>, ConfigError> {
-    let mut choices = vec![DeviceChoice::Cpu, DeviceChoice::Flex];
+    let mut choices = vec![DeviceChoice::DescentCpu, DeviceChoice::Flex];
     if !choices.contains(&device) {
         choices.push(device);
     }
@@ -355,7 +355,7 @@ fn print_report(report: &NnReport, json: bool) -> anyhow::Result<ExitCode> {
     }
     for t in &report.training {
         println!(
-            "  training batch {:>4} on {:>6}: {:>10.0} samples/s {:>7.1} GFLOP/s ({:.0} % of the matrix peak), median step {:.3} ms",
+            "  training batch {:>4} on {:>11}: {:>10.0} samples/s {:>7.1} GFLOP/s ({:.0} % of the matrix peak), median step {:.3} ms",
             report.train_batch,
             t.engine,
             t.samples_per_s,

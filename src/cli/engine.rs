@@ -29,9 +29,9 @@ pub struct EngineArgs {
     /// Seed of the agent's random choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Where the network runs: cpu, flex, ndarray, wgpu, cuda:N (all but cpu and flex need
-    /// their cargo feature).
-    #[arg(long, default_value = "cpu")]
+    /// Where the network runs: descent-cpu (descent's own engine), or burn's flex, ndarray,
+    /// wgpu, cuda:N (all but descent-cpu and flex need their cargo feature).
+    #[arg(long, default_value = "descent-cpu")]
     device: DeviceChoice,
 }
 

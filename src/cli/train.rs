@@ -29,7 +29,7 @@ pub struct TrainArgs {
     /// Stop once the run has trained this long in all, e.g. 20m, 2h (overrides run.max_time).
     #[arg(long, value_name = "DURATION")]
     max_time: Option<DurationText>,
-    /// Where the network runs: cpu, flex, ndarray, wgpu, cuda:0 (overrides run.device).
+    /// Where the network runs: descent-cpu, flex, ndarray, wgpu, cuda:0 (overrides run.device).
     #[arg(long)]
     device: Option<String>,
     /// Self-play games at once (overrides run.threads).

@@ -4,7 +4,7 @@
 //! Men step diagonally forward and capture both ways; kings fly; capturing is compulsory and only
 //! the sequences taking the most pieces are legal (kings count as men); taken pieces leave the
 //! board after the whole sequence; a man promotes only if it ends its move on the far row. A
-//! player who cannot move loses. The move generation is [`super::draughts_moves`].
+//! player who cannot move loses. The move generation is in `draughts_moves.rs`.
 //!
 //! **Draws** (FMJD article 6; which ones the Olympiad applies is not known, GAMES.md §7.7, so the
 //! last two are parameters): the third occurrence of a position with the same side to move; 25

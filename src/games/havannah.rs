@@ -27,7 +27,7 @@ use super::picture::read_picture_rows;
 use super::placement::turn_from_stone_counts;
 use super::zobrist;
 
-/// The largest base (its grid must fit a [`CellSet`] and the symmetry tables).
+/// The largest base (its grid must fit a `CellSet` and the symmetry tables).
 pub const MAX_BASE: usize = 10;
 const MAX_GRID: usize = (2 * MAX_BASE - 1) * (2 * MAX_BASE - 1);
 

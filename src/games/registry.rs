@@ -705,7 +705,7 @@ fn unknown_param(game: &'static str, key: &str) -> GameSpecError {
 
 const PLY_COUNT: ((u16, u16), &str) = ((1, u16::MAX), "an integer in 1..=65535");
 
-fn awale_params(pairs: Pairs) -> Result<AwaleParams, GameSpecError> {
+fn awale_params(pairs: Pairs<'_>) -> Result<AwaleParams, GameSpecError> {
     let mut params = AwaleParams::default();
     for (key, value) in pairs {
         match key {
@@ -721,7 +721,7 @@ fn awale_params(pairs: Pairs) -> Result<AwaleParams, GameSpecError> {
     Ok(params)
 }
 
-fn hus_params(pairs: Pairs) -> Result<HusParams, GameSpecError> {
+fn hus_params(pairs: Pairs<'_>) -> Result<HusParams, GameSpecError> {
     let mut params = HusParams::default();
     for (key, value) in pairs {
         let parse = || parse_integer("hus", key, value, PLY_COUNT.0, PLY_COUNT.1);
@@ -734,7 +734,7 @@ fn hus_params(pairs: Pairs) -> Result<HusParams, GameSpecError> {
     Ok(params)
 }
 
-fn shobu_params(pairs: Pairs) -> Result<ShobuParams, GameSpecError> {
+fn shobu_params(pairs: Pairs<'_>) -> Result<ShobuParams, GameSpecError> {
     let mut params = ShobuParams::default();
     for (key, value) in pairs {
         match key {
@@ -752,7 +752,7 @@ fn shobu_params(pairs: Pairs) -> Result<ShobuParams, GameSpecError> {
     Ok(params)
 }
 
-fn clobber_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
+fn clobber_params(pairs: Pairs<'_>) -> Result<GameSpec, GameSpecError> {
     let (mut rows, mut columns) = ("10", "10");
     for (key, value) in pairs {
         match key {
@@ -777,7 +777,7 @@ fn clobber_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
     Ok(GameSpec::Clobber(size))
 }
 
-fn othello_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
+fn othello_params(pairs: Pairs<'_>) -> Result<GameSpec, GameSpecError> {
     let mut size = OthelloSize::Eight;
     for (key, value) in pairs {
         match (key, value) {
@@ -798,7 +798,7 @@ fn othello_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
     Ok(GameSpec::Othello(size))
 }
 
-fn hex_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
+fn hex_params(pairs: Pairs<'_>) -> Result<GameSpec, GameSpecError> {
     let (mut size, mut params) = (HexSize::Eleven, HexParams::default());
     for (key, value) in pairs {
         match key {
@@ -824,7 +824,7 @@ fn hex_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
     Ok(GameSpec::Hex(size, params))
 }
 
-fn havannah_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
+fn havannah_params(pairs: Pairs<'_>) -> Result<GameSpec, GameSpecError> {
     let (mut size, mut params) = (HavannahSize::Eight, HavannahParams::default());
     for (key, value) in pairs {
         match key {
@@ -849,7 +849,7 @@ fn havannah_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
     Ok(GameSpec::Havannah(size, params))
 }
 
-fn gomoku_params(pairs: Pairs) -> Result<GomokuParams, GameSpecError> {
+fn gomoku_params(pairs: Pairs<'_>) -> Result<GomokuParams, GameSpecError> {
     let mut params = GomokuParams::default();
     for (key, value) in pairs {
         match key {
@@ -908,7 +908,7 @@ fn parse_choice<T: Copy>(
         })
 }
 
-fn lines_of_action_params(pairs: Pairs) -> Result<LinesOfActionParams, GameSpecError> {
+fn lines_of_action_params(pairs: Pairs<'_>) -> Result<LinesOfActionParams, GameSpecError> {
     let mut params = LinesOfActionParams::default();
     for (key, value) in pairs {
         match key {
@@ -941,7 +941,7 @@ fn lines_of_action_params(pairs: Pairs) -> Result<LinesOfActionParams, GameSpecE
     Ok(params)
 }
 
-fn go_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
+fn go_params(pairs: Pairs<'_>) -> Result<GameSpec, GameSpecError> {
     let (mut size, mut params) = (GoSize::Nine, GoParams::default());
     let bad = |key: &str, value: &str, expected| GameSpecError::BadValue {
         game: "go",
@@ -982,7 +982,7 @@ fn go_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
     Ok(GameSpec::Go(size, params))
 }
 
-fn draughts_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
+fn draughts_params(pairs: Pairs<'_>) -> Result<GameSpec, GameSpecError> {
     let (mut size, mut params) = (DraughtsSize::Ten, DraughtsParams::default());
     for (key, value) in pairs {
         match key {
@@ -1015,7 +1015,7 @@ fn draughts_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
     Ok(GameSpec::Draughts(size, params))
 }
 
-fn santorini_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
+fn santorini_params(pairs: Pairs<'_>) -> Result<GameSpec, GameSpecError> {
     let mut params = SantoriniParams::default();
     for (key, value) in pairs {
         match key {
@@ -1026,7 +1026,7 @@ fn santorini_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
     Ok(GameSpec::Santorini(params))
 }
 
-fn arimaa_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
+fn arimaa_params(pairs: Pairs<'_>) -> Result<GameSpec, GameSpecError> {
     let mut params = ArimaaParams::default();
     for (key, value) in pairs {
         match key {
@@ -1041,7 +1041,7 @@ fn arimaa_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
     Ok(GameSpec::Arimaa(params))
 }
 
-fn surakarta_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
+fn surakarta_params(pairs: Pairs<'_>) -> Result<GameSpec, GameSpecError> {
     let mut params = SurakartaParams::default();
     for (key, value) in pairs {
         match key {
@@ -1058,7 +1058,11 @@ fn surakarta_params(pairs: Pairs) -> Result<GameSpec, GameSpecError> {
 }
 
 /// A game without parameters: any pair is an error.
-fn no_params(game: &'static str, spec: GameSpec, pairs: Pairs) -> Result<GameSpec, GameSpecError> {
+fn no_params(
+    game: &'static str,
+    spec: GameSpec,
+    pairs: Pairs<'_>,
+) -> Result<GameSpec, GameSpecError> {
     match pairs.first() {
         Some((key, _)) => Err(unknown_param(game, key)),
         None => Ok(spec),
@@ -1080,7 +1084,7 @@ impl FromStr for GameSpec {
             .map(str::trim)
             .filter(|p| !p.is_empty())
             .map(|p| p.split_once('=').map(|(k, v)| (k.trim(), v.trim())))
-            .collect::<Option<Pairs>>()
+            .collect::<Option<Pairs<'_>>>()
             .ok_or_else(syntax)?;
         let repeated = (0..pairs.len()).find(|&i| pairs[..i].iter().any(|(k, _)| *k == pairs[i].0));
         if let Some(i) = repeated {
@@ -1132,6 +1136,22 @@ impl fmt::Display for GameSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The defaults `descent games` and the docs show are the code's: each game's default spec
+    /// has exactly the registered keys, in that order, with those values.
+    #[test]
+    fn registered_defaults_are_the_codes_defaults() {
+        for game in REGISTERED_GAMES {
+            let spec: GameSpec = game.name.parse().unwrap();
+            let values: Vec<String> = spec
+                .param_values()
+                .into_iter()
+                .map(|(key, value)| format!("{key}={value}"))
+                .collect();
+            let registered: Vec<&str> = game.params.iter().map(|(kd, _)| *kd).collect();
+            assert_eq!(values, registered, "{}", game.name);
+        }
+    }
 
     #[test]
     fn specs_round_trip_through_text() {

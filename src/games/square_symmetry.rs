@@ -1,6 +1,6 @@
 //! The symmetries of a square board, as `const` tables: the 8 elements of the dihedral group
 //! acting on the cells `(row, col)` of an `n × n` grid, identity first. Games build their
-//! [`Symmetry`](super::Symmetry) tables from these (cells of the encoding and action ids).
+//! [`Symmetry`] tables from these (cells of the encoding and action ids).
 
 use super::game::{Action, Symmetry};
 

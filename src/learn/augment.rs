@@ -48,7 +48,7 @@ impl<'de> Deserialize<'de> for Augmentation {
         struct Visitor;
         impl serde::de::Visitor<'_> for Visitor {
             type Value = Augmentation;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str(EXPECTED)
             }
             fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Augmentation, E> {

@@ -105,7 +105,7 @@ impl<'de> Deserialize<'de> for DurationText {
         struct Visitor;
         impl serde::de::Visitor<'_> for Visitor {
             type Value = DurationText;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str(EXPECTED)
             }
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<DurationText, E> {

@@ -110,6 +110,8 @@ struct Update<'a> {
 /// chunk's, the others added in chunk order: the same sum whatever the threads), then Adam's
 /// step on them, with the L2 penalty's `2λW` on kernels. Compiled for AVX-512 and AVX2 too
 /// (chosen at run time): the same operations in the same order, on wider vectors.
+// The macro's copies of the function cannot name an elided lifetime.
+#[allow(elided_lifetimes_in_paths)]
 #[multiversion(targets("x86_64+avx512f+avx2+fma", "x86_64+avx2+fma"))]
 fn update_piece(
     update: &Update,

@@ -1,6 +1,7 @@
-//! Choosing the backend at run time: `cpu` (the default: inference by the direct CPU pass
-//! `CpuNet`, training by the direct CPU step `CpuTrainer`), `flex` (burn-flex for both), `ndarray`, `wgpu`, `cuda` /
-//! `cuda:N`. A backend that was not compiled in is an error naming the cargo feature that
+//! Choosing the backend at run time: `descent-cpu` (the default: descent's own network engine,
+//! inference by the direct CPU pass `CpuNet`, training by the direct CPU step `CpuTrainer`),
+//! then burn's backends under burn's names: `flex` (burn-flex for both), `ndarray`, `wgpu`,
+//! `cuda` / `cuda:N`. `cpu`, the default's name before, is still read as `descent-cpu`. A backend that was not compiled in is an error naming the cargo feature that
 //! enables it.
 
 use std::fmt;
@@ -13,8 +14,8 @@ use burn::prelude::Device;
 /// A device named on the command line or in a config.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DeviceChoice {
-    /// The CPU: inference by `CpuNet`, training by `CpuTrainer` (default build).
-    Cpu,
+    /// descent's own CPU engine: inference by `CpuNet`, training by `CpuTrainer` (default).
+    DescentCpu,
     /// burn-flex on the CPU for inference and training.
     Flex,
     /// burn-ndarray on the CPU (cargo feature `ndarray`; deprecated by burn, 25-45× slower).
@@ -30,7 +31,7 @@ impl FromStr for DeviceChoice {
 
     fn from_str(text: &str) -> Result<Self, ConfigError> {
         match text {
-            "cpu" => Ok(DeviceChoice::Cpu),
+            "descent-cpu" | "cpu" => Ok(DeviceChoice::DescentCpu),
             "flex" => Ok(DeviceChoice::Flex),
             "ndarray" => Ok(DeviceChoice::Ndarray),
             "wgpu" => Ok(DeviceChoice::Wgpu),
@@ -39,7 +40,9 @@ impl FromStr for DeviceChoice {
                 Some(Ok(index)) => Ok(DeviceChoice::Cuda(index)),
                 _ => Err(ConfigError::new(
                     "device",
-                    format!("unknown {text:?}: expected cpu, flex, ndarray, wgpu, cuda or cuda:N"),
+                    format!(
+                        "unknown {text:?}: expected descent-cpu, flex, ndarray, wgpu, cuda or cuda:N"
+                    ),
                 )),
             },
         }
@@ -49,7 +52,7 @@ impl FromStr for DeviceChoice {
 impl fmt::Display for DeviceChoice {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            DeviceChoice::Cpu => f.write_str("cpu"),
+            DeviceChoice::DescentCpu => f.write_str("descent-cpu"),
             DeviceChoice::Flex => f.write_str("flex"),
             DeviceChoice::Ndarray => f.write_str("ndarray"),
             DeviceChoice::Wgpu => f.write_str("wgpu"),
@@ -107,14 +110,14 @@ impl DeviceChoice {
     pub fn device(self) -> Result<NetDevice, ConfigError> {
         self.burn_device().map(|burn| NetDevice {
             burn,
-            direct_inference: self == DeviceChoice::Cpu,
-            direct_training: self == DeviceChoice::Cpu,
+            direct_inference: self == DeviceChoice::DescentCpu,
+            direct_training: self == DeviceChoice::DescentCpu,
         })
     }
 
     fn burn_device(self) -> Result<Device, ConfigError> {
         match self {
-            DeviceChoice::Cpu | DeviceChoice::Flex => Ok(Device::flex()),
+            DeviceChoice::DescentCpu | DeviceChoice::Flex => Ok(Device::flex()),
             #[cfg(feature = "ndarray")]
             #[allow(deprecated)]
             // kept for comparison; burn deprecates it in favour of flex
@@ -139,9 +142,15 @@ mod tests {
 
     #[test]
     fn device_names_parse_and_uncompiled_backends_name_their_feature() {
-        assert_eq!("cpu".parse(), Ok(DeviceChoice::Cpu));
+        assert_eq!("descent-cpu".parse(), Ok(DeviceChoice::DescentCpu));
+        assert_eq!(
+            "cpu".parse(),
+            Ok(DeviceChoice::DescentCpu),
+            "the old name still reads"
+        );
+        assert_eq!(DeviceChoice::DescentCpu.to_string(), "descent-cpu");
         assert_eq!("flex".parse(), Ok(DeviceChoice::Flex));
-        assert!(DeviceChoice::Cpu.device().unwrap().direct_inference);
+        assert!(DeviceChoice::DescentCpu.device().unwrap().direct_inference);
         assert!(!DeviceChoice::Flex.device().unwrap().direct_inference);
         assert_eq!("cuda:1".parse(), Ok(DeviceChoice::Cuda(1)));
         assert_eq!("cuda".parse(), Ok(DeviceChoice::Cuda(0)));
@@ -149,7 +158,7 @@ mod tests {
         assert!(err.contains("tpu") && err.contains("cuda:N"), "{err}");
         assert!("cuda:x".parse::<DeviceChoice>().is_err());
         for choice in [
-            DeviceChoice::Cpu,
+            DeviceChoice::DescentCpu,
             DeviceChoice::Flex,
             DeviceChoice::Ndarray,
             DeviceChoice::Wgpu,

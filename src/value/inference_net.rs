@@ -1,5 +1,5 @@
 //! `InferenceNet`: the copy of the network that evaluates positions — burn's module on its
-//! device, or on device `cpu` the direct CPU pass (`CpuNet`).
+//! device, or on device `descent-cpu` the direct CPU pass (`CpuNet`).
 
 use burn::prelude::Device;
 

@@ -49,7 +49,7 @@ pub struct NetOptimizer {
 enum Engine {
     /// burn's autodiff and optimiser, on any backend (the reference, and the GPU path).
     Burn(Box<BurnStep>),
-    /// The direct CPU step (`CpuTrainer`), on device `cpu`.
+    /// The direct CPU step (`CpuTrainer`), on device `descent-cpu`.
     Direct(Box<CpuTrainer>),
 }
 

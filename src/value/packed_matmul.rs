@@ -179,7 +179,7 @@ impl Kernel {
     }
 
     /// Writes the tile's `block.len()` rows × `PANEL` columns into `block`.
-    fn run(self, tile: &Tile, block: &mut [[f32; PANEL]]) {
+    fn run(self, tile: &Tile<'_>, block: &mut [[f32; PANEL]]) {
         match self {
             Kernel::Portable => portable_tile(tile, block),
             #[cfg(target_arch = "x86_64")]
@@ -189,7 +189,7 @@ impl Kernel {
     }
 }
 
-fn portable_tile(tile: &Tile, block: &mut [[f32; PANEL]]) {
+fn portable_tile(tile: &Tile<'_>, block: &mut [[f32; PANEL]]) {
     for (r, out) in block.iter_mut().enumerate() {
         *out = *tile.bias;
         let x = &tile.x[r * tile.inputs..(r + 1) * tile.inputs];
@@ -215,7 +215,7 @@ mod avx2 {
     /// # Safety
     /// The CPU must have AVX2 and FMA.
     #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn tile(tile: &Tile, block: &mut [[f32; PANEL]]) {
+    pub(super) unsafe fn tile(tile: &Tile<'_>, block: &mut [[f32; PANEL]]) {
         match block.len() {
             6 => rows::<6>(tile, block),
             5 => rows::<5>(tile, block),
@@ -228,7 +228,7 @@ mod avx2 {
     }
 
     #[target_feature(enable = "avx2,fma")]
-    fn rows<const R: usize>(tile: &Tile, block: &mut [[f32; PANEL]]) {
+    fn rows<const R: usize>(tile: &Tile<'_>, block: &mut [[f32; PANEL]]) {
         let k = tile.inputs;
         assert!(block.len() == R && tile.x.len() >= R * k && tile.panel.len() == k * PANEL);
         let x = tile.x.as_ptr();

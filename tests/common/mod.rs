@@ -2,6 +2,7 @@
 #![allow(dead_code)] // each test crate uses its own subset
 
 pub mod server;
+pub mod webdriver;
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

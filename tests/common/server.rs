@@ -53,27 +53,7 @@ impl Server {
         path: &str,
         body: Option<&str>,
     ) -> (u16, String) {
-        let mut stream = TcpStream::connect(&self.address).unwrap();
-        let body = body.unwrap_or("");
-        write!(
-            stream,
-            "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-            body.len()
-        )
-        .unwrap();
-        let mut reply = Vec::new();
-        stream.read_to_end(&mut reply).unwrap();
-        let reply = String::from_utf8_lossy(&reply).into_owned();
-        let status = reply
-            .split_whitespace()
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .unwrap_or_else(|| panic!("not an HTTP reply: {reply:?}"));
-        let body = reply
-            .split_once("\r\n\r\n")
-            .map(|(_, b)| b.to_string())
-            .unwrap_or_default();
-        (status, body)
+        http_request(&self.address, host, method, path, body)
     }
 
     /// A request whose reply is JSON.
@@ -99,5 +79,63 @@ impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// Sends one HTTP/1.1 request to `address` (`Connection: close`); returns the status and the
+/// body.
+pub fn http_request(
+    address: &str,
+    host: &str,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+) -> (u16, String) {
+    let mut stream = TcpStream::connect(address).unwrap();
+    // A server that never answers fails the test instead of hanging it.
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(120)))
+        .unwrap();
+    let body = body.unwrap_or("");
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let reply = read_reply(&mut stream);
+    let status = reply
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("not an HTTP reply: {reply:?}"));
+    let body = reply
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
+    (status, body)
+}
+
+/// A reply's bytes as text: up to its `Content-Length` when it has one (chromedriver keeps the
+/// connection open after its reply, `Connection: close` or not), else to the end of the stream.
+fn read_reply(stream: &mut TcpStream) -> String {
+    let mut reply = Vec::new();
+    let mut buffer = [0u8; 8192];
+    loop {
+        let read = stream.read(&mut buffer).unwrap();
+        reply.extend_from_slice(&buffer[..read]);
+        let text = String::from_utf8_lossy(&reply);
+        if let Some((head, body)) = text.split_once("\r\n\r\n") {
+            let length = head.lines().find_map(|line| {
+                let (name, value) = line.split_once(':')?;
+                name.eq_ignore_ascii_case("content-length")
+                    .then(|| value.trim().parse::<usize>().ok())?
+            });
+            if read == 0 || length.is_some_and(|length| body.len() >= length) {
+                return text.into_owned();
+            }
+        } else if read == 0 {
+            return text.into_owned();
+        }
     }
 }

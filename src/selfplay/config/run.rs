@@ -31,7 +31,8 @@ pub struct RunSection {
     /// A game whose network version is more than this many versions (games learned) behind
     /// the learner's when its turn to be learned comes is dropped, not learned (default 16).
     pub max_lag: u64,
-    /// Where the network runs: `cpu`, `ndarray`, `wgpu`, `cuda:0` (default `cpu`).
+    /// Where the network runs: `descent-cpu`, `flex`, `ndarray`, `wgpu`, `cuda:0` (default
+    /// `descent-cpu`, descent's own CPU engine; `cpu` is read as it).
     pub device: String,
     /// Write TensorBoard event files beside metrics.jsonl (default true).
     pub tensorboard: bool,
@@ -46,7 +47,7 @@ impl Default for RunSection {
             threads: 1,
             mode: RunMode::Sequential,
             max_lag: DEFAULT_MAX_LAG,
-            device: "cpu".into(),
+            device: "descent-cpu".into(),
             tensorboard: true,
         }
     }

@@ -36,7 +36,7 @@ impl<'de> Deserialize<'de> for ExploitationText {
         const EXPECTED: &str = "`anneal`, `uniform` or a number between 0 and 1";
         impl serde::de::Visitor<'_> for Visitor {
             type Value = ExploitationText;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str(EXPECTED)
             }
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<ExploitationText, E> {

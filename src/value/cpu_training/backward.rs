@@ -22,11 +22,11 @@ impl Plan {
     /// (`targets`, one per position `forward` saw) and `chunk.squared_error` to the sum.
     pub fn backward(
         &self,
-        params: Params,
+        params: Params<'_>,
         targets: &[f32],
         batch: usize,
         chunk: &mut Chunk,
-        grads: &mut ParamsMut,
+        grads: &mut ParamsMut<'_>,
     ) {
         let positions = targets.len();
         let rows = positions * self.cells;
@@ -120,8 +120,8 @@ impl Plan {
     pub(super) fn conv_backward(
         &self,
         conv: &Affine,
-        params: Params,
-        grads: &mut ParamsMut,
+        params: Params<'_>,
+        grads: &mut ParamsMut<'_>,
         (input, corners): (&[f32], &[usize]),
         grad_out: &[f32],
         grad_x: Option<(&mut [f32], bool)>,
@@ -173,8 +173,8 @@ impl Plan {
     /// output (in `grad_board`); the input gets none.
     fn convs_backward(
         &self,
-        params: Params,
-        grads: &mut ParamsMut,
+        params: Params<'_>,
+        grads: &mut ParamsMut<'_>,
         boards: &[Vec<f32>],
         (inputs, corners): (&[Vec<f32>], &[usize]),
         ([mut grad_board, mut grad_spare], grad_conv): ([&mut Vec<f32>; 2], &mut [Vec<f32>; 2]),
@@ -215,8 +215,8 @@ impl Plan {
     #[allow(clippy::too_many_arguments)]
     fn dense_backward(
         &self,
-        params: Params,
-        grads: &mut ParamsMut,
+        params: Params<'_>,
+        grads: &mut ParamsMut<'_>,
         board: &[f32],
         layers: &[Vec<f32>],
         [mut grad, mut spare]: [&mut Vec<f32>; 2],
@@ -247,8 +247,8 @@ impl Plan {
     fn head_backward(
         &self,
         head: &Affine,
-        params: Params,
-        grads: &mut ParamsMut,
+        params: Params<'_>,
+        grads: &mut ParamsMut<'_>,
         board: &[f32],
         head_cells: &[f32],
         grad_features: &[f32],
@@ -284,13 +284,13 @@ impl Plan {
     fn block_backward(
         &self,
         block: &BlockPlan,
-        params: Params,
-        grads: &mut ParamsMut,
+        params: Params<'_>,
+        grads: &mut ParamsMut<'_>,
         (cache, corners): (&BlockCache, &[usize]),
         [x, out]: [&[f32]; 2],
         grad_out: &mut [f32],
         grad_x: &mut [f32],
-        scratch: BlockScratch,
+        scratch: BlockScratch<'_>,
     ) {
         let channels = block.c1.outputs;
         let rows = x.len() / channels;
@@ -343,8 +343,8 @@ impl Plan {
     fn se_backward(
         &self,
         [squeeze, excite]: &[Affine; 2],
-        params: Params,
-        grads: &mut ParamsMut,
+        params: Params<'_>,
+        grads: &mut ParamsMut<'_>,
         cache: &BlockCache,
         grad_scaled: &[f32],
         grad_residual: &mut [f32],

@@ -158,7 +158,7 @@ impl Windows {
         padded: &[f32],
         inputs: usize,
         corners: &[usize],
-        weight: View,
+        weight: View<'_>,
         out: &mut [f32],
     ) {
         let outputs = weight.strides.rows;

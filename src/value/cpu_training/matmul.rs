@@ -72,8 +72,8 @@ fn check_fits(what: &str, len: usize, rows: usize, cols: usize, strides: Strides
 /// `matrixmultiply`.
 pub fn matmul(
     [m, k, n]: [usize; 3],
-    a: View,
-    b: View,
+    a: View<'_>,
+    b: View<'_>,
     c: &mut [f32],
     c_strides: Strides,
     accumulate: bool,
@@ -91,7 +91,7 @@ pub fn matmul(
 /// Whether `matmul` runs a product on the row kernel: the right operand and the product
 /// row-major (a transposed right operand is `matrixmultiply`'s, which packs it), at least a tile
 /// of rows and half a panel of columns. A left operand read transposed (a weight gradient
-/// `Xᵀ · dY`) goes there only where the bench measured it faster (`cargo bench --bench
+/// `Xᵀ · dY`) goes there only where the bench measured it faster (`cargo bench --features bench --bench
 /// matmul`): when it fits in L2 (`TRANSPOSED_LEFT_MAX`; past it, reading 8 columns at a time
 /// across its rows loses to sgemm's packing: 101 against 111 GFLOP/s on Connect Four's second
 /// convolution) and the last panel is at least half used (`n` = 100 computes 128 columns).
@@ -107,8 +107,8 @@ const TRANSPOSED_LEFT_MAX: usize = 1 << 19;
 /// `matmul` on `matrixmultiply`'s sgemm, whatever the shape (both operands packed).
 pub fn library_matmul(
     [m, k, n]: [usize; 3],
-    a: View,
-    b: View,
+    a: View<'_>,
+    b: View<'_>,
     c: &mut [f32],
     c_strides: Strides,
     accumulate: bool,
@@ -149,8 +149,8 @@ mod tests {
     /// The product by the definition, reading every operand through its strides.
     fn naive(
         [m, k, n]: [usize; 3],
-        a: View,
-        b: View,
+        a: View<'_>,
+        b: View<'_>,
         c: &mut [f32],
         c_strides: Strides,
         accumulate: bool,
@@ -267,7 +267,7 @@ mod tests {
     }
 
     /// `matmul`, `library_matmul` and (where it can run) the row kernel against `naive`.
-    fn check_product([m, k, n]: [usize; 3], left: View, right: View, accumulate: bool) {
+    fn check_product([m, k, n]: [usize; 3], left: View<'_>, right: View<'_>, accumulate: bool) {
         let start = filled(m * n, 5);
         let c_strides = Strides::row_major(n);
         let mut expected = start.clone();

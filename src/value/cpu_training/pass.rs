@@ -65,7 +65,7 @@ pub struct Chunk {
 /// `out = x · W + b` on `rows` rows, then ReLU if `relu`.
 pub(super) fn affine(
     a: &Affine,
-    params: Params,
+    params: Params<'_>,
     x: &[f32],
     rows: usize,
     out: &mut [f32],
@@ -113,8 +113,8 @@ pub(super) fn bias_gradient(dz: &[f32], grad_bias: &mut [f32]) {
 /// gradients into `grads`, and the input's into `dx` if asked.
 pub(super) fn affine_backward(
     a: &Affine,
-    params: Params,
-    grads: &mut ParamsMut,
+    params: Params<'_>,
+    grads: &mut ParamsMut<'_>,
     x: &[f32],
     dz: &[f32],
     rows: usize,
@@ -184,7 +184,7 @@ impl Plan {
     fn conv_forward(
         &self,
         conv: &Affine,
-        params: Params,
+        params: Params<'_>,
         x: &[f32],
         corners: &[usize],
         input: &mut Vec<f32>,
@@ -210,7 +210,7 @@ impl Plan {
 
     /// The forward pass of `positions` encoded positions (`inputs`, planes first), keeping
     /// every activation in `chunk`.
-    pub fn forward(&self, params: Params, inputs: &[f32], positions: usize, chunk: &mut Chunk) {
+    pub fn forward(&self, params: Params<'_>, inputs: &[f32], positions: usize, chunk: &mut Chunk) {
         let rows = positions * self.cells;
         let stages = self.convs.len() + self.blocks.len();
         chunk.boards.resize_with(stages + 1, Vec::new);
@@ -260,7 +260,7 @@ impl Plan {
     fn block_forward(
         &self,
         block: &BlockPlan,
-        params: Params,
+        params: Params<'_>,
         x: &[f32],
         corners: &[usize],
         cache: &mut BlockCache,
@@ -329,7 +329,7 @@ impl Plan {
     fn pooled_head(
         &self,
         head: &Affine,
-        params: Params,
+        params: Params<'_>,
         board: &[f32],
         positions: usize,
         [head_cells, features]: [&mut Vec<f32>; 2],

@@ -143,7 +143,7 @@ enum LayerMut<'a> {
 /// Every layer in the canonical order: plain convolutions, then each block's c1, c2, squeeze,
 /// excite, then the head, the dense layers and the output.
 fn layers_mut(net: &mut ValueNet) -> Vec<LayerMut<'_>> {
-    let mut layers: Vec<LayerMut> = net.convs.iter_mut().map(LayerMut::Conv).collect();
+    let mut layers: Vec<LayerMut<'_>> = net.convs.iter_mut().map(LayerMut::Conv).collect();
     for block in &mut net.blocks {
         layers.extend([LayerMut::Conv(&mut block.c1), LayerMut::Conv(&mut block.c2)]);
         if let Some(se) = &mut block.se {

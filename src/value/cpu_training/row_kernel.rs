@@ -79,8 +79,8 @@ pub fn available() -> bool {
 /// an operand is too short for its shape.
 pub fn product(
     [m, k, n]: [usize; 3],
-    a: View,
-    b: View,
+    a: View<'_>,
+    b: View<'_>,
     (c, c_row): (&mut [f32], usize),
     accumulate: bool,
 ) {
@@ -100,8 +100,8 @@ pub fn product(
 /// the shape panics indexing them).
 pub fn gathered_product(
     [m, k, n]: [usize; 3],
-    a: Left,
-    b: View,
+    a: Left<'_>,
+    b: View<'_>,
     (c, c_row): (&mut [f32], usize),
     accumulate: bool,
 ) {
@@ -131,7 +131,7 @@ struct Right<'a> {
     row: usize,
 }
 
-fn run(mkn: [usize; 3], a: Left, b: Right, c: (&mut [f32], usize), accumulate: bool) {
+fn run(mkn: [usize; 3], a: Left<'_>, b: Right<'_>, c: (&mut [f32], usize), accumulate: bool) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: AVX-512 F is present (asserted by `gathered_product`), whose checks keep every
     // element the blocks touch (the right operand's through masked loads) inside `a`, `b`
@@ -243,9 +243,9 @@ mod avx512 {
     #[target_feature(enable = "avx512f")]
     pub(super) unsafe fn blocks<D: Depth>(
         [m, k, n]: [usize; 3],
-        a: Left,
+        a: Left<'_>,
         a_depth: D,
-        b: Right,
+        b: Right<'_>,
         (c, c_row): (&mut [f32], usize),
         accumulate: bool,
     ) {

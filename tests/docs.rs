@@ -1,0 +1,350 @@
+//! The documentation checked against the code: every configuration parses and validates, every
+//! experiment plans, the key blocks of `configs/README.md` are the real defaults and it lists
+//! every file; the README fits on a few screens and lists every game and command as the code
+//! has them; docs/games.md holds every game's parameters with the code's defaults; docs/cli.md
+//! documents every command and flag; every relative link of the README and docs/ resolves.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use descent::experiment::ExperimentConfig;
+use descent::selfplay::TrainConfig;
+
+const CONFIGS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/configs");
+
+/// The YAML blocks of configs/README.md, in order.
+fn readme_yaml_blocks() -> Vec<String> {
+    let text = std::fs::read_to_string(Path::new(CONFIGS).join("README.md")).unwrap();
+    text.split("```yaml\n")
+        .skip(1)
+        .map(|block| block.split("```").next().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn every_configuration_parses_and_validates() {
+    let mut files = 0;
+    for entry in std::fs::read_dir(CONFIGS).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "yaml") {
+            continue;
+        }
+        files += 1;
+        let text = std::fs::read_to_string(&path).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name.starts_with("experiment-") {
+            let config =
+                ExperimentConfig::from_yaml(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let plan = config
+                .plan("x", 2, &|base| {
+                    Ok(std::fs::read_to_string(Path::new(CONFIGS).join(base))?)
+                })
+                .unwrap_or_else(|e| panic!("{name}: {e:#}"));
+            assert!(plan.variants.len() >= 2, "{name}");
+        } else {
+            let config = TrainConfig::from_yaml(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let settings = config.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
+            // The paper's configurations run as the paper did: one game at a time (Remark 19).
+            if name.starts_with("paper-") {
+                assert_eq!(settings.run.threads, 1, "{name}");
+            }
+        }
+    }
+    assert!(files >= 6);
+}
+
+#[test]
+fn the_documented_training_keys_are_the_defaults() {
+    let blocks = readme_yaml_blocks();
+    let documented =
+        TrainConfig::from_yaml(&blocks[0]).expect("the README's training block parses");
+    let defaults = TrainConfig::from_yaml("game: awale").unwrap();
+    assert_eq!(documented, defaults);
+}
+
+#[test]
+fn the_documented_experiment_keys_are_the_defaults() {
+    let blocks = readme_yaml_blocks();
+    let documented =
+        ExperimentConfig::from_yaml(&blocks[1]).expect("the README's experiment block parses");
+    let minimal = ExperimentConfig::from_yaml(
+        "train_time: 48h\nstage_every: 1h\nvariants:\n  - name: descent-tree\n",
+    )
+    .unwrap();
+    assert_eq!(documented, minimal);
+}
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+fn read(relative: &str) -> String {
+    std::fs::read_to_string(Path::new(ROOT).join(relative))
+        .unwrap_or_else(|e| panic!("{relative}: {e}"))
+}
+
+/// The lines of the `## title` section of a Markdown text (up to the next `## `).
+fn section<'a>(text: &'a str, title: &str) -> Vec<&'a str> {
+    let heading = format!("## {title}");
+    let mut lines = text.lines().skip_while(|l| *l != heading);
+    assert!(lines.next().is_some(), "no section {heading:?}");
+    lines.take_while(|l| !l.starts_with("## ")).collect()
+}
+
+#[test]
+fn configs_readme_lists_every_config_file() {
+    let readme = read("configs/README.md");
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(CONFIGS).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if name.ends_with(".yaml") && !readme.contains(&format!("`{name}`")) {
+            missing.push(name);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "configs/README.md does not list {missing:?}"
+    );
+}
+
+#[test]
+fn the_readme_fits_on_a_few_screens() {
+    let lines = read("README.md").lines().count();
+    assert!(
+        lines <= 250,
+        "README.md has {lines} lines: details go to docs/"
+    );
+}
+
+#[test]
+fn the_readme_lists_every_game_as_the_registry_describes_it() {
+    let readme = read("README.md");
+    let listed: Vec<&str> = section(&readme, "Games")
+        .into_iter()
+        .filter(|l| l.starts_with("- `"))
+        .collect();
+    let registered: Vec<String> = descent::games::REGISTERED_GAMES
+        .iter()
+        .map(|g| format!("- `{}` — {}", g.name, g.description))
+        .collect();
+    assert_eq!(
+        listed, registered,
+        "the README's games list and the registry differ"
+    );
+}
+
+#[test]
+fn docs_games_has_every_game_and_its_parameters_with_the_codes_defaults() {
+    let games = read("docs/games.md");
+    let at_a_glance = section(&games, "At a glance");
+    let listed: Vec<&str> = section(&games, "Parameters")
+        .into_iter()
+        .filter(|l| l.starts_with("- `") || l.starts_with("  - `"))
+        .collect();
+    let mut expected = Vec::new();
+    for game in descent::games::REGISTERED_GAMES {
+        let row = format!("| `{}` |", game.name);
+        assert!(
+            at_a_glance.iter().any(|l| l.starts_with(&row)),
+            "docs/games.md's table has no row for {}",
+            game.name
+        );
+        let none = if game.params.is_empty() {
+            "; no parameters"
+        } else {
+            ""
+        };
+        expected.push(format!("- `{}` — {}{none}", game.name, game.description));
+        for (key_default, meaning) in game.params {
+            expected.push(format!("  - `{key_default}`: {meaning}"));
+        }
+    }
+    let expected: Vec<&str> = expected.iter().map(String::as_str).collect();
+    assert_eq!(
+        listed, expected,
+        "docs/games.md's parameters and the registry differ"
+    );
+}
+
+/// Every subcommand path (`["bench", "nn"]`) with its long flags, from clap.
+fn commands_and_flags() -> Vec<(Vec<String>, BTreeSet<String>)> {
+    fn walk(
+        command: &clap::Command,
+        path: Vec<String>,
+        out: &mut Vec<(Vec<String>, BTreeSet<String>)>,
+    ) {
+        let flags = command
+            .get_arguments()
+            .filter_map(|a| a.get_long())
+            .filter(|l| *l != "help" && *l != "version")
+            .map(|l| format!("--{l}"))
+            .collect();
+        if command.has_subcommands() {
+            for sub in command.get_subcommands().filter(|s| s.get_name() != "help") {
+                let mut sub_path = path.clone();
+                sub_path.push(sub.get_name().to_string());
+                walk(sub, sub_path, out);
+            }
+        } else {
+            out.push((path, flags));
+        }
+    }
+    let mut out = Vec::new();
+    walk(&descent::cli::command(), Vec::new(), &mut out);
+    out
+}
+
+#[test]
+fn docs_cli_documents_every_command_and_flag() {
+    let cli = read("docs/cli.md");
+    let commands = commands_and_flags();
+    assert!(commands.len() >= 16, "{commands:?}");
+    let mut problems: Vec<String> = Vec::new();
+    for (path, flags) in commands {
+        let name = format!("descent {}", path.join(" "));
+        // The command's sections: those whose heading names it, up to the next heading.
+        let mut text = String::new();
+        let mut inside = false;
+        for line in cli.lines() {
+            if line.starts_with("## ") {
+                inside = line.contains(&format!("`{name} ")) || line.contains(&format!("`{name}`"));
+                inside |= line.contains(&name) && line.contains('`');
+            }
+            if inside {
+                text.push_str(line);
+                text.push('\n');
+            }
+        }
+        if text.is_empty() {
+            problems.push(format!("no section for `{name}`"));
+        }
+        let missing: Vec<&String> = flags
+            .iter()
+            .filter(|f| !text.contains(f.as_str()))
+            .collect();
+        if !missing.is_empty() {
+            problems.push(format!("`{name}` omits {missing:?}"));
+        }
+    }
+    assert!(problems.is_empty(), "docs/cli.md: {}", problems.join("; "));
+}
+
+#[test]
+fn the_readme_lists_every_command() {
+    let readme = read("README.md");
+    let table = section(&readme, "Commands").join("\n");
+    for (path, _) in commands_and_flags() {
+        let top = format!("`descent {}", path[0]);
+        assert!(
+            table.contains(&top),
+            "the README's commands table omits {top}`"
+        );
+    }
+}
+
+#[test]
+fn the_games_excerpt_of_docs_cli_is_what_descent_games_prints() {
+    let cli = read("docs/cli.md");
+    let excerpt: Vec<&str> = cli
+        .lines()
+        .skip_while(|l| *l != "$ descent games | head -3")
+        .skip(1)
+        .take_while(|l| !l.starts_with("```"))
+        .collect();
+    assert_eq!(
+        excerpt.len(),
+        2,
+        "the excerpt after `$ descent games | head -3`"
+    );
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_descent"))
+        .arg("games")
+        .output()
+        .unwrap();
+    let printed = String::from_utf8(output.stdout).unwrap();
+    let first: Vec<&str> = printed.lines().take(2).collect();
+    assert_eq!(excerpt, first);
+}
+
+/// GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens.
+fn anchor_of(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The anchors of a Markdown file's headings (outside code blocks).
+fn anchors(text: &str) -> BTreeSet<String> {
+    let mut fenced = false;
+    let mut out = BTreeSet::new();
+    for line in text.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced && line.starts_with('#') {
+            out.insert(anchor_of(line.trim_start_matches('#')));
+        }
+    }
+    out
+}
+
+/// The targets of a Markdown text's inline links and images, outside code.
+fn link_targets(text: &str) -> Vec<String> {
+    let mut fenced = false;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        let mut rest = line;
+        while let Some(at) = rest.find("](") {
+            let after = &rest[at + 2..];
+            let Some(end) = after.find(')') else { break };
+            out.push(after[..end].to_string());
+            rest = &after[end..];
+        }
+    }
+    out
+}
+
+#[test]
+fn every_relative_link_in_the_readme_and_docs_resolves() {
+    let mut files: Vec<PathBuf> = vec!["README.md".into(), "configs/README.md".into()];
+    for entry in std::fs::read_dir(Path::new(ROOT).join("docs")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "md") {
+            files.push(path.strip_prefix(ROOT).unwrap().to_path_buf());
+        }
+    }
+    let mut broken = Vec::new();
+    let mut checked = 0;
+    for file in &files {
+        let text = read(file.to_str().unwrap());
+        for target in link_targets(&text) {
+            if target.contains("://") || target.starts_with("mailto:") {
+                continue;
+            }
+            checked += 1;
+            let (path, anchor) = target.split_once('#').unwrap_or((&target, ""));
+            let resolved = if path.is_empty() {
+                file.clone()
+            } else {
+                file.parent().unwrap().join(path)
+            };
+            let full = Path::new(ROOT).join(&resolved);
+            if !full.exists() {
+                broken.push(format!("{}: {target} (no such file)", file.display()));
+            } else if !anchor.is_empty()
+                && !anchors(&read(resolved.to_str().unwrap())).contains(anchor)
+            {
+                broken.push(format!("{}: {target} (no such heading)", file.display()));
+            }
+        }
+    }
+    assert!(checked >= 20, "only {checked} links found");
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
