@@ -274,32 +274,30 @@ fn anchor_of(heading: &str) -> String {
         .collect()
 }
 
+/// The lines of a Markdown text outside its fenced code blocks.
+fn prose_lines(text: &str) -> Vec<&str> {
+    let mut fenced = false;
+    text.lines()
+        .filter(|line| {
+            fenced ^= line.starts_with("```");
+            !fenced && !line.starts_with("```")
+        })
+        .collect()
+}
+
 /// The anchors of a Markdown file's headings (outside code blocks).
 fn anchors(text: &str) -> BTreeSet<String> {
-    let mut fenced = false;
-    let mut out = BTreeSet::new();
-    for line in text.lines() {
-        if line.starts_with("```") {
-            fenced = !fenced;
-        } else if !fenced && line.starts_with('#') {
-            out.insert(anchor_of(line.trim_start_matches('#')));
-        }
-    }
-    out
+    prose_lines(text)
+        .into_iter()
+        .filter(|line| line.starts_with('#'))
+        .map(|line| anchor_of(line.trim_start_matches('#')))
+        .collect()
 }
 
 /// The targets of a Markdown text's inline links and images, outside code.
 fn link_targets(text: &str) -> Vec<String> {
-    let mut fenced = false;
     let mut out = Vec::new();
-    for line in text.lines() {
-        if line.starts_with("```") {
-            fenced = !fenced;
-            continue;
-        }
-        if fenced {
-            continue;
-        }
+    for line in prose_lines(text) {
         let mut rest = line;
         while let Some(at) = rest.find("](") {
             let after = &rest[at + 2..];
