@@ -145,7 +145,8 @@ fn learner(dir: &Path, url: &str, run: &str) -> Child {
     .unwrap()
 }
 
-fn resumed_learner(dir: &Path, url: &str) -> Child {
+/// `train --resume` of the run under `dir` as a learner, with `extra` arguments (new limits…).
+fn resumed_learner(dir: &Path, url: &str, extra: &[&str]) -> Child {
     let run_dir = dir.join("run");
     descent(&[
         "train",
@@ -155,8 +156,22 @@ fn resumed_learner(dir: &Path, url: &str) -> Child {
         url,
         "--quiet",
     ])
+    .args(extra)
     .spawn()
     .unwrap()
+}
+
+/// A learner with `limits` and a worker `w1`; the learner killed with SIGKILL once a checkpoint
+/// holds 10 games, while the worker goes on sending games for 300 ms that nobody reads.
+/// Returns the worker.
+fn learner_killed_while_a_worker_plays(dir: &Path, url: &str, limits: &str) -> Child {
+    let mut learner = learner(dir, url, limits);
+    let worker = worker(url, "w1");
+    wait_for_checkpoint(dir, 10);
+    learner.kill().unwrap(); // SIGKILL, between checkpoints or inside one
+    learner.wait().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    worker
 }
 
 fn worker(url: &str, id: &str) -> Child {
@@ -432,14 +447,9 @@ fn a_learner_killed_and_resumed_learns_every_game_once() {
         return;
     };
     let url = redis.url();
-    let mut first = learner(tmp.path(), &url, "max_games: 60, max_lag: 1000");
-    let worker = worker(&url, "w1");
-    wait_for_checkpoint(tmp.path(), 10);
-    first.kill().unwrap(); // SIGKILL, between checkpoints or inside one
-    first.wait().unwrap();
-    // The worker goes on sending games while no learner reads them.
-    std::thread::sleep(Duration::from_millis(300));
-    let resumed = resumed_learner(tmp.path(), &url);
+    let worker =
+        learner_killed_while_a_worker_plays(tmp.path(), &url, "max_games: 60, max_lag: 1000");
+    let resumed = resumed_learner(tmp.path(), &url, &[]);
     finish(resumed, "the resumed learner", LIMIT);
     let sent = games_sent(&finish(worker, "the worker", LIMIT));
     let (learned, dropped, _) = check_finished_run(tmp.path(), 60);
@@ -727,25 +737,9 @@ fn a_resume_with_new_limits_keeps_the_games_of_the_running_workers() {
         return;
     };
     let url = redis.url();
-    let mut first = learner(tmp.path(), &url, "max_games: 20, max_lag: 1000");
-    let worker = worker(&url, "w1");
-    wait_for_checkpoint(tmp.path(), 10);
-    first.kill().unwrap();
-    first.wait().unwrap();
-    std::thread::sleep(Duration::from_millis(300));
-    let run_dir = tmp.path().join("run");
-    let resumed = descent(&["train", "--resume", run_dir.to_str().unwrap()])
-        .args([
-            "--broker",
-            &url,
-            "--quiet",
-            "--max-games",
-            "45",
-            "--threads",
-            "2",
-        ])
-        .spawn()
-        .unwrap();
+    let worker =
+        learner_killed_while_a_worker_plays(tmp.path(), &url, "max_games: 20, max_lag: 1000");
+    let resumed = resumed_learner(tmp.path(), &url, &["--max-games", "45", "--threads", "2"]);
     finish(resumed, "the resumed learner", LIMIT);
     let sent = games_sent(&finish(worker, "the worker", LIMIT));
     let (learned, dropped, rejected) = check_finished_run(tmp.path(), 45);
@@ -862,7 +856,7 @@ fn a_game_sent_again_after_a_resume_is_refused_not_learned_twice() {
     wait_for_checkpoint(tmp.path(), 5);
     first.kill().unwrap();
     first.wait().unwrap();
-    let resumed = resumed_learner(tmp.path(), &url);
+    let resumed = resumed_learner(tmp.path(), &url, &[]);
     push_record(&mut c, &records[0]);
     push_record(&mut c, &records[5]);
     push_record(&mut c, &records[6]);

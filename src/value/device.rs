@@ -1,8 +1,8 @@
 //! Choosing the backend at run time: `descent-cpu` (the default: descent's own network engine,
 //! inference by the direct CPU pass `CpuNet`, training by the direct CPU step `CpuTrainer`),
 //! then burn's backends under burn's names: `flex` (burn-flex for both), `ndarray`, `wgpu`,
-//! `cuda` / `cuda:N`. `cpu`, the default's name before, is still read as `descent-cpu`. A backend that was not compiled in is an error naming the cargo feature that
-//! enables it.
+//! `cuda` / `cuda:N`. `cpu`, the default's name before, is still read as `descent-cpu`. A
+//! backend that was not compiled in is an error naming the cargo feature that enables it.
 
 use std::fmt;
 use std::str::FromStr;
