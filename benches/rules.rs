@@ -1,5 +1,5 @@
 //! Rules benchmarks that assert a correct result while they time: perft counts (recorded in
-//! `tests/conformance.rs` with their sources) and random playouts that must end within the
+//! `tests/rules/conformance.rs` with their sources) and random playouts that must end within the
 //! game's maximum length. Run with `cargo bench --features bench --bench rules`.
 
 use descent::games::perft::perft;

@@ -7,7 +7,7 @@
 //! are White's, 3-4 Black's, and so on. A whole turn as one action would need 64 980 ids and give
 //! a root ~65 000 children; one stone per ply keeps 361 ids and lets the searches see the first
 //! stone's position. Every search takes the side to move from the position (never by ply parity;
-//! `tests/side_to_move.rs`), so the Descent backups, the completion and the ordinal distribution
+//! `tests/search/side_to_move.rs`), so the Descent backups, the completion and the ordinal distribution
 //! treat the second stone as the same player's choice.
 //!
 //! Cell id `row·19 + col`, row 0 at the top. Text: a column letter `a`-`s` (no letter skipped)

@@ -11,7 +11,7 @@
 //! `ValueNet` again once converted back to burn's layouts (`inference_net`), and Adam's state is
 //! burn's optimiser-state file: the same network and optimiser files as training on burn
 //! (`NetOptimizer` on a burn device), which stays the reference this engine is tested against
-//! (gradients and Adam steps on every architecture, tests/cpu_training.rs).
+//! (gradients and Adam steps on every architecture, tests/training/cpu_training.rs).
 
 mod adam;
 mod backward;

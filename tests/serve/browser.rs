@@ -8,15 +8,13 @@
 //! `DESCENT_REQUIRE_BROWSER=1` (set by `.ci/run`), where their absence is a failure. The
 //! WebDriver commands go through `common::webdriver`.
 
-mod common;
-
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::server::Server;
-use common::small_run;
-use common::webdriver::Session;
+use crate::common::server::Server;
+use crate::common::small_run;
+use crate::common::webdriver::Session;
 
 fn browser_tools() -> Option<(String, String)> {
     let find = |names: &[&str]| {

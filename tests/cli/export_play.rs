@@ -2,8 +2,7 @@
 //! loaded back with the same values, refused for another game or a newer encoding; `descent
 //! engine` driven through its protocol; `descent play` driven through stdin.
 
-mod common;
-use common::{descent, descent_with_input, stderr};
+use crate::common::{descent, descent_with_input, stderr};
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};

@@ -2,8 +2,8 @@
 //! reproducibility across a resume, a kill during a checkpoint write, bad configurations, and
 //! that the tic-tac-toe network learns the game's values.
 
-mod common;
-use common::{descent, latest_state, metrics, stderr, train_games};
+use crate::common;
+use crate::common::{descent, latest_state, metrics, stderr, train_games};
 
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -1,8 +1,7 @@
 //! The arena: agents from specs on every game, reproducible matches, the Awale MCTS thesis' tournament
 //! order, and `descent eval` / `descent tournament` as child processes.
 
-mod common;
-use common::descent;
+use crate::common::descent;
 
 use descent::arena::{AgentFactory, AgentSpec, play_match, play_tournament};
 use descent::games::{Game, GameExt, GameSpec, GameVisitor, REGISTERED_GAMES};

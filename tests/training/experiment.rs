@@ -2,8 +2,7 @@
 //! the stage networks, the curves and the final table, a kill and the continuation, the
 //! determinism of the evaluation, and refusals.
 
-mod common;
-use common::{descent, stderr, stdout};
+use crate::common::{descent, stderr, stdout};
 
 use std::path::Path;
 use std::process::{Command, Stdio};

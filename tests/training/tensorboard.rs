@@ -3,12 +3,10 @@
 //! right step; a resume from an earlier checkpoint rebuilds them without the games it cuts;
 //! `run.tensorboard: false` writes none. games.jsonl follows the same resume rule.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
-use common::{descent, metrics, small_run, stderr};
+use crate::common::{descent, metrics, small_run, stderr};
 use descent::selfplay::event_file::{Event, read_events};
 use descent::selfplay::tensorboard::event_files;
 

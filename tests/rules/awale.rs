@@ -1,8 +1,6 @@
 //! Each Awale rule on hand-built positions (`Awale::from_description`: P0's houses A-F, then
 //! P1's houses a-f, then the scores and the player to move).
 
-mod reference;
-
 use descent::games::{Action, Awale, AwaleParams, Game, GameExt, Outcome, Player};
 
 fn position(description: &str) -> Awale {
@@ -196,10 +194,10 @@ fn repetition_is_exact_over_long_captureless_stretches() {
     // Sparse boards give long stretches without a capture: more positions than the inline
     // history holds (31), so older hashes spill over. Random games from them agree move for
     // move with the naive reference (a HashSet of whole boards), and some end by repetition.
+    use crate::reference::ReferenceGame;
+    use crate::reference::awale::RefAwale;
     use rand::rngs::Xoshiro256PlusPlus;
     use rand::{RngExt, SeedableRng};
-    use reference::ReferenceGame;
-    use reference::awale::RefAwale;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
     let (mut longest_stretch, mut repetition_endings) = (0, 0);
     for _ in 0..400 {

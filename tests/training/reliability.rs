@@ -3,8 +3,8 @@
 //! files, invalid bytes on stdin, absurd sizes, a resume under a changed configuration, and
 //! leftovers of failed writes.
 
-mod common;
-use common::{
+use crate::common;
+use crate::common::{
     assert_no_crash, descent, descent_with_input, latest_state, metrics, stderr, stdout,
     write_small_config,
 };

@@ -2,8 +2,7 @@
 //! agent-spec parser, the engine, `play` and `replay`. Nothing may panic: every input is either
 //! accepted or refused with a message (a non-zero exit, a `?` reply).
 
-mod common;
-use common::{assert_no_crash, descent, descent_with_input, stderr, stdout};
+use crate::common::{assert_no_crash, descent, descent_with_input, stderr, stdout};
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 

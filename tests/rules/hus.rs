@@ -1,12 +1,10 @@
 //! Each Hus rule on hand-built positions (`Hus::from_pits`: each player's 32 pits in its own
 //! numbering, the side to move, the completed rounds), the final boards worked out by hand.
 
-mod reference;
-
+use crate::reference::ReferenceGame;
+use crate::reference::hus::RefHus;
 use descent::games::hus::PITS;
 use descent::games::{Action, Game, GameExt, Hus, HusParams, Outcome, Player};
-use reference::ReferenceGame;
-use reference::hus::RefHus;
 
 /// A player's 32 pits from `(pit, seeds)` pairs, the others empty.
 fn pits(seeds: &[(usize, u8)]) -> [u8; PITS] {

@@ -1,11 +1,9 @@
 //! Each Shobu rule on hand-built positions (`Shobu::from_stones`), checked against the naive
 //! reference where a move is played.
 
-mod reference;
-
+use crate::reference::ReferenceGame;
+use crate::reference::shobu::RefShobu;
 use descent::games::{Action, Game, GameExt, Outcome, Player, Shobu, ShobuParams};
-use reference::ReferenceGame;
-use reference::shobu::RefShobu;
 
 /// A board's stones from square names, e.g. `"a1 d4"`.
 fn stones(names: &str) -> u16 {

@@ -1,11 +1,21 @@
 //! One conformance suite that every registered game runs (OpenSpiel `basic_tests.h` style), plus
 //! perft reference counts and move-by-move differential checks against naive reference
-//! implementations (`tests/reference`).
-
-mod reference;
+//! implementations (`tests/rules/reference`).
 
 use std::collections::HashMap;
 
+use crate::reference::awale::RefAwale;
+use crate::reference::connect_four::RefConnectFour;
+use crate::reference::connect6::RefConnect6;
+use crate::reference::draughts::RefDraughts;
+use crate::reference::hus::RefHus;
+use crate::reference::morpion::RefMorpion;
+use crate::reference::othello::RefOthello;
+use crate::reference::santorini::RefSantorini;
+use crate::reference::shobu::RefShobu;
+use crate::reference::surakarta::RefSurakarta;
+use crate::reference::tic_tac_toe::RefTicTacToe;
+use crate::reference::{ReferenceGame, naive_perft};
 use descent::games::perft::{perft, perft_parallel};
 use descent::games::{
     Action, Awale, AwaleParams, Connect6, ConnectFour, Draughts, DraughtsParams, Game, GameExt,
@@ -14,18 +24,6 @@ use descent::games::{
 };
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
-use reference::awale::RefAwale;
-use reference::connect_four::RefConnectFour;
-use reference::connect6::RefConnect6;
-use reference::draughts::RefDraughts;
-use reference::hus::RefHus;
-use reference::morpion::RefMorpion;
-use reference::othello::RefOthello;
-use reference::santorini::RefSantorini;
-use reference::shobu::RefShobu;
-use reference::surakarta::RefSurakarta;
-use reference::tic_tac_toe::RefTicTacToe;
-use reference::{ReferenceGame, naive_perft};
 
 /// Checks every invariant of one non-terminal or terminal position.
 fn check_position<G: Game>(position: &G, actions: &mut Vec<Action>) {

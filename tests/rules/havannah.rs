@@ -1,16 +1,14 @@
 //! Havannah's rules on hand-built positions of base 4 (the same code as 8 and 10), and random
-//! games against the naive reference of `tests/reference/havannah.rs` on bases 3, 4, 5 and 8,
+//! games against the naive reference of `tests/rules/reference/havannah.rs` on bases 3, 4, 5 and 8,
 //! which must see every kind of win.
-
-mod reference;
 
 use std::collections::HashMap;
 
+use crate::reference::ReferenceGame;
+use crate::reference::havannah::{RefHavannah, Win};
 use descent::games::{Action, Game, GameExt, Havannah, HavannahParams, Outcome, Player};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
-use reference::ReferenceGame;
-use reference::havannah::{RefHavannah, Win};
 
 type Havannah4 = Havannah<4>;
 

@@ -1,7 +1,7 @@
 //! The `descent` binary driven as a child process: output, JSON fields and exit codes.
 
-mod common;
-use common::{descent, stderr, stdout};
+use crate::common;
+use crate::common::{descent, stderr, stdout};
 
 #[test]
 fn games_lists_every_registered_game() {

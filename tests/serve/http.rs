@@ -2,16 +2,14 @@
 //! positions and agent moves, clear errors for bad requests (never a crash), and run
 //! directories left exactly as they were.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime};
 
-use common::server::Server;
-use common::small_run;
+use crate::common::server::Server;
+use crate::common::small_run;
 
 /// Every file under `dir` with its length and modification time.
 fn snapshot(dir: &Path) -> BTreeMap<String, (u64, SystemTime)> {

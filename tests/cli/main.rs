@@ -1,0 +1,10 @@
+//! The `descent` binary as a user meets it: commands and their outputs, the documentation checked
+//! against the code, fuzzed inputs, and export / play / engine end to end.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod commands;
+mod docs;
+mod export_play;
+mod fuzz_inputs;

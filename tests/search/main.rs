@@ -1,0 +1,10 @@
+//! The searches: known facts (proofs, tactics, exact minimax), references written here, the
+//! side to move taken from the position, and the arena's agents and matches.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod arena;
+mod facts;
+mod references;
+mod side_to_move;

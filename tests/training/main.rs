@@ -1,0 +1,17 @@
+//! Training end to end: the value network and the direct CPU training step against burn, the
+//! self-play layer, `descent train` and `descent experiment` as child processes, what survives
+//! what, TensorBoard files, game records, and the distributed mode against a real redis-server.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod cpu_training;
+mod distributed;
+mod experiment;
+mod game_record;
+mod reliability;
+mod run_modes;
+mod selfplay;
+mod tensorboard;
+mod train;
+mod value;
