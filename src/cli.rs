@@ -78,7 +78,7 @@ pub fn command() -> clap::Command {
 /// Bad arguments or a failed subcommand, as one message for the user.
 pub fn run() -> anyhow::Result<ExitCode> {
     // Before any thread starts: every thread of the process inherits it.
-    crate::value::denormals::flush_denormals_to_zero();
+    crate::value::direct::denormals::flush_denormals_to_zero();
     let cli = Cli::parse();
     let quiet = match &cli.command {
         Command::Train(args) => args.is_quiet(),
@@ -134,7 +134,7 @@ fn parse_game(text: &str) -> Result<crate::games::GameSpec, crate::games::GameSp
 /// A `--seconds` argument as a duration: a positive number of seconds, at most
 /// `MAX_DURATION`.
 fn seconds_arg(seconds: f64) -> anyhow::Result<std::time::Duration> {
-    use crate::search::duration_text::{MAX_DURATION, seconds_to_duration};
+    use crate::settings::duration_text::{MAX_DURATION, seconds_to_duration};
     seconds_to_duration(seconds)
         .filter(|d| !d.is_zero())
         .ok_or_else(|| {
@@ -147,7 +147,7 @@ fn seconds_arg(seconds: f64) -> anyhow::Result<std::time::Duration> {
 
 /// A `--threads` (or similar) count: at least 1, at most `MAX_THREADS`.
 fn threads_arg(flag: &str, threads: usize) -> anyhow::Result<usize> {
-    use crate::search::limits::{MAX_THREADS, at_most};
+    use crate::settings::limits::{MAX_THREADS, at_most};
     anyhow::ensure!(threads >= 1, "{flag} must be at least 1");
     Ok(at_most(flag, threads, MAX_THREADS)?)
 }

@@ -14,6 +14,7 @@ pub mod connect_four;
 pub mod draughts;
 mod draughts_moves;
 pub mod game;
+pub mod game_params;
 pub mod go;
 pub mod gomoku;
 pub mod havannah;
@@ -41,25 +42,23 @@ pub use arimaa::{Arimaa, ArimaaParams};
 pub use ataxx::Ataxx;
 pub use awale::{Awale, AwaleParams};
 pub use breakthrough::Breakthrough;
-pub use clobber::Clobber;
+pub use clobber::{Clobber, ClobberSpec};
 pub use connect_four::ConnectFour;
 pub use connect6::Connect6;
-pub use draughts::{Draughts, DraughtsParams};
+pub use draughts::{Draughts, DraughtsParams, DraughtsSize, DraughtsSpec};
 pub use game::{
     Action, EncodingShape, Game, GameExt, MoveError, Outcome, Player, PositionError, Symmetry,
 };
-pub use go::{Go, GoParams};
+pub use game_params::{GameParams, ParamError, ParamKey};
+pub use go::{Go, GoParams, GoSize, GoSpec};
 pub use gomoku::{Gomoku, GomokuParams};
-pub use havannah::{Havannah, HavannahParams};
-pub use hex::{Hex, HexParams};
+pub use havannah::{Havannah, HavannahParams, HavannahSize, HavannahSpec};
+pub use hex::{Hex, HexParams, HexSize, HexSpec};
 pub use hus::{Hus, HusParams};
 pub use lines_of_action::{LinesOfAction, LinesOfActionParams};
 pub use morpion::{Morpion, MorpionParams};
-pub use othello::Othello;
-pub use registry::{
-    ClobberSize, DraughtsSize, GameSpec, GameSpecError, GameVisitor, GoSize, HavannahSize, HexSize,
-    OthelloSize, REGISTERED_GAMES,
-};
+pub use othello::{Othello, OthelloSize, OthelloSpec};
+pub use registry::{GameSpec, GameSpecError, GameVisitor, REGISTERED_GAMES, RegisteredGame};
 pub use santorini::{Santorini, SantoriniParams};
 pub use shobu::{Shobu, ShobuParams};
 pub use surakarta::{Surakarta, SurakartaParams};

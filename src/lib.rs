@@ -8,10 +8,8 @@
 //! games → search → value → arena → learn → selfplay → experiment → web → cli
 //! ```
 //!
-//! - [`games`]: the `Game` trait, Awale, Connect Four, tic-tac-toe, Hus, Shobu, and the paper's
-//!   Breakthrough, Othello, Clobber, Hex, Outer-Open Gomoku, Lines of Action, Amazons, Go,
-//!   Havannah, and Ataxx, draughts, Connect6, Santorini and Surakarta of the second part; the
-//!   registry, perft.
+//! - [`games`]: the `Game` trait and the 21 registered games (docs/games.md), each with its
+//!   parameters (`GameParams`); the registry (one line per game), perft.
 //! - [`search`]: the search table, completed Descent, UBFM / UBFM_s, MCTS / UCT, alpha-beta,
 //!   greedy and random, all through the `Evaluator` trait.
 //! - [`value`]: the value network (architectures as burn modules, `NetEvaluator`; descent's own
@@ -28,9 +26,9 @@
 //! - [`cli`]: argument parsing and the subcommands; the only layer that reads files named on the
 //!   command line.
 //!
-//! Below every layer, [`config_error`]: `ConfigError`, the one error type of the settings a user
-//! writes (YAML files, agent and search specs, names of architectures and devices), which every
-//! layer parses some of.
+//! Below every layer, [`settings`]: what a user writes and every layer parses some of —
+//! `ConfigError`, the one error type of those settings (YAML files, agent and search specs, names
+//! of architectures and devices), the limits on the sizes they give, and durations (`90s`).
 //!
 //! Reports and charts: the SVG charts (`arena::svg_chart`) are pure functions from match,
 //! tournament and experiment results to SVG text, with no I/O. They sit in `arena`, beside the
@@ -42,13 +40,13 @@
 
 pub mod arena;
 pub mod cli;
-pub mod config_error;
 pub mod experiment;
 pub mod games;
 pub mod learn;
 pub mod search;
 pub mod selfplay;
+pub mod settings;
 pub mod value;
 pub mod web;
 
-pub use config_error::ConfigError;
+pub use settings::ConfigError;

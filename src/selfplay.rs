@@ -1,37 +1,16 @@
 //! Layer `selfplay`: the training loop (paper Algorithm 3) — self-play games with the
 //! configured search and move selection, learning phases, the run directory with its metrics
-//! and checkpoints, resume, and the periodic evaluation.
+//! and checkpoints, resume, and the periodic evaluation. Three concerns, one folder each:
+//! `run/` (the run itself), `distributed/` (the Redis broker, workers and game records),
+//! `telemetry/` (metrics, observers, games log, TensorBoard); `config/` is the YAML file.
 
-pub mod broker;
-pub mod checkpoint;
 pub mod config;
-pub mod dir_lock;
-pub mod event_file;
-pub mod export;
-pub mod game_numbers;
-pub mod game_pool;
-pub mod game_record;
-pub mod games_log;
-pub mod host_name;
-pub mod learnable_game;
-pub mod learner;
-pub mod metrics;
-pub mod observer;
-pub mod periodic_eval;
-pub mod replay_file;
-pub mod run_clock;
-pub mod run_dir;
-pub mod run_state;
-pub mod self_play;
-pub mod stop_request;
-pub mod streams;
-pub mod tensorboard;
-pub mod terminal_eval_choice;
-pub mod training;
-pub mod worker;
+pub mod distributed;
+pub mod run;
+pub mod telemetry;
 
-pub use crate::search::DurationText;
+pub use crate::settings::DurationText;
 pub use config::{TrainConfig, TrainSettings};
-pub use observer::{SilentObserver, TrainingObserver};
-pub use run_dir::RunDir;
-pub use training::{StopReason, TrainSummary, train};
+pub use run::run_dir::RunDir;
+pub use run::training::{StopReason, TrainSummary, train};
+pub use telemetry::observer::{SilentObserver, TrainingObserver};

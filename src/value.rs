@@ -5,12 +5,9 @@
 
 pub mod architecture;
 pub mod batching_evaluator;
-pub mod board_layout;
 pub mod checksum;
-pub mod cpu_net;
-pub mod cpu_training;
-pub mod denormals;
 pub mod device;
+pub mod direct;
 pub mod exported_net;
 pub mod inference_net;
 pub mod minibatch;
@@ -19,14 +16,13 @@ pub mod net_optimizer;
 pub mod network;
 #[cfg(feature = "onnx")]
 pub mod onnx_export;
-pub mod packed_matmul;
 pub mod saved_net;
 
 pub use architecture::Architecture;
 pub use batching_evaluator::{BatchingEvaluator, BatchingStats, PinnedEvaluator};
-pub use cpu_net::CpuNet;
-pub use cpu_training::CpuTrainer;
 pub use device::{DeviceChoice, NetDevice};
+pub use direct::cpu_net::CpuNet;
+pub use direct::cpu_training::CpuTrainer;
 pub use inference_net::InferenceNet;
 pub use minibatch::{Minibatch, MinibatchRef, MinibatchSource};
 pub use net_evaluator::NetEvaluator;

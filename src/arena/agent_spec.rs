@@ -20,9 +20,9 @@ use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use crate::config_error::ConfigError;
 use crate::search::SearchSpec;
 use crate::search::spec::{SpecPairs, search_keys};
+use crate::settings::config_error::ConfigError;
 use crate::value::Architecture;
 
 /// Where an agent's network comes from.

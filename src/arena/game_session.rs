@@ -3,8 +3,8 @@
 
 use std::str::FromStr;
 
-use crate::config_error::ConfigError;
 use crate::games::{Action, Game, GameExt, MoveError, Player};
+use crate::settings::config_error::ConfigError;
 
 /// A player named by a person or a protocol: `p0` / `b` / `black`, `p1` / `w` / `white`.
 ///

@@ -12,10 +12,10 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use serde::Serialize;
 
-use crate::config_error::ConfigError;
 use crate::games::{Game, GameSpec, GameVisitor};
-use crate::search::limits::{MAX_BATCH, at_most};
-use crate::value::cpu_training::matmul::{Strides, View, library_matmul};
+use crate::settings::config_error::ConfigError;
+use crate::settings::limits::{MAX_BATCH, at_most};
+use crate::value::direct::cpu_training::matmul::{Strides, View, library_matmul};
 use crate::value::{
     AdamSettings, Architecture, DeviceChoice, InferenceNet, NetDevice, NetOptimizer, ValueNet,
 };

@@ -13,9 +13,9 @@ use rand::SeedableRng;
 use super::input_lines::{InputLine, InputLines};
 use crate::arena::game_session::MoveRefused;
 use crate::arena::{Agent, AgentFactory, AgentRng, AgentSpec, GameSession, parse_player};
-use crate::config_error::ConfigError;
 use crate::games::{Game, GameExt, GameSpec, GameVisitor, Player};
-use crate::search::duration_text::{MAX_DURATION, seconds_to_duration};
+use crate::settings::config_error::ConfigError;
+use crate::settings::duration_text::{MAX_DURATION, seconds_to_duration};
 use crate::value::DeviceChoice;
 
 #[derive(Args, Debug)]

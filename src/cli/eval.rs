@@ -13,7 +13,7 @@ use super::arena_output::MatchOptions;
 use crate::arena::svg_chart::match_chart;
 use crate::arena::{AgentFactory, AgentSpec, MatchReport, ScoreComparison, play_match};
 use crate::games::{Game, GameSpec, GameVisitor};
-use crate::search::limits::MAX_GAMES;
+use crate::settings::limits::MAX_GAMES;
 
 #[derive(Args, Debug)]
 pub struct EvalArgs {

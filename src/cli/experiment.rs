@@ -30,7 +30,7 @@ use crate::experiment::{
 };
 use crate::games::{Game, GameSpec, GameVisitor};
 use crate::selfplay::TrainingObserver;
-use crate::selfplay::dir_lock::{DirLock, holds_more_than_its_lock};
+use crate::selfplay::run::dir_lock::{DirLock, holds_more_than_its_lock};
 use crate::value::saved_net::write_atomically;
 
 const EXPERIMENT_FILE: &str = "experiment.yaml";
@@ -172,7 +172,7 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
         plan.variants.len(),
         plan.repeats,
         if plan.repeats == 1 { "" } else { "s" },
-        crate::search::DurationText(plan.train_time),
+        crate::settings::DurationText(plan.train_time),
         start.elapsed().as_secs_f64()
     );
     print!("{}", text_tables(&report));
@@ -209,7 +209,7 @@ impl ExperimentObserver for RunsObserver {
         if !self.quiet {
             info!(
                 "[{index}/{total}] {variant}, repetition {repeat}: {what} ({} of training)",
-                crate::search::DurationText(self.train_time)
+                crate::settings::DurationText(self.train_time)
             );
         }
         let span = if self.quiet {

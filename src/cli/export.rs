@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::selfplay::export::export_checkpoint;
+use crate::selfplay::run::export::export_checkpoint;
 
 #[derive(Args, Debug)]
 pub struct ExportArgs {
@@ -50,7 +50,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
         println!(
             "ONNX model {} (input [batch, planes, rows, cols] → value [batch, 1]; reference values in {})",
             path.display(),
-            crate::selfplay::export::beside(&summary.file, ".onnx-check.json").display()
+            crate::selfplay::run::export::beside(&summary.file, ".onnx-check.json").display()
         );
     }
     println!(

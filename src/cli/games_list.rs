@@ -74,8 +74,8 @@ pub fn run(args: GamesArgs) -> anyhow::Result<ExitCode> {
                 encoding_version,
                 symmetries,
                 params: game
-                    .params
-                    .iter()
+                    .params()
+                    .into_iter()
                     .map(|(p, doc)| format!("{p}: {doc}"))
                     .collect(),
             }

@@ -9,7 +9,7 @@ use rand::SeedableRng;
 use super::input_lines::{InputLine, InputLines};
 use crate::arena::{Agent, AgentFactory, AgentRng, AgentSpec, GameSession, Side};
 use crate::games::{Game, GameExt, GameSpec, GameVisitor, Player};
-use crate::search::DurationText;
+use crate::settings::DurationText;
 use crate::value::DeviceChoice;
 
 #[derive(Args, Debug)]

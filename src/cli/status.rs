@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::selfplay::broker::Broker;
+use crate::selfplay::distributed::broker::Broker;
 
 #[derive(Args, Debug)]
 pub struct StatusArgs {
@@ -31,7 +31,7 @@ pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
         },
     };
     broker.use_run(&name)?;
-    let crate::selfplay::broker::RunStatus {
+    let crate::selfplay::distributed::broker::RunStatus {
         learner,
         workers,
         queued,

@@ -12,7 +12,7 @@ use crate::arena::svg_chart::tournament_heat_map;
 use crate::arena::tournament::TournamentReport;
 use crate::arena::{AgentFactory, AgentSpec, play_tournament};
 use crate::games::{Game, GameSpec, GameVisitor};
-use crate::search::limits::MAX_GAMES;
+use crate::settings::limits::MAX_GAMES;
 
 #[derive(Args, Debug)]
 pub struct TournamentArgs {

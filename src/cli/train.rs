@@ -9,7 +9,7 @@ use indicatif::ProgressStyle;
 use tracing::{Span, info, info_span};
 use tracing_indicatif::span_ext::IndicatifSpanExt;
 
-use crate::selfplay::metrics::{EvalMetrics, GameMetrics};
+use crate::selfplay::telemetry::metrics::{EvalMetrics, GameMetrics};
 use crate::selfplay::{DurationText, RunDir, TrainConfig, TrainSummary, TrainingObserver, train};
 
 #[derive(Args, Debug)]
@@ -103,7 +103,8 @@ fn configuration(args: &TrainArgs) -> anyhow::Result<(TrainConfig, Option<RunDir
             let config = TrainConfig::from_yaml(&run_dir.config_text()?).map_err(|e| {
                 anyhow::anyhow!(
                     "{}: {e}",
-                    dir.join(crate::selfplay::run_dir::CONFIG_FILE).display()
+                    dir.join(crate::selfplay::run::run_dir::CONFIG_FILE)
+                        .display()
                 )
             })?;
             (config, Some(run_dir))
@@ -182,7 +183,7 @@ fn print_summary(summary: &TrainSummary, run_dir: &RunDir) {
 /// a second stops at once, saying what is lost.
 fn stop_on_first_interrupt() {
     extern "C" fn on_interrupt(_: libc::c_int) {
-        let again = crate::selfplay::stop_request::request_stop();
+        let again = crate::selfplay::run::stop_request::request_stop();
         let message: &[u8] = if again {
             b"\nCtrl-C again: stopped at once; the games since the last checkpoint are lost\n"
         } else {

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::selfplay::worker::{WorkerOptions, run_worker};
+use crate::selfplay::distributed::worker::{WorkerOptions, run_worker};
 use crate::value::DeviceChoice;
 
 #[derive(Args, Debug)]
@@ -33,11 +33,11 @@ pub struct WorkerArgs {
 /// # Errors
 /// Bad arguments, an unreachable broker, a run this build cannot play.
 pub fn run(args: WorkerArgs) -> anyhow::Result<ExitCode> {
-    if args.threads == 0 || args.threads > crate::search::limits::MAX_THREADS {
+    if args.threads == 0 || args.threads > crate::settings::limits::MAX_THREADS {
         anyhow::bail!(
             "--threads {}: expected 1 to {}",
             args.threads,
-            crate::search::limits::MAX_THREADS
+            crate::settings::limits::MAX_THREADS
         );
     }
     let device = args

@@ -12,11 +12,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::arena::{AgentSpec, ModelSource};
-use crate::config_error::ConfigError;
-use crate::search::DurationText;
-use crate::search::limits::{MAX_GAMES, MAX_THREADS};
 use crate::selfplay::TrainConfig;
 use crate::selfplay::config::TrainSettings;
+use crate::settings::DurationText;
+use crate::settings::config_error::ConfigError;
+use crate::settings::limits::{MAX_GAMES, MAX_THREADS};
 
 fn default_seed() -> u64 {
     1

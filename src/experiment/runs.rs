@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 
 use super::config::ExperimentPlan;
-use crate::selfplay::run_state::RunState;
+use crate::selfplay::run::run_state::RunState;
 use crate::selfplay::{RunDir, TrainConfig, TrainingObserver, train};
 
 /// What happens to one run when the experiment starts it.
@@ -84,7 +84,10 @@ fn open_run(
     config: &TrainConfig,
     plan: &ExperimentPlan,
 ) -> anyhow::Result<(RunDir, RunStart)> {
-    if !path.join(crate::selfplay::run_dir::CONFIG_FILE).exists() {
+    if !path
+        .join(crate::selfplay::run::run_dir::CONFIG_FILE)
+        .exists()
+    {
         return Ok((RunDir::create(path, &config.to_yaml())?, RunStart::New));
     }
     let run_dir = RunDir::open_for_writing(path)?;

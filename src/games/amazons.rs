@@ -25,7 +25,9 @@ use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
 };
+use super::game_params::GameParams;
 use super::picture::{read_picture, symbol_bitboards};
+use super::registry::GameVisitor;
 use super::square_symmetry::{non_identity_cells, non_identity_symmetries};
 use super::zobrist;
 
@@ -312,6 +314,15 @@ fn turn_of_cells(rank: usize, from: usize, to: usize, arrow: usize) -> Option<Tu
 static CELL_IMAGES: [[u16; CELLS]; 7] = non_identity_cells(SIZE);
 
 const SYMMETRIES: [Symmetry; 7] = non_identity_symmetries(&CELL_IMAGES, [&[]; 7]);
+
+impl GameParams for AmazonsParams {
+    const NAME: &'static str = Amazons::NAME;
+    const DESCRIPTION: &'static str = "Amazons, 10 × 10, one action = move + arrow, score = territory (OpenSpiel's amazons, whose turns are 3 plies)";
+
+    fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
+        visitor.visit(Amazons::new(self))
+    }
+}
 
 impl Game for Amazons {
     const NAME: &'static str = "amazons";

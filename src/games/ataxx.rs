@@ -20,7 +20,9 @@ use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
     push_mask_actions,
 };
+use super::game_params::GameParams;
 use super::picture::read_picture;
+use super::registry::GameVisitor;
 use super::square_symmetry::{dihedral_cells, dihedral_step, non_identity_cells, table_symmetries};
 use super::zobrist;
 
@@ -282,6 +284,16 @@ static ACTION_IMAGES: [[Action; PASS as usize + 1]; 7] = {
     all
 };
 const SYMMETRIES: [Symmetry; 7] = table_symmetries(&CELL_IMAGES, &ACTION_IMAGES);
+
+impl GameParams for AtaxxParams {
+    const NAME: &'static str = Ataxx::NAME;
+    const DESCRIPTION: &'static str =
+        "Ataxx, 7 × 7, the standard start, score = piece difference (PyPI ataxx's rules)";
+
+    fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
+        visitor.visit(Ataxx::new(self))
+    }
+}
 
 impl Game for Ataxx {
     const NAME: &'static str = "ataxx";

@@ -35,6 +35,8 @@ use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
     push_mask_actions,
 };
+use super::game_params::{GameParams, ParamError, ParamKey, parse_bool, parse_plies};
+use super::registry::GameVisitor;
 use super::repetition::RepetitionHistory;
 use super::zobrist;
 
@@ -428,6 +430,51 @@ fn parse_counts(text: &str) -> Result<Vec<u8>, &str> {
     text.split_whitespace()
         .map(|word| word.parse::<u8>().map_err(|_| word))
         .collect()
+}
+
+impl GameParams for AwaleParams {
+    const NAME: &'static str = Awale::NAME;
+    const ALIASES: &'static [&'static str] = &["oware"];
+    const DESCRIPTION: &'static str = "Awale / Oware abapa (OpenSpiel's oware rules)";
+    const KEYS: &'static [ParamKey] = &[
+        ParamKey::new(
+            "feeding",
+            "a player must give seeds to an opponent with none, if it can",
+        ),
+        ParamKey::new(
+            "repetition",
+            "a repeated position since the last capture ends the game",
+        ),
+        ParamKey::new("max_plies", "the game stops after this many plies"),
+        ParamKey::new(
+            "cap_is_draw",
+            "reaching max_plies is a draw instead of each side taking its seeds",
+        ),
+    ];
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
+        match key {
+            "feeding" => self.feeding = parse_bool(value)?,
+            "repetition" => self.repetition = parse_bool(value)?,
+            "max_plies" => self.max_plies = parse_plies(value)?,
+            "cap_is_draw" => self.cap_is_draw = parse_bool(value)?,
+            _ => return Err(ParamError::UnknownKey),
+        }
+        Ok(())
+    }
+
+    fn values(&self) -> Vec<String> {
+        vec![
+            self.feeding.to_string(),
+            self.repetition.to_string(),
+            self.max_plies.to_string(),
+            self.cap_is_draw.to_string(),
+        ]
+    }
+
+    fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
+        visitor.visit(Awale::new(self))
+    }
 }
 
 impl Game for Awale {

@@ -21,7 +21,9 @@ use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
 };
+use super::game_params::GameParams;
 use super::picture::{read_picture, symbol_bitboards};
+use super::registry::GameVisitor;
 use super::zobrist;
 
 const SIZE: usize = 8;
@@ -197,6 +199,15 @@ const fn mirror_actions() -> [Action; 768] {
 }
 const MIRROR_CELLS: [u16; CELLS] = super::square_symmetry::dihedral_cells(4, SIZE);
 const MIRROR_ACTIONS: [Action; 768] = mirror_actions();
+
+impl GameParams for BreakthroughParams {
+    const NAME: &'static str = Breakthrough::NAME;
+    const DESCRIPTION: &'static str = "Breakthrough, 8 × 8 (OpenSpiel's breakthrough)";
+
+    fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
+        visitor.visit(Breakthrough::new(self))
+    }
+}
 
 impl Game for Breakthrough {
     const NAME: &'static str = "breakthrough";

@@ -16,7 +16,9 @@ use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
 };
+use super::game_params::{GameParams, ParamError, ParamKey, parse_integer};
 use super::picture::{read_picture, symbol_bitboards};
+use super::registry::GameVisitor;
 use super::square_symmetry::{DIHEDRAL_NAMES, dihedral_point, dihedral_step};
 use super::zobrist;
 
@@ -221,6 +223,99 @@ impl<const R: usize, const C: usize> Clobber<R, C> {
         let row = (from / C) as i32 + dr;
         let col = (from % C) as i32 + dc;
         (from, (row * C as i32 + col) as usize)
+    }
+}
+
+/// The Clobber boards the registry compiles (each is its own type, `Clobber<R, C>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ClobberBoard {
+    /// 10 × 10, the Olympiad's.
+    Ten,
+    Eight,
+    /// 5 rows × 6 columns, OpenSpiel's default.
+    FiveBySix,
+}
+
+/// Each compiled board's rows and columns.
+const BOARDS: &[((u8, u8), ClobberBoard)] = &[
+    ((10, 10), ClobberBoard::Ten),
+    ((8, 8), ClobberBoard::Eight),
+    ((5, 6), ClobberBoard::FiveBySix),
+];
+
+/// The compiled boards as an error message lists them.
+const BOARDS_TEXT: &str = "10, 10 or 8, 8 or 5, 6";
+
+/// Clobber as the registry names it: the board's rows and columns (OpenSpiel's keys), one of
+/// the compiled boards once `GameParams::check` has passed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClobberSpec {
+    rows: u8,
+    columns: u8,
+}
+
+impl Default for ClobberSpec {
+    fn default() -> Self {
+        ClobberSpec {
+            rows: 10,
+            columns: 10,
+        }
+    }
+}
+
+impl ClobberSpec {
+    fn board(&self) -> Option<ClobberBoard> {
+        BOARDS
+            .iter()
+            .find(|(sides, _)| *sides == (self.rows, self.columns))
+            .map(|(_, board)| *board)
+    }
+}
+
+impl GameParams for ClobberSpec {
+    const NAME: &'static str = Clobber::<10, 10>::NAME;
+    const DESCRIPTION: &'static str = "Clobber (OpenSpiel's clobber(rows=10,columns=10))";
+    const KEYS: &'static [ParamKey] = &[
+        ParamKey::new("rows", "the board's rows: 10 × 10, 8 × 8 or 5 × 6"),
+        ParamKey::new("columns", "the board's columns"),
+    ];
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
+        let note = format!(" (rows, columns: {BOARDS_TEXT})");
+        let side = parse_integer(value, (1, u8::MAX), &note);
+        match key {
+            "rows" => self.rows = side?,
+            "columns" => self.columns = side?,
+            _ => return Err(ParamError::UnknownKey),
+        }
+        Ok(())
+    }
+
+    fn values(&self) -> Vec<String> {
+        vec![self.rows.to_string(), self.columns.to_string()]
+    }
+
+    fn check(&self) -> Result<(), ParamError> {
+        match self.board() {
+            Some(_) => Ok(()),
+            None => Err(ParamError::BadCombination {
+                keys: "rows, columns",
+                values: format!("{}, {}", self.rows, self.columns),
+                expected: BOARDS_TEXT.to_string(),
+            }),
+        }
+    }
+
+    fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
+        match self.board() {
+            Some(ClobberBoard::Ten) => visitor.visit(Clobber::<10, 10>::new(&ClobberParams)),
+            Some(ClobberBoard::Eight) => visitor.visit(Clobber::<8, 8>::new(&ClobberParams)),
+            Some(ClobberBoard::FiveBySix) => visitor.visit(Clobber::<5, 6>::new(&ClobberParams)),
+            None => panic!(
+                "clobber {} × {}: `GameParams::check` refuses boards not compiled",
+                self.rows, self.columns
+            ),
+        }
     }
 }
 

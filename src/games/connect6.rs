@@ -19,6 +19,8 @@ use super::bitset::CellSet;
 use super::board_planes::encode_stone_planes;
 use super::cell_text::{cell_text, split_cell};
 use super::game::{Action, EncodingShape, Game, MoveError, Outcome, Player, Symmetry};
+use super::game_params::GameParams;
+use super::registry::GameVisitor;
 use super::square_symmetry::{non_identity_cells, table_symmetries};
 use super::stone_lines::line_lengths;
 use super::zobrist;
@@ -86,6 +88,15 @@ impl Connect6 {
 
 static CELL_IMAGES: [[u16; CELLS]; 7] = non_identity_cells(SIZE);
 const SYMMETRIES: [Symmetry; 7] = table_symmetries(&CELL_IMAGES, &CELL_IMAGES);
+
+impl GameParams for Connect6Params {
+    const NAME: &'static str = Connect6::NAME;
+    const DESCRIPTION: &'static str = "Connect6, 19 × 19, one stone first then two a turn (one action each), six or more in a row wins";
+
+    fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
+        visitor.visit(Connect6::new(self))
+    }
+}
 
 impl Game for Connect6 {
     const NAME: &'static str = "connect6";

@@ -10,6 +10,8 @@ use std::fmt;
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, Symmetry, push_mask_actions,
 };
+use super::game_params::GameParams;
+use super::registry::GameVisitor;
 use super::zobrist;
 
 pub const COLS: usize = 7;
@@ -117,6 +119,15 @@ const fn mirror_cells() -> [u16; CELLS] {
 }
 const MIRROR_CELLS: [u16; CELLS] = mirror_cells();
 const MIRROR_ACTIONS: [Action; COLS] = [6, 5, 4, 3, 2, 1, 0];
+
+impl GameParams for ConnectFourParams {
+    const NAME: &'static str = ConnectFour::NAME;
+    const DESCRIPTION: &'static str = "Connect Four, 7 columns × 6 rows";
+
+    fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
+        visitor.visit(ConnectFour::new(self))
+    }
+}
 
 impl Game for ConnectFour {
     const NAME: &'static str = "connect_four";

@@ -35,6 +35,10 @@ use super::draughts_moves::{
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
 };
+use super::game_params::{
+    GameParams, ParamError, ParamKey, parse_bool, parse_integer, parse_plies, parse_word, word_of,
+};
+use super::registry::GameVisitor;
 use super::repetition::RepetitionHistory;
 use super::zobrist;
 
@@ -389,6 +393,79 @@ impl<const N: usize> Draughts<N> {
         MoveError::Unparsable {
             text: text.to_string(),
             expected: Self::notation_help().to_string(),
+        }
+    }
+}
+
+/// The draughts boards the registry compiles (each side is its own type, `Draughts<N>`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DraughtsSize {
+    /// Brazilian draughts.
+    Eight,
+    /// International draughts.
+    #[default]
+    Ten,
+    /// Canadian draughts.
+    Twelve,
+}
+
+/// `board_size` as a spec writes it.
+const BOARD_SIZES: &[(&str, DraughtsSize)] = &[
+    ("8", DraughtsSize::Eight),
+    ("10", DraughtsSize::Ten),
+    ("12", DraughtsSize::Twelve),
+];
+
+/// Draughts as the registry names it: the board's size and the rules.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DraughtsSpec {
+    pub size: DraughtsSize,
+    pub rules: DraughtsParams,
+}
+
+impl GameParams for DraughtsSpec {
+    const NAME: &'static str = Draughts::<8>::NAME;
+    const DESCRIPTION: &'static str = "International draughts (FMJD rules): majority capture, flying kings; 8 × 8 Brazilian, 10 × 10 International, 12 × 12 Canadian";
+    const KEYS: &'static [ParamKey] = &[
+        ParamKey::new("board_size", "the board's side: 8, 10 or 12"),
+        ParamKey::new(
+            "king_moves",
+            "a draw after this many moves each of only kings moving without a capture (0: never)",
+        ),
+        ParamKey::new(
+            "endgame_rule",
+            "FMJD's short endings against a lone king: a draw after 16 moves each (3 pieces) or 5 (2 pieces)",
+        ),
+        ParamKey::new("max_plies", "the game is a draw after this many plies"),
+    ];
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
+        match key {
+            "board_size" => self.size = parse_word(value, BOARD_SIZES)?,
+            "king_moves" => {
+                self.rules.king_moves = parse_integer(value, (0, 100), " (0: no such draw)")?
+            }
+            "endgame_rule" => self.rules.endgame_rule = parse_bool(value)?,
+            "max_plies" => self.rules.max_plies = parse_plies(value)?,
+            _ => return Err(ParamError::UnknownKey),
+        }
+        Ok(())
+    }
+
+    fn values(&self) -> Vec<String> {
+        vec![
+            word_of(&self.size, BOARD_SIZES).to_string(),
+            self.rules.king_moves.to_string(),
+            self.rules.endgame_rule.to_string(),
+            self.rules.max_plies.to_string(),
+        ]
+    }
+
+    fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
+        match self.size {
+            DraughtsSize::Eight => visitor.visit(Draughts::<8>::new(&self.rules)),
+            DraughtsSize::Ten => visitor.visit(Draughts::<10>::new(&self.rules)),
+            DraughtsSize::Twelve => visitor.visit(Draughts::<12>::new(&self.rules)),
         }
     }
 }

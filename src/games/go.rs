@@ -16,6 +16,8 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::game::{Action, EncodingShape, Game, MoveError, Outcome, Player, Symmetry};
+use super::game_params::{GameParams, ParamError, ParamKey, parse_integer, parse_word, word_of};
+use super::registry::GameVisitor;
 use super::square_symmetry::{sliced_symmetries, tables_with_pass};
 use super::zobrist;
 
@@ -37,6 +39,20 @@ pub enum Superko {
     Draw,
     /// The move is illegal (positional superko).
     Illegal,
+}
+
+/// `superko` as a spec writes it.
+const SUPERKO_WORDS: &[(&str, Superko)] = &[("draw", Superko::Draw), ("illegal", Superko::Illegal)];
+
+/// Komi: a finite number of points, at most 1000 either way.
+fn parse_komi(value: &str) -> Result<f32, ParamError> {
+    value
+        .parse::<f32>()
+        .ok()
+        .filter(|k| k.is_finite() && k.abs() <= 1000.0)
+        .ok_or_else(|| ParamError::BadValue {
+            expected: "a number of points, e.g. 7.5".to_string(),
+        })
 }
 
 /// Rule options of Go.
@@ -269,6 +285,71 @@ impl<const N: usize> Go<N> {
 
     fn ko_hash(ko: Option<usize>) -> u64 {
         ko.map_or(0, |cell| KO_KEYS[cell])
+    }
+}
+
+/// The Go boards the registry compiles (each size is its own type, `Go<N>`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GoSize {
+    #[default]
+    Nine,
+    Eleven,
+}
+
+/// `board_size` as a spec writes it.
+const BOARD_SIZES: &[(&str, GoSize)] = &[("9", GoSize::Nine), ("11", GoSize::Eleven)];
+
+/// Go as the registry names it: the board's size and the rules.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GoSpec {
+    pub size: GoSize,
+    pub rules: GoParams,
+}
+
+impl GameParams for GoSpec {
+    const NAME: &'static str = Go::<9>::NAME;
+    const DESCRIPTION: &'static str =
+        "Go, Tromp-Taylor area scoring, simple ko, no suicide (OpenSpiel's go)";
+    const KEYS: &'static [ParamKey] = &[
+        ParamKey::new("board_size", "the board's side: 9 or 11"),
+        ParamKey::new("komi", "points given to White (P1)"),
+        ParamKey::new(
+            "superko",
+            "a move recreating an earlier board: draw (OpenSpiel) or illegal",
+        ),
+        ParamKey::new(
+            "max_plies",
+            "the game ends and is scored after this many plies (0: 2·N², OpenSpiel's)",
+        ),
+    ];
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
+        match key {
+            "board_size" => self.size = parse_word(value, BOARD_SIZES)?,
+            "komi" => self.rules.komi = parse_komi(value)?,
+            "superko" => self.rules.superko = parse_word(value, SUPERKO_WORDS)?,
+            "max_plies" => {
+                self.rules.max_plies = parse_integer(value, (0, u16::MAX), " (0: 2·N²)")?
+            }
+            _ => return Err(ParamError::UnknownKey),
+        }
+        Ok(())
+    }
+
+    fn values(&self) -> Vec<String> {
+        vec![
+            word_of(&self.size, BOARD_SIZES).to_string(),
+            self.rules.komi.to_string(),
+            word_of(&self.rules.superko, SUPERKO_WORDS).to_string(),
+            self.rules.max_plies.to_string(),
+        ]
+    }
+
+    fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
+        match self.size {
+            GoSize::Nine => visitor.visit(Go::<9>::new(&self.rules)),
+            GoSize::Eleven => visitor.visit(Go::<11>::new(&self.rules)),
+        }
     }
 }
 

@@ -23,8 +23,10 @@ use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
 };
+use super::game_params::{GameParams, ParamError, ParamKey, parse_bool, parse_word, word_of};
 use super::picture::read_picture_rows;
 use super::placement::turn_from_stone_counts;
+use super::registry::GameVisitor;
 use super::zobrist;
 
 /// The largest base (its grid must fit a `CellSet` and the symmetry tables).
@@ -392,6 +394,64 @@ impl<const B: usize> Havannah<B> {
     fn lift(&mut self, player: Player, cell: usize) {
         self.stones[player.index()].remove(cell);
         self.hash ^= STONE_KEYS[player.index() * MAX_CELLS + cell];
+    }
+}
+
+/// The Havannah boards the registry compiles (each base is its own type, `Havannah<B>`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum HavannahSize {
+    #[default]
+    Eight,
+    Ten,
+}
+
+/// `board_size` as a spec writes it.
+const BOARD_SIZES: &[(&str, HavannahSize)] =
+    &[("8", HavannahSize::Eight), ("10", HavannahSize::Ten)];
+
+/// Havannah as the registry names it: the board's size and the rules.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HavannahSpec {
+    pub size: HavannahSize,
+    pub rules: HavannahParams,
+}
+
+impl GameParams for HavannahSpec {
+    const NAME: &'static str = Havannah::<8>::NAME;
+    const DESCRIPTION: &'static str =
+        "Havannah, a ring, a bridge or a fork wins (OpenSpiel's havannah)";
+    const KEYS: &'static [ParamKey] = &[
+        ParamKey::new(
+            "board_size",
+            "the hexagon's base (cells on a side): 8 or 10",
+        ),
+        ParamKey::new(
+            "swap",
+            "P1 may take over P0's first stone (OpenSpiel's default is false)",
+        ),
+    ];
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
+        match key {
+            "board_size" => self.size = parse_word(value, BOARD_SIZES)?,
+            "swap" => self.rules.swap = parse_bool(value)?,
+            _ => return Err(ParamError::UnknownKey),
+        }
+        Ok(())
+    }
+
+    fn values(&self) -> Vec<String> {
+        vec![
+            word_of(&self.size, BOARD_SIZES).to_string(),
+            self.rules.swap.to_string(),
+        ]
+    }
+
+    fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
+        match self.size {
+            HavannahSize::Eight => visitor.visit(Havannah::<8>::new(&self.rules)),
+            HavannahSize::Ten => visitor.visit(Havannah::<10>::new(&self.rules)),
+        }
     }
 }
 

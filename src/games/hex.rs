@@ -19,8 +19,10 @@ use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
 };
+use super::game_params::{GameParams, ParamError, ParamKey, parse_bool, parse_word, word_of};
 use super::picture::read_picture;
 use super::placement::turn_from_stone_counts;
+use super::registry::GameVisitor;
 use super::zobrist;
 
 /// The largest board side (its padded encoding must fit the symmetry tables).
@@ -187,6 +189,65 @@ impl<const N: usize> Hex<N> {
         let cell = self.stones[0].first_cell().expect("P0's first stone");
         self.lift(Player::P0, cell);
         self.place(Player::P1, (cell % N) * N + cell / N);
+    }
+}
+
+/// The Hex boards the registry compiles (each size is its own type, `Hex<N>`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum HexSize {
+    #[default]
+    Eleven,
+    Thirteen,
+    Nineteen,
+}
+
+/// `board_size` as a spec writes it.
+const BOARD_SIZES: &[(&str, HexSize)] = &[
+    ("11", HexSize::Eleven),
+    ("13", HexSize::Thirteen),
+    ("19", HexSize::Nineteen),
+];
+
+/// Hex as the registry names it: the board's size and the rules.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HexSpec {
+    pub size: HexSize,
+    pub rules: HexParams,
+}
+
+impl GameParams for HexSpec {
+    const NAME: &'static str = Hex::<11>::NAME;
+    const DESCRIPTION: &'static str = "Hex, connect your two sides (OpenSpiel's hex)";
+    const KEYS: &'static [ParamKey] = &[
+        ParamKey::new("board_size", "the board's side: 11, 13 or 19"),
+        ParamKey::new(
+            "swap",
+            "P1 may swap on its first turn (OpenSpiel's default is false)",
+        ),
+    ];
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
+        match key {
+            "board_size" => self.size = parse_word(value, BOARD_SIZES)?,
+            "swap" => self.rules.swap = parse_bool(value)?,
+            _ => return Err(ParamError::UnknownKey),
+        }
+        Ok(())
+    }
+
+    fn values(&self) -> Vec<String> {
+        vec![
+            word_of(&self.size, BOARD_SIZES).to_string(),
+            self.rules.swap.to_string(),
+        ]
+    }
+
+    fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
+        match self.size {
+            HexSize::Eleven => visitor.visit(Hex::<11>::new(&self.rules)),
+            HexSize::Thirteen => visitor.visit(Hex::<13>::new(&self.rules)),
+            HexSize::Nineteen => visitor.visit(Hex::<19>::new(&self.rules)),
+        }
     }
 }
 

@@ -35,6 +35,8 @@ use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
     push_mask_actions,
 };
+use super::game_params::{GameParams, ParamError, ParamKey, parse_plies};
+use super::registry::GameVisitor;
 use super::zobrist;
 
 /// Pits in one row.
@@ -262,6 +264,36 @@ impl Hus {
         }
         self.hash = hash;
         completed
+    }
+}
+
+impl GameParams for HusParams {
+    const NAME: &'static str = Hus::NAME;
+    const DESCRIPTION: &'static str =
+        "Hus, 4 × 16 mancala with relay sowing (McGill COMP 424 rules)";
+    const KEYS: &'static [ParamKey] = &[
+        ParamKey::new("max_rounds", "the game is a draw after this many rounds"),
+        ParamKey::new(
+            "max_laps",
+            "a move needing more sowings than this loses for the mover",
+        ),
+    ];
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
+        match key {
+            "max_rounds" => self.max_rounds = parse_plies(value)?,
+            "max_laps" => self.max_laps = parse_plies(value)?,
+            _ => return Err(ParamError::UnknownKey),
+        }
+        Ok(())
+    }
+
+    fn values(&self) -> Vec<String> {
+        vec![self.max_rounds.to_string(), self.max_laps.to_string()]
+    }
+
+    fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
+        visitor.visit(Hus::new(self))
     }
 }
 

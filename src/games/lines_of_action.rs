@@ -23,7 +23,11 @@ use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
 };
+use super::game_params::{
+    GameParams, ParamError, ParamKey, parse_bool, parse_plies, parse_word, word_of,
+};
 use super::picture::read_picture;
+use super::registry::GameVisitor;
 use super::repetition::RepetitionHistory;
 use super::square_symmetry::{map_bitboard, non_identity_cells, table_symmetries};
 use super::zobrist;
@@ -126,6 +130,17 @@ pub enum Repetition {
     /// The second occurrence of a board, whichever side is to move (OpenSpiel's).
     SecondBoard,
 }
+
+/// Each rule's words as a spec writes them.
+const SIMULTANEOUS_WORDS: &[(&str, Simultaneous)] = &[
+    ("draw", Simultaneous::Draw),
+    ("mover", Simultaneous::MoverWins),
+];
+const NO_MOVE_WORDS: &[(&str, NoMove)] = &[("pass", NoMove::Pass), ("loses", NoMove::Loses)];
+const REPETITION_WORDS: &[(&str, Repetition)] = &[
+    ("third", Repetition::ThirdPosition),
+    ("second_board", Repetition::SecondBoard),
+];
 
 /// Rule options of Lines of Action (the module doc says which is whose).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -338,6 +353,53 @@ static ACTION_IMAGES: [[Action; PASS as usize + 1]; 7] = {
 };
 
 const SYMMETRIES: [Symmetry; 7] = table_symmetries(&CELL_IMAGES, &ACTION_IMAGES);
+
+impl GameParams for LinesOfActionParams {
+    const NAME: &'static str = LinesOfAction::NAME;
+    const DESCRIPTION: &'static str = "Lines of Action, 8 × 8, the Olympiad's rules (OpenSpiel's: simultaneous=mover,no_move=loses,repetition=second_board,draw_first=true)";
+    const KEYS: &'static [ParamKey] = &[
+        ParamKey::new(
+            "simultaneous",
+            "a move connecting both sides: draw, or mover (the mover wins)",
+        ),
+        ParamKey::new("no_move", "a player without a move: pass, or loses"),
+        ParamKey::new(
+            "repetition",
+            "draw at the third occurrence of a position (same side to move), or second_board: any board seen before",
+        ),
+        ParamKey::new(
+            "draw_first",
+            "the cap and the repetition draw override a connection made by the same move",
+        ),
+        ParamKey::new("max_plies", "the game is a draw after this many plies"),
+    ];
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
+        match key {
+            "simultaneous" => self.simultaneous = parse_word(value, SIMULTANEOUS_WORDS)?,
+            "no_move" => self.no_move = parse_word(value, NO_MOVE_WORDS)?,
+            "repetition" => self.repetition = parse_word(value, REPETITION_WORDS)?,
+            "draw_first" => self.draw_first = parse_bool(value)?,
+            "max_plies" => self.max_plies = parse_plies(value)?,
+            _ => return Err(ParamError::UnknownKey),
+        }
+        Ok(())
+    }
+
+    fn values(&self) -> Vec<String> {
+        vec![
+            word_of(&self.simultaneous, SIMULTANEOUS_WORDS).to_string(),
+            word_of(&self.no_move, NO_MOVE_WORDS).to_string(),
+            word_of(&self.repetition, REPETITION_WORDS).to_string(),
+            self.draw_first.to_string(),
+            self.max_plies.to_string(),
+        ]
+    }
+
+    fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
+        visitor.visit(LinesOfAction::new(self))
+    }
+}
 
 impl Game for LinesOfAction {
     const NAME: &'static str = "lines_of_action";

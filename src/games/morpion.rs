@@ -25,6 +25,8 @@ use std::fmt;
 
 use super::bitset::Bits;
 use super::game::{Action, EncodingShape, Game, MoveError, Outcome, Player, Symmetry};
+use super::game_params::GameParams;
+use super::registry::GameVisitor;
 use super::zobrist;
 
 const SIZE: usize = 32;
@@ -183,6 +185,15 @@ impl Morpion {
         *last_row = (*last_row).max(row);
         *first_col = (*first_col).min(col);
         *last_col = (*last_col).max(col);
+    }
+}
+
+impl GameParams for MorpionParams {
+    const NAME: &'static str = Morpion::NAME;
+    const DESCRIPTION: &'static str = "Morpion Solitaire 5D, one player: add a point completing a line of five, lines of a direction disjoint; score = lines";
+
+    fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
+        visitor.visit(Morpion::new(self))
     }
 }
 

@@ -17,7 +17,9 @@ use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
 };
+use super::game_params::{GameParams, ParamError, ParamKey, parse_word, word_of};
 use super::picture::read_picture;
+use super::registry::GameVisitor;
 use super::square_symmetry::{sliced_symmetries, tables_with_pass};
 use super::zobrist;
 
@@ -170,6 +172,56 @@ impl<const N: usize, const W: usize> Othello<N, W> {
         }
         let [p0, p1] = self.piece_counts();
         Some(Outcome::by_counts(p0, p1))
+    }
+}
+
+/// The Othello boards the registry compiles (each side is its own type, `Othello<N, W>`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OthelloSize {
+    #[default]
+    Eight,
+    Ten,
+    Sixteen,
+}
+
+/// `board_size` as a spec writes it.
+const BOARD_SIZES: &[(&str, OthelloSize)] = &[
+    ("8", OthelloSize::Eight),
+    ("10", OthelloSize::Ten),
+    ("16", OthelloSize::Sixteen),
+];
+
+/// Othello as the registry names it: the board's size and the rules.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OthelloSpec {
+    pub size: OthelloSize,
+}
+
+impl GameParams for OthelloSpec {
+    const NAME: &'static str = Othello::<8, 1>::NAME;
+    const DESCRIPTION: &'static str =
+        "Othello, passes, score = disc difference (8 × 8: OpenSpiel's othello)";
+    const KEYS: &'static [ParamKey] =
+        &[ParamKey::new("board_size", "the board's side: 8, 10 or 16")];
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
+        match key {
+            "board_size" => self.size = parse_word(value, BOARD_SIZES)?,
+            _ => return Err(ParamError::UnknownKey),
+        }
+        Ok(())
+    }
+
+    fn values(&self) -> Vec<String> {
+        vec![word_of(&self.size, BOARD_SIZES).to_string()]
+    }
+
+    fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
+        match self.size {
+            OthelloSize::Eight => visitor.visit(Othello::<8, 1>::new(&OthelloParams)),
+            OthelloSize::Ten => visitor.visit(Othello::<10, 2>::new(&OthelloParams)),
+            OthelloSize::Sixteen => visitor.visit(Othello::<16, 4>::new(&OthelloParams)),
+        }
     }
 }
 

@@ -20,6 +20,8 @@ use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
 };
+use super::game_params::{GameParams, ParamError, ParamKey, parse_bool};
+use super::registry::GameVisitor;
 use super::square_symmetry::{dihedral_cells, dihedral_step, non_identity_cells, table_symmetries};
 use super::zobrist;
 
@@ -335,6 +337,32 @@ static ACTION_IMAGES: [[Action; NUM_ACTIONS]; 7] = {
     all
 };
 const SYMMETRIES: [Symmetry; 7] = table_symmetries(&CELL_IMAGES, &ACTION_IMAGES);
+
+impl GameParams for SantoriniParams {
+    const NAME: &'static str = Santorini::NAME;
+    const DESCRIPTION: &'static str =
+        "Santorini, 5 × 5, no god powers: move a worker, then build; climbing onto level 3 wins";
+    const KEYS: &'static [ParamKey] = &[ParamKey::new(
+        "placement",
+        "the players place their workers first (false: fixed squares b2, d4 and d2, b4)",
+    )];
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
+        match key {
+            "placement" => self.placement = parse_bool(value)?,
+            _ => return Err(ParamError::UnknownKey),
+        }
+        Ok(())
+    }
+
+    fn values(&self) -> Vec<String> {
+        vec![self.placement.to_string()]
+    }
+
+    fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
+        visitor.visit(Santorini::new(self))
+    }
+}
 
 impl Game for Santorini {
     const NAME: &'static str = "santorini";

@@ -37,6 +37,10 @@ use std::fmt;
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
 };
+use super::game_params::{
+    GameParams, ParamError, ParamKey, parse_bool, parse_integer, parse_plies,
+};
+use super::registry::GameVisitor;
 use super::zobrist;
 
 mod move_sets;
@@ -350,6 +354,47 @@ fn square_name(square: usize) -> String {
         char::from(b'a' + (square % 4) as u8),
         square / 4 + 1
     )
+}
+
+impl GameParams for ShobuParams {
+    const NAME: &'static str = Shobu::NAME;
+    const DESCRIPTION: &'static str =
+        "Shobu, four 4 × 4 boards, passive + aggressive moves (UCLouvain LINFO1361 rules)";
+    const KEYS: &'static [ParamKey] = &[
+        ParamKey::new(
+            "no_push_draw",
+            "a draw after this many actions in a row without a push (0: never)",
+        ),
+        ParamKey::new(
+            "no_move_loses",
+            "a player with no legal action loses (false: a draw)",
+        ),
+        ParamKey::new("max_plies", "the game is a draw after this many plies"),
+    ];
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
+        match key {
+            "no_push_draw" => {
+                self.no_push_draw = parse_integer(value, (0, u8::MAX), " (0: no such draw)")?
+            }
+            "no_move_loses" => self.no_move_loses = parse_bool(value)?,
+            "max_plies" => self.max_plies = parse_plies(value)?,
+            _ => return Err(ParamError::UnknownKey),
+        }
+        Ok(())
+    }
+
+    fn values(&self) -> Vec<String> {
+        vec![
+            self.no_push_draw.to_string(),
+            self.no_move_loses.to_string(),
+            self.max_plies.to_string(),
+        ]
+    }
+
+    fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
+        visitor.visit(Shobu::new(self))
+    }
 }
 
 impl Game for Shobu {

@@ -28,7 +28,9 @@ use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
 };
+use super::game_params::{GameParams, ParamError, ParamKey, parse_bool, parse_integer};
 use super::picture::{read_picture, symbol_bitboards};
+use super::registry::GameVisitor;
 use super::repetition::RepetitionHistory;
 use super::square_symmetry::{map_bitboard, non_identity_cells, table_symmetries};
 use super::zobrist;
@@ -289,6 +291,42 @@ static ACTION_IMAGES: [[Action; NUM_ACTIONS]; 7] = {
     all
 };
 const SYMMETRIES: [Symmetry; 7] = table_symmetries(&CELL_IMAGES, &ACTION_IMAGES);
+
+impl GameParams for SurakartaParams {
+    const NAME: &'static str = Surakarta::NAME;
+    const DESCRIPTION: &'static str =
+        "Surakarta, 6 × 6: step to a neighbour, or capture along a circuit through a corner loop";
+    const KEYS: &'static [ParamKey] = &[
+        ParamKey::new(
+            "no_capture_plies",
+            "the game ends after this many plies without a capture, the pieces counted",
+        ),
+        ParamKey::new(
+            "repetition",
+            "a position recurring with the same side to move ends the game, the pieces counted",
+        ),
+    ];
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
+        match key {
+            "no_capture_plies" => self.no_capture_plies = parse_integer(value, (1, 1000), "")?,
+            "repetition" => self.repetition = parse_bool(value)?,
+            _ => return Err(ParamError::UnknownKey),
+        }
+        Ok(())
+    }
+
+    fn values(&self) -> Vec<String> {
+        vec![
+            self.no_capture_plies.to_string(),
+            self.repetition.to_string(),
+        ]
+    }
+
+    fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
+        visitor.visit(Surakarta::new(self))
+    }
+}
 
 impl Game for Surakarta {
     const NAME: &'static str = "surakarta";

@@ -7,6 +7,8 @@ use std::fmt;
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, Symmetry, push_mask_actions,
 };
+use super::game_params::GameParams;
+use super::registry::GameVisitor;
 use super::zobrist;
 
 const CELLS: usize = 9;
@@ -114,6 +116,15 @@ impl TicTacToe {
         } else {
             None
         }
+    }
+}
+
+impl GameParams for TicTacToeParams {
+    const NAME: &'static str = TicTacToe::NAME;
+    const DESCRIPTION: &'static str = "Tic-tac-toe, 3 × 3";
+
+    fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
+        visitor.visit(TicTacToe::new(self))
     }
 }
 

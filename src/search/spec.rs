@@ -22,13 +22,13 @@ use super::alphabeta::{AlphaBeta, AlphaBetaOptions};
 use super::budget::Budget;
 use super::decision::Decision;
 use super::descent::{TreeSearch, TreeSearchOptions, Variant};
-use super::duration_text::DurationText;
 use super::mcts::{FinalMove, LeafValue, Mcts, MctsOptions, TreePolicy};
 use super::searcher::{AlphaBetaSearcher, MctsSearcher, OnePlySearcher, Searcher, TableSearcher};
 use super::table::Table;
 use super::terminal_eval::TerminalEval;
-use crate::config_error::ConfigError;
 use crate::games::Game;
+use crate::settings::config_error::ConfigError;
+use crate::settings::duration_text::DurationText;
 
 /// A search and its parameters.
 ///

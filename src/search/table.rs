@@ -182,11 +182,6 @@ impl<G: Game> Table<G> {
         self.nodes.is_empty()
     }
 
-    /// Number of child edges stored.
-    pub fn num_edges(&self) -> usize {
-        self.edges.len()
-    }
-
     /// Approximate heap memory in bytes (map slots at capacity, edges, kept positions).
     pub fn memory_bytes(&self) -> usize {
         let slot = std::mem::size_of::<(u64, Node)>() + 1;

@@ -26,11 +26,11 @@ pub use self::replay::{ReplayKind, ReplaySection, ReplaySettings, ResolvedStates
 pub use self::run::{DEFAULT_MAX_LAG, RunMode, RunSection, RunSettings};
 pub use self::search::SearchSection;
 pub use self::selection::{DistributionName, ExploitationText, SelectionSection};
-pub use crate::config_error::ConfigError;
 use crate::games::GameSpec;
 use crate::learn::{ActionSelection, Distribution, Exploitation};
 use crate::search::SearchSpec;
-use crate::search::limits::at_most;
+pub use crate::settings::config_error::ConfigError;
+use crate::settings::limits::at_most;
 use crate::value::{AdamSettings, Architecture};
 
 fn default_seed() -> u64 {
@@ -115,7 +115,7 @@ fn check(ok: bool, key: &str, message: &str) -> Result<(), ConfigError> {
     if ok { Ok(()) } else { Err(error(key, message)) }
 }
 
-/// Refuses `value` above `max` (sizes that would exhaust memory: see `search::limits`).
+/// Refuses `value` above `max` (sizes that would exhaust memory: see `settings::limits`).
 fn limit<T: PartialOrd + fmt::Display>(key: &str, value: T, max: T) -> Result<(), ConfigError> {
     at_most(key, value, max).map(|_| ())
 }

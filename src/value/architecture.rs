@@ -6,7 +6,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::config_error::ConfigError;
+use crate::settings::config_error::ConfigError;
 
 /// A network architecture, independent of the game (the input shape comes from the game's
 /// encoding).
@@ -164,7 +164,7 @@ impl Architecture {
     /// # Errors
     /// More parameters than the limit; the key is the architecture's name.
     pub fn check_size(&self, [planes, rows, cols]: [usize; 3]) -> Result<(), ConfigError> {
-        let max = crate::search::limits::MAX_NET_PARAMETERS;
+        let max = crate::settings::limits::MAX_NET_PARAMETERS;
         let message = match self.parameter_count(planes, rows, cols) {
             Some(count) if count <= max => return Ok(()),
             Some(count) => format!(

@@ -7,7 +7,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::config_error::ConfigError;
+use crate::settings::config_error::ConfigError;
 
 use burn::prelude::Device;
 
@@ -26,24 +26,40 @@ pub enum DeviceChoice {
     Cuda(usize),
 }
 
+/// The devices named by one word, as parsed and as printed (`cuda:N` aside).
+const DEVICE_NAMES: [(&str, DeviceChoice); 4] = [
+    ("descent-cpu", DeviceChoice::DescentCpu),
+    ("flex", DeviceChoice::Flex),
+    ("ndarray", DeviceChoice::Ndarray),
+    ("wgpu", DeviceChoice::Wgpu),
+];
+
+/// The default's name before `descent-cpu`, still read.
+const OLD_DEFAULT_NAME: &str = "cpu";
+
 impl FromStr for DeviceChoice {
     type Err = ConfigError;
 
     fn from_str(text: &str) -> Result<Self, ConfigError> {
+        let text = if text == OLD_DEFAULT_NAME {
+            "descent-cpu"
+        } else {
+            text
+        };
+        if let Some((_, device)) = DEVICE_NAMES.iter().find(|(name, _)| *name == text) {
+            return Ok(*device);
+        }
         match text {
-            "descent-cpu" | "cpu" => Ok(DeviceChoice::DescentCpu),
-            "flex" => Ok(DeviceChoice::Flex),
-            "ndarray" => Ok(DeviceChoice::Ndarray),
-            "wgpu" => Ok(DeviceChoice::Wgpu),
             "cuda" => Ok(DeviceChoice::Cuda(0)),
             _ => match text.strip_prefix("cuda:").map(str::parse::<usize>) {
                 Some(Ok(index)) => Ok(DeviceChoice::Cuda(index)),
-                _ => Err(ConfigError::new(
-                    "device",
-                    format!(
-                        "unknown {text:?}: expected descent-cpu, flex, ndarray, wgpu, cuda or cuda:N"
-                    ),
-                )),
+                _ => {
+                    let names = DEVICE_NAMES.map(|(name, _)| name).join(", ");
+                    Err(ConfigError::new(
+                        "device",
+                        format!("unknown {text:?}: expected {names}, cuda or cuda:N"),
+                    ))
+                }
             },
         }
     }
@@ -51,12 +67,10 @@ impl FromStr for DeviceChoice {
 
 impl fmt::Display for DeviceChoice {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DeviceChoice::DescentCpu => f.write_str("descent-cpu"),
-            DeviceChoice::Flex => f.write_str("flex"),
-            DeviceChoice::Ndarray => f.write_str("ndarray"),
-            DeviceChoice::Wgpu => f.write_str("wgpu"),
-            DeviceChoice::Cuda(i) => write!(f, "cuda:{i}"),
+        match (self, DEVICE_NAMES.iter().find(|(_, device)| device == self)) {
+            (DeviceChoice::Cuda(i), _) => write!(f, "cuda:{i}"),
+            (_, Some((name, _))) => f.write_str(name),
+            (_, None) => unreachable!("every device but cuda:N has its name in DEVICE_NAMES"),
         }
     }
 }
@@ -156,6 +170,10 @@ mod tests {
         assert_eq!("cuda".parse(), Ok(DeviceChoice::Cuda(0)));
         let err = "tpu".parse::<DeviceChoice>().unwrap_err().to_string();
         assert!(err.contains("tpu") && err.contains("cuda:N"), "{err}");
+        assert!(
+            err.contains("descent-cpu, flex, ndarray, wgpu, cuda or"),
+            "{err}"
+        );
         assert!("cuda:x".parse::<DeviceChoice>().is_err());
         for choice in [
             DeviceChoice::DescentCpu,

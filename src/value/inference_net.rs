@@ -3,8 +3,8 @@
 
 use burn::prelude::Device;
 
-use super::cpu_net::CpuNet;
 use super::device::NetDevice;
+use super::direct::cpu_net::CpuNet;
 use super::network::ValueNet;
 
 /// A network ready to evaluate encoded positions.

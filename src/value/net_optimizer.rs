@@ -11,8 +11,8 @@
 use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
 use burn::prelude::*;
 
-use super::cpu_training::CpuTrainer;
 use super::device::NetDevice;
+use super::direct::cpu_training::CpuTrainer;
 use super::minibatch::{Minibatch, MinibatchSource};
 use super::network::ValueNet;
 
@@ -147,7 +147,7 @@ impl NetOptimizer {
     /// step (one hand-off per phase, not one per step); burn's engines run on this thread.
     pub fn run_steps<R: Send>(&mut self, steps: impl FnOnce(&mut NetOptimizer) -> R + Send) -> R {
         match self.engine {
-            Engine::Direct(_) => crate::value::cpu_training::in_pool(|| steps(self)),
+            Engine::Direct(_) => crate::value::direct::cpu_training::in_pool(|| steps(self)),
             Engine::Burn(_) => steps(self),
         }
     }

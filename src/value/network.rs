@@ -79,7 +79,7 @@ impl ValueNet {
     /// The first weight or bias that is not a finite number, if any (a network whose learning
     /// diverged: it is never published, checkpointed or loaded).
     pub fn non_finite_parameter(&self) -> Option<f32> {
-        super::cpu_training::parameter_values(self)
+        super::direct::cpu_training::parameter_values(self)
             .into_iter()
             .flatten()
             .find(|v| !v.is_finite())

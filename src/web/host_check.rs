@@ -6,7 +6,7 @@
 
 use std::net::IpAddr;
 
-use crate::selfplay::host_name::host_name;
+use crate::selfplay::distributed::host_name::host_name;
 
 /// Which `Host` headers the server answers.
 #[derive(Clone, Debug)]

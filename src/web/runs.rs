@@ -10,10 +10,10 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::web_error::WebError;
-use crate::selfplay::run_dir::{CONFIG_FILE, METRICS_FILE};
+use crate::selfplay::run::run_dir::{CONFIG_FILE, METRICS_FILE};
 
 /// The file of a run's self-play games (one JSON line per game learned).
-pub use crate::selfplay::games_log::GAMES_FILE;
+pub use crate::selfplay::telemetry::games_log::GAMES_FILE;
 
 /// The largest configuration read (a run's config.yaml is a few kilobytes).
 const MAX_CONFIG_BYTES: u64 = 1 << 20;

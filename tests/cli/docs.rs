@@ -147,13 +147,13 @@ fn docs_games_has_every_game_and_its_parameters_with_the_codes_defaults() {
             "docs/games.md's table has no row for {}",
             game.name
         );
-        let none = if game.params.is_empty() {
+        let none = if game.keys.is_empty() {
             "; no parameters"
         } else {
             ""
         };
         expected.push(format!("- `{}` — {}{none}", game.name, game.description));
-        for (key_default, meaning) in game.params {
+        for (key_default, meaning) in game.params() {
             expected.push(format!("  - `{key_default}`: {meaning}"));
         }
     }
@@ -345,4 +345,125 @@ fn every_relative_link_in_the_readme_and_docs_resolves() {
     }
     assert!(checked >= 20, "only {checked} links found");
     assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+/// The repository paths a Markdown text names (`src/…`, `tests/…`, `docs/…`…), wherever they
+/// appear; a path cut by a wildcard or a placeholder (`requirements-*.txt`, `<game>.rs`) and
+/// hidden files the scripts create are left out.
+fn repository_paths(text: &str) -> Vec<String> {
+    const ROOTS: [&str; 6] = [
+        "src/", "tests/", "docs/", "configs/", "scripts/", "benches/",
+    ];
+    let is_path_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '/' | '-');
+    let mut out = Vec::new();
+    for (at, _) in text.char_indices() {
+        let before = text[..at].chars().next_back();
+        if before.is_some_and(|c| is_path_char(c) || c == ':') {
+            continue;
+        }
+        let rest = &text[at..];
+        if !ROOTS.iter().any(|root| rest.starts_with(root)) {
+            continue;
+        }
+        let end = rest.find(|c: char| !is_path_char(c)).unwrap_or(rest.len());
+        // A wildcard, a placeholder, or a file the scripts create (`scripts/.venv`).
+        if rest[end..].starts_with(['*', '<', '{']) || rest[..end].contains("/.") {
+            continue;
+        }
+        out.push(rest[..end].trim_end_matches(['.', ',', '-']).to_string());
+    }
+    out
+}
+
+/// Every file or folder the README, docs/ (but the verbatim history of old benchmark rounds) and
+/// configs/ name exists: a file moved or renamed is renamed in the docs too.
+#[test]
+fn every_path_the_docs_name_exists() {
+    let mut files: Vec<PathBuf> = vec!["README.md".into(), "configs/README.md".into()];
+    for dir in ["docs", "configs"] {
+        for entry in std::fs::read_dir(Path::new(ROOT).join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            let named = path.extension().is_some_and(|e| e == "md" || e == "yaml");
+            if named && !path.ends_with("benchmarks-history.md") {
+                files.push(path.strip_prefix(ROOT).unwrap().to_path_buf());
+            }
+        }
+    }
+    let mut missing = Vec::new();
+    let mut checked = 0;
+    for file in &files {
+        for path in repository_paths(&read(file.to_str().unwrap())) {
+            checked += 1;
+            if !Path::new(ROOT).join(&path).exists() {
+                missing.push(format!("{}: {path}", file.display()));
+            }
+        }
+    }
+    assert!(checked >= 50, "only {checked} paths found");
+    assert!(
+        missing.is_empty(),
+        "paths that do not exist:\n{}",
+        missing.join("\n")
+    );
+}
+
+/// The Rust files under `dir`, recursively.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(rust_files(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// What docs/architecture.md says a new game touches in the code, checked on every game: its
+/// module is named (`<game>::`, outside comments) only in its own file, in `src/games.rs` (the
+/// module and its re-export) and on one line of `src/games/registry.rs`.
+#[test]
+fn a_game_is_named_only_by_its_file_the_games_module_and_one_registry_line() {
+    let files: Vec<PathBuf> = ["src", "benches"]
+        .iter()
+        .flat_map(|dir| rust_files(&Path::new(ROOT).join(dir)))
+        .collect();
+    let texts: Vec<(String, String)> = files
+        .iter()
+        .map(|p| {
+            let relative = p.strip_prefix(ROOT).unwrap().to_str().unwrap().to_string();
+            (relative, std::fs::read_to_string(p).unwrap())
+        })
+        .collect();
+    let mut elsewhere = Vec::new();
+    for game in descent::games::REGISTERED_GAMES {
+        let own_file = format!("src/games/{}.rs", game.name);
+        assert!(Path::new(ROOT).join(&own_file).exists(), "{own_file}");
+        let path_of_module = format!("{}::", game.name);
+        let mut registry_lines = 0;
+        for (file, text) in &texts {
+            let naming = text
+                .lines()
+                .filter(|line| !line.trim_start().starts_with("//"))
+                .filter(|line| {
+                    line.match_indices(&path_of_module).any(|(at, _)| {
+                        !line[..at]
+                            .chars()
+                            .next_back()
+                            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+                    })
+                })
+                .count();
+            match file.as_str() {
+                _ if naming == 0 => {}
+                f if f == own_file || f == "src/games.rs" => {}
+                "src/games/registry.rs" => registry_lines += naming,
+                _ => elsewhere.push(format!("{file} names {path_of_module}")),
+            }
+        }
+        assert_eq!(registry_lines, 1, "{}'s lines in the registry", game.name);
+    }
+    assert!(elsewhere.is_empty(), "{}", elsewhere.join("\n"));
 }

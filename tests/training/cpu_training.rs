@@ -189,7 +189,7 @@ fn burn_adam_step(
 
 /// Every parameter's values, in the trainer's order.
 fn weights(net: &ValueNet) -> Vec<Vec<f32>> {
-    descent::value::cpu_training::parameter_values(net)
+    descent::value::direct::cpu_training::parameter_values(net)
 }
 
 #[test]

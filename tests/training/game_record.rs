@@ -6,13 +6,13 @@
 use descent::games::{Action, Game, GameExt, GameSpec, GameVisitor, REGISTERED_GAMES, TicTacToe};
 use descent::learn::{ActionSelection, Distribution, Exploitation, Targets};
 use descent::search::{RandomEvaluator, SearchSpec, TerminalEval};
-use descent::selfplay::game_pool::Finished;
-use descent::selfplay::game_record::{
+use descent::selfplay::distributed::game_record::{
     GameRecord, MAX_PLANE_VALUE, MAX_RECORD_BYTES, RecordCheck, RecordError, RecordOrigin,
     config_hash,
 };
-use descent::selfplay::learnable_game::LearnableGame;
-use descent::selfplay::self_play::{RunProgress, SelfPlaySettings, SelfPlayer};
+use descent::selfplay::run::game_pool::Finished;
+use descent::selfplay::run::learnable_game::LearnableGame;
+use descent::selfplay::run::self_play::{RunProgress, SelfPlaySettings, SelfPlayer};
 use proptest::prelude::*;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};

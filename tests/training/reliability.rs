@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use descent::selfplay::dir_lock::DirLock;
+use descent::selfplay::run::dir_lock::DirLock;
 
 /// The names in `dir`, sorted.
 fn names_in(dir: &Path) -> Vec<String> {

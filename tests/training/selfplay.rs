@@ -5,7 +5,7 @@ use descent::games::{Game, TicTacToe};
 use descent::learn::{ActionSelection, Distribution, Exploitation, Targets};
 use descent::search::table::key_of;
 use descent::search::{Budget, ConstantEvaluator, RandomEvaluator, SearchSpec, TerminalEval};
-use descent::selfplay::self_play::{RunProgress, SelfPlaySettings, SelfPlayer};
+use descent::selfplay::run::self_play::{RunProgress, SelfPlaySettings, SelfPlayer};
 use descent::selfplay::{RunDir, SilentObserver, TrainConfig, train};
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;

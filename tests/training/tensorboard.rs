@@ -7,8 +7,8 @@ use std::fs;
 use std::path::Path;
 
 use crate::common::{descent, metrics, small_run, stderr};
-use descent::selfplay::event_file::{Event, read_events};
-use descent::selfplay::tensorboard::event_files;
+use descent::selfplay::telemetry::event_file::{Event, read_events};
+use descent::selfplay::telemetry::tensorboard::event_files;
 
 fn events(run: &Path) -> Vec<Event> {
     let files = event_files(run).unwrap();

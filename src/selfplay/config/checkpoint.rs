@@ -5,8 +5,8 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::check;
-use crate::config_error::ConfigError;
-use crate::search::DurationText;
+use crate::settings::DurationText;
+use crate::settings::config_error::ConfigError;
 
 /// When checkpoints are written.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

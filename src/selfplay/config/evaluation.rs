@@ -5,9 +5,10 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::{check, limit};
-use crate::config_error::ConfigError;
-use crate::search::limits::MAX_GAMES;
-use crate::search::{Budget, DurationText};
+use crate::search::Budget;
+use crate::settings::DurationText;
+use crate::settings::config_error::ConfigError;
+use crate::settings::limits::MAX_GAMES;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

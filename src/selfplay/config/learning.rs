@@ -3,10 +3,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::{check, limit};
-use crate::config_error::ConfigError;
 use crate::learn::Targets;
 use crate::learn::augment::Augmentation;
-use crate::search::limits::MAX_PRETRAIN_STATES;
+use crate::settings::config_error::ConfigError;
+use crate::settings::limits::MAX_PRETRAIN_STATES;
 
 /// The terminal evaluation f_t (reinforcement heuristic, docs/algorithms.md §5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -3,8 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::check;
-use crate::config_error::ConfigError;
 use crate::games::GameSpec;
+use crate::settings::config_error::ConfigError;
 use crate::value::{AdamSettings, Architecture};
 
 /// The value network.

@@ -5,10 +5,10 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::{check, error, limit};
-use crate::config_error::ConfigError;
 use crate::learn::{Capacity, ReplayPolicy};
-use crate::search::DurationText;
-use crate::search::limits::MAX_BATCH;
+use crate::settings::DurationText;
+use crate::settings::config_error::ConfigError;
+use crate::settings::limits::MAX_BATCH;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

@@ -5,9 +5,9 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::{check, limit};
-use crate::config_error::ConfigError;
-use crate::search::DurationText;
-use crate::search::limits::MAX_THREADS;
+use crate::settings::DurationText;
+use crate::settings::config_error::ConfigError;
+use crate::settings::limits::MAX_THREADS;
 use crate::value::DeviceChoice;
 
 /// Limits and resources of the run.

@@ -5,9 +5,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::{check, error};
-use crate::config_error::ConfigError;
+use crate::search::SearchSpec;
 use crate::search::spec::{SELF_PLAY_KINDS, search_keys};
-use crate::search::{DurationText, SearchSpec};
+use crate::settings::DurationText;
+use crate::settings::config_error::ConfigError;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]

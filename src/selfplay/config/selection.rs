@@ -5,8 +5,8 @@ use std::fmt;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::check;
-use crate::config_error::ConfigError;
 use crate::learn::{ActionSelection, Distribution, Exploitation};
+use crate::settings::config_error::ConfigError;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

@@ -1,0 +1,167 @@
+//! Checkpoints of a run: loading one to resume (refusing a configuration that would change what
+//! is learned), writing one atomically (network, optimiser, replay buffer, state), and when the
+//! next is due (docs/run-directory.md).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+
+use crate::games::Game;
+use crate::search::TerminalEval;
+use crate::selfplay::config::{RESUME_SAFE_KEYS, TrainConfig, TrainSettings};
+use crate::selfplay::run::learner::Learner;
+use crate::selfplay::run::replay_file::{read_replay, write_replay};
+use crate::selfplay::run::run_dir::{MetricsLog, RunDir, STATE_FILE};
+use crate::selfplay::run::run_state::RunState;
+use crate::value::saved_net::{NetManifest, load_net, save_net, write_atomically};
+use crate::value::{NetDevice, NetOptimizer};
+
+/// Environment variable (a testing aid): pause this many milliseconds in the middle of every
+/// checkpoint write, so that a test can kill the process there.
+pub const CHECKPOINT_PAUSE_ENV: &str = "DESCENT_CHECKPOINT_PAUSE_MS";
+
+/// The first multiple of `every` after `elapsed` seconds (never, without `every`).
+pub fn next_mark(every: Option<Duration>, elapsed: f64) -> f64 {
+    match every {
+        Some(every) => {
+            let every = every.as_secs_f64();
+            ((elapsed / every).floor() + 1.0) * every
+        }
+        None => f64::INFINITY,
+    }
+}
+
+/// The metrics line of the checkpoint after `games` games and `elapsed_seconds` of training.
+///
+/// # Errors
+/// The line cannot be serialised (not expected).
+pub fn checkpoint_line(games: u64, elapsed_seconds: f64) -> anyhow::Result<String> {
+    MetricsLog::line_text(&serde_json::json!({
+        "kind": "checkpoint",
+        "game": games,
+        "elapsed_seconds": elapsed_seconds,
+    }))
+}
+
+/// Refuses to resume the checkpoint `dir` (state `state`) under settings that would change what
+/// is learned, naming the keys.
+fn check_resume_settings(
+    dir: &Path,
+    state: &RunState,
+    settings: &TrainSettings,
+    terminal_eval: TerminalEval,
+) -> anyhow::Result<()> {
+    let refuse = |keys: &str| {
+        anyhow::anyhow!(
+            "{} was trained with another {keys} than the run's configuration now gives; a resume may change only {} (put config.yaml back as it was, or start a new run)",
+            dir.display(),
+            RESUME_SAFE_KEYS.join(", ")
+        )
+    };
+    if let Some(yaml) = &state.config_yaml {
+        let trained = TrainConfig::from_yaml(yaml)
+            .map_err(|e| anyhow::anyhow!("{}: its configuration: {e}", dir.display()))?;
+        let changes = settings.config.learning_changes(&trained);
+        if !changes.is_empty() {
+            return Err(refuse(&changes.join(", ")));
+        }
+    }
+    if state.terminal_eval != format!("{terminal_eval:?}") {
+        return Err(refuse("learning.terminal_eval"));
+    }
+    Ok(())
+}
+
+/// Loads the checkpoint at `dir` (its checksums verified by the caller).
+///
+/// # Errors
+/// A damaged checkpoint, one of another game, or a configuration that changes what is learned.
+pub fn load_checkpoint<G: Game>(
+    dir: &Path,
+    settings: &TrainSettings,
+    manifest: &NetManifest,
+    terminal_eval: TerminalEval,
+    device: &NetDevice,
+) -> anyhow::Result<(Learner, RunState)> {
+    let state = RunState::read(dir)?;
+    if state.game != manifest.game {
+        bail!(
+            "{} is a checkpoint of game {}, but the run's configuration says {}",
+            dir.display(),
+            state.game,
+            manifest.game
+        );
+    }
+    check_resume_settings(dir, &state, settings, terminal_eval)?;
+    let net = load_net(&dir.join("net"), manifest, &device.burn)?;
+    let mut net_optimizer = NetOptimizer::new(net, settings.adam, device, manifest.input_shape);
+    let optimizer_path = dir.join("optimizer.bpk");
+    net_optimizer
+        .load_optimizer_bytes(
+            std::fs::read(&optimizer_path)
+                .with_context(|| format!("cannot read {}", optimizer_path.display()))?,
+        )
+        .with_context(|| format!("{}", optimizer_path.display()))?;
+    let (replay, replay_path) = read_replay(dir)?;
+    if replay.encoding_len() != G::ENCODING.len() {
+        bail!(
+            "{} holds positions of {} floats, but {} encodes {}",
+            replay_path.display(),
+            replay.encoding_len(),
+            G::NAME,
+            G::ENCODING.len()
+        );
+    }
+    if replay.policy() != settings.replay.policy {
+        bail!(
+            "{} was filled under replay {:?}, but the configuration now says {:?}",
+            replay_path.display(),
+            replay.policy(),
+            settings.replay.policy
+        );
+    }
+    let learner = Learner::new(net_optimizer, replay, settings, state.learner_rng.clone());
+    Ok((learner, state))
+}
+
+/// Writes checkpoint `ckpt-<games>` of `state` (the network kept under `nets/` first when
+/// `keep_net`), points `latest` at it; returns its path.
+///
+/// # Errors
+/// A failed write (the partial checkpoint is removed).
+pub fn save_checkpoint(
+    run_dir: &RunDir,
+    learner: &Learner,
+    state: &RunState,
+    manifest: &NetManifest,
+    keep_net: bool,
+) -> anyhow::Result<PathBuf> {
+    let pause = std::env::var(CHECKPOINT_PAUSE_ENV)
+        .ok()
+        .and_then(|ms| ms.parse::<u64>().ok());
+    let net = learner.net_optimizer.inference_net();
+    let manifest = &NetManifest {
+        net_version: Some(state.games),
+        ..manifest.clone()
+    };
+    if keep_net {
+        // Before the checkpoint: a checkpoint on disk always has its network kept.
+        save_net(&net, manifest, &run_dir.kept_net_base(state.games)?)?;
+    }
+    run_dir.write_checkpoint(state.games, |dir| {
+        save_net(&net, manifest, &dir.join("net"))?;
+        write_atomically(
+            &dir.join("optimizer.bpk"),
+            &learner.net_optimizer.optimizer_bytes()?,
+        )?;
+        if let Some(ms) = pause {
+            std::thread::sleep(Duration::from_millis(ms));
+        }
+        write_replay(dir, &learner.replay)?;
+        write_atomically(
+            &dir.join(STATE_FILE),
+            serde_json::to_string_pretty(state)?.as_bytes(),
+        )
+    })
+}

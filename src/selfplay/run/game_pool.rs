@@ -1,0 +1,333 @@
+//! The self-play players of a session: N threads, each with its own `SelfPlayer`, sharing one
+//! batching evaluator, each game played with the network version current when it starts
+//! (pinned to its last move). Two ways to hand out games (`run.mode`):
+//!
+//! - `sequential`: the learner (the calling thread) hands out numbered games and receives them
+//!   finished, one at a time, and hands out the next only after learning one: with N = 1 a
+//!   game starts only after the previous one has been learned (the paper's loop);
+//! - `parallel`: the players number their games themselves and start the next as soon as one
+//!   ends; the learner learns the finished games as they come, so learning does not stop play —
+//!   unless the learner falls behind by N finished games waiting: then a player waits before its
+//!   next game (games the learner could only drop for their lag would take its processor).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex, mpsc};
+use std::time::Instant;
+
+use anyhow::Context;
+
+use crate::games::Game;
+use crate::search::Evaluator;
+use crate::selfplay::config::RunMode;
+use crate::selfplay::run::learnable_game::LearnableGame;
+use crate::selfplay::run::run_clock::RunClock;
+use crate::selfplay::run::self_play::{FinishedGame, RunProgress, SelfPlaySettings, SelfPlayer};
+use crate::selfplay::run::streams::{STREAM_GAME, stream_rng};
+use crate::selfplay::run::training::StopReason;
+use crate::value::BatchingEvaluator;
+
+/// A finished game, the network version it was played with, and the wall time of its network
+/// calls.
+pub struct Finished<G> {
+    pub game: FinishedGame<G>,
+    /// The game's number (0-based, resumes included).
+    pub index: u64,
+    pub net_version: u64,
+    pub net_seconds: f64,
+}
+
+/// The learner's side of the pool.
+pub trait GameSink<G: Game> {
+    /// The progress for game number `index` (0-based, resumes included), or why no more games
+    /// are started. In `parallel` mode it is asked after each game learned, with the number of
+    /// the next game to start.
+    fn next_game(&self, index: u64) -> Result<RunProgress, StopReason>;
+
+    /// Learns (and logs, checkpoints …) a finished game.
+    fn game_finished(&mut self, finished: LearnableGame) -> anyhow::Result<()>;
+}
+
+/// What the players play and with what.
+pub struct Players<'a, G: Game> {
+    pub initial: &'a G,
+    pub settings: &'a SelfPlaySettings,
+    pub seed: u64,
+    pub threads: usize,
+    pub shared: &'a BatchingEvaluator<G>,
+    /// The number of the first game to hand out.
+    pub first_index: u64,
+}
+
+/// The run's limits as the players check them in `parallel` mode.
+pub struct Limits<'a> {
+    pub max_games: Option<u64>,
+    pub max_time: Option<f64>,
+    pub clock: &'a RunClock,
+}
+
+/// Plays games on `players.threads` threads until `sink` (or, in `parallel` mode, `limits`)
+/// stops them, and returns why.
+///
+/// # Errors
+/// A player thread died, or the sink failed to learn a game.
+pub fn play_games<G: Game>(
+    players: &Players<'_, G>,
+    mode: RunMode,
+    limits: &Limits<'_>,
+    sink: &mut dyn GameSink<G>,
+) -> anyhow::Result<StopReason> {
+    match mode {
+        RunMode::Sequential => play_sequential(players, sink),
+        // A distributed session's players are `descent worker`s: it never gets here.
+        RunMode::Parallel | RunMode::Distributed => play_parallel(players, limits, sink),
+    }
+}
+
+/// `sequential`: the learner hands out each game after learning one.
+fn play_sequential<G: Game>(
+    players: &Players<'_, G>,
+    sink: &mut dyn GameSink<G>,
+) -> anyhow::Result<StopReason> {
+    let (ticket_tx, ticket_rx) = mpsc::channel::<Ticket>();
+    let ticket_rx = Mutex::new(ticket_rx);
+    let take = || ticket_rx.lock().expect("ticket lock").recv().ok();
+    std::thread::scope(|scope| {
+        let done_rx = spawn_players(scope, players, &take);
+        let mut issued = players.first_index;
+        let mut outstanding = 0usize;
+        let mut stop = None;
+        let mut issue = |sink: &dyn GameSink<G>, outstanding: &mut usize| {
+            let progress = sink.next_game(issued)?;
+            let ticket = Ticket {
+                index: issued,
+                progress,
+            };
+            ticket_tx.send(ticket).expect("players are waiting");
+            issued += 1;
+            *outstanding += 1;
+            Ok(())
+        };
+        for _ in 0..players.threads {
+            if let Err(reason) = issue(sink, &mut outstanding) {
+                stop = Some(reason);
+                break;
+            }
+        }
+        while outstanding > 0 {
+            let finished = done_rx.recv().context("a self-play thread died")?;
+            outstanding -= 1;
+            sink.game_finished(finished)?;
+            if stop.is_none() {
+                stop = issue(sink, &mut outstanding).err();
+            }
+        }
+        drop(ticket_tx);
+        Ok(stop.unwrap_or(StopReason::MaxGames))
+    })
+}
+
+/// `parallel`: the players take their games themselves; the learner learns what comes and
+/// stops the players when the sink says so.
+fn play_parallel<G: Game>(
+    players: &Players<'_, G>,
+    limits: &Limits<'_>,
+    sink: &mut dyn GameSink<G>,
+) -> anyhow::Result<StopReason> {
+    let tickets = FreeTickets::new(players.first_index, players.threads, limits);
+    let take = || tickets.take().ok();
+    std::thread::scope(|scope| {
+        let done_rx = spawn_players(scope, players, &take);
+        // Stops the players whatever happens below (an error included).
+        let _stop_on_exit = StopOnDrop(&tickets);
+        // Ends when every player has stopped and its last game is learned.
+        for finished in done_rx {
+            tickets.received();
+            sink.game_finished(finished)?;
+            if let Err(reason) = sink.next_game(tickets.next_index()) {
+                tickets.stop(reason);
+            }
+        }
+        Ok(tickets.stop_reason())
+    })
+}
+
+/// Starts `players.threads` player threads taking their games from `take`; returns where
+/// their finished games arrive (closed once every player has stopped).
+fn spawn_players<'scope, G: Game>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    players: &'scope Players<'_, G>,
+    take: &'scope (dyn Fn() -> Option<Ticket> + Sync),
+) -> mpsc::Receiver<LearnableGame> {
+    let (done_tx, done_rx) = mpsc::channel::<LearnableGame>();
+    for _ in 0..players.threads {
+        let done = done_tx.clone();
+        scope.spawn(move || player_loop(players, take, &done));
+    }
+    done_rx
+}
+
+/// A game handed to a player: its number and the run's progress.
+struct Ticket {
+    index: u64,
+    progress: RunProgress,
+}
+
+/// The tickets of `parallel` mode: numbered in order, until the run's limits or a stop; a
+/// ticket waits while 2 × threads games are handed out and not yet received by the learner
+/// (at most `threads` in play, so at least `threads` finished ones waiting).
+struct FreeTickets<'a> {
+    next: AtomicU64,
+    first_index: u64,
+    threads: u64,
+    limits: &'a Limits<'a>,
+    stopped: Mutex<Option<StopReason>>,
+    /// Games the learner has received.
+    received: Mutex<u64>,
+    room: Condvar,
+}
+
+impl<'a> FreeTickets<'a> {
+    fn new(first_index: u64, threads: usize, limits: &'a Limits<'a>) -> Self {
+        FreeTickets {
+            next: AtomicU64::new(first_index),
+            first_index,
+            threads: threads as u64,
+            limits,
+            stopped: Mutex::new(None),
+            received: Mutex::new(0),
+            room: Condvar::new(),
+        }
+    }
+
+    /// The learner has taken a finished game.
+    fn received(&self) {
+        *self.received.lock().expect("received lock") += 1;
+        self.room.notify_one();
+    }
+
+    /// Waits while the learner is 2 × threads games behind (or until a stop).
+    fn wait_for_room(&self) {
+        let mut received = self.received.lock().expect("received lock");
+        loop {
+            let handed_out = self.next.load(Ordering::Relaxed) - self.first_index;
+            let stopped = self.stopped.lock().expect("stop lock").is_some();
+            if stopped || handed_out < *received + 2 * self.threads {
+                return;
+            }
+            received = self
+                .room
+                .wait_timeout(received, std::time::Duration::from_millis(50))
+                .expect("received lock")
+                .0;
+        }
+    }
+
+    /// The next game, or why there is none.
+    fn take(&self) -> Result<Ticket, StopReason> {
+        self.wait_for_room();
+        if let Some(reason) = *self.stopped.lock().expect("stop lock") {
+            return Err(reason);
+        }
+        let elapsed = self.limits.clock.elapsed();
+        if self.limits.max_time.is_some_and(|max| elapsed >= max) {
+            return Err(self.stop(StopReason::MaxTime));
+        }
+        let index = self.next.fetch_add(1, Ordering::Relaxed);
+        if self.limits.max_games.is_some_and(|max| index >= max) {
+            return Err(self.stop(StopReason::MaxGames));
+        }
+        let progress = RunProgress {
+            by_games: self
+                .limits
+                .max_games
+                .map_or(0.0, |max| index as f64 / max as f64),
+            elapsed_at_start: elapsed,
+            max_time: self.limits.max_time,
+            started: Instant::now(),
+        };
+        Ok(Ticket { index, progress })
+    }
+
+    fn next_index(&self) -> u64 {
+        self.next.load(Ordering::Relaxed)
+    }
+
+    /// Stops handing out games (the first reason given stays); returns the reason kept.
+    fn stop(&self, reason: StopReason) -> StopReason {
+        *self
+            .stopped
+            .lock()
+            .expect("stop lock")
+            .get_or_insert(reason)
+    }
+
+    fn stop_reason(&self) -> StopReason {
+        self.stopped
+            .lock()
+            .expect("stop lock")
+            .unwrap_or(StopReason::MaxGames)
+    }
+}
+
+struct StopOnDrop<'t, 'a>(&'t FreeTickets<'a>);
+
+impl Drop for StopOnDrop<'_, '_> {
+    fn drop(&mut self) {
+        self.0.stop(StopReason::MaxGames);
+    }
+}
+
+/// One player thread: plays the games it takes until there are none, each with the network
+/// version current when it starts.
+fn player_loop<G: Game>(
+    players: &Players<'_, G>,
+    take: &(dyn Fn() -> Option<Ticket> + Sync),
+    done: &mpsc::Sender<LearnableGame>,
+) {
+    let mut player = SelfPlayer::<G>::new(players.settings.clone());
+    while let Some(ticket) = take() {
+        let pinned = players.shared.pin();
+        let timed = TimedEvaluator::new(&pinned);
+        let mut rng = stream_rng(players.seed, STREAM_GAME, ticket.index);
+        let game = player.play(players.initial, &timed, &ticket.progress, &mut rng);
+        let finished = Finished {
+            game,
+            index: ticket.index,
+            net_version: pinned.version(),
+            net_seconds: timed.seconds(),
+        };
+        // Encoded here, off the learner's thread.
+        if done.send(LearnableGame::from_finished(&finished)).is_err() {
+            break;
+        }
+    }
+}
+
+/// The evaluator of one game, timing its calls.
+pub struct TimedEvaluator<'a, E> {
+    inner: &'a E,
+    nanos: AtomicU64,
+}
+
+impl<'a, E> TimedEvaluator<'a, E> {
+    pub fn new(inner: &'a E) -> Self {
+        TimedEvaluator {
+            inner,
+            nanos: AtomicU64::new(0),
+        }
+    }
+
+    /// Wall time spent in the evaluator so far.
+    pub fn seconds(&self) -> f64 {
+        self.nanos.load(Ordering::Relaxed) as f64 * 1e-9
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> Evaluator<G> for TimedEvaluator<'_, E> {
+    fn evaluate(&self, positions: &[G], values_p0: &mut [f32]) {
+        let start = Instant::now();
+        self.inner.evaluate(positions, values_p0);
+        self.nanos
+            .fetch_add(start.elapsed().as_nanos() as u64, Ordering::Relaxed);
+    }
+}

@@ -1,0 +1,53 @@
+//! `LearnableGame`: a finished game as the learner takes it — its learning pairs encoded (before
+//! augmentation), the network version it was played with, and what its metrics line reports —
+//! whether it was played on a thread of this process (`from_finished`) or arrived as a record
+//! (`GameRecord::replay`).
+
+use crate::games::{Action, Game, Outcome};
+use crate::learn::augment::{EncodedPairs, encode_positions};
+use crate::search::SearchStats;
+use crate::selfplay::run::game_pool::Finished;
+
+/// A finished game, ready to learn.
+#[derive(Clone, Debug)]
+pub struct LearnableGame {
+    /// The game's number in the run (its random stream).
+    pub index: u64,
+    /// The network version it was played with.
+    pub net_version: u64,
+    pub pairs: EncodedPairs,
+    pub plies: usize,
+    /// The moves of the game, and the search's value before each (P0's view) where the actor
+    /// recorded it (games from a worker have none).
+    pub moves: Vec<Action>,
+    pub values_p0: Vec<f32>,
+    pub outcome: Outcome,
+    /// f_t of the final position.
+    pub final_value_p0: f32,
+    pub search: SearchStats,
+    /// Wall time of the game, and of its network calls.
+    pub seconds: f64,
+    pub net_seconds: f64,
+    pub table_states: usize,
+}
+
+impl LearnableGame {
+    /// `finished`, its pairs encoded.
+    pub fn from_finished<G: Game>(finished: &Finished<G>) -> LearnableGame {
+        let game = &finished.game;
+        LearnableGame {
+            index: finished.index,
+            net_version: finished.net_version,
+            pairs: encode_positions(&game.pairs),
+            plies: game.moves.len(),
+            moves: game.moves.clone(),
+            values_p0: game.values_p0.clone(),
+            outcome: game.outcome,
+            final_value_p0: game.final_value_p0,
+            search: game.search,
+            seconds: game.seconds,
+            net_seconds: finished.net_seconds,
+            table_states: game.table_states,
+        }
+    }
+}

@@ -1,0 +1,123 @@
+//! The evaluation run inside training (paper section 8.5): the current network plays with
+//! completed UBFM_s against a baseline — UCT with random playouts, or random moves — with the
+//! same budget per move, half the games as P0 and half as P1, through the arena's matches.
+//! Logged as the win rate minus the loss rate with its 95 % interval; in a one-player game, as
+//! each side's mean score (each plays half the games alone).
+
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::arena::agent::SharedEvaluator;
+use crate::arena::{AgentFactory, AgentSpec, play_match};
+use crate::games::Game;
+use crate::search::{Decision, MctsOptions, SearchSpec, TerminalEval, Variant};
+use crate::selfplay::config::{EvalOpponent, EvaluationSettings};
+
+/// The result of one evaluation, from the network's side.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EvalReport {
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// (wins - losses) / games.
+    pub win_minus_loss: f64,
+    /// Half-width of the 95 % interval of `win_minus_loss`.
+    pub ci95: f64,
+    /// Wins, draws, losses with the network as P0, then as P1.
+    pub as_p0: [u64; 3],
+    pub as_p1: [u64; 3],
+    /// One-player games (each side plays half the games alone): the network's mean score with
+    /// its 95 % half-width, its best, and the baseline's mean score.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean_score: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean_score_ci95: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best_score: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline_mean_score: Option<f64>,
+}
+
+/// The baseline agent of `settings`.
+pub fn baseline_spec(settings: &EvaluationSettings) -> AgentSpec {
+    match settings.opponent {
+        EvalOpponent::Mcts => AgentSpec {
+            text: format!("mcts:{}", budget_text(&settings.budget)),
+            search: SearchSpec::Mcts {
+                budget: settings.budget,
+                options: MctsOptions::uct(),
+            },
+            model: None,
+        },
+        EvalOpponent::Random => "random".parse().expect("a valid spec"),
+    }
+}
+
+fn budget_text(budget: &crate::search::Budget) -> String {
+    let mut parts = Vec::new();
+    if let Some(n) = budget.iterations {
+        parts.push(format!("iters={n}"));
+    }
+    if let Some(t) = budget.time {
+        parts.push(format!("time={}", crate::settings::DurationText(t)));
+    }
+    parts.join(",")
+}
+
+/// Plays `settings.games` games between the network (`net`, with completed UBFM_s) and the
+/// baseline, both with `settings.budget` per move.
+pub fn evaluate_against_baseline<G: Game>(
+    initial: &G,
+    net: SharedEvaluator<G>,
+    settings: &EvaluationSettings,
+    terminal_eval: TerminalEval,
+    seed: u64,
+) -> EvalReport {
+    let player = AgentFactory::with_evaluator(
+        AgentSpec {
+            text: format!("ubfms:model=<current>,{}", budget_text(&settings.budget)),
+            search: SearchSpec::TreeSearch {
+                budget: settings.budget,
+                variant: Variant::Ubfm,
+                completed: true,
+                decision: Decision::Safest,
+            },
+            model: None,
+        },
+        net,
+        terminal_eval,
+        "the run's current network".to_string(),
+    );
+    let baseline = AgentFactory::with_evaluator(
+        baseline_spec(settings),
+        Arc::new(crate::search::ConstantEvaluator::default()),
+        TerminalEval::Classic,
+        String::new(),
+    );
+    let report = play_match(
+        initial,
+        &player,
+        &baseline,
+        settings.games,
+        seed,
+        1,
+        &|_| {},
+    );
+    let s = report.summary;
+    EvalReport {
+        games: s.games,
+        wins: s.wins,
+        draws: s.draws,
+        losses: s.losses,
+        win_minus_loss: s.win_minus_loss,
+        ci95: s.win_minus_loss_ci95,
+        as_p0: report.as_p0,
+        as_p1: report.as_p1,
+        mean_score: report.scores.as_ref().map(|c| c.agent.mean),
+        mean_score_ci95: report.scores.as_ref().map(|c| c.agent.ci95),
+        best_score: report.scores.as_ref().map(|c| c.agent.best),
+        baseline_mean_score: report.scores.as_ref().map(|c| c.opponent.mean),
+    }
+}

@@ -1,0 +1,562 @@
+//! The run directory (docs/run-directory.md):
+//!
+//! ```text
+//! <run-dir>/
+//!   config.yaml              the resolved configuration
+//!   metrics.jsonl            one JSON line per game / evaluation / checkpoint
+//!   games.jsonl              one JSON line per game learned: its moves and values (games_log)
+//!   events.out.tfevents.*    TensorBoard's events, derived from metrics.jsonl (tensorboard)
+//!   ckpt-<games>/            net.bpk + net.json, optimizer.bpk, replay.bin.zst, state.json,
+//!                            checksums.sha256 (written last)
+//!   latest -> ckpt-<games>   replaced last, atomically
+//!   nets/net-<games>.{bpk,json}   each checkpoint's network, with `checkpoint.keep_nets`
+//!   .lock                    held by the process training the run (see `dir_lock`)
+//! ```
+//! A checkpoint is written into a hidden temporary directory, every file fsynced, its checksums
+//! written, then renamed into place and the directory fsynced; `latest` is a symbolic link
+//! replaced by a rename. A run killed at any instant therefore finds `latest` pointing at a
+//! complete checkpoint; leftover temporary directories are removed on resume. A run whose
+//! `latest` is missing or dangling (a copy tool dropped the link) resumes from its newest
+//! complete checkpoint, with a warning. Loading a checkpoint checks every file's checksum.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context, bail};
+
+use crate::selfplay::run::dir_lock::{DirLock, holds_more_than_its_lock};
+use crate::value::checksum::{CHECKSUM_FILE, verify_checksum_file, write_checksum_file};
+
+pub const CONFIG_FILE: &str = "config.yaml";
+pub const METRICS_FILE: &str = "metrics.jsonl";
+pub const LATEST: &str = "latest";
+const CHECKPOINT_PREFIX: &str = "ckpt-";
+const TEMP_PREFIX: &str = ".tmp-";
+const NETS_DIR: &str = "nets";
+const KEPT_NET_PREFIX: &str = "net-";
+/// The files of a checkpoint, each listed in its `checksums.sha256`.
+pub const CHECKPOINT_FILES: [&str; 5] = [
+    "net.bpk",
+    "net.json",
+    "optimizer.bpk",
+    crate::selfplay::run::replay_file::REPLAY_FILE,
+    STATE_FILE,
+];
+/// The run state of a checkpoint.
+pub const STATE_FILE: &str = "state.json";
+
+/// A run directory. One opened for writing holds its lock (shared by clones) until the last
+/// clone is dropped.
+#[derive(Clone, Debug)]
+pub struct RunDir {
+    root: PathBuf,
+    lock: Option<Arc<DirLock>>,
+}
+
+fn sync_dir(path: &Path) -> anyhow::Result<()> {
+    fs::File::open(path)
+        .and_then(|d| d.sync_all())
+        .with_context(|| format!("cannot sync directory {}", path.display()))
+}
+
+impl RunDir {
+    /// Creates a run directory for a new run, locks it and writes its configuration. Refuses a
+    /// directory that already holds a run or anything else (nothing is overwritten).
+    ///
+    /// # Errors
+    /// The directory already holds a run, or cannot be created and locked.
+    pub fn create(root: &Path, config_yaml: &str) -> anyhow::Result<RunDir> {
+        let refuse_existing = || -> anyhow::Result<()> {
+            if root.join(CONFIG_FILE).exists() {
+                bail!(
+                    "{} already holds a run: resume it with `descent train --resume {}` or choose another --run-dir",
+                    root.display(),
+                    root.display()
+                );
+            }
+            if root.exists() && holds_more_than_its_lock(root)? {
+                bail!(
+                    "{} exists and is not empty: choose another --run-dir",
+                    root.display()
+                );
+            }
+            Ok(())
+        };
+        refuse_existing()?;
+        fs::create_dir_all(root)
+            .with_context(|| format!("cannot create the run directory {}", root.display()))?;
+        let lock = DirLock::acquire(root, "run")?;
+        // Another process may have created the run between the check and the lock.
+        refuse_existing()?;
+        crate::value::saved_net::write_atomically(&root.join(CONFIG_FILE), config_yaml.as_bytes())?;
+        Ok(RunDir {
+            root: root.to_path_buf(),
+            lock: Some(Arc::new(lock)),
+        })
+    }
+
+    /// Opens an existing run directory to read it (its checkpoints, its kept networks).
+    ///
+    /// # Errors
+    /// The directory (or file) is missing or not what it should be.
+    pub fn open(root: &Path) -> anyhow::Result<RunDir> {
+        if !root.join(CONFIG_FILE).is_file() {
+            bail!(
+                "{} is not a run directory (no {CONFIG_FILE} in it)",
+                root.display()
+            );
+        }
+        Ok(RunDir {
+            root: root.to_path_buf(),
+            lock: None,
+        })
+    }
+
+    /// Opens an existing run directory to train it (resume): locks it, so that a second
+    /// process is refused while this one runs.
+    ///
+    /// # Errors
+    /// The run is missing, or another process holds its lock.
+    pub fn open_for_writing(root: &Path) -> anyhow::Result<RunDir> {
+        let mut run_dir = RunDir::open(root)?;
+        run_dir.lock = Some(Arc::new(DirLock::acquire(root, "run")?));
+        Ok(run_dir)
+    }
+
+    /// Whether this process holds the run's lock (needed to train it).
+    pub fn is_locked(&self) -> bool {
+        self.lock.is_some()
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The configuration text the run was started with.
+    ///
+    /// # Errors
+    /// `config.yaml` cannot be read.
+    pub fn config_text(&self) -> anyhow::Result<String> {
+        let path = self.root.join(CONFIG_FILE);
+        fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))
+    }
+
+    pub fn metrics_path(&self) -> PathBuf {
+        self.root.join(METRICS_FILE)
+    }
+
+    /// The checkpoint `latest` points at; if the link is missing or dangling, the newest
+    /// complete checkpoint (with a warning); `None` when the run has none.
+    ///
+    /// # Errors
+    /// The run directory cannot be read.
+    pub fn latest_checkpoint(&self) -> anyhow::Result<Option<PathBuf>> {
+        let link = self.root.join(LATEST);
+        let problem = match fs::read_link(&link) {
+            Ok(target) => {
+                let path = self.root.join(&target);
+                // A checkpoint of this run: `ckpt-N` beside the link, nothing else.
+                let own = matches!(
+                    target.components().collect::<Vec<_>>()[..],
+                    [std::path::Component::Normal(name)] if name.to_string_lossy().starts_with("ckpt-")
+                );
+                if !own {
+                    format!(
+                        "{} points at {}, which is not a checkpoint of this run",
+                        link.display(),
+                        target.display()
+                    )
+                } else if path.is_dir() {
+                    return Ok(Some(path));
+                } else {
+                    format!(
+                        "{} points at {}, which is missing",
+                        link.display(),
+                        path.display()
+                    )
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                format!("{} is missing", link.display())
+            }
+            Err(e) => return Err(e).with_context(|| format!("cannot read {}", link.display())),
+        };
+        let newest = self.newest_complete_checkpoint()?;
+        if let Some(path) = &newest {
+            tracing::warn!(
+                "{problem}: using the newest complete checkpoint, {}",
+                path.display()
+            );
+        }
+        Ok(newest)
+    }
+
+    /// The newest checkpoint directory holding all its files (an incomplete one, say from a
+    /// copy cut short, is skipped with a warning).
+    fn newest_complete_checkpoint(&self) -> anyhow::Result<Option<PathBuf>> {
+        for (_, path) in self.checkpoints()?.into_iter().rev() {
+            let missing: Vec<&str> = CHECKPOINT_FILES
+                .iter()
+                .chain([&CHECKSUM_FILE])
+                .copied()
+                .filter(|name| !path.join(name).is_file())
+                .collect();
+            // Checkpoints written before checksums have no checksum file.
+            if missing.is_empty() || missing == [CHECKSUM_FILE] {
+                return Ok(Some(path));
+            }
+            tracing::warn!(
+                "{} is incomplete (no {}): skipped",
+                path.display(),
+                missing.join(", ")
+            );
+        }
+        Ok(None)
+    }
+
+    /// Checks the checksums of the checkpoint at `dir` before it is loaded (a checkpoint
+    /// written before checksums is loaded with a warning).
+    ///
+    /// # Errors
+    /// A file that does not match its checksum, or a missing one.
+    pub fn verify_checkpoint(dir: &Path) -> anyhow::Result<()> {
+        if !verify_checksum_file(dir, &CHECKPOINT_FILES)? {
+            tracing::warn!(
+                "{} has no {CHECKSUM_FILE} (written by an older descent): its files are not verified",
+                dir.display()
+            );
+        }
+        Ok(())
+    }
+
+    /// Removes temporary directories left by a run killed while checkpointing.
+    ///
+    /// # Errors
+    /// A directory that cannot be removed.
+    pub fn remove_partial_checkpoints(&self) -> anyhow::Result<usize> {
+        let mut removed = 0;
+        for entry in fs::read_dir(&self.root)? {
+            let entry = entry?;
+            if entry.file_name().to_string_lossy().starts_with(TEMP_PREFIX) {
+                if entry.file_type()?.is_dir() {
+                    fs::remove_dir_all(entry.path())?;
+                } else {
+                    fs::remove_file(entry.path())?;
+                }
+                removed += 1;
+            }
+        }
+        Ok(removed)
+    }
+
+    /// Writes checkpoint `ckpt-<games>`: `write` fills a temporary directory (fsyncing its
+    /// files), their checksums are added, and the directory is renamed into place; `latest` is
+    /// replaced last. A failure (a full disk) removes the temporary directory.
+    ///
+    /// # Errors
+    /// A failed write or rename (the temporary directory is removed).
+    pub fn write_checkpoint(
+        &self,
+        games: u64,
+        write: impl FnOnce(&Path) -> anyhow::Result<()>,
+    ) -> anyhow::Result<PathBuf> {
+        anyhow::ensure!(
+            self.is_locked(),
+            "{} is written without its lock",
+            self.root.display()
+        );
+        let name = format!("{CHECKPOINT_PREFIX}{games}");
+        let temp = self.root.join(format!("{TEMP_PREFIX}{name}"));
+        if temp.exists() {
+            fs::remove_dir_all(&temp)?;
+        }
+        fs::create_dir(&temp).with_context(|| format!("cannot create {}", temp.display()))?;
+        let filled = write(&temp)
+            .and_then(|()| write_checksum_file(&temp))
+            .and_then(|()| sync_dir(&temp));
+        if let Err(e) = filled {
+            let _ = fs::remove_dir_all(&temp);
+            return Err(e);
+        }
+        let path = self.root.join(&name);
+        if path.exists() {
+            fs::remove_dir_all(&path)?;
+        }
+        fs::rename(&temp, &path)
+            .with_context(|| format!("cannot rename {} to {}", temp.display(), path.display()))?;
+        let link_temp = self.root.join(format!("{TEMP_PREFIX}{LATEST}"));
+        let _ = fs::remove_file(&link_temp);
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&name, &link_temp)
+            .with_context(|| format!("cannot create {}", link_temp.display()))?;
+        #[cfg(not(unix))]
+        compile_error!("run directories use symbolic links: a unix system is needed");
+        fs::rename(&link_temp, self.root.join(LATEST))?;
+        sync_dir(&self.root)?;
+        Ok(path)
+    }
+
+    /// Where the network of the checkpoint after `games` games is kept (`checkpoint.keep_nets`):
+    /// a saved network's base path (`.bpk` + `.json`). Creates `nets/` if needed.
+    ///
+    /// # Errors
+    /// `nets/` cannot be created.
+    pub fn kept_net_base(&self, games: u64) -> anyhow::Result<PathBuf> {
+        let dir = self.root.join(NETS_DIR);
+        fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        Ok(dir.join(format!("{KEPT_NET_PREFIX}{games}")))
+    }
+
+    /// The kept networks, oldest first, as `(games, base path)`.
+    ///
+    /// # Errors
+    /// `nets/` cannot be read.
+    pub fn kept_nets(&self) -> anyhow::Result<Vec<(u64, PathBuf)>> {
+        let dir = self.root.join(NETS_DIR);
+        if !dir.is_dir() {
+            return Ok(Vec::new());
+        }
+        // A kept network is complete once its manifest (written last) is there.
+        numbered_entries(&dir, KEPT_NET_PREFIX, ".json")
+    }
+
+    /// Deletes the kept networks of more than `games` games: on resume, those of checkpoints
+    /// lost in a kill, which the resumed run replaces.
+    ///
+    /// # Errors
+    /// A file that cannot be removed.
+    pub fn remove_kept_nets_after(&self, games: u64) -> anyhow::Result<()> {
+        for (kept_games, base) in self.kept_nets()? {
+            if kept_games > games {
+                for extension in ["json", "bpk"] {
+                    let path = base.with_extension(extension);
+                    if path.exists() {
+                        fs::remove_file(&path)
+                            .with_context(|| format!("cannot remove {}", path.display()))?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Training time (seconds) of every checkpoint the metrics log records, by games played.
+    ///
+    /// # Errors
+    /// `metrics.jsonl` cannot be read.
+    pub fn checkpoint_times(&self) -> anyhow::Result<std::collections::BTreeMap<u64, f64>> {
+        let path = self.metrics_path();
+        let text =
+            fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+        let mut times = std::collections::BTreeMap::new();
+        for line in text.lines() {
+            let Ok(value) = serde_json::from_str::<serde_json::Value>(line) else {
+                continue;
+            };
+            if value["kind"] == "checkpoint"
+                && let (Some(games), Some(seconds)) =
+                    (value["game"].as_u64(), value["elapsed_seconds"].as_f64())
+            {
+                times.insert(games, seconds);
+            }
+        }
+        Ok(times)
+    }
+
+    /// The checkpoints present, oldest first, as `(games, path)`.
+    ///
+    /// # Errors
+    /// The run directory cannot be read.
+    pub fn checkpoints(&self) -> anyhow::Result<Vec<(u64, PathBuf)>> {
+        numbered_entries(&self.root, CHECKPOINT_PREFIX, "")
+    }
+
+    /// Deletes all but the last `keep` checkpoints (0: keep all); `latest` is never deleted.
+    ///
+    /// # Errors
+    /// A checkpoint that cannot be removed.
+    pub fn prune(&self, keep: usize) -> anyhow::Result<()> {
+        if keep == 0 {
+            return Ok(());
+        }
+        let latest = self.latest_checkpoint()?;
+        let all = self.checkpoints()?;
+        for (_, path) in all.iter().take(all.len().saturating_sub(keep)) {
+            if Some(path) != latest.as_ref() {
+                fs::remove_dir_all(path)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The entries `<prefix><number><suffix>` of `dir`, by number, as `(number, the entry's path
+/// without the suffix)`.
+fn numbered_entries(dir: &Path, prefix: &str, suffix: &str) -> anyhow::Result<Vec<(u64, PathBuf)>> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
+        let name = entry?.file_name().to_string_lossy().into_owned();
+        if let Some(number) = name
+            .strip_prefix(prefix)
+            .and_then(|n| n.strip_suffix(suffix))
+            .and_then(|n| n.parse::<u64>().ok())
+        {
+            found.push((number, dir.join(&name[..name.len() - suffix.len()])));
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// The append-only metrics log: one JSON object per line, flushed after each.
+pub struct MetricsLog {
+    file: fs::File,
+    bytes: u64,
+    /// The TensorBoard event file fed with every line (`run.tensorboard`).
+    tensorboard: Option<crate::selfplay::telemetry::tensorboard::TensorBoardLog>,
+}
+
+impl MetricsLog {
+    /// Opens the log for appending, first cutting it to `keep_bytes` (the length it had at the
+    /// checkpoint being resumed, so that lines of games lost in a kill do not remain). The log
+    /// then ends with `closing_line`, the resumed checkpoint's own line (written after the
+    /// checkpoint, so a kill between the two leaves it out: it is written again here). With
+    /// `tensorboard`, the run's TensorBoard event file is rebuilt from the lines kept and fed
+    /// with each line written (`selfplay::tensorboard`).
+    ///
+    /// # Errors
+    /// The directory (or file) is missing or not what it should be.
+    pub fn open(
+        path: &Path,
+        keep_bytes: u64,
+        closing_line: &str,
+        tensorboard: bool,
+    ) -> anyhow::Result<MetricsLog> {
+        let mut file = fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("cannot open {}", path.display()))?;
+        let length = file.metadata()?.len();
+        let before_line = keep_bytes.saturating_sub(closing_line.len() as u64);
+        let bytes = if length >= keep_bytes {
+            file.set_len(keep_bytes)?;
+            keep_bytes
+        } else {
+            if length < before_line {
+                tracing::warn!(
+                    "{} is shorter ({length} bytes) than its checkpoint recorded ({keep_bytes}): lines are missing",
+                    path.display()
+                );
+            }
+            file.set_len(length.min(before_line))?;
+            file.write_all(closing_line.as_bytes())?;
+            file.flush()?;
+            length.min(before_line) + closing_line.len() as u64
+        };
+        let tensorboard = match tensorboard {
+            true => {
+                let kept =
+                    fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+                let dir = path.parent().unwrap_or(Path::new("."));
+                let log = crate::selfplay::telemetry::tensorboard::TensorBoardLog::rebuild(
+                    dir,
+                    &String::from_utf8_lossy(&kept),
+                )?;
+                Some(log)
+            }
+            false => None,
+        };
+        Ok(MetricsLog {
+            file,
+            bytes,
+            tensorboard,
+        })
+    }
+
+    /// `line` as the text `write` appends.
+    ///
+    /// # Errors
+    /// The record cannot be serialised (not expected).
+    pub fn line_text(line: &impl serde::Serialize) -> anyhow::Result<String> {
+        let mut text = serde_json::to_string(line)?;
+        text.push('\n');
+        Ok(text)
+    }
+
+    /// Appends one line.
+    ///
+    /// # Errors
+    /// A failed write.
+    pub fn write(&mut self, line: &impl serde::Serialize) -> anyhow::Result<()> {
+        self.write_text(&Self::line_text(line)?)
+    }
+
+    /// Appends a line made by `line_text`.
+    ///
+    /// # Errors
+    /// A failed write.
+    pub fn write_text(&mut self, text: &str) -> anyhow::Result<()> {
+        self.file.write_all(text.as_bytes())?;
+        self.file.flush()?;
+        self.bytes += text.len() as u64;
+        if let Some(tensorboard) = &mut self.tensorboard
+            && let Err(e) = tensorboard.add_line(text)
+        {
+            tracing::warn!("TensorBoard events are no longer written: {e:#}");
+            self.tensorboard = None;
+        }
+        Ok(())
+    }
+
+    /// Bytes written so far.
+    pub fn len(&self) -> u64 {
+        self.bytes
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.bytes == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_checkpoint_leaves_nothing_and_latest_where_it_was() {
+        let tmp = tempfile::tempdir().unwrap();
+        let run = RunDir::create(&tmp.path().join("run"), "game: tic_tac_toe\n").unwrap();
+        run.write_checkpoint(2, |dir| Ok(fs::write(dir.join(STATE_FILE), "{}")?))
+            .unwrap();
+        let failed = run.write_checkpoint(4, |dir| {
+            fs::write(dir.join("net.bpk"), "half")?;
+            bail!("no space left on device")
+        });
+        assert!(failed.unwrap_err().to_string().contains("no space"));
+        assert!(!run.root().join(".tmp-ckpt-4").exists());
+        assert!(!run.root().join("ckpt-4").exists());
+        assert_eq!(
+            fs::read_link(run.root().join(LATEST)).unwrap(),
+            Path::new("ckpt-2")
+        );
+        assert_eq!(
+            fs::read_to_string(run.root().join("ckpt-2").join(CHECKSUM_FILE))
+                .unwrap()
+                .lines()
+                .count(),
+            1
+        );
+        // A reader does not hold the lock, and cannot write; a second writer is refused.
+        let reader = RunDir::open(run.root()).unwrap();
+        assert!(reader.write_checkpoint(6, |_| Ok(())).is_err());
+        let message = RunDir::open_for_writing(run.root())
+            .unwrap_err()
+            .to_string();
+        assert!(message.contains("is in use"), "{message}");
+        drop(run);
+        assert!(RunDir::open_for_writing(reader.root()).unwrap().is_locked());
+    }
+}

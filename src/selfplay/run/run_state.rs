@@ -1,0 +1,85 @@
+//! `RunState`: everything of a run that is not the network, the optimiser or the replay buffer,
+//! saved as `state.json` in each checkpoint (docs/run-directory.md).
+
+use std::path::Path;
+
+use anyhow::{Context, bail};
+use rand::rngs::Xoshiro256PlusPlus;
+use serde::{Deserialize, Serialize};
+
+use crate::selfplay::distributed::game_numbers::GameNumbers;
+use crate::selfplay::run::run_dir::STATE_FILE;
+
+/// The version of `state.json` this build reads and writes.
+pub const STATE_FORMAT: u32 = 1;
+
+/// Everything of a run that is not the network, the optimiser or the replay buffer; saved as
+/// `state.json` in each checkpoint.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RunState {
+    pub format: u32,
+    /// The game spec the run trains.
+    pub game: String,
+    /// Self-play games finished and learned.
+    pub games: u64,
+    pub pairs_added: u64,
+    pub pairs_learned: u64,
+    /// Training time so far, resumes included.
+    pub elapsed_seconds: f64,
+    /// Games not learned because their network was more than `run.max_lag` versions old.
+    #[serde(default)]
+    pub games_dropped: u64,
+    /// The number of the next game to hand out: one past the highest game learned or dropped
+    /// (absent in older checkpoints: then `games + games_dropped`).
+    #[serde(default)]
+    pub next_game_index: u64,
+    /// Distributed runs: the id of the last entry of the games stream read (learned, dropped
+    /// or rejected), so that a resume skips the entries this checkpoint already holds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream_position: Option<String>,
+    /// Distributed runs: records refused (undecodable, of another run, illegal …).
+    #[serde(default)]
+    pub records_rejected: u64,
+    /// Distributed runs: the numbers of the games learned or dropped, so that a game sent
+    /// again is refused, also after a resume.
+    #[serde(default, skip_serializing_if = "GameNumbers::is_empty")]
+    pub games_taken: GameNumbers,
+    /// The learner's random stream (replay sampling and minibatch order).
+    pub learner_rng: Xoshiro256PlusPlus,
+    /// Length of metrics.jsonl when the checkpoint was taken.
+    pub metrics_bytes: u64,
+    /// The terminal evaluation in use, its parameters resolved.
+    pub terminal_eval: String,
+    /// The configuration the run was trained with (YAML), to refuse a resume that would change
+    /// what is learned. Absent in checkpoints of older versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub config_yaml: Option<String>,
+}
+
+impl RunState {
+    /// The number of the first game a resumed session hands out.
+    pub fn next_game_index(&self) -> u64 {
+        self.next_game_index.max(self.games + self.games_dropped)
+    }
+
+    /// Reads `state.json` of the checkpoint directory `dir`.
+    ///
+    /// # Errors
+    /// A missing or unreadable `state.json`, or one of another format.
+    pub fn read(dir: &Path) -> anyhow::Result<RunState> {
+        let state_path = dir.join(STATE_FILE);
+        let state: RunState = serde_json::from_str(
+            &std::fs::read_to_string(&state_path)
+                .with_context(|| format!("cannot read {}", state_path.display()))?,
+        )
+        .with_context(|| format!("{} is not a descent run state", state_path.display()))?;
+        if state.format != STATE_FORMAT {
+            bail!(
+                "{}: state format {}, this descent reads format {STATE_FORMAT}",
+                state_path.display(),
+                state.format
+            );
+        }
+        Ok(state)
+    }
+}

@@ -1,0 +1,735 @@
+//! The training loop (paper Algorithm 3 with the options of docs/algorithms.md §3-6):
+//!
+//! ```text
+//! repeat until the run's limit:
+//!     play a self-play game (completed Descent, the table kept across the game's moves,
+//!         each move drawn from the root's children with the configured distribution)
+//!     pairs ← the game's learning pairs (tree, root or terminal learning), augmented if asked
+//!     add them to the replay buffer; run one learning phase
+//!     the players pick up the new weights before their next move
+//! ```
+//! N games are played at once on N threads sharing one batching evaluator. The network is
+//! versioned: version n is the network after n games learned, and each game is played with the
+//! version current when it started, to its last move. In `sequential` mode the learner (this
+//! thread) trains after each finished game on that game's data and then hands out the next
+//! game; with N = 1 a game starts only after the previous one has been learned: exactly the
+//! paper's sequential loop, reproducible from the seed (each game's random choices come from
+//! its own stream, seeded by the run seed and the game's number). In `parallel` mode the
+//! players never wait: the learner learns the games as they come. Either way a game more than
+//! `run.max_lag` versions behind the learner when its turn comes is dropped, not learned.
+//!
+//! This file is the loop; its parts live beside it: `game_pool.rs` (the player threads),
+//! `learner.rs` (a learning phase: the replay buffer and minibatches), `checkpoint.rs` (load,
+//! resume checks, save), `run_state.rs`, `metrics.rs`, `observer.rs`, `streams.rs` (the random
+//! streams) and `terminal_eval_choice.rs` (f_t's parameters).
+
+mod distributed;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::games::{Game, GameVisitor};
+use crate::learn::ReplayBuffer;
+use crate::learn::pretrain::random_terminal_pairs;
+use crate::search::TerminalEval;
+use crate::selfplay::config::{EvaluationSettings, RunMode, TrainSettings};
+use crate::selfplay::run::checkpoint::{
+    checkpoint_line, load_checkpoint, next_mark, save_checkpoint,
+};
+use crate::selfplay::run::game_pool::{GameSink, Limits, Players, play_games};
+use crate::selfplay::run::learnable_game::LearnableGame;
+use crate::selfplay::run::learner::{Learner, PhaseReport};
+use crate::selfplay::run::periodic_eval::evaluate_against_baseline;
+use crate::selfplay::run::run_clock::RunClock;
+use crate::selfplay::run::run_dir::{MetricsLog, RunDir};
+use crate::selfplay::run::run_state::{RunState, STATE_FORMAT};
+use crate::selfplay::run::self_play::{RunProgress, SelfPlaySettings};
+use crate::selfplay::run::streams::{STREAM_EVAL, STREAM_LEARNER, STREAM_SETUP, stream_rng};
+use crate::selfplay::run::terminal_eval_choice::{resolve_terminal_eval, trained_terminal_eval};
+use crate::selfplay::telemetry::games_log::{GAMES_FILE, GameLine, GamesLog};
+use crate::selfplay::telemetry::metrics::{DroppedGame, EvalMetrics, GameMetrics};
+use crate::selfplay::telemetry::observer::TrainingObserver;
+use crate::value::saved_net::NetManifest;
+use crate::value::{BatchingEvaluator, NetDevice, NetEvaluator, NetOptimizer, ValueNet};
+
+/// Why a run stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    MaxGames,
+    MaxTime,
+    /// A stop was asked for (`stop_request`: the first Ctrl-C of `descent train`).
+    Requested,
+}
+
+/// What a call to `train` did.
+#[derive(Clone, Debug)]
+pub struct TrainSummary {
+    pub games_this_session: u64,
+    pub total_games: u64,
+    /// Games played but not learned (too far behind the learner), in all.
+    pub games_dropped: u64,
+    pub elapsed_seconds: f64,
+    pub last_checkpoint: Option<PathBuf>,
+    pub stopped_by: StopReason,
+}
+
+/// Trains (or resumes, with `resume`) the run in `run_dir` with `settings`.
+///
+/// ```
+/// use descent::selfplay::{RunDir, SilentObserver, TrainConfig, train};
+///
+/// let yaml = "game: tic_tac_toe\nsearch: {iterations: 20}\nrun: {max_games: 3}\n";
+/// let config = TrainConfig::from_yaml(yaml).unwrap();
+/// let settings = config.validate().unwrap();
+/// let dir = tempfile::tempdir().unwrap();
+/// let run_dir = RunDir::create(&dir.path().join("run"), &config.to_yaml()).unwrap();
+/// let summary = train(&settings, &run_dir, false, &mut SilentObserver).unwrap();
+/// assert_eq!(summary.total_games, 3);
+/// assert!(summary.last_checkpoint.unwrap().ends_with("ckpt-3"));
+/// ```
+///
+/// # Errors
+/// A checkpoint that cannot be read or resumed under these settings, a device not compiled
+/// in, a failed write.
+pub fn train(
+    settings: &TrainSettings,
+    run_dir: &RunDir,
+    resume: bool,
+    observer: &mut dyn TrainingObserver,
+) -> anyhow::Result<TrainSummary> {
+    settings.game.visit(TrainVisitor {
+        settings,
+        run_dir,
+        resume,
+        observer,
+    })
+}
+
+struct TrainVisitor<'a> {
+    settings: &'a TrainSettings,
+    run_dir: &'a RunDir,
+    resume: bool,
+    observer: &'a mut dyn TrainingObserver,
+}
+
+impl GameVisitor for TrainVisitor<'_> {
+    type Output = anyhow::Result<TrainSummary>;
+    fn visit<G: Game>(self, initial: G) -> Self::Output {
+        train_game(
+            initial,
+            self.settings,
+            self.run_dir,
+            self.resume,
+            self.observer,
+        )
+    }
+}
+
+/// The learner's side of a training session.
+struct Session<'a, G: Game> {
+    settings: &'a TrainSettings,
+    run_dir: &'a RunDir,
+    observer: &'a mut dyn TrainingObserver,
+    initial: G,
+    device: NetDevice,
+    manifest: NetManifest,
+    terminal_eval: TerminalEval,
+    learner: Learner,
+    state: RunState,
+    metrics: MetricsLog,
+    games_log: GamesLog,
+    /// Training time, shared with the players in `parallel` mode.
+    clock: Arc<RunClock>,
+    games_at_start: u64,
+    /// The training time (seconds, resumes included) at which the next time-based checkpoint
+    /// is due: the next multiple of `checkpoint.every_time`, so that checkpoints fall on a
+    /// regular grid of training time whatever the resumes.
+    next_timed_checkpoint: f64,
+    last_checkpoint: Option<PathBuf>,
+    /// Checkpoints written by this session (a distributed learner acknowledges its games then).
+    checkpoints_written: u64,
+    /// `checkpointed_counts()` at the last checkpoint.
+    last_checkpoint_counts: (u64, u64, u64),
+}
+
+/// Algorithm 3 on the run directory: open the session (a new run, or the latest checkpoint),
+/// pre-train if asked, then play, learn and checkpoint until the run's limit.
+fn train_game<G: Game>(
+    initial: G,
+    settings: &TrainSettings,
+    run_dir: &RunDir,
+    resume: bool,
+    observer: &mut dyn TrainingObserver,
+) -> anyhow::Result<TrainSummary> {
+    let mut session = Session::open(initial, settings, run_dir, resume, observer)?;
+    if session.last_checkpoint.is_none() && settings.learning.pretrain_terminal_states > 0 {
+        session.pretrain()?;
+    }
+    session.run()
+}
+
+/// The latest complete checkpoint of `run_dir` when resuming (its checksums verified).
+fn checkpoint_to_resume(run_dir: &RunDir, resume: bool) -> anyhow::Result<Option<PathBuf>> {
+    anyhow::ensure!(
+        run_dir.is_locked(),
+        "{}: a run is trained only by the process holding its lock",
+        run_dir.root().display()
+    );
+    if !resume {
+        return Ok(None);
+    }
+    run_dir.remove_partial_checkpoints()?;
+    let checkpoint = run_dir.latest_checkpoint()?;
+    match &checkpoint {
+        // Before any of its files is read.
+        Some(dir) => RunDir::verify_checkpoint(dir)?,
+        None => {
+            let logged = std::fs::metadata(run_dir.metrics_path()).map_or(0, |m| m.len());
+            if logged > 0 {
+                tracing::warn!(
+                    "{} has no checkpoint: the run starts again from game 0 and its metrics.jsonl ({logged} bytes) is cut",
+                    run_dir.root().display()
+                );
+            }
+        }
+    }
+    Ok(checkpoint)
+}
+
+/// A new run's learner (a fresh network) and state.
+fn new_run<G: Game>(
+    settings: &TrainSettings,
+    manifest: &NetManifest,
+    terminal_eval: TerminalEval,
+    device: &NetDevice,
+) -> (Learner, RunState) {
+    let shape = manifest.input_shape;
+    let net = ValueNet::new(
+        &settings.architecture,
+        shape,
+        manifest.tanh_output,
+        &device.burn,
+    );
+    let learner = Learner::new(
+        NetOptimizer::new(net, settings.adam, device, shape),
+        ReplayBuffer::new(settings.replay.policy, G::ENCODING.len()),
+        settings,
+        stream_rng(settings.seed, STREAM_LEARNER, 0),
+    );
+    let state = RunState {
+        format: STATE_FORMAT,
+        game: settings.game.to_string(),
+        games: 0,
+        pairs_added: 0,
+        pairs_learned: 0,
+        elapsed_seconds: 0.0,
+        games_dropped: 0,
+        next_game_index: 0,
+        stream_position: None,
+        records_rejected: 0,
+        games_taken: Default::default(),
+        learner_rng: learner.rng.clone(),
+        metrics_bytes: 0,
+        terminal_eval: format!("{terminal_eval:?}"),
+        config_yaml: None,
+    };
+    (learner, state)
+}
+
+impl<'a, G: Game> Session<'a, G> {
+    /// Opens a session: resumes the latest checkpoint (with `resume`) or starts a new run, and
+    /// reopens metrics.jsonl where the checkpoint left it.
+    fn open(
+        initial: G,
+        settings: &'a TrainSettings,
+        run_dir: &'a RunDir,
+        resume: bool,
+        observer: &'a mut dyn TrainingObserver,
+    ) -> anyhow::Result<Self> {
+        let checkpoint = checkpoint_to_resume(run_dir, resume)?;
+        crate::value::direct::denormals::flush_denormals_to_zero();
+        let device = settings.run.device.device()?;
+        device.burn.seed(settings.seed);
+        let terminal_eval = match &checkpoint {
+            Some(dir) => trained_terminal_eval(dir, settings, &initial)?,
+            None => resolve_terminal_eval(settings, &initial)?,
+        };
+        let manifest = NetManifest::new(
+            &settings.game.to_string(),
+            &settings.architecture,
+            G::ENCODING_VERSION,
+            G::ENCODING.dims(),
+            terminal_eval,
+        );
+        let (learner, state) = match &checkpoint {
+            Some(dir) => load_checkpoint::<G>(dir, settings, &manifest, terminal_eval, &device)?,
+            None => new_run::<G>(settings, &manifest, terminal_eval, &device),
+        };
+        run_dir.remove_kept_nets_after(state.games)?;
+        let closing_line = match &checkpoint {
+            Some(_) => checkpoint_line(state.games, state.elapsed_seconds)?,
+            None => String::new(),
+        };
+        let mut metrics = MetricsLog::open(
+            &run_dir.metrics_path(),
+            state.metrics_bytes,
+            &closing_line,
+            settings.run.tensorboard,
+        )?;
+        // The session's terminal evaluation, its parameters resolved (additive depth's P̃ …).
+        metrics.write(&serde_json::json!({
+            "kind": "session",
+            "game": state.games,
+            "terminal_eval": terminal_eval.to_string(),
+        }))?;
+        observer.on_start(state.games, settings.run.max_games, checkpoint.as_deref());
+        let (state_games, state_dropped, state_rejected) =
+            (state.games, state.games_dropped, state.records_rejected);
+        Ok(Session {
+            settings,
+            run_dir,
+            observer,
+            initial,
+            device,
+            manifest,
+            terminal_eval,
+            learner,
+            clock: Arc::new(RunClock::start(state.elapsed_seconds)),
+            games_at_start: state.games,
+            next_timed_checkpoint: next_mark(settings.checkpoint.every_time, state.elapsed_seconds),
+            games_log: GamesLog::open(&run_dir.root().join(GAMES_FILE), state.games)?,
+            state,
+            metrics,
+            last_checkpoint: checkpoint,
+            checkpoints_written: 0,
+            last_checkpoint_counts: (state_games, state_dropped, state_rejected),
+        })
+    }
+
+    /// Training time so far, resumes included: wall time without the periodic evaluations.
+    fn elapsed(&self) -> f64 {
+        self.clock.elapsed()
+    }
+
+    /// The run's progress for a game starting now: by games (fixed for the game) and by
+    /// training time (read at each of its moves), the nearer of the limits.
+    fn progress(&self) -> RunProgress {
+        RunProgress {
+            by_games: self
+                .settings
+                .run
+                .max_games
+                .map_or(0.0, |max| self.state.games as f64 / max as f64),
+            elapsed_at_start: self.elapsed(),
+            max_time: self.settings.run.max_time.map(|max| max.as_secs_f64()),
+            started: Instant::now(),
+        }
+    }
+
+    /// Whether the run must stop before handing out game number `issued` (0-based).
+    fn stop_reason(&self, issued: u64) -> Option<StopReason> {
+        if crate::selfplay::run::stop_request::stop_requested() {
+            return Some(StopReason::Requested);
+        }
+        if self.settings.run.max_games.is_some_and(|max| issued >= max) {
+            return Some(StopReason::MaxGames);
+        }
+        if self
+            .settings
+            .run
+            .max_time
+            .is_some_and(|max| self.elapsed() >= max.as_secs_f64())
+        {
+            return Some(StopReason::MaxTime);
+        }
+        None
+    }
+
+    fn pretrain(&mut self) -> anyhow::Result<()> {
+        let mut rng = stream_rng(self.settings.seed, STREAM_SETUP, 1);
+        let pairs = random_terminal_pairs(
+            &self.initial,
+            self.settings.learning.pretrain_terminal_states,
+            &self.terminal_eval,
+            &mut rng,
+        );
+        let loss = self
+            .learner
+            .fit(&pairs, self.settings.learning.pretrain_epochs);
+        self.metrics.write(&serde_json::json!({
+            "kind": "pretrain",
+            "pairs": pairs.len(),
+            "epochs": self.settings.learning.pretrain_epochs,
+            "loss": loss,
+        }))?;
+        self.observer.on_pretrain(pairs.len(), loss);
+        Ok(())
+    }
+
+    /// Plays and learns games until the run's limit, then checkpoints what is not yet.
+    fn run(self) -> anyhow::Result<TrainSummary> {
+        match (&self.settings.broker, self.settings.run.mode) {
+            (Some(url), _) => {
+                let url = url.clone();
+                self.run_distributed(&url)
+            }
+            (None, RunMode::Distributed) => anyhow::bail!(
+                "run.mode is distributed: give the Redis server with --broker redis://HOST:PORT"
+            ),
+            (None, _) => self.run_local(),
+        }
+    }
+
+    /// Games learned, dropped and records refused: what a checkpoint must hold.
+    fn checkpointed_counts(&self) -> (u64, u64, u64) {
+        let s = &self.state;
+        (s.games, s.games_dropped, s.records_rejected)
+    }
+
+    /// The summary of the session that ends.
+    fn summary(&self, stopped_by: StopReason) -> TrainSummary {
+        TrainSummary {
+            games_this_session: self.state.games - self.games_at_start,
+            total_games: self.state.games,
+            games_dropped: self.state.games_dropped,
+            elapsed_seconds: self.elapsed(),
+            last_checkpoint: self.last_checkpoint.clone(),
+            stopped_by,
+        }
+    }
+
+    /// Checkpoints what the last checkpoint does not hold yet (games learned, dropped or
+    /// refused).
+    fn final_checkpoint(&mut self) -> anyhow::Result<()> {
+        if self.checkpointed_counts() != self.last_checkpoint_counts
+            || self.last_checkpoint.is_none()
+        {
+            self.checkpoint()?;
+        }
+        Ok(())
+    }
+
+    /// `sequential` and `parallel`: the players are threads of this process.
+    fn run_local(mut self) -> anyhow::Result<TrainSummary> {
+        let threads = self.settings.run.threads;
+        // One thread, or the direct CPU pass (whose cost per call is too small to be worth
+        // waiting for other threads): every request is a full batch, evaluated at once by its
+        // own thread. Otherwise merge the players' child batches, waiting at most half a
+        // millisecond for the others.
+        let max_batch = if threads == 1 || self.device.direct_inference {
+            1
+        } else {
+            threads * G::NUM_ACTIONS / 2
+        };
+        let shared = BatchingEvaluator::<G>::with_version(
+            self.learner.net_optimizer.inference_net(),
+            self.state.games,
+            &self.device,
+            max_batch,
+            Duration::from_micros(500),
+        );
+        let player_settings = SelfPlaySettings {
+            search: self.settings.search.clone(),
+            terminal_eval: self.terminal_eval,
+            targets: self.settings.learning.targets,
+            selection: self.settings.selection,
+            keep_resolved: self.settings.keep_resolved,
+        };
+        let initial = self.initial.clone();
+        let players = Players {
+            initial: &initial,
+            settings: &player_settings,
+            seed: self.settings.seed,
+            threads,
+            shared: &shared,
+            first_index: self.state.next_game_index(),
+        };
+        // The session's clock, which the players read in `parallel` mode.
+        let clock = Arc::clone(&self.clock);
+        let limits = Limits {
+            max_games: self.settings.run.max_games,
+            max_time: self.settings.run.max_time.map(|max| max.as_secs_f64()),
+            clock: &clock,
+        };
+        let mode = self.settings.run.mode;
+        let mut sink = SessionSink {
+            session: &mut self,
+            shared: &shared,
+        };
+        let stopped_by = play_games(&players, mode, &limits, &mut sink)?;
+        self.final_checkpoint()?;
+        Ok(self.summary(stopped_by))
+    }
+
+    /// Learns a finished game (or drops it when its network is too old), logs it, publishes
+    /// the new version, and evaluates / checkpoints when due.
+    fn after_game(
+        &mut self,
+        mut finished: LearnableGame,
+        publish: &mut dyn FnMut(ValueNet, u64) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
+        self.state.next_game_index = self.state.next_game_index.max(finished.index + 1);
+        let lag = self.state.games.saturating_sub(finished.net_version);
+        if lag > self.settings.run.max_lag {
+            return self.drop_game(&finished, lag);
+        }
+        let learn_start = Instant::now();
+        let pairs = std::mem::take(&mut finished.pairs);
+        let phase: PhaseReport = self.learner.learn_game::<G>(pairs);
+        let net = self.learner.net_optimizer.inference_net();
+        self.refuse_divergence(&phase, &net, &finished)?;
+        self.state.games += 1;
+        publish(net, self.state.games)?;
+        let learn_seconds = learn_start.elapsed().as_secs_f64();
+        self.state.pairs_added += phase.pairs_added as u64;
+        self.state.pairs_learned += phase.pairs_learned as u64;
+        let line = self.game_metrics(&finished, &phase, learn_seconds, lag);
+        self.metrics.write(&line)?;
+        self.games_log
+            .write(&GameLine::new(&self.initial, &finished, self.state.games))?;
+        self.observer.on_game(&line);
+        if let Some(evaluation) = self.settings.evaluation
+            && self.state.games.is_multiple_of(evaluation.every_games)
+        {
+            self.evaluate(&evaluation)?;
+        }
+        let every_games = self.settings.checkpoint.every_games;
+        let by_games = every_games > 0 && self.state.games.is_multiple_of(every_games);
+        let by_time = self.elapsed() >= self.next_timed_checkpoint;
+        if by_games || by_time {
+            self.checkpoint()?;
+        }
+        Ok(())
+    }
+
+    /// Stops the run where a learning phase made the loss or a weight non-finite: nothing of it
+    /// is published or checkpointed, so the last checkpoint (and the workers' network) is the
+    /// last good one.
+    fn refuse_divergence(
+        &self,
+        phase: &PhaseReport,
+        net: &ValueNet,
+        game: &LearnableGame,
+    ) -> anyhow::Result<()> {
+        let Some(what) = divergence(phase, net) else {
+            return Ok(());
+        };
+        let kept = match &self.last_checkpoint {
+            Some(path) => format!("{} holds the last good network", path.display()),
+            None => "no checkpoint was written yet".into(),
+        };
+        anyhow::bail!(
+            "the learning phase of game {} (number {}) diverged: {what}; the run stops without publishing or checkpointing it ({kept}). Lower optimizer.learning_rate, then resume",
+            self.state.games + 1,
+            game.index,
+        )
+    }
+
+    /// Counts and logs a game not learned because its network is `lag` versions old.
+    fn drop_game(&mut self, finished: &LearnableGame, lag: u64) -> anyhow::Result<()> {
+        self.state.games_dropped += 1;
+        tracing::debug!(
+            "game {} dropped: played with network version {}, {lag} versions behind the learner",
+            finished.index,
+            finished.net_version
+        );
+        self.metrics.write(&DroppedGame {
+            kind: "dropped",
+            index: finished.index,
+            net_version: finished.net_version,
+            lag,
+            learner_version: self.state.games,
+            games_dropped: self.state.games_dropped,
+        })
+    }
+
+    /// The metrics line of the game just learned.
+    fn game_metrics(
+        &self,
+        game: &LearnableGame,
+        phase: &PhaseReport,
+        learn_seconds: f64,
+        lag: u64,
+    ) -> GameMetrics {
+        let search = game.search;
+        let session_games = (self.state.games - self.games_at_start) as f64;
+        let session_training_seconds = self.clock.session_seconds();
+        GameMetrics {
+            kind: "game",
+            game: self.state.games,
+            index: game.index,
+            net_version: game.net_version,
+            lag,
+            games_dropped: self.state.games_dropped,
+            plies: game.plies,
+            result_p0: game.outcome.value_p0(),
+            final_value_p0: game.final_value_p0,
+            pairs_added: phase.pairs_added,
+            pairs_learned: phase.pairs_learned,
+            minibatches: phase.minibatches,
+            loss: phase.mean_loss,
+            replay_pairs: self.learner.replay.len(),
+            replay_games: self.learner.replay.num_games(),
+            iterations: search.iterations,
+            table_states: game.table_states,
+            evaluated_positions: search.evaluated_positions,
+            mean_eval_batch: search.mean_batch(),
+            game_seconds: game.seconds,
+            net_seconds: game.net_seconds,
+            learn_seconds,
+            states_per_second: game.table_states as f64 / game.seconds.max(1e-9),
+            evaluations_per_second: search.evaluated_positions as f64 / game.seconds.max(1e-9),
+            elapsed_seconds: self.elapsed(),
+            games_per_hour: session_games * 3600.0 / session_training_seconds.max(1e-9),
+            unix_time: crate::selfplay::telemetry::tensorboard::unix_time(),
+        }
+    }
+
+    /// The periodic evaluation (not counted as training time), logged.
+    fn evaluate(&mut self, evaluation: &EvaluationSettings) -> anyhow::Result<()> {
+        let start = Instant::now();
+        let net = NetEvaluator::<G>::new(self.learner.net_optimizer.inference_net(), &self.device);
+        let mut rng = stream_rng(self.settings.seed, STREAM_EVAL, self.state.games);
+        let report = evaluate_against_baseline(
+            &self.initial,
+            std::sync::Arc::new(net),
+            evaluation,
+            self.terminal_eval,
+            rand::Rng::next_u64(&mut rng),
+        );
+        let seconds = start.elapsed().as_secs_f64();
+        self.clock.pause_for(seconds);
+        let line = EvalMetrics {
+            kind: "evaluation",
+            game: self.state.games,
+            opponent: format!("{:?}", evaluation.opponent).to_lowercase(),
+            seconds,
+            unix_time: crate::selfplay::telemetry::tensorboard::unix_time(),
+            report,
+        };
+        self.metrics.write(&line)?;
+        self.observer.on_evaluation(&line);
+        Ok(())
+    }
+
+    /// Writes checkpoint `ckpt-<games>`, points `latest` at it, then logs it (a checkpoint
+    /// that failed is not logged).
+    fn checkpoint(&mut self) -> anyhow::Result<()> {
+        let elapsed = self.elapsed();
+        let line = checkpoint_line(self.state.games, elapsed)?;
+        self.state.elapsed_seconds = elapsed;
+        self.state.metrics_bytes = self.metrics.len() + line.len() as u64;
+        self.state.learner_rng = self.learner.rng.clone();
+        self.state.config_yaml = Some(self.settings.config.to_yaml());
+        let path = save_checkpoint(
+            self.run_dir,
+            &self.learner,
+            &self.state,
+            &self.manifest,
+            self.settings.checkpoint.keep_nets,
+        )?;
+        self.metrics.write_text(&line)?;
+        self.run_dir.prune(self.settings.checkpoint.keep_last)?;
+        self.next_timed_checkpoint = next_mark(
+            self.settings.checkpoint.every_time,
+            self.state.elapsed_seconds,
+        );
+        self.observer.on_checkpoint(self.state.games, &path);
+        self.last_checkpoint = Some(path);
+        self.checkpoints_written += 1;
+        self.last_checkpoint_counts = self.checkpointed_counts();
+        Ok(())
+    }
+}
+
+/// What is not finite after a learning phase — its mean loss, a weight — if anything.
+fn divergence(phase: &PhaseReport, net: &ValueNet) -> Option<String> {
+    let loss = phase.mean_loss.unwrap_or(0.0);
+    match (loss.is_finite(), net.non_finite_parameter()) {
+        (true, None) => None,
+        (_, Some(weight)) => Some(format!("mean loss {loss}, a weight is {weight}")),
+        (false, None) => Some(format!("mean loss {loss}")),
+    }
+}
+
+/// The session as the game pool's sink: hands out games until the run's limit, learns each.
+struct SessionSink<'s, 'a, G: Game> {
+    session: &'s mut Session<'a, G>,
+    shared: &'s BatchingEvaluator<G>,
+}
+
+impl<G: Game> GameSink<G> for SessionSink<'_, '_, G> {
+    fn next_game(&self, index: u64) -> Result<RunProgress, StopReason> {
+        match self.session.stop_reason(index) {
+            Some(reason) => Err(reason),
+            None => Ok(self.session.progress()),
+        }
+    }
+
+    fn game_finished(&mut self, finished: LearnableGame) -> anyhow::Result<()> {
+        let shared = self.shared;
+        self.session.after_game(finished, &mut |net, version| {
+            shared.publish(net, version);
+            Ok(())
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use burn::module::{Module, ModuleMapper, Param};
+    use burn::prelude::{Device, Tensor};
+
+    /// One bias times NaN (the first one met).
+    struct PoisonOne {
+        done: bool,
+    }
+
+    impl ModuleMapper for PoisonOne {
+        fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
+            if self.done || D != 1 {
+                return param;
+            }
+            self.done = true;
+            param.map(|t| t.mul_scalar(f32::NAN))
+        }
+    }
+
+    #[test]
+    fn a_phase_with_a_non_finite_loss_or_weight_is_a_divergence() {
+        let architecture = "resnet-b0c8-fc8".parse().unwrap();
+        let net = ValueNet::new(&architecture, [3, 3, 3], true, &Device::flex());
+        let finite = PhaseReport {
+            mean_loss: Some(0.25),
+            ..PhaseReport::default()
+        };
+        assert_eq!(divergence(&finite, &net), None);
+        assert_eq!(divergence(&PhaseReport::default(), &net), None, "no step");
+        let nan_loss = PhaseReport {
+            mean_loss: Some(f64::NAN),
+            ..finite
+        };
+        assert_eq!(
+            divergence(&nan_loss, &net).as_deref(),
+            Some("mean loss NaN")
+        );
+        let poisoned = net.map(&mut PoisonOne { done: false });
+        let found = divergence(&finite, &poisoned).expect("a NaN weight");
+        assert!(found.contains("a weight is NaN"), "{found}");
+        // Nor is such a network ever written.
+        let dir = tempfile::tempdir().unwrap();
+        let manifest = NetManifest::new(
+            "tic_tac_toe",
+            &architecture,
+            1,
+            [3, 3, 3],
+            TerminalEval::Classic,
+        );
+        let base = dir.path().join("net");
+        let error = crate::value::saved_net::save_net(&poisoned, &manifest, &base).unwrap_err();
+        assert!(error.to_string().contains("not written"), "{error}");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+}

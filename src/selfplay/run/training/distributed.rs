@@ -1,0 +1,215 @@
+//! The learner of a `distributed` run (`descent train … --broker redis://…`): it publishes the
+//! run's configuration and each network version through the broker, and learns the games that
+//! `descent worker` processes send, each checked (`GameRecord::replay`) — a bad record is
+//! refused and counted, never learned. Games are acknowledged once a checkpoint holds them; the
+//! checkpoint keeps the last entry read, so a resumed learner re-reads exactly what it had not
+//! checkpointed (see `broker.rs`).
+
+use std::time::Instant;
+
+use super::{Session, StopReason, TrainSummary};
+use crate::games::Game;
+use crate::selfplay::distributed::broker::{Broker, StreamEntry, entry_order, run_name_of};
+use crate::selfplay::distributed::game_record::{GameRecord, RecordCheck, RecordError};
+use crate::selfplay::distributed::host_name::host_name;
+use crate::selfplay::telemetry::metrics::RejectedRecord;
+use crate::value::ValueNet;
+use crate::value::saved_net::{NetManifest, burnpack_bytes};
+
+/// Entries read from the stream at a time.
+const READ_COUNT: usize = 16;
+/// How long a read waits for a game before the learner looks at its limits again.
+const READ_BLOCK_MS: usize = 1000;
+
+impl<G: Game> Session<'_, G> {
+    /// Learns the workers' games until the run's limit, then checkpoints, acknowledges and
+    /// marks the run finished.
+    pub(super) fn run_distributed(mut self, url: &str) -> anyhow::Result<TrainSummary> {
+        let mut broker = Broker::connect(url)?;
+        let dir_name = self.run_dir.root().file_name().map(|n| n.to_string_lossy());
+        broker.use_run(&run_name_of(dir_name.as_deref().unwrap_or("run")))?;
+        let yaml = self.settings.config.to_yaml();
+        let hash = self.settings.config.learned_hash();
+        let identity = self.learner_identity();
+        // Before anything of the database is written: it may be another run's.
+        broker.claim_learner(&identity)?;
+        broker.open_run(&yaml, &hash, self.state.next_game_index())?;
+        let net = self.learner.net_optimizer.inference_net();
+        publish_net(&mut broker, &self.manifest, net, self.state.games)?;
+        tracing::info!(
+            "learner of run {} ({hash}) on {}: network version {} published, waiting for workers",
+            broker.run_name().unwrap_or(""),
+            broker.url(),
+            self.state.games
+        );
+        let mut unacknowledged: Vec<String> = Vec::new();
+        // Re-read the entries delivered to this learner but not acknowledged (after a start, and
+        // after a lost connection, whose read may have delivered entries whose reply was lost),
+        // from the stream's start, then new ones (">").
+        let mut pending_after: Option<String> = Some("0".into());
+        let mut reconnections = broker.reconnections();
+        let mut last_heartbeat: Option<Instant> = None;
+        let stopped_by = loop {
+            if let Some(reason) = self.stop_reason(self.state.games + self.state.games_dropped) {
+                break reason;
+            }
+            if last_heartbeat.is_none_or(|t| t.elapsed().as_secs() >= 2) {
+                let status = self.status_json(unacknowledged.len());
+                broker.learner_alive(&identity, self.elapsed(), &status)?;
+                last_heartbeat = Some(Instant::now());
+            }
+            // No more than the budget needs: what is read and not learned stays pending.
+            let budget_left = self.settings.run.max_games.map_or(u64::MAX, |max| {
+                max.saturating_sub(self.state.games + self.state.games_dropped)
+            });
+            let count = READ_COUNT.min(usize::try_from(budget_left).unwrap_or(usize::MAX));
+            let entries =
+                broker.read_games(pending_after.as_deref(), count.max(1), READ_BLOCK_MS)?;
+            if broker.reconnections() != reconnections {
+                reconnections = broker.reconnections();
+                pending_after = Some("0".into());
+                continue;
+            }
+            if pending_after.is_some() {
+                pending_after = entries.last().map(|e| e.id.clone());
+            }
+            // Read after the entries: every number sent in them was handed out before.
+            let taken = Taken {
+                hash: &hash,
+                handed_out: if entries.is_empty() {
+                    0
+                } else {
+                    broker.handed_out()?
+                },
+            };
+            for entry in entries {
+                if unacknowledged.contains(&entry.id) {
+                    // Delivered again after a reconnection: already taken this session.
+                    continue;
+                }
+                self.take_entry(&mut broker, &taken, entry, &mut unacknowledged)?;
+                if self
+                    .stop_reason(self.state.games + self.state.games_dropped)
+                    .is_some()
+                {
+                    break;
+                }
+            }
+        };
+        self.final_checkpoint()?;
+        broker.acknowledge(&unacknowledged)?;
+        if stopped_by != StopReason::Requested {
+            // Stopped by hand, the run is not over: its workers wait for a resumed learner.
+            broker.finish_run()?;
+        }
+        Ok(self.summary(stopped_by))
+    }
+
+    /// Learns (or drops, or refuses) one entry of the games stream; acknowledges what a
+    /// checkpoint written meanwhile holds.
+    fn take_entry(
+        &mut self,
+        broker: &mut Broker,
+        taken: &Taken<'_>,
+        entry: StreamEntry,
+        unacknowledged: &mut Vec<String>,
+    ) -> anyhow::Result<()> {
+        let held = self.state.stream_position.as_deref().and_then(entry_order);
+        if held.is_some() && entry_order(&entry.id) <= held {
+            // Read before the checkpoint this session resumed from: already learned.
+            return broker.acknowledge(&[entry.id]);
+        }
+        self.state.stream_position = Some(entry.id.clone());
+        let checkpoints_before = self.checkpoints_written;
+        let check = RecordCheck {
+            game: &self.manifest.game,
+            config_hash: taken.hash,
+            learner_version: self.state.games,
+            handed_out: taken.handed_out,
+            terminal_eval: self.terminal_eval,
+        };
+        let games_taken = &self.state.games_taken;
+        let game = GameRecord::from_bytes(&entry.record).and_then(|record| {
+            // Before the replay: a game sent again costs nothing.
+            if games_taken.contains(record.index) {
+                return Err(RecordError::AlreadyLearned(record.index));
+            }
+            record.replay(&self.initial, &check)
+        });
+        unacknowledged.push(entry.id.clone());
+        match game {
+            Ok(game) => {
+                self.state.games_taken.insert(game.index);
+                let manifest = self.manifest.clone();
+                self.after_game(game, &mut |net, version| {
+                    publish_net(broker, &manifest, net, version)
+                })?;
+            }
+            Err(why) => self.reject(&entry.id, &why)?,
+        }
+        if self.checkpoints_written != checkpoints_before {
+            broker.acknowledge(unacknowledged)?;
+            unacknowledged.clear();
+        }
+        Ok(())
+    }
+
+    /// Counts and logs a refused record.
+    fn reject(&mut self, entry: &str, why: &RecordError) -> anyhow::Result<()> {
+        self.state.records_rejected += 1;
+        tracing::warn!("game record {entry} refused: {why}");
+        self.metrics.write(&RejectedRecord {
+            kind: "rejected",
+            entry: entry.to_string(),
+            reason: why.to_string(),
+            records_rejected: self.state.records_rejected,
+        })
+    }
+
+    /// Who this learner is, in its claim on the database: its host and run directory (a resume
+    /// of the same run takes over the claim of its killed predecessor at once; the run
+    /// directory's lock keeps two processes from training one run).
+    fn learner_identity(&self) -> String {
+        let host = host_name().unwrap_or_else(|| "localhost".into());
+        let dir = std::fs::canonicalize(self.run_dir.root())
+            .unwrap_or_else(|_| self.run_dir.root().to_path_buf());
+        format!("learner of {} on {host}", dir.display())
+    }
+
+    /// The learner's heartbeat: its version, counts and queue.
+    fn status_json(&self, unacknowledged: usize) -> String {
+        serde_json::json!({
+            "version": self.state.games,
+            "games": self.state.games,
+            "games_dropped": self.state.games_dropped,
+            "records_rejected": self.state.records_rejected,
+            "elapsed_seconds": self.elapsed(),
+            "unacknowledged": unacknowledged,
+            "max_games": self.settings.run.max_games,
+        })
+        .to_string()
+    }
+}
+
+/// What a record is checked against besides the session's own state.
+struct Taken<'a> {
+    /// The run's hash (`TrainConfig::learned_hash`).
+    hash: &'a str,
+    /// Game numbers handed out when the entries were read.
+    handed_out: u64,
+}
+
+/// Publishes `net` as `version` with its manifest.
+fn publish_net(
+    broker: &mut Broker,
+    manifest: &NetManifest,
+    net: ValueNet,
+    version: u64,
+) -> anyhow::Result<()> {
+    let manifest = NetManifest {
+        net_version: Some(version),
+        ..manifest.clone()
+    };
+    let manifest = serde_json::to_string(&manifest)?;
+    broker.publish_net(version, &manifest, &burnpack_bytes(&net)?)
+}

@@ -1,0 +1,375 @@
+//! `CpuNet`: the value network's forward pass written out for the CPU. Boards are small (Awale
+//! has 12 cells, Connect Four 42), so a pass of a few positions is dominated by a general
+//! framework's per-operation costs (tensor allocation, im2col set-up, thread hand-offs), not by
+//! arithmetic. `CpuNet` copies the weights of a `ValueNet` once, packed for `PackedMatrix`, and
+//! evaluates with scratch buffers reused per thread: no allocation per call once warm.
+//!
+//! Layout: activations are `[positions · cells, channels]` (channels last); a 3×3 'same'
+//! convolution is an im2col row per cell (`9 · channels`, zero where a tap falls off the board)
+//! times the packed kernel. The result equals `ValueNet::forward` up to float rounding (tested).
+
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use burn::nn::Linear;
+use burn::nn::conv::Conv2d;
+use burn::prelude::*;
+
+use super::board_layout::{board_taps, channels_last, im2col, sum_over_cells, take};
+use super::packed_matmul::{Activation, PackedMatrix};
+use crate::value::network::{SqueezeExcitation, ValueNet};
+
+struct SeLayer {
+    squeeze: PackedMatrix,
+    excite: PackedMatrix,
+}
+
+struct Block {
+    c1: PackedMatrix,
+    c2: PackedMatrix,
+    se: Option<SeLayer>,
+}
+
+/// A `ValueNet`'s weights laid out for a direct forward pass on the CPU.
+pub struct CpuNet {
+    planes: usize,
+    cells: usize,
+    /// For each cell, its 3×3 neighbourhood row by row (`OFF_BOARD` past an edge).
+    taps: Vec<[usize; 9]>,
+    /// Plain convolutions (`[9 · in, out]` on im2col rows), each followed by ReLU.
+    convs: Vec<PackedMatrix>,
+    blocks: Vec<Block>,
+    /// The 1×1 convolution before the global sum pooling.
+    head: Option<PackedMatrix>,
+    /// Dense hidden layers, each followed by ReLU. Without a pooled head the first one reads
+    /// the board channels-last (its rows are permuted from burn's channels-first flattening).
+    dense: Vec<PackedMatrix>,
+    out: PackedMatrix,
+    tanh_output: bool,
+}
+
+/// Buffers of one thread's forward passes, grown on demand and kept.
+#[derive(Default)]
+struct Scratch {
+    input: Vec<f32>,
+    columns: Vec<f32>,
+    activations: [Vec<f32>; 3],
+    pooled: Vec<f32>,
+    hidden: Vec<f32>,
+    flat: [Vec<f32>; 2],
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// Forward passes running now, in all threads. A pass that starts alone splits its big
+/// products over rayon's threads; one that starts beside others (parallel self-play or
+/// arena games, which already keep the cores busy) runs on its own thread.
+static PASSES_IN_FLIGHT: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts a pass in `PASSES_IN_FLIGHT` until dropped.
+struct InFlight;
+
+impl InFlight {
+    /// Enters a pass; true if no other pass is running.
+    fn enter() -> (InFlight, bool) {
+        let alone = PASSES_IN_FLIGHT.fetch_add(1, Ordering::Relaxed) == 0;
+        (InFlight, alone)
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        PASSES_IN_FLIGHT.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// A tensor's values, flat (the network's weights are f32).
+pub(super) fn values<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {
+    tensor
+        .into_data()
+        .try_into_vec::<f32>()
+        .expect("f32 network weights")
+}
+
+fn bias(bias: &Option<burn::module::Param<Tensor<1>>>, outputs: usize) -> Vec<f32> {
+    match bias {
+        Some(b) => values(b.val()),
+        None => vec![0.0; outputs],
+    }
+}
+
+/// A 3×3 convolution `[out, in, 3, 3]` as `[9 · in, out]`, row `tap · in + channel`.
+fn pack_conv3x3(conv: &Conv2d) -> PackedMatrix {
+    let [outputs, inputs, kh, kw] = conv.weight.shape().dims();
+    assert_eq!([kh, kw], [3, 3], "a 3×3 convolution");
+    let w = values(conv.weight.val());
+    PackedMatrix::new(
+        9 * inputs,
+        outputs,
+        |row, o| {
+            let (tap, channel) = (row / inputs, row % inputs);
+            w[(o * inputs + channel) * 9 + tap]
+        },
+        &bias(&conv.bias, outputs),
+    )
+}
+
+/// A 1×1 convolution `[out, in, 1, 1]` as `[in, out]`.
+fn pack_conv1x1(conv: &Conv2d) -> PackedMatrix {
+    let [outputs, inputs, kh, kw] = conv.weight.shape().dims();
+    assert_eq!([kh, kw], [1, 1], "a 1×1 convolution");
+    let w = values(conv.weight.val());
+    PackedMatrix::new(
+        inputs,
+        outputs,
+        |i, o| w[o * inputs + i],
+        &bias(&conv.bias, outputs),
+    )
+}
+
+/// A dense layer (burn stores `[in, out]`); `row_of(i)` maps our input `i` to burn's row.
+fn pack_linear(linear: &Linear, row_of: impl Fn(usize) -> usize) -> PackedMatrix {
+    let [inputs, outputs] = linear.weight.shape().dims();
+    let w = values(linear.weight.val());
+    PackedMatrix::new(
+        inputs,
+        outputs,
+        |i, o| w[row_of(i) * outputs + o],
+        &bias(&linear.bias, outputs),
+    )
+}
+
+fn pack_se(se: &SqueezeExcitation) -> SeLayer {
+    SeLayer {
+        squeeze: pack_conv1x1(&se.squeeze),
+        excite: pack_conv1x1(&se.excite),
+    }
+}
+
+impl CpuNet {
+    /// Copies `net`'s weights for inputs of shape `[planes, rows, cols]`.
+    pub fn new(net: &ValueNet, shape: [usize; 3]) -> CpuNet {
+        let [planes, rows, cols] = shape;
+        let cells = rows * cols;
+        let taps = board_taps(rows, cols);
+        let convs: Vec<PackedMatrix> = net.convs.iter().map(pack_conv3x3).collect();
+        let blocks = net
+            .blocks
+            .iter()
+            .map(|b| Block {
+                c1: pack_conv3x3(&b.c1),
+                c2: pack_conv3x3(&b.c2),
+                se: b.se.as_ref().map(pack_se),
+            })
+            .collect();
+        let head = net.head.as_ref().map(pack_conv1x1);
+        let filters = convs.last().expect("a stem convolution").outputs();
+        let dense = net
+            .dense
+            .iter()
+            .enumerate()
+            .map(|(i, layer)| {
+                if i == 0 && head.is_none() {
+                    // Ours is (cell, channel); burn flattens (channel, cell).
+                    pack_linear(layer, |row| (row % filters) * cells + row / filters)
+                } else {
+                    pack_linear(layer, |row| row)
+                }
+            })
+            .collect();
+        assert_eq!(
+            convs[0].inputs(),
+            9 * planes,
+            "the network was built for another encoding"
+        );
+        CpuNet {
+            planes,
+            cells,
+            taps,
+            convs,
+            blocks,
+            head,
+            dense,
+            out: pack_linear(&net.out, |row| row),
+            tanh_output: net.tanh_output,
+        }
+    }
+
+    /// Values (P0's view) of `values.len()` encoded positions laid out contiguously in
+    /// `inputs` as `[batch, planes, rows, cols]`.
+    pub fn predict_into(&self, inputs: &[f32], values: &mut [f32]) {
+        let batch = values.len();
+        assert_eq!(
+            inputs.len(),
+            batch * self.planes * self.cells,
+            "inputs are not {batch} encoded positions"
+        );
+        if batch == 0 {
+            return;
+        }
+        let (_in_flight, split) = InFlight::enter();
+        SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+            Ok(mut scratch) => self.forward(&mut scratch, inputs, values, split),
+            // A pass nested in this thread's own (a rayon worker waiting on a split product
+            // may run another task): fresh buffers for it.
+            Err(_) => self.forward(&mut Scratch::default(), inputs, values, split),
+        });
+    }
+
+    fn forward(&self, scratch: &mut Scratch, inputs: &[f32], values: &mut [f32], split: bool) {
+        let batch = values.len();
+        let (planes, cells) = (self.planes, self.cells);
+        let rows = batch * cells;
+        let Scratch {
+            input,
+            columns,
+            activations,
+            pooled,
+            hidden,
+            flat,
+        } = scratch;
+        let input = take(input, rows * planes);
+        channels_last(inputs, input, planes, cells);
+        // The plain convolutions, then the residual blocks; `current` names the buffer holding
+        // the board's activations, `[rows, channels]`.
+        let mut current = 0;
+        let mut channels = self.convs[0].outputs();
+        let out = take(&mut activations[0], rows * channels);
+        self.convolve(&self.convs[0], input, columns, out, Activation::Relu, split);
+        for conv in &self.convs[1..] {
+            let next = (current + 1) % 3;
+            let [x, out] = activations.get_disjoint_mut([current, next]).unwrap();
+            let out = take(out, rows * conv.outputs());
+            self.convolve(
+                conv,
+                &x[..rows * channels],
+                columns,
+                out,
+                Activation::Relu,
+                split,
+            );
+            (current, channels) = (next, conv.outputs());
+        }
+        for block in &self.blocks {
+            // relu(se(c2(relu(c1(x)))) + x)
+            let (first, second) = ((current + 1) % 3, (current + 2) % 3);
+            let [x, h1, h2] = activations
+                .get_disjoint_mut([current, first, second])
+                .unwrap();
+            let (x, h1) = (&x[..rows * channels], take(h1, rows * channels));
+            self.convolve(&block.c1, x, columns, h1, Activation::Relu, split);
+            let h2 = take(h2, rows * channels);
+            self.convolve(&block.c2, h1, columns, h2, Activation::Identity, split);
+            if let Some(se) = &block.se {
+                self.squeeze_excite(se, h2, channels, [pooled, hidden, columns], split);
+            }
+            for (h, &skip) in h2.iter_mut().zip(x) {
+                *h = (*h + skip).max(0.0);
+            }
+            current = second;
+        }
+        let board = &activations[current][..rows * channels];
+        // The features of each position in flat[0]: the pooled head's sums, or the board.
+        let [features, spare] = flat;
+        match &self.head {
+            Some(head) => {
+                let n = head.outputs();
+                let per_cell = take(columns, rows * n);
+                head.apply(board, rows, per_cell, Activation::Relu, split);
+                sum_over_cells(per_cell, cells, n, take(features, batch * n));
+            }
+            None => take(features, board.len()).copy_from_slice(board),
+        }
+        self.dense_layers(features, spare, values, split);
+    }
+
+    /// The dense layers and the output on the features in `features` (one row per position),
+    /// alternating between the two flat buffers; the values into `values`.
+    fn dense_layers(
+        &self,
+        features: &mut Vec<f32>,
+        spare: &mut Vec<f32>,
+        values: &mut [f32],
+        split: bool,
+    ) {
+        let batch = values.len();
+        let layers = self.dense.len() + 1;
+        for (i, layer) in self.dense.iter().chain([&self.out]).enumerate() {
+            let (x, out) = if i % 2 == 0 {
+                (&*features, &mut *spare)
+            } else {
+                (&*spare, &mut *features)
+            };
+            let activation = if i + 1 < layers {
+                Activation::Relu
+            } else {
+                Activation::Identity
+            };
+            let out = take(out, batch * layer.outputs());
+            layer.apply(&x[..batch * layer.inputs()], batch, out, activation, split);
+        }
+        let output = if layers % 2 == 1 { spare } else { features };
+        for (value, &raw) in values.iter_mut().zip(output.iter()) {
+            *value = if self.tanh_output { raw.tanh() } else { raw };
+        }
+    }
+
+    /// Scales each channel of each position of `h` (`[positions · cells, channels]`) by
+    /// `sigmoid(excite(relu(squeeze(its mean over the board))))`.
+    fn squeeze_excite(
+        &self,
+        se: &SeLayer,
+        h: &mut [f32],
+        channels: usize,
+        [pooled, hidden, gates]: [&mut Vec<f32>; 3],
+        split: bool,
+    ) {
+        let cells = self.cells;
+        let batch = h.len() / (cells * channels);
+        let means = take(pooled, batch * channels);
+        sum_over_cells(h, cells, channels, means);
+        for m in means.iter_mut() {
+            *m /= cells as f32;
+        }
+        let squeezed = take(hidden, batch * se.squeeze.outputs());
+        se.squeeze
+            .apply(means, batch, squeezed, Activation::Relu, split);
+        let gates = take(gates, batch * channels);
+        se.excite
+            .apply(squeezed, batch, gates, Activation::Identity, split);
+        for g in gates.iter_mut() {
+            *g = 1.0 / (1.0 + (-*g).exp());
+        }
+        for (position, gate) in h
+            .chunks_exact_mut(cells * channels)
+            .zip(gates.chunks_exact(channels))
+        {
+            for cell in position.chunks_exact_mut(channels) {
+                for (v, &g) in cell.iter_mut().zip(gate) {
+                    *v *= g;
+                }
+            }
+        }
+    }
+
+    /// `out = activation(conv3x3(x))` for `x` of `[rows, channels]` (`channels` = the
+    /// convolution's inputs).
+    fn convolve(
+        &self,
+        conv: &PackedMatrix,
+        x: &[f32],
+        columns: &mut Vec<f32>,
+        out: &mut [f32],
+        activation: Activation,
+        split: bool,
+    ) {
+        let width = conv.inputs();
+        let channels = width / 9;
+        let rows = x.len() / channels;
+        let columns = take(columns, rows * width);
+        im2col(&self.taps, x, channels, columns);
+        conv.apply(columns, rows, out, activation, split);
+    }
+}
