@@ -153,8 +153,10 @@ impl<G: Game> AlphaBeta<G> {
 
     /// The states of the last search's tree whose value is exact at the depth searched below
     /// them (not a bound), as `(position, minimax value P0's view, depth)`: alpha-beta's
-    /// tree-learning pairs (paper sections 3.4 and 4.2). Walks the transposition table from
-    /// `root` (the position last searched), the root first.
+    /// tree-learning pairs (paper sections 3.4 and 4.2), and the terminal states the search
+    /// reached below them (every child of an exact state was searched), valued by the terminal
+    /// evaluation at depth 0 — Algorithm 3's S holds the terminal states. Walks the
+    /// transposition table from `root` (the position last searched), the root first.
     pub fn exact_states(&self, root: &G) -> Vec<(G, f32, u32)> {
         let mut out = Vec::new();
         let mut seen = rustc_hash::FxHashSet::default();
@@ -168,7 +170,8 @@ impl<G: Game> AlphaBeta<G> {
             let Some(entry) = self.tt.get(&key) else {
                 continue;
             };
-            if entry.bound == Bound::Exact {
+            let exact = entry.bound == Bound::Exact;
+            if exact {
                 out.push((
                     position.clone(),
                     entry.value * position.to_move().sign(),
@@ -181,6 +184,9 @@ impl<G: Game> AlphaBeta<G> {
                 child.play(action);
                 if !child.is_terminal() {
                     stack.push(child);
+                } else if exact && entry.depth > 0 && seen.insert(key_of(&child)) {
+                    let value_p0 = self.options.terminal_eval.value_p0(&child);
+                    out.push((child, value_p0, 0));
                 }
             }
         }

@@ -4,7 +4,7 @@
 //! on positions where the best and the safest child differ.
 
 use descent::arena::{AgentFactory, AgentRng, AgentSpec};
-use descent::games::{Action, Awale, ConnectFour, Game, GameExt, Player};
+use descent::games::{Action, Awale, ConnectFour, Game, GameExt, Player, TicTacToe};
 use descent::search::table::{ChildEdge, Table};
 use descent::search::{
     AlphaBeta, AlphaBetaOptions, Budget, Decision, Evaluator, RandomEvaluator, TerminalEval,
@@ -169,21 +169,20 @@ fn ubfms_plays_the_safest_child_and_ubfm_the_best_where_they_differ() {
     );
 }
 
+/// Alpha-beta's tree-learning states carry their negamax values, and hold the terminal states
+/// the search reached below its exact states (Algorithm 3's S holds the terminal states).
 #[test]
 fn alpha_beta_tree_states_carry_their_negamax_values() {
-    for (seed, game) in [(3u64, "connect_four"), (4, "awale")] {
-        match game {
-            "connect_four" => {
-                exact_states_match::<ConnectFour>(ConnectFour::new(&Default::default()), seed)
-            }
-            _ => exact_states_match::<Awale>(Awale::new(&Default::default()), seed),
-        }
-    }
+    exact_states_match::<ConnectFour>(ConnectFour::new(&Default::default()), 3);
+    exact_states_match::<Awale>(Awale::new(&Default::default()), 4);
+    let ttt = exact_states_match::<TicTacToe>(TicTacToe::new(&Default::default()), 5);
+    assert!(ttt > 20, "{ttt} terminal states learned on tic-tac-toe");
 }
 
-fn exact_states_match<G: Game>(initial: G, seed: u64) {
+/// The number of terminal states among the learned ones.
+fn exact_states_match<G: Game>(initial: G, seed: u64) -> usize {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut checked = 0;
+    let (mut checked, mut terminals) = (0, 0);
     for _ in 0..40 {
         let root = random_position(&initial, rng.random_range(0..16), &mut rng);
         if root.is_terminal() {
@@ -208,7 +207,9 @@ fn exact_states_match<G: Game>(initial: G, seed: u64) {
                 G::NAME
             );
             checked += 1;
+            terminals += position.is_terminal() as usize;
         }
     }
     assert!(checked > 100, "{checked}");
+    terminals
 }
