@@ -172,10 +172,10 @@ fn spec_error<P: GameParams>(error: ParamError, key: &str, value: &str) -> GameS
     let game = P::NAME;
     match error {
         ParamError::UnknownKey => {
-            let valid: Vec<String> = P::KEYS
-                .iter()
-                .zip(P::default().values())
-                .map(|(key, default)| format!("{}={default}", key.key))
+            let valid: Vec<String> = RegisteredGame::of::<P>()
+                .params()
+                .into_iter()
+                .map(|(key_default, _)| key_default)
                 .collect();
             GameSpecError::UnknownParam {
                 game,

@@ -500,6 +500,24 @@ mod tests {
         mcts
     }
 
+    /// Every node of the tree with its index and position, depth first from `root`.
+    fn nodes_with_positions(
+        mcts: &Mcts<ConnectFour>,
+        root: ConnectFour,
+    ) -> Vec<(u32, MctsNode, ConnectFour)> {
+        let (mut out, mut stack) = (Vec::new(), vec![(0u32, root)]);
+        while let Some((index, position)) = stack.pop() {
+            let node = mcts.nodes[index as usize];
+            for child in node.first_child..node.first_child + node.num_children as u32 {
+                let mut next = position;
+                next.play(mcts.nodes[child as usize].action);
+                stack.push((child, next));
+            }
+            out.push((index, node, position));
+        }
+        out
+    }
+
     /// Every node visited once holds f(node) itself: a simulation that reaches a node never
     /// visited evaluates that node, not one of its children (remark 3). Checked on every such
     /// node of 20 searches of 40 simulations on Connect Four (before the fix, the root children
@@ -518,9 +536,7 @@ mod tests {
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
             let root = ConnectFour::new(&Default::default());
             mcts.search(&root, &evaluator, &Budget::iterations(40), &mut rng);
-            let mut stack = vec![(0u32, root)];
-            while let Some((index, position)) = stack.pop() {
-                let node = mcts.nodes[index as usize];
+            for (index, node, position) in nodes_with_positions(&mcts, root) {
                 if node.visits == 1 && index != 0 && !position.is_terminal() {
                     let own = evaluator.value_of_hash(position.hash());
                     assert_eq!(
@@ -528,11 +544,6 @@ mod tests {
                         "seed {seed}: valued by another"
                     );
                     checked += 1;
-                }
-                for child in node.first_child..node.first_child + node.num_children as u32 {
-                    let mut next = position;
-                    next.play(mcts.nodes[child as usize].action);
-                    stack.push((child, next));
                 }
             }
         }
@@ -598,18 +609,11 @@ mod tests {
         mcts.tree_values(&mut pairs);
         // The expanded or terminal states, walked here; non-terminal leaves are not learned.
         let (mut learnable, mut leaves) = (Vec::new(), 0);
-        let mut stack = vec![(0u32, root)];
-        while let Some((index, position)) = stack.pop() {
-            let node = mcts.nodes[index as usize];
+        for (_, node, position) in nodes_with_positions(&mcts, root) {
             if node.visits > 0 && (node.expanded || position.is_terminal()) {
                 learnable.push(position.hash());
             } else if node.visits > 0 {
                 leaves += 1;
-            }
-            for child in node.first_child..node.first_child + node.num_children as u32 {
-                let mut next = position;
-                next.play(mcts.nodes[child as usize].action);
-                stack.push((child, next));
             }
         }
         assert!(leaves > 50, "{leaves} leaves");

@@ -309,15 +309,25 @@ fn link_targets(text: &str) -> Vec<String> {
     out
 }
 
+/// The files of `dir` (relative to the repository) with one of `extensions`, as relative paths.
+fn files_in(dir: &str, extensions: &[&str]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(Path::new(ROOT).join(dir)).unwrap() {
+        let path = entry.unwrap().path();
+        if path
+            .extension()
+            .is_some_and(|e| extensions.iter().any(|x| e == *x))
+        {
+            out.push(path.strip_prefix(ROOT).unwrap().to_path_buf());
+        }
+    }
+    out
+}
+
 #[test]
 fn every_relative_link_in_the_readme_and_docs_resolves() {
     let mut files: Vec<PathBuf> = vec!["README.md".into(), "configs/README.md".into()];
-    for entry in std::fs::read_dir(Path::new(ROOT).join("docs")).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "md") {
-            files.push(path.strip_prefix(ROOT).unwrap().to_path_buf());
-        }
-    }
+    files.extend(files_in("docs", &["md"]));
     let mut broken = Vec::new();
     let mut checked = 0;
     for file in &files {
@@ -379,16 +389,10 @@ fn repository_paths(text: &str) -> Vec<String> {
 /// configs/ name exists: a file moved or renamed is renamed in the docs too.
 #[test]
 fn every_path_the_docs_name_exists() {
-    let mut files: Vec<PathBuf> = vec!["README.md".into(), "configs/README.md".into()];
-    for dir in ["docs", "configs"] {
-        for entry in std::fs::read_dir(Path::new(ROOT).join(dir)).unwrap() {
-            let path = entry.unwrap().path();
-            let named = path.extension().is_some_and(|e| e == "md" || e == "yaml");
-            if named && !path.ends_with("benchmarks-history.md") {
-                files.push(path.strip_prefix(ROOT).unwrap().to_path_buf());
-            }
-        }
-    }
+    let mut files: Vec<PathBuf> = vec!["README.md".into()];
+    files.extend(files_in("docs", &["md"]));
+    files.retain(|f| !f.ends_with("benchmarks-history.md"));
+    files.extend(files_in("configs", &["md", "yaml"]));
     let mut missing = Vec::new();
     let mut checked = 0;
     for file in &files {
