@@ -15,8 +15,10 @@
 //!   in the same phase. A game stays for μ phases, so each pair is learned ⌊δ⌋ or ⌈δ⌉ times
 //!   when `δ/μ · |game i|` is a whole number (about δ times otherwise).
 //!
-//! The chosen n pairs are dealt, in a random order, into `g = max(1, floor(n/B))` minibatches,
-//! or g + 1 if that brings the size closer to B, so each minibatch mixes games.
+//! The chosen n pairs are dealt into `g = max(1, ⌊n/B⌋)` minibatches (or g + 1 if that brings
+//! ⌊n/g⌋ closer to B) as Algorithm 8 deals them: each pair to a minibatch drawn from a deck of
+//! the g, so sizes differ by at most one and every game gives each minibatch its share of its
+//! pairs, ⌊l/g⌋ or ⌈l/g⌉ (`LearningPhase::deal`).
 //!
 //! Pairs are stored encoded (`[planes, rows, cols]` floats) so that the buffer is independent of
 //! the game type and can be saved in a checkpoint.
@@ -60,39 +62,67 @@ impl GamePairs {
     }
 }
 
-/// One learning phase's pairs, shuffled and dealt round robin into `count` minibatches:
-/// minibatch `k` holds the shuffled pairs at positions `k`, `k + count`, `k + 2·count`, …,
-/// stored minibatch after minibatch (`dealt`), so that a minibatch's list is contiguous.
+/// One learning phase's pairs dealt into `count` minibatches as Algorithm 8 deals them, stored
+/// minibatch after minibatch (`dealt`) so that a minibatch's list is contiguous; minibatch `k`
+/// is `dealt[starts[k]..starts[k + 1]]`.
 #[derive(Clone, Debug, Default)]
 pub struct LearningPhase {
     dealt: Vec<(usize, u32)>,
-    count: usize,
+    starts: Vec<usize>,
 }
 
 impl LearningPhase {
-    /// `shuffled` dealt round robin into `count` minibatches.
-    fn deal(shuffled: &[(usize, u32)], count: usize) -> LearningPhase {
-        let mut dealt = Vec::with_capacity(shuffled.len());
-        for k in 0..count {
-            dealt.extend(shuffled[k..].iter().step_by(count));
+    /// Deals `chosen` (grouped by game: a game's pairs are consecutive) into `count` minibatches
+    /// as Algorithm 8 does: each pair goes to a minibatch drawn without replacement from a deck
+    /// of all `count`, the deck refilled when empty and carried from one game to the next, so
+    /// minibatch sizes differ by at most one. One constraint the paper leaves to chance: a
+    /// game's pairs never meet twice in one minibatch within one pass of the deck, so a game
+    /// with `l` pairs gives each minibatch `⌊l/count⌋` or `⌈l/count⌉` of them — its share.
+    fn deal<R: Rng + ?Sized>(chosen: &[(usize, u32)], count: usize, rng: &mut R) -> LearningPhase {
+        let mut batch_of = Vec::with_capacity(chosen.len());
+        let mut deck: Vec<usize> = Vec::with_capacity(count);
+        let mut given = vec![0usize; count];
+        for game in chosen.chunk_by(|a, b| a.0 == b.0) {
+            let rounds = game.len() / count;
+            for k in 0..game.len() - game.len() % count {
+                batch_of.push(k % count);
+            }
+            given.iter_mut().for_each(|n| *n += rounds);
+            let mut this_game = Vec::with_capacity(game.len() % count);
+            for _ in 0..game.len() % count {
+                if deck.is_empty() {
+                    deck.extend(0..count);
+                }
+                let eligible = |b: &usize| !this_game.contains(b);
+                let pick = rng.random_range(0..deck.iter().filter(|b| eligible(b)).count());
+                let (at, _) = deck.iter().enumerate().filter(|(_, b)| eligible(b)).nth(pick).unwrap();
+                let batch = deck.swap_remove(at);
+                this_game.push(batch);
+                batch_of.push(batch);
+                given[batch] += 1;
+            }
         }
-        LearningPhase { dealt, count }
+        let mut starts = Vec::with_capacity(count + 1);
+        starts.push(0);
+        for k in 0..count {
+            starts.push(starts[k] + given[k]);
+        }
+        let mut next = starts.clone();
+        let mut dealt = vec![(0, 0); chosen.len()];
+        for (&pair, &batch) in chosen.iter().zip(&batch_of) {
+            dealt[next[batch]] = pair;
+            next[batch] += 1;
+        }
+        LearningPhase { dealt, starts }
     }
 
     pub fn minibatches(&self) -> usize {
-        self.count
-    }
-
-    /// Where minibatch `k` starts in `dealt`: the first `n mod count` minibatches hold one
-    /// pair more than the others.
-    fn start(&self, k: usize) -> usize {
-        let (short, longer) = (self.dealt.len() / self.count, self.dealt.len() % self.count);
-        k * short + k.min(longer)
+        self.starts.len().saturating_sub(1)
     }
 
     /// Minibatch `k`'s `(game index, pair index)` list.
     fn pairs(&self, k: usize) -> &[(usize, u32)] {
-        &self.dealt[self.start(k)..self.start(k + 1)]
+        &self.dealt[self.starts[k]..self.starts[k + 1]]
     }
 }
 
@@ -120,7 +150,7 @@ impl MinibatchSource for PhaseMinibatch<'_> {
             scratch.inputs.extend_from_slice(input);
             scratch.targets.push(target);
         }
-        if self.k + 1 < self.phase.count {
+        if self.k + 1 < self.phase.minibatches() {
             let next = self.phase.pairs(self.k + 1);
             for &pair in &next[range.start.min(next.len())..range.end.min(next.len())] {
                 let (input, target) = self.buffer.pair(pair);
@@ -366,8 +396,8 @@ impl ReplayBuffer {
             return LearningPhase::default();
         }
         let count = minibatch_count(chosen.len(), batch_size);
-        shuffle(&mut chosen, rng);
-        LearningPhase::deal(&chosen, count)
+        chosen.sort_by_key(|&(game, _)| game);
+        LearningPhase::deal(&chosen, count, rng)
     }
 
     /// Minibatch `k` of `phase` into `batch` (its buffers reused).
@@ -380,9 +410,9 @@ impl ReplayBuffer {
     /// (`NetOptimizer::step_from`): the same pairs in the same order as `fill_minibatch`.
     pub fn minibatch<'a>(&'a self, phase: &'a LearningPhase, k: usize) -> PhaseMinibatch<'a> {
         assert!(
-            k < phase.count,
+            k < phase.minibatches(),
             "minibatch {k} of a phase of {}",
-            phase.count
+            phase.minibatches()
         );
         PhaseMinibatch {
             buffer: self,
@@ -459,13 +489,12 @@ impl ReplayBuffer {
     }
 }
 
-/// Number of minibatches for n pairs and batch size B: `g = max(1, floor(n/B))`, or g + 1 when
-/// that makes the mean size closer to B.
+/// Number of minibatches for n pairs and batch size B, as Algorithm 8: `g = max(1, ⌊n/B⌋)`,
+/// or g + 1 when `|⌊n/g⌋ − B| > |⌊n/(g+1)⌋ − B|`.
 pub fn minibatch_count(n: usize, batch_size: usize) -> usize {
     let g = (n / batch_size.max(1)).max(1);
-    let b = batch_size as f64;
-    let error = |count: usize| (n as f64 / count as f64 - b).abs();
-    if error(g + 1) < error(g) { g + 1 } else { g }
+    let error = |count: usize| (n / count).abs_diff(batch_size);
+    if error(g) > error(g + 1) { g + 1 } else { g }
 }
 
 #[cfg(test)]
@@ -552,10 +581,14 @@ mod tests {
     fn minibatch_sizes() {
         assert_eq!(minibatch_count(10, 128), 1);
         assert_eq!(minibatch_count(256, 128), 2);
-        // 300/2 = 150 vs 300/3 = 100: 100 is closer to 128? |150-128| = 22 < 28 → 2.
+        // 300/2 = 150 vs 300/3 = 100: |150-128| = 22 < 28 → 2.
         assert_eq!(minibatch_count(300, 128), 2);
         // 360/2 = 180 vs 120: 3.
         assert_eq!(minibatch_count(360, 128), 3);
+        // ⌊n/g⌋ as Algorithm 8: 641/5 = 128.2 and 641/6 = 106.8 — g = 5; 767/5 = 153, 767/6
+        // = 127 (the means 153.4 vs 127.8): 6.
+        assert_eq!(minibatch_count(641, 128), 5);
+        assert_eq!(minibatch_count(767, 128), 6);
     }
 
     #[test]
@@ -748,25 +781,57 @@ mod tests {
         }
     }
 
-    /// A phase's minibatches are the shuffled pairs dealt round robin, whatever the remainder;
-    /// a minibatch read in parts, from either end, gathers the same positions as a whole.
+    /// Algorithm 8's deal: every chosen pair in exactly one minibatch, sizes within one of each
+    /// other, and each game's pairs in a minibatch within one of its share l/g — for stratified
+    /// phases of 40 games of uneven lengths (the old shuffle-then-round-robin deal gave a game
+    /// of 8 pairs two in one of 30 minibatches).
     #[test]
-    fn a_phase_deals_its_pairs_round_robin_and_reads_them_in_any_parts() {
-        for (n, count) in [(1, 1), (7, 3), (128, 1), (1000, 8), (1001, 8), (1007, 8)] {
-            let shuffled: Vec<(usize, u32)> = (0..n).map(|i| (i % 3, (i * 7 % n) as u32)).collect();
-            let phase = LearningPhase::deal(&shuffled, count);
-            let mut seen = 0;
-            for k in 0..count {
-                let expected: Vec<_> = shuffled.iter().skip(k).step_by(count).copied().collect();
-                assert_eq!(
-                    phase.pairs(k),
-                    expected,
-                    "minibatch {k} of {count}, {n} pairs"
-                );
-                seen += expected.len();
+    fn a_phase_deals_each_games_share_to_every_minibatch() {
+        for (seed, batch_size) in [(0, 7), (1, 16), (2, 50), (3, 128), (4, 1000)] {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let policy = ReplayPolicy::Stratified {
+                games: 40,
+                duplication: 3.0,
+            };
+            let mut buffer = ReplayBuffer::new(policy, 2);
+            let mut first = 0;
+            for g in 0..40 {
+                let len = 20 + (g * 37) % 90;
+                let (inputs, targets) = game(first, len);
+                buffer.add_game(inputs, targets, &mut rng);
+                first += len;
             }
-            assert_eq!(seen, n);
+            let phase = buffer.plan_learning_phase(batch_size, &mut rng);
+            let count = phase.minibatches();
+            let mut per_game = vec![vec![0usize; count]; 40];
+            let mut all = Vec::new();
+            for k in 0..count {
+                for &(g, i) in phase.pairs(k) {
+                    per_game[g][k] += 1;
+                    all.push((g, i));
+                }
+            }
+            let sizes: Vec<usize> = (0..count).map(|k| phase.pairs(k).len()).collect();
+            let (smallest, largest) = (sizes.iter().min(), sizes.iter().max());
+            assert!(largest.unwrap() - smallest.unwrap() <= 1, "sizes {sizes:?}");
+            assert_eq!(count, minibatch_count(all.len(), batch_size));
+            all.sort_unstable();
+            all.dedup();
+            assert_eq!(all.len(), sizes.iter().sum::<usize>(), "a pair dealt twice");
+            for (g, counts) in per_game.iter().enumerate() {
+                let taken: usize = counts.iter().sum();
+                let (floor, ceil) = (taken / count, taken.div_ceil(count));
+                assert!(
+                    counts.iter().all(|&c| c == floor || c == ceil),
+                    "batch size {batch_size}: game {g} with {taken} pairs over {count} minibatches: {counts:?}"
+                );
+            }
         }
+    }
+
+    /// A minibatch read in parts, from either end, gathers the same positions as a whole.
+    #[test]
+    fn a_minibatch_reads_the_same_in_any_parts() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
         let mut buffer = ReplayBuffer::new(ReplayPolicy::LastGame, 2);
         let (inputs, targets) = game(0, 300);
