@@ -8,3 +8,4 @@ mod commands;
 mod docs;
 mod export_play;
 mod fuzz_inputs;
+mod presets;

@@ -1,0 +1,74 @@
+//! The configurations that say they are the paper's protocol parse to the paper's settings
+//! (section 3.3.1, Algorithms 2 and 7; section 8.3 for Athénan's long runs).
+
+use std::path::Path;
+
+use descent::experiment::ExperimentConfig;
+use descent::learn::replay::{Capacity, ReplayPolicy};
+use descent::learn::selection::{Distribution, Exploitation};
+use descent::search::SearchSpec;
+use descent::search::mcts::TreePolicy;
+use descent::selfplay::config::TerminalEvalName;
+use descent::selfplay::{TrainConfig, TrainSettings};
+
+const CONFIGS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/configs");
+
+fn read(name: &str) -> String {
+    std::fs::read_to_string(Path::new(CONFIGS).join(name)).unwrap()
+}
+
+/// Section 3.3.1's protocol: ε-greedy with simulated annealing (Algorithm 2), no completion,
+/// the classic gain, experience replay of 10^6 pairs at σ = 4 %, B = 128, L2 λ = 0.001.
+fn assert_section_3_3_1(settings: &TrainSettings, what: &str) {
+    let selection = settings.selection;
+    assert_eq!(selection.distribution, Distribution::EpsilonGreedy, "{what}");
+    assert_eq!(selection.exploitation, Exploitation::Annealed, "{what}");
+    assert!(!selection.completed, "{what}: completed selection");
+    assert_eq!(settings.adam.l2, 0.001, "{what}: L2");
+    assert_eq!(settings.adam.learning_rate, 0.001, "{what}: learning rate");
+    assert_eq!(settings.replay.batch_size, 128, "{what}: B");
+    assert_eq!(
+        settings.replay.policy,
+        ReplayPolicy::Experience {
+            capacity: Capacity::Pairs(1_000_000),
+            fraction: 0.04
+        },
+        "{what}: replay"
+    );
+    assert_eq!(
+        settings.learning.terminal_eval,
+        TerminalEvalName::Classic,
+        "{what}"
+    );
+    match &settings.search {
+        SearchSpec::TreeSearch { completed, .. } => assert!(!completed, "{what}: completed"),
+        SearchSpec::Mcts { options, .. } => {
+            assert_eq!(options.tree_policy, TreePolicy::Uct { c: 0.4 }, "{what}")
+        }
+        SearchSpec::AlphaBeta { .. } => {}
+        other => panic!("{what}: {other:?}"),
+    }
+}
+
+#[test]
+fn the_table3_presets_follow_the_protocol_of_section_3_3_1() {
+    for name in [
+        "experiment-table3-connect_four.yaml",
+        "experiment-table3-awale.yaml",
+    ] {
+        let config = ExperimentConfig::from_yaml(&read(name)).unwrap();
+        let plan = config.plan("x", 2, &|base| Ok(read(base))).unwrap();
+        assert_eq!(plan.variants.len(), 6, "{name}: Table 3's six combinations");
+        for variant in &plan.variants {
+            for settings in &variant.settings {
+                assert_section_3_3_1(settings, &format!("{name} {}", variant.name));
+            }
+        }
+    }
+}
+
+#[test]
+fn the_protocol_configuration_is_section_3_3_1s() {
+    let config = TrainConfig::from_yaml(&read("paper-3.3.1-protocol.yaml")).unwrap();
+    assert_section_3_3_1(&config.validate().unwrap(), "paper-3.3.1-protocol.yaml");
+}
