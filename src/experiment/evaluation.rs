@@ -3,7 +3,8 @@
 //!   network of every variant c' of the same repetition (c' = c included), both colours; the
 //!   point of c at that stage is its score over those games, pooled over the repetitions;
 //! - **final table**: the final networks of all variants and repetitions play all-play-all;
-//!   the score of c against c' pools every pairing of their networks.
+//!   the score of c against c' pools every pairing of their networks, and c's overall score
+//!   pools all of them, its own other repetitions included (as the paper's Table 3 does).
 //!
 //! Every network plays through the same evaluation player (default: depth-1 minimax).
 //! Scores count a draw as half a win.
@@ -64,7 +65,9 @@ pub struct FinalTable {
     pub score: Vec<Vec<Option<f64>>>,
     /// `games[c][c']`: games behind `score[c][c']`.
     pub games: Vec<Vec<u64>>,
-    /// Each variant against all the others together.
+    /// Each variant against every final network of the experiment, its own variant's other
+    /// repetitions included (each such game once from each side, its points shared): the
+    /// paper's final percentage, which pools all of them (12 288 games per entry in Table 3).
     pub overall: Vec<ResultSummary>,
 }
 
@@ -317,8 +320,8 @@ fn final_table(names: &[String], runs: &[RunNets], tournament: &TournamentReport
     let overall = (0..v)
         .map(|a| {
             let mut total = [0u64; 3];
-            for b in (0..v).filter(|&b| b != a) {
-                add(&mut total, wdl[a][b]);
+            for row in &wdl[a] {
+                add(&mut total, *row);
             }
             ResultSummary::new(total[0], total[1], total[2])
         })

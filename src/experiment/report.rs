@@ -136,7 +136,7 @@ pub fn text_tables(report: &ExperimentReport) -> String {
     for name in &t.variants {
         let _ = write!(out, " {:>w$}", name, w = name.len().max(6));
     }
-    let _ = writeln!(out, "  against the others (95 %; p of equal strength)");
+    let _ = writeln!(out, "  against every network (95 %; p of equal strength)");
     for (a, name) in t.variants.iter().enumerate() {
         let _ = write!(out, "  {name:width$}");
         for (b, other) in t.variants.iter().enumerate() {

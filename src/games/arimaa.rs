@@ -521,6 +521,8 @@ pub struct Arimaa {
     ply: u16,
     outcome: Option<Outcome>,
     mobility: [u32; 2],
+    /// Actions played by each player (several in a row in a turn).
+    plies: [u16; 2],
 }
 
 impl Arimaa {
@@ -811,6 +813,7 @@ impl Game for Arimaa {
             ply: 0,
             outcome: None,
             mobility: [0; 2],
+            plies: [0; 2],
         };
         if !params.setup {
             position.setup_left = 0;
@@ -876,6 +879,7 @@ impl Game for Arimaa {
         let mut count = 0;
         self.for_each_legal(|_| count += 1);
         self.mobility[mover] += count;
+        self.plies[mover] += 1;
         self.ply += 1;
         let id = action as usize;
         if self.in_setup() {
@@ -922,6 +926,10 @@ impl Game for Arimaa {
 
     fn piece_counts(&self) -> [u32; 2] {
         self.turn.board.occupied.map(u64::count_ones)
+    }
+
+    fn plies_by_player(&self) -> [u32; 2] {
+        self.plies.map(u32::from)
     }
 
     fn mobility_sums(&self) -> [u32; 2] {

@@ -200,6 +200,13 @@ impl Game for Connect6 {
         self.stones.map(|s| s.len())
     }
 
+    fn plies_by_player(&self) -> [u32; 2] {
+        let p0 = (0..self.ply as usize)
+            .filter(|&ply| mover_at_ply(ply) == Player::P0)
+            .count() as u32;
+        [p0, self.ply as u32 - p0]
+    }
+
     fn mobility_sums(&self) -> [u32; 2] {
         self.mobility.map(u32::from)
     }

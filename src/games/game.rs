@@ -312,8 +312,20 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
     fn piece_counts(&self) -> [u32; 2];
 
     /// Sum, over each player's turns so far, of the number of legal actions it had: `[P0, P1]`
-    /// (the cumulative mobility heuristic divides by the number of turns).
+    /// (the cumulative mobility heuristic divides by `plies_by_player`).
     fn mobility_sums(&self) -> [u32; 2];
+
+    /// How many actions each player has played so far, `[P0, P1]`. By ply parity (P0 plays
+    /// the even plies), which holds in games whose players alternate at every action, and P0's
+    /// every ply in a one-player game; a game where a player makes several actions in a row
+    /// (Arimaa's steps, Connect6's two stones, Santorini's placements) counts them itself.
+    fn plies_by_player(&self) -> [u32; 2] {
+        let plies = self.ply() as u32;
+        match Self::ONE_PLAYER {
+            true => [plies, 0],
+            false => [plies.div_ceil(2), plies / 2],
+        }
+    }
 
     /// Writes the encoding (`ENCODING.len()` floats, `[planes, rows, cols]`) into `out`.
     fn encode(&self, out: &mut [f32]);

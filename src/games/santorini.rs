@@ -103,6 +103,8 @@ pub struct Santorini {
     outcome: Option<Outcome>,
     ply: u8,
     mobility: [u16; 2],
+    /// Actions played by each player (several in a row in a turn).
+    plies: [u16; 2],
     hash: u64,
 }
 
@@ -390,6 +392,7 @@ impl Game for Santorini {
             outcome: None,
             ply: 0,
             mobility: [0; 2],
+            plies: [0; 2],
             hash: 0,
         };
         if !params.placement {
@@ -442,6 +445,7 @@ impl Game for Santorini {
         let mut count = 0u16;
         self.for_each_action(|_| count += 1);
         self.mobility[mover.index()] += count;
+        self.plies[mover.index()] += 1;
         match self.decode(action).expect("a legal action") {
             Play::Place(cell) => self.put_worker(mover.index(), 1, cell),
             Play::Turn { from, to, build } => {
@@ -504,6 +508,10 @@ impl Game for Santorini {
     fn piece_counts(&self) -> [u32; 2] {
         self.workers
             .map(|w| w.iter().filter(|&&c| c != UNPLACED).count() as u32)
+    }
+
+    fn plies_by_player(&self) -> [u32; 2] {
+        self.plies.map(u32::from)
     }
 
     fn mobility_sums(&self) -> [u32; 2] {

@@ -77,7 +77,10 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
         let t = TicTacToe::new(&Default::default());
         // With additive depth, the value depends on the ply: ±(9 − ply + 1), 0 for a draw.
-        let additive = TerminalEval::AdditiveDepth { max_length: 9.0 };
+        let additive = TerminalEval::AdditiveDepth {
+            max_length: 9.0,
+            estimated: false,
+        };
         let pairs = random_terminal_pairs(&t, 200, &additive, &mut rng);
         assert_eq!(pairs.len(), 200);
         let mut plies = std::collections::BTreeSet::new();

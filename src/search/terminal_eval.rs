@@ -5,14 +5,22 @@
 use crate::games::{Game, Outcome};
 
 /// Which terminal evaluation to use, with its parameters. Serialised (in network manifests) as
-/// `{"kind": "additive_depth", "max_length": 120.0}`.
+/// `{"kind": "additive_depth", "max_length": 120.0, "estimated": true}`.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum TerminalEval {
     /// b_t: +1 / 0 / -1 (the network's output layer uses tanh).
     Classic,
-    /// ±(P - p + 1) for a P0 / P1 win, 0 for a draw; `max_length` is P, p the plies played.
-    AdditiveDepth { max_length: f32 },
+    /// For a P0 / P1 win ±l, 0 for a draw, p the plies played: with the game's maximum length
+    /// P given, l = P − p + 1; with an estimate P̃ of it (`estimated`, the longest of random
+    /// games), l = max(1, P̃ − p) — the paper's two forms (section 6.2.2).
+    AdditiveDepth {
+        max_length: f32,
+        /// Absent from manifests written before the estimated form existed, whose runs used
+        /// P − p + 1 with either.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        estimated: bool,
+    },
     /// ±P'/p, `mean_length` P' the (empirical) mean game length.
     MultiplicativeDepth { mean_length: f32 },
     /// The game's final score P0 minus P1, at least +1 for a P0 win and at most -1 for a loss.
@@ -25,13 +33,17 @@ pub enum TerminalEval {
 }
 
 /// The configuration's name (`learning.terminal_eval`) with the resolved parameter, e.g.
-/// `classic`, `additive-depth(max_length=42)`.
+/// `classic`, `additive-depth(max_length=42)`, `additive-depth(estimated max_length=57)`.
 impl std::fmt::Display for TerminalEval {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             TerminalEval::Classic => f.write_str("classic"),
-            TerminalEval::AdditiveDepth { max_length } => {
-                write!(f, "additive-depth(max_length={max_length})")
+            TerminalEval::AdditiveDepth {
+                max_length,
+                estimated,
+            } => {
+                let estimated = if *estimated { "estimated " } else { "" };
+                write!(f, "additive-depth({estimated}max_length={max_length})")
             }
             TerminalEval::MultiplicativeDepth { mean_length } => {
                 write!(f, "multiplicative-depth(mean_length={mean_length})")
@@ -63,8 +75,12 @@ impl TerminalEval {
         let sign = outcome.value_p0();
         match *self {
             TerminalEval::Classic => sign,
-            TerminalEval::AdditiveDepth { max_length } => {
-                sign * (max_length - position.ply() as f32 + 1.0).max(1.0)
+            TerminalEval::AdditiveDepth {
+                max_length,
+                estimated,
+            } => {
+                let exact = if estimated { 0.0 } else { 1.0 };
+                sign * (max_length - position.ply() as f32 + exact).max(1.0)
             }
             TerminalEval::MultiplicativeDepth { mean_length } => {
                 sign * mean_length / position.ply().max(1) as f32
@@ -79,8 +95,7 @@ impl TerminalEval {
             }
             TerminalEval::Mobility => {
                 let sums = position.mobility_sums();
-                let plies = position.ply() as u32;
-                let turns = [plies.div_ceil(2), plies / 2];
+                let turns = position.plies_by_player();
                 let mean = |i: usize| {
                     if turns[i] == 0 {
                         1.0
@@ -107,8 +122,8 @@ impl TerminalEval {
     }
 
     /// What f_t reads of a terminal position beyond its Zobrist hash (which covers the board,
-    /// the scores and the player to move): the ply for the depth heuristics, the ply and the
-    /// mobility sums for mobility, the pieces for presence (Awale's are swept off the final
+    /// the scores and the player to move): the ply for the depth heuristics, the ply, the
+    /// mobility sums and P0's share of the plies for mobility, the pieces for presence (Awale's are swept off the final
     /// board); 0 when it reads nothing more. The search table keys terminal
     /// states with it, so that two paths to the same final board keep their own values.
     pub fn path_key<G: Game>(&self, position: &G) -> u64 {
@@ -124,7 +139,9 @@ impl TerminalEval {
             }
             TerminalEval::Mobility => {
                 let [m0, m1] = position.mobility_sums();
-                (position.ply() as u64 + 1) | (m0 as u64) << 20 | (m1 as u64) << 42
+                let [p0_plies, _] = position.plies_by_player();
+                ((position.ply() as u64 + 1) | (m0 as u64) << 20 | (m1 as u64) << 42)
+                    ^ (p0_plies as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
             }
         }
     }
@@ -137,7 +154,7 @@ impl TerminalEval {
     pub fn value_bound<G: Game>(&self) -> f32 {
         let largest = match *self {
             TerminalEval::Classic => 1.0,
-            TerminalEval::AdditiveDepth { max_length } => max_length.max(0.0) + 1.0,
+            TerminalEval::AdditiveDepth { max_length, .. } => max_length.max(0.0) + 1.0,
             TerminalEval::MultiplicativeDepth { mean_length } => mean_length.max(1.0),
             // A mean of at most NUM_ACTIONS legal moves over one of at least 1e-3.
             TerminalEval::Mobility => G::NUM_ACTIONS as f32 * 1e3,
@@ -161,14 +178,32 @@ mod tests {
     fn names_are_the_configuration_names_with_their_parameters() {
         assert_eq!(TerminalEval::Classic.to_string(), "classic");
         assert_eq!(
-            TerminalEval::AdditiveDepth { max_length: 42.0 }.to_string(),
+            exact_additive(42.0).to_string(),
             "additive-depth(max_length=42)"
+        );
+        assert_eq!(
+            estimated_additive(57.0).to_string(),
+            "additive-depth(estimated max_length=57)"
         );
         assert_eq!(
             TerminalEval::MultiplicativeDepth { mean_length: 30.5 }.to_string(),
             "multiplicative-depth(mean_length=30.5)"
         );
         assert_eq!(TerminalEval::Presence.to_string(), "presence");
+    }
+
+    fn exact_additive(max_length: f32) -> TerminalEval {
+        TerminalEval::AdditiveDepth {
+            max_length,
+            estimated: false,
+        }
+    }
+
+    fn estimated_additive(max_length: f32) -> TerminalEval {
+        TerminalEval::AdditiveDepth {
+            max_length,
+            estimated: true,
+        }
     }
 
     fn ttt(moves: &str) -> TicTacToe {
@@ -183,7 +218,7 @@ mod tests {
         let p = ttt("a1 a2 b1 b2 c1");
         assert_eq!(TerminalEval::Classic.value_p0(&p), 1.0);
         assert_eq!(
-            TerminalEval::AdditiveDepth { max_length: 9.0 }.value_p0(&p),
+            exact_additive(9.0).value_p0(&p),
             5.0
         );
         assert_eq!(
@@ -205,7 +240,7 @@ mod tests {
         assert_eq!(p.outcome(), Some(Outcome::WinP1));
         assert_eq!(TerminalEval::Classic.value_p0(&p), -1.0);
         assert_eq!(
-            TerminalEval::AdditiveDepth { max_length: 9.0 }.value_p0(&p),
+            exact_additive(9.0).value_p0(&p),
             -4.0
         );
         assert_eq!(
@@ -232,12 +267,16 @@ mod tests {
     fn heuristics_at_their_edges() {
         let p0_win = ttt("a1 a2 b1 b2 c1"); // ply 5
         let p1_win = ttt("a1 b1 c1 b2 a3 b3"); // ply 6
-        // Additive depth at and past its length estimate: ±1, never the other sign.
-        let additive = |max_length| TerminalEval::AdditiveDepth { max_length };
-        assert_eq!(additive(6.0).value_p0(&p0_win), 2.0);
-        assert_eq!(additive(5.0).value_p0(&p0_win), 1.0);
-        assert_eq!(additive(3.0).value_p0(&p0_win), 1.0);
-        assert_eq!(additive(4.0).value_p0(&p1_win), -1.0);
+        // Additive depth at and past its length: ±1, never the other sign. P − p + 1 with the
+        // game's length, max(1, P̃ − p) with an estimate (section 6.2.2).
+        assert_eq!(exact_additive(6.0).value_p0(&p0_win), 2.0);
+        assert_eq!(exact_additive(5.0).value_p0(&p0_win), 1.0);
+        assert_eq!(exact_additive(3.0).value_p0(&p0_win), 1.0);
+        assert_eq!(exact_additive(4.0).value_p0(&p1_win), -1.0);
+        assert_eq!(estimated_additive(9.0).value_p0(&p0_win), 4.0);
+        assert_eq!(estimated_additive(9.0).value_p0(&p1_win), -3.0);
+        assert_eq!(estimated_additive(6.0).value_p0(&p0_win), 1.0);
+        assert_eq!(estimated_additive(5.0).value_p0(&p0_win), 1.0);
         // The score of a game without one: a P1 win is still at most -1.
         assert_eq!(TerminalEval::Score.value_p0(&p1_win), -1.0);
     }
@@ -257,13 +296,14 @@ mod tests {
         [0, 1].map(|i| sums[i] as f32 / turns[i] as f32)
     }
 
-    #[test]
-    fn mobility_is_the_ratio_of_the_players_mean_mobilities() {
+    /// Mobility on `games` random games of `initial` equals the ratio of means counted by
+    /// replaying the moves with their movers; returns how many decided games had unequal
+    /// means, P0 wins then P1 wins.
+    fn mobility_matches_a_replay<G: Game>(initial: &G, games: usize, seed: u64) -> [usize; 2] {
         use rand::{RngExt, SeedableRng};
-        let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(4);
-        let initial = Awale::new(&AwaleParams::default());
+        let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(seed);
         let mut unequal = [0, 0];
-        for _ in 0..200 {
+        for _ in 0..games {
             let mut position = initial.clone();
             let mut moves = Vec::new();
             let mut actions = Vec::new();
@@ -273,19 +313,41 @@ mod tests {
                 moves.push(action);
                 position.play(action);
             }
-            let [m0, m1] = mean_mobility(&initial, &moves);
+            let [m0, m1] = mean_mobility(initial, &moves);
             let expected = match position.outcome().unwrap() {
                 Outcome::WinP0 => m0 / m1,
                 Outcome::WinP1 => -m1 / m0,
                 Outcome::Draw => 0.0,
             };
             let value = TerminalEval::Mobility.value_p0(&position);
-            assert!((value - expected).abs() < 1e-5, "{value} vs {expected}");
+            let tolerance = 1e-5 * expected.abs().max(1.0);
+            assert!(
+                (value - expected).abs() < tolerance,
+                "{}: {value} vs {expected}",
+                G::NAME
+            );
             if (m0 - m1).abs() > 0.1 && expected != 0.0 {
                 unequal[(expected < 0.0) as usize] += 1;
             }
         }
+        unequal
+    }
+
+    #[test]
+    fn mobility_is_the_ratio_of_the_players_mean_mobilities() {
+        let unequal = mobility_matches_a_replay(&Awale::new(&AwaleParams::default()), 200, 4);
         assert!(unequal[0] > 10 && unequal[1] > 10, "{unequal:?}");
+    }
+
+    /// Per mover, not by ply parity: Connect6's two stones a turn, Arimaa's setup and steps,
+    /// Santorini's placements (parity gave Connect6's P0 the mean of P1's turns and the reverse).
+    #[test]
+    fn mobility_counts_each_movers_own_actions() {
+        use crate::games::{Arimaa, Connect6, Santorini};
+        let decided = mobility_matches_a_replay(&Connect6::new(&Default::default()), 20, 5);
+        assert!(decided[0] + decided[1] > 5, "{decided:?}");
+        mobility_matches_a_replay(&Arimaa::new(&Default::default()), 4, 6);
+        mobility_matches_a_replay(&Santorini::new(&Default::default()), 20, 7);
     }
 
     #[test]

@@ -100,6 +100,14 @@ fn check_position<G: Game>(position: &G, actions: &mut Vec<Action>) {
         let mut sums = position.mobility_sums();
         sums[mover.index()] += actions.len() as u32;
         assert_eq!(child.mobility_sums(), sums, "{}: mobility sums", G::NAME);
+        let mut plies = position.plies_by_player();
+        plies[mover.index()] += 1;
+        assert_eq!(
+            child.plies_by_player(),
+            plies,
+            "{}: the mover's actions counted for the other\n{position}",
+            G::NAME
+        );
         assert_eq!(child.hash(), child.hash_from_scratch());
     }
     check_symmetries(position, actions);
@@ -240,6 +248,7 @@ impl GameVisitor for Conformance {
         assert_eq!(initial.ply(), 0);
         assert!(!initial.is_terminal());
         assert_eq!(initial.mobility_sums(), [0, 0]);
+        assert_eq!(initial.plies_by_player(), [0, 0]);
         // Big action spaces cost more per position: Shobu's (16 384 ids, ~80 legal) ~50× more,
         // Amazons' (20 736 ids, ~500 legal, each child counting its own turns) ~1 000×.
         // Long games on big boards (Go, Gomoku, Hex, Lines of Action, ...): a quarter as many.

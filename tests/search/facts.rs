@@ -743,7 +743,10 @@ fn terminal_values_follow_their_own_path_on_awale() {
     use descent::search::TerminalEval;
     let root = Awale::new(&AwaleParams::default());
     for terminal_eval in [
-        TerminalEval::AdditiveDepth { max_length: 300.0 },
+        TerminalEval::AdditiveDepth {
+            max_length: 300.0,
+            estimated: true,
+        },
         TerminalEval::Mobility,
     ] {
         let mut search = TreeSearch::<Awale>::new(TreeSearchOptions {
@@ -807,7 +810,10 @@ fn descent_with_additive_depth_takes_the_faster_of_two_wins() {
     let position = after::<TicTacToe>("a1 a2 b1 c3");
     for seed in 0..5 {
         let mut search = TreeSearch::<TicTacToe>::new(TreeSearchOptions {
-            terminal_eval: TerminalEval::AdditiveDepth { max_length: 9.0 },
+            terminal_eval: TerminalEval::AdditiveDepth {
+                max_length: 9.0,
+                estimated: false,
+            },
             ..TreeSearchOptions::descent()
         });
         let mut table = Table::new(true);

@@ -186,6 +186,17 @@ fn an_experiment_trains_evaluates_survives_a_kill_and_continues() {
     let sum = table["score"][0][1].as_f64().unwrap() + table["score"][1][0].as_f64().unwrap();
     assert!((sum - 1.0).abs() < 1e-9);
     assert!(table["score"][0][0].is_null());
+    // Overall, as the paper pools it: every game of the variant's networks, those between its
+    // own repetitions too (once from each side, half the points each).
+    let (cross, own) = (
+        REPEATS * REPEATS * GAMES_PER_PAIR,
+        REPEATS * (REPEATS - 1) * GAMES_PER_PAIR,
+    );
+    let overall = &table["overall"][0];
+    assert_eq!(overall["games"].as_u64().unwrap(), cross + own);
+    let points = overall["score"].as_f64().unwrap() * (cross + own) as f64;
+    let expected = table["score"][0][1].as_f64().unwrap() * cross as f64 + own as f64 / 2.0;
+    assert!((points - expected).abs() < 1e-6, "{points} vs {expected}");
 
     // Running it again keeps the runs and rebuilds the same report.
     let again = descent(&args);

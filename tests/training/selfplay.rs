@@ -276,14 +276,21 @@ fn additive_depth_estimates_the_longest_game_and_a_resume_keeps_the_estimate() {
             .unwrap()
             .terminal_eval
     };
-    let Some(TerminalEval::AdditiveDepth { max_length }) = trained(1, false) else {
-        panic!("additive depth expected");
+    let Some(TerminalEval::AdditiveDepth {
+        max_length,
+        estimated: true,
+    }) = trained(1, false)
+    else {
+        panic!("an estimated additive depth expected");
     };
     // The longest of 1000 random Awale games, not the 1 000-ply cap.
     assert!((200.0..700.0).contains(&max_length), "{max_length}");
     assert_eq!(
         trained(2, true),
-        Some(TerminalEval::AdditiveDepth { max_length }),
+        Some(TerminalEval::AdditiveDepth {
+            max_length,
+            estimated: true
+        }),
         "a resume keeps the run's estimate"
     );
     let sessions: Vec<String> = std::fs::read_to_string(tmp.path().join("run/metrics.jsonl"))
@@ -297,7 +304,7 @@ fn additive_depth_estimates_the_longest_game_and_a_resume_keeps_the_estimate() {
     assert!(
         sessions
             .iter()
-            .all(|s| *s == format!("additive-depth(max_length={max_length})"))
+            .all(|s| *s == format!("additive-depth(estimated max_length={max_length})"))
     );
 }
 

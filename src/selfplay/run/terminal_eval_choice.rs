@@ -23,14 +23,18 @@ pub fn resolve_terminal_eval<G: Game>(
 ) -> anyhow::Result<TerminalEval> {
     Ok(match settings.learning.terminal_eval {
         TerminalEvalName::Classic => TerminalEval::Classic,
-        TerminalEvalName::AdditiveDepth => TerminalEval::AdditiveDepth {
-            max_length: match settings.learning.max_length {
-                Some(length) => length,
-                None => {
-                    let mut rng = stream_rng(settings.seed, STREAM_SETUP, 2);
-                    longest_random_game(initial, 1000, &mut rng)
-                }
+        TerminalEvalName::AdditiveDepth => match settings.learning.max_length {
+            Some(max_length) => TerminalEval::AdditiveDepth {
+                max_length,
+                estimated: false,
             },
+            None => {
+                let mut rng = stream_rng(settings.seed, STREAM_SETUP, 2);
+                TerminalEval::AdditiveDepth {
+                    max_length: longest_random_game(initial, 1000, &mut rng),
+                    estimated: true,
+                }
+            }
         },
         TerminalEvalName::MultiplicativeDepth => TerminalEval::MultiplicativeDepth {
             mean_length: match settings.learning.mean_length {
