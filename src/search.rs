@@ -10,6 +10,7 @@ pub mod descent;
 pub mod evaluator;
 pub mod greedy;
 pub mod mcts;
+pub mod puct;
 pub mod searcher;
 pub mod spec;
 pub mod stats;

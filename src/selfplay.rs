@@ -4,6 +4,7 @@
 //! `run/` (the run itself), `distributed/` (the Redis broker, workers and game records),
 //! `telemetry/` (metrics, observers, games log, TensorBoard); `config/` is the YAML file.
 
+pub mod alphazero;
 pub mod config;
 pub mod distributed;
 pub mod run;

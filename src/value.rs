@@ -16,6 +16,7 @@ pub mod net_optimizer;
 pub mod network;
 #[cfg(feature = "onnx")]
 pub mod onnx_export;
+pub mod policy_value_net;
 pub mod saved_net;
 
 pub use architecture::Architecture;

@@ -95,7 +95,12 @@ impl LearningPhase {
                 }
                 let eligible = |b: &usize| !this_game.contains(b);
                 let pick = rng.random_range(0..deck.iter().filter(|b| eligible(b)).count());
-                let (at, _) = deck.iter().enumerate().filter(|(_, b)| eligible(b)).nth(pick).unwrap();
+                let (at, _) = deck
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, b)| eligible(b))
+                    .nth(pick)
+                    .unwrap();
                 let batch = deck.swap_remove(at);
                 this_game.push(batch);
                 batch_of.push(batch);
@@ -786,6 +791,7 @@ mod tests {
     /// phases of 40 games of uneven lengths (the old shuffle-then-round-robin deal gave a game
     /// of 8 pairs two in one of 30 minibatches).
     #[test]
+    #[allow(clippy::needless_range_loop)] // k indexes both the minibatches and the counts
     fn a_phase_deals_each_games_share_to_every_minibatch() {
         for (seed, batch_size) in [(0, 7), (1, 16), (2, 50), (3, 128), (4, 1000)] {
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
@@ -807,7 +813,7 @@ mod tests {
             let mut all = Vec::new();
             for k in 0..count {
                 for &(g, i) in phase.pairs(k) {
-                    per_game[g][k] += 1;
+                    per_game[g][k] += 1; // game g's pairs in minibatch k
                     all.push((g, i));
                 }
             }

@@ -217,10 +217,7 @@ mod tests {
         // x: a1 b1 c1 (top row), o: a2 b2. P0 wins at ply 5.
         let p = ttt("a1 a2 b1 b2 c1");
         assert_eq!(TerminalEval::Classic.value_p0(&p), 1.0);
-        assert_eq!(
-            exact_additive(9.0).value_p0(&p),
-            5.0
-        );
+        assert_eq!(exact_additive(9.0).value_p0(&p), 5.0);
         assert_eq!(
             TerminalEval::MultiplicativeDepth { mean_length: 7.5 }.value_p0(&p),
             1.5
@@ -239,10 +236,7 @@ mod tests {
         let p = ttt("a1 b1 c1 b2 a3 b3");
         assert_eq!(p.outcome(), Some(Outcome::WinP1));
         assert_eq!(TerminalEval::Classic.value_p0(&p), -1.0);
-        assert_eq!(
-            exact_additive(9.0).value_p0(&p),
-            -4.0
-        );
+        assert_eq!(exact_additive(9.0).value_p0(&p), -4.0);
         assert_eq!(
             TerminalEval::MultiplicativeDepth { mean_length: 6.0 }.value_p0(&p),
             -1.0

@@ -162,6 +162,12 @@ impl ValueNet {
 
     /// `[batch, planes, rows, cols]` → `[batch, 1]`.
     pub fn forward(&self, x: Tensor<4>) -> Tensor<2> {
+        self.value_head(self.trunk(x))
+    }
+
+    /// The convolutions and residual blocks: `[batch, planes, rows, cols]` → `[batch, filters,
+    /// rows, cols]` (what a policy head reads beside the value head).
+    pub fn trunk(&self, x: Tensor<4>) -> Tensor<4> {
         let mut h = x;
         for conv in &self.convs {
             h = relu(conv.forward(h));
@@ -169,6 +175,11 @@ impl ValueNet {
         for block in &self.blocks {
             h = block.forward(h);
         }
+        h
+    }
+
+    /// The value head on the trunk's features: `[batch, filters, rows, cols]` → `[batch, 1]`.
+    pub fn value_head(&self, h: Tensor<4>) -> Tensor<2> {
         let mut flat: Tensor<2> = match &self.head {
             // [batch, n]: the 1×1 convolution summed over the board.
             Some(head) => relu(head.forward(h)).sum_dim(2).sum_dim(3).flatten(1, 3),

@@ -21,7 +21,11 @@ fn read(name: &str) -> String {
 /// the classic gain, experience replay of 10^6 pairs at σ = 4 %, B = 128, L2 λ = 0.001.
 fn assert_section_3_3_1(settings: &TrainSettings, what: &str) {
     let selection = settings.selection;
-    assert_eq!(selection.distribution, Distribution::EpsilonGreedy, "{what}");
+    assert_eq!(
+        selection.distribution,
+        Distribution::EpsilonGreedy,
+        "{what}"
+    );
     assert_eq!(selection.exploitation, Exploitation::Annealed, "{what}");
     assert!(!selection.completed, "{what}: completed selection");
     assert_eq!(settings.adam.l2, 0.001, "{what}: L2");

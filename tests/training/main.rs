@@ -5,6 +5,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod alphazero;
 mod cpu_training;
 mod distributed;
 mod experiment;

@@ -1,0 +1,295 @@
+//! AlphaZero as a training recipe (docs/algorithms.md §12): self-play with PUCT (`search::puct`)
+//! guided by a policy-value network, Dirichlet noise at the root, moves drawn in proportion to
+//! the visits for the opening plies and the most visited after; each position learned with the
+//! normalised visit counts as its policy target and the game's outcome as its value target;
+//! a window of the latest positions sampled uniformly for minibatches of Adam on
+//! value MSE + policy cross-entropy + L2.
+//!
+//! Self-play runs `parallel_games` games at once and evaluates their leaves together, one
+//! batch per step of all their searches (batched leaf evaluation without virtual loss: each
+//! game contributes one leaf per batch).
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use burn::prelude::Device;
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+
+use crate::games::{Action, Game};
+use crate::search::puct::{Leaf, PuctOptions, PuctTree, choose_by_visits, visit_distribution};
+use crate::value::policy_value_net::{PolicyValueLoss, PolicyValueNet, PolicyValueTrainer};
+use crate::value::{AdamSettings, Architecture};
+
+/// AlphaZero's training settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AlphaZeroSettings {
+    pub architecture: Architecture,
+    /// PUCT in self-play (its Dirichlet fraction the AlphaZero paper's 0.25).
+    pub puct: PuctOptions,
+    /// Simulations per move (AlphaZero: 800).
+    pub simulations: u32,
+    /// Plies whose move is drawn in proportion to the visits (AlphaZero: 30); the most
+    /// visited after.
+    pub temperature_plies: usize,
+    /// Games played at once, their leaves evaluated in one batch.
+    pub parallel_games: usize,
+    /// Positions kept for learning, the latest (OpenSpiel: 2^16).
+    pub window: usize,
+    pub batch_size: usize,
+    /// How many times each new position is learned on average (OpenSpiel's buffer reuse: 3).
+    pub reuse: f64,
+    pub adam: AdamSettings,
+    pub seed: u64,
+}
+
+impl AlphaZeroSettings {
+    /// The AlphaZero paper's search settings with OpenSpiel's learning sizes.
+    pub fn new(architecture: Architecture) -> AlphaZeroSettings {
+        AlphaZeroSettings {
+            architecture,
+            puct: PuctOptions {
+                dirichlet_fraction: 0.25,
+                ..PuctOptions::default()
+            },
+            simulations: 800,
+            temperature_plies: 30,
+            parallel_games: 32,
+            window: 1 << 16,
+            batch_size: 1024,
+            reuse: 3.0,
+            adam: AdamSettings {
+                l2: 1e-4,
+                ..AdamSettings::default()
+            },
+            seed: 1,
+        }
+    }
+}
+
+/// One learned position: its encoding, the visit distribution over every action id, and the
+/// game's outcome (P0's view).
+struct Sample {
+    input: Vec<f32>,
+    policy: Vec<f32>,
+    outcome_p0: f32,
+}
+
+/// A game of self-play in progress.
+struct SelfPlayGame<G: Game> {
+    position: G,
+    tree: PuctTree<G>,
+    /// Encoding and policy target of each position played from.
+    history: Vec<(Vec<f32>, Vec<f32>)>,
+}
+
+/// What a training session did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct AlphaZeroProgress {
+    pub games: u64,
+    pub positions: u64,
+    pub steps: u64,
+    pub last_loss: Option<PolicyValueLoss>,
+}
+
+/// AlphaZero training on one game.
+pub struct AlphaZeroTrainer<G: Game> {
+    initial: G,
+    settings: AlphaZeroSettings,
+    trainer: PolicyValueTrainer,
+    net: PolicyValueNet,
+    device: Device,
+    window: VecDeque<Sample>,
+    rng: Xoshiro256PlusPlus,
+    progress: AlphaZeroProgress,
+}
+
+impl<G: Game> AlphaZeroTrainer<G> {
+    /// A new network for `initial`'s game, trained on burn's `device`.
+    pub fn new(initial: &G, settings: AlphaZeroSettings, device: &Device) -> AlphaZeroTrainer<G> {
+        let shape = G::ENCODING.dims();
+        let net = PolicyValueNet::new(&settings.architecture, shape, G::NUM_ACTIONS, device);
+        let trainer = PolicyValueTrainer::new(net.clone(), settings.adam, device, shape);
+        AlphaZeroTrainer {
+            initial: initial.clone(),
+            rng: Xoshiro256PlusPlus::seed_from_u64(settings.seed),
+            settings,
+            trainer,
+            net,
+            device: device.clone(),
+            window: VecDeque::new(),
+            progress: AlphaZeroProgress::default(),
+        }
+    }
+
+    /// The network as trained so far.
+    pub fn net(&self) -> &PolicyValueNet {
+        &self.net
+    }
+
+    /// Plays and learns rounds of `parallel_games` games until `games` games or `time` have
+    /// passed (whichever first; a round in progress is finished).
+    pub fn train(&mut self, games: Option<u64>, time: Option<Duration>) -> AlphaZeroProgress {
+        let start = Instant::now();
+        let more = |p: &AlphaZeroProgress| {
+            games.is_none_or(|g| p.games < g) && time.is_none_or(|t| start.elapsed() < t)
+        };
+        while more(&self.progress) {
+            let samples = self.play_round();
+            self.progress.games += self.settings.parallel_games as u64;
+            self.progress.positions += samples as u64;
+            self.learn(samples);
+        }
+        self.progress
+    }
+
+    /// Plays `parallel_games` games to their ends; returns the positions added to the window.
+    fn play_round(&mut self) -> usize {
+        let options = self.settings.puct;
+        let mut games: Vec<SelfPlayGame<G>> = (0..self.settings.parallel_games)
+            .map(|_| SelfPlayGame {
+                position: self.initial.clone(),
+                tree: PuctTree::new(&self.initial, options),
+                history: Vec::new(),
+            })
+            .collect();
+        let (shape, actions) = (G::ENCODING.len(), G::NUM_ACTIONS);
+        let mut inputs = Vec::new();
+        let mut waiting = Vec::new();
+        let mut added = 0;
+        while !games.is_empty() {
+            inputs.clear();
+            waiting.clear();
+            let mut g = 0;
+            while g < games.len() {
+                match self.advance(&mut games[g]) {
+                    Some(leaf) => {
+                        inputs.resize(inputs.len() + shape, 0.0);
+                        let at = inputs.len() - shape;
+                        leaf.encode(&mut inputs[at..]);
+                        waiting.push(g);
+                        g += 1;
+                    }
+                    None => {
+                        added += self.finish(games.swap_remove(g));
+                    }
+                }
+            }
+            if waiting.is_empty() {
+                continue;
+            }
+            let (values, logits) = self.net.predict(
+                inputs.clone(),
+                waiting.len(),
+                G::ENCODING.dims(),
+                &self.device,
+            );
+            for (k, &g) in waiting.iter().enumerate() {
+                let logits = &logits[k * actions..(k + 1) * actions];
+                games[g].tree.expand(values[k], logits, &mut self.rng);
+            }
+        }
+        added
+    }
+
+    /// Runs `game`'s search to its next leaf needing the network (returned, cloned), playing
+    /// moves whenever the search of one is complete; `None` when the game is over.
+    fn advance(&mut self, game: &mut SelfPlayGame<G>) -> Option<G> {
+        loop {
+            if game.position.is_terminal() {
+                return None;
+            }
+            if game.tree.simulations() > self.settings.simulations {
+                self.play_move(game);
+                continue;
+            }
+            if let Leaf::Evaluate(position) = game.tree.next_leaf() {
+                return Some(position.clone());
+            }
+        }
+    }
+
+    /// Records the position with its visit distribution and plays the chosen move.
+    fn play_move(&mut self, game: &mut SelfPlayGame<G>) {
+        let visits = game.tree.root_visits();
+        let mut input = vec![0.0; G::ENCODING.len()];
+        game.position.encode(&mut input);
+        let mut policy = Vec::new();
+        visit_distribution(&visits, G::NUM_ACTIONS, &mut policy);
+        game.history.push((input, policy));
+        let temperature = match game.position.ply() < self.settings.temperature_plies {
+            true => 1.0,
+            false => 0.0,
+        };
+        let action: Action = choose_by_visits(&visits, temperature, &mut self.rng);
+        game.position.play(action);
+        game.tree = PuctTree::new(&game.position, self.settings.puct);
+    }
+
+    /// Moves a finished game's positions into the window with its outcome.
+    fn finish(&mut self, game: SelfPlayGame<G>) -> usize {
+        let outcome_p0 = game.position.outcome().expect("a finished game").value_p0();
+        let added = game.history.len();
+        for (input, policy) in game.history {
+            self.window.push_back(Sample {
+                input,
+                policy,
+                outcome_p0,
+            });
+        }
+        while self.window.len() > self.settings.window {
+            self.window.pop_front();
+        }
+        added
+    }
+
+    /// `ceil(new · reuse / B)` Adam steps on minibatches drawn uniformly from the window.
+    fn learn(&mut self, new: usize) {
+        let batch = self.settings.batch_size.min(self.window.len());
+        if batch == 0 {
+            return;
+        }
+        let steps = (new as f64 * self.settings.reuse / batch as f64).ceil() as usize;
+        let (mut inputs, mut policies, mut values) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..steps {
+            inputs.clear();
+            policies.clear();
+            values.clear();
+            for _ in 0..batch {
+                let sample = &self.window[self.rng.random_range(0..self.window.len())];
+                inputs.extend_from_slice(&sample.input);
+                policies.extend_from_slice(&sample.policy);
+                values.push(sample.outcome_p0);
+            }
+            self.progress.last_loss = Some(self.trainer.step(&inputs, &policies, &values));
+            self.progress.steps += 1;
+        }
+        self.net = self.trainer.inference_net();
+    }
+}
+
+/// A player: PUCT without noise, `simulations` per move, the most visited move.
+pub struct PuctPlayer<'a> {
+    pub net: &'a PolicyValueNet,
+    pub device: Device,
+    pub options: PuctOptions,
+    pub simulations: u32,
+}
+
+impl PuctPlayer<'_> {
+    /// The move to play in `position` (not over).
+    pub fn choose<G: Game>(&self, position: &G, rng: &mut Xoshiro256PlusPlus) -> Action {
+        let mut tree = PuctTree::new(position, self.options);
+        let mut input = vec![0.0; G::ENCODING.len()];
+        while tree.simulations() <= self.simulations {
+            if let Leaf::Evaluate(leaf) = tree.next_leaf() {
+                leaf.encode(&mut input);
+                let (values, logits) =
+                    self.net
+                        .predict(input.clone(), 1, G::ENCODING.dims(), &self.device);
+                tree.expand(values[0], &logits, rng);
+            }
+        }
+        choose_by_visits(&tree.root_visits(), 0.0, rng)
+    }
+}
