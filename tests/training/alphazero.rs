@@ -2,6 +2,12 @@
 //! its PUCT player loses none of 100 games against a perfect opponent that picks uniformly
 //! among its best moves (a full-depth solver: alpha-beta depth 9 with random ties), 50 with
 //! each colour.
+//!
+//! The seed fixes the games' draws but not every float: burn's multithreaded reductions may sum
+//! in another order from run to run, so two runs train slightly different networks. The
+//! settings leave a margin for that: seeds 1 to 8 all passed (22-25 s each, alone on the 2-core
+//! VM), where a lighter training (6 144 games, 40 simulations, 60 at play, moves drawn for all 9
+//! plies) lost 2-5 games in one run of 6 to 8.
 
 use std::collections::HashMap;
 
@@ -66,21 +72,21 @@ fn alphazero_learns_tic_tac_toe_to_perfect_play() {
     let device = Device::flex();
     let initial = TicTacToe::new(&Default::default());
     let mut settings = AlphaZeroSettings::new("resnet-b0c32-fc64".parse().unwrap());
-    settings.simulations = 40;
-    settings.temperature_plies = 9;
+    settings.simulations = 50;
+    settings.temperature_plies = 3;
     settings.parallel_games = 32;
     settings.window = 20_000;
     settings.batch_size = 128;
     settings.reuse = 16.0;
     settings.seed = 7;
     let mut trainer = AlphaZeroTrainer::new(&initial, settings, &device);
-    let progress = trainer.train(Some(6_144), None);
+    let progress = trainer.train(Some(8_192), None);
     eprintln!("{progress:?}");
     let player = PuctPlayer {
         net: trainer.net(),
         device: device.clone(),
         options: PuctOptions::default(),
-        simulations: 60,
+        simulations: 200,
     };
     let mut memo = HashMap::new();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
