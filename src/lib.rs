@@ -11,7 +11,8 @@
 //! - [`games`]: the `Game` trait and the 21 registered games (docs/games.md), each with its
 //!   parameters (`GameParams`); the registry (one line per game), perft.
 //! - [`search`]: the search table, completed Descent, UBFM / UBFM_s, MCTS / UCT, alpha-beta,
-//!   greedy and random, all through the `Evaluator` trait.
+//!   greedy and random, all through the `Evaluator` trait; PUCT (AlphaZero) on a policy-value
+//!   network's outputs.
 //! - [`value`]: the value network (architectures as burn modules, `NetEvaluator`; descent's own
 //!   CPU engine, device `descent-cpu`: the direct forward pass `CpuNet` and training step
 //!   `CpuTrainer`, checked against burn's).
