@@ -81,13 +81,10 @@ impl LearningPhase {
     fn deal<R: Rng + ?Sized>(chosen: &[(usize, u32)], count: usize, rng: &mut R) -> LearningPhase {
         let mut batch_of = Vec::with_capacity(chosen.len());
         let mut deck: Vec<usize> = Vec::with_capacity(count);
-        let mut given = vec![0usize; count];
         for game in chosen.chunk_by(|a, b| a.0 == b.0) {
-            let rounds = game.len() / count;
             for k in 0..game.len() - game.len() % count {
                 batch_of.push(k % count);
             }
-            given.iter_mut().for_each(|n| *n += rounds);
             let mut this_game = Vec::with_capacity(game.len() % count);
             for _ in 0..game.len() % count {
                 if deck.is_empty() {
@@ -104,8 +101,11 @@ impl LearningPhase {
                 let batch = deck.swap_remove(at);
                 this_game.push(batch);
                 batch_of.push(batch);
-                given[batch] += 1;
             }
+        }
+        let mut given = vec![0usize; count];
+        for &batch in &batch_of {
+            given[batch] += 1;
         }
         let mut starts = Vec::with_capacity(count + 1);
         starts.push(0);
@@ -131,8 +131,8 @@ impl LearningPhase {
     }
 }
 
-/// Minibatch `k` of a learning phase: the phase's pairs `k`, `k + count`, `k + 2·count`, …,
-/// gathered from the buffer by whoever reads them.
+/// Minibatch `k` of a learning phase: the pairs `LearningPhase::deal` gave it, gathered from
+/// the buffer by whoever reads them.
 pub struct PhaseMinibatch<'a> {
     buffer: &'a ReplayBuffer,
     phase: &'a LearningPhase,

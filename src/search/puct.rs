@@ -17,7 +17,7 @@
 use rand::Rng;
 use rand_distr::{Distribution, Gamma};
 
-use crate::games::{Action, Game, Outcome};
+use crate::games::{Action, Game};
 
 /// PUCT's settings (the AlphaZero paper's defaults; the first-play urgency is OpenSpiel's).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -159,7 +159,7 @@ impl<G: Game> PuctTree<G> {
         }
         match self.leaf.outcome() {
             Some(outcome) => {
-                self.backup(outcome_value_p0(outcome));
+                self.backup(outcome.value_p0());
                 Leaf::Resolved
             }
             None => Leaf::Evaluate(&self.leaf),
@@ -237,11 +237,6 @@ impl<G: Game> PuctTree<G> {
         let root = &self.nodes[0];
         root.value_sum_p0 / root.visits.max(1) as f32
     }
-}
-
-/// The classic gain of an outcome, P0's view.
-fn outcome_value_p0(outcome: Outcome) -> f32 {
-    outcome.value_p0()
 }
 
 /// The policy target: the root's visit counts normalised, over every action id

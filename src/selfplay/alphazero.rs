@@ -153,7 +153,7 @@ impl<G: Game> AlphaZeroTrainer<G> {
                 history: Vec::new(),
             })
             .collect();
-        let (shape, actions) = (G::ENCODING.len(), G::NUM_ACTIONS);
+        let actions = G::NUM_ACTIONS;
         let mut inputs = Vec::new();
         let mut waiting = Vec::new();
         let mut added = 0;
@@ -162,17 +162,11 @@ impl<G: Game> AlphaZeroTrainer<G> {
             waiting.clear();
             let mut g = 0;
             while g < games.len() {
-                match self.advance(&mut games[g]) {
-                    Some(leaf) => {
-                        inputs.resize(inputs.len() + shape, 0.0);
-                        let at = inputs.len() - shape;
-                        leaf.encode(&mut inputs[at..]);
-                        waiting.push(g);
-                        g += 1;
-                    }
-                    None => {
-                        added += self.finish(games.swap_remove(g));
-                    }
+                if self.advance(&mut games[g], &mut inputs) {
+                    waiting.push(g);
+                    g += 1;
+                } else {
+                    added += self.finish(games.swap_remove(g));
                 }
             }
             if waiting.is_empty() {
@@ -192,19 +186,23 @@ impl<G: Game> AlphaZeroTrainer<G> {
         added
     }
 
-    /// Runs `game`'s search to its next leaf needing the network (returned, cloned), playing
-    /// moves whenever the search of one is complete; `None` when the game is over.
-    fn advance(&mut self, game: &mut SelfPlayGame<G>) -> Option<G> {
+    /// Runs `game`'s search to its next leaf needing the network, whose encoding it appends to
+    /// `inputs`, playing moves whenever the search of one is complete; false when the game is
+    /// over.
+    fn advance(&mut self, game: &mut SelfPlayGame<G>, inputs: &mut Vec<f32>) -> bool {
         loop {
             if game.position.is_terminal() {
-                return None;
+                return false;
             }
             if game.tree.simulations() > self.settings.simulations {
                 self.play_move(game);
                 continue;
             }
             if let Leaf::Evaluate(position) = game.tree.next_leaf() {
-                return Some(position.clone());
+                let at = inputs.len();
+                inputs.resize(at + G::ENCODING.len(), 0.0);
+                position.encode(&mut inputs[at..]);
+                return true;
             }
         }
     }

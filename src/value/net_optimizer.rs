@@ -14,7 +14,7 @@ use burn::prelude::*;
 use super::device::NetDevice;
 use super::direct::cpu_training::CpuTrainer;
 use super::minibatch::{Minibatch, MinibatchSource};
-use super::network::ValueNet;
+use super::network::{ValueNet, encoded_batch};
 
 /// Adam's settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -104,10 +104,7 @@ impl NetOptimizer {
                     settings,
                     device,
                 } = &mut **burn_step;
-                let x = Tensor::<4>::from_data(
-                    TensorData::new(inputs.to_vec(), [batch, planes, rows, cols]),
-                    &*device,
-                );
+                let x = encoded_batch(inputs.to_vec(), batch, self.shape, device);
                 let y =
                     Tensor::<2>::from_data(TensorData::new(targets.to_vec(), [batch, 1]), &*device);
                 let loss = (model.forward(x) - y).square().mean();
@@ -196,7 +193,7 @@ impl NetOptimizer {
 }
 
 /// Adam as configured (the L2 penalty is in the loss, not a weight decay).
-fn new_optimizer(settings: &AdamSettings) -> ModuleOptimizer {
+pub(super) fn new_optimizer(settings: &AdamSettings) -> ModuleOptimizer {
     AdamConfig::new()
         .with_beta_1(settings.beta1)
         .with_beta_2(settings.beta2)

@@ -200,14 +200,23 @@ impl ValueNet {
         shape: [usize; 3],
         device: &Device,
     ) -> Vec<f32> {
-        let [planes, rows, cols] = shape;
-        let x =
-            Tensor::<4>::from_data(TensorData::new(inputs, [batch, planes, rows, cols]), device);
-        self.forward(x)
+        self.forward(encoded_batch(inputs, batch, shape, device))
             .into_data()
             .try_into_vec::<f32>()
             .expect("f32 network output")
     }
+}
+
+/// `batch` encoded positions of shape `[planes, rows, cols]`, laid out contiguously in
+/// `inputs`, as the networks' input tensor `[batch, planes, rows, cols]` on `device`.
+pub fn encoded_batch(
+    inputs: Vec<f32>,
+    batch: usize,
+    shape: [usize; 3],
+    device: &Device,
+) -> Tensor<4> {
+    let [planes, rows, cols] = shape;
+    Tensor::<4>::from_data(TensorData::new(inputs, [batch, planes, rows, cols]), device)
 }
 
 #[cfg(test)]

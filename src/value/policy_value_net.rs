@@ -9,13 +9,13 @@
 
 use burn::nn::conv::{Conv2d, Conv2dConfig};
 use burn::nn::{Linear, LinearConfig};
-use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
+use burn::optim::{GradientsParams, ModuleOptimizer};
 use burn::prelude::*;
 use burn::tensor::activation::{log_softmax, relu};
 
 use super::architecture::Architecture;
-use super::net_optimizer::AdamSettings;
-use super::network::ValueNet;
+use super::net_optimizer::{AdamSettings, new_optimizer};
+use super::network::{ValueNet, encoded_batch};
 
 /// A value network with a policy head.
 #[derive(Module, Debug)]
@@ -69,10 +69,7 @@ impl PolicyValueNet {
         shape: [usize; 3],
         device: &Device,
     ) -> (Vec<f32>, Vec<f32>) {
-        let [planes, rows, cols] = shape;
-        let x =
-            Tensor::<4>::from_data(TensorData::new(inputs, [batch, planes, rows, cols]), device);
-        let (values, logits) = self.forward(x);
+        let (values, logits) = self.forward(encoded_batch(inputs, batch, shape, device));
         let read = |t: Tensor<2>| t.into_data().try_into_vec::<f32>().expect("f32 outputs");
         (read(values), read(logits))
     }
@@ -105,11 +102,7 @@ impl PolicyValueTrainer {
         let device = device.clone().autodiff();
         PolicyValueTrainer {
             model: net.fork(&device).train(),
-            optimizer: AdamConfig::new()
-                .with_beta_1(settings.beta1)
-                .with_beta_2(settings.beta2)
-                .with_epsilon(settings.epsilon)
-                .init(),
+            optimizer: new_optimizer(&settings),
             settings,
             device,
             shape,
@@ -126,10 +119,7 @@ impl PolicyValueTrainer {
         assert_eq!(inputs.len(), batch * planes * rows * cols, "inputs");
         assert_eq!(policies.len(), batch * num_actions, "policies");
         let device = &self.device;
-        let x = Tensor::<4>::from_data(
-            TensorData::new(inputs.to_vec(), [batch, planes, rows, cols]),
-            device,
-        );
+        let x = encoded_batch(inputs.to_vec(), batch, self.shape, device);
         let z = Tensor::<2>::from_data(TensorData::new(values.to_vec(), [batch, 1]), device);
         let pi = Tensor::<2>::from_data(
             TensorData::new(policies.to_vec(), [batch, num_actions]),
