@@ -11,6 +11,7 @@ pub mod evaluator;
 pub mod greedy;
 pub mod mcts;
 pub mod puct;
+pub mod puct_searcher;
 pub mod searcher;
 pub mod spec;
 pub mod stats;

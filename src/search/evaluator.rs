@@ -11,11 +11,35 @@ use crate::games::Game;
 pub trait Evaluator<G: Game>: Sync {
     /// Writes the value of `positions[i]` into `values_p0[i]` (both slices have the same length).
     fn evaluate(&self, positions: &[G], values_p0: &mut [f32]);
+
+    /// The values and, from an evaluator with a policy (a policy-value network), the policy
+    /// logits of each position for the player to move over every action id:
+    /// `logits[i·A..(i+1)·A]` for `positions[i]`, `A = G::NUM_ACTIONS`. Returns false when the
+    /// evaluator has no policy (`logits` untouched; PUCT then gives every move the same prior).
+    fn evaluate_with_policy(
+        &self,
+        positions: &[G],
+        values_p0: &mut [f32],
+        logits: &mut [f32],
+    ) -> bool {
+        let _ = logits;
+        self.evaluate(positions, values_p0);
+        false
+    }
 }
 
 impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for &E {
     fn evaluate(&self, positions: &[G], values_p0: &mut [f32]) {
         (**self).evaluate(positions, values_p0)
+    }
+
+    fn evaluate_with_policy(
+        &self,
+        positions: &[G],
+        values_p0: &mut [f32],
+        logits: &mut [f32],
+    ) -> bool {
+        (**self).evaluate_with_policy(positions, values_p0, logits)
     }
 }
 

@@ -5,7 +5,8 @@
 //!
 //! (Q the mean value of the child for the player choosing at s — `fpu` before its first visit —,
 //! P the network's prior, N visit counts; N(s) counts the node's own expansion), until it reaches
-//! a node never expanded: a terminal one is worth its outcome, any other is expanded with the
+//! a node never expanded: a terminal one is worth its terminal evaluation (the classic gain,
+//! ±1 / 0, in AlphaZero), any other is expanded with the
 //! network's priors over its legal actions (a softmax of the policy logits) and valued by the
 //! network. The value is backed up along the path. Dirichlet noise `(1 − ε)·P + ε·Dir(α)` may be
 //! mixed into the root's priors (self-play).
@@ -18,6 +19,7 @@ use rand::Rng;
 use rand_distr::{Distribution, Gamma};
 
 use crate::games::{Action, Game};
+use crate::search::{ChildEdge, TerminalEval};
 
 /// PUCT's settings (the AlphaZero paper's defaults; the first-play urgency is OpenSpiel's).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -31,6 +33,8 @@ pub struct PuctOptions {
     pub dirichlet_alpha: Option<f32>,
     /// ε, the noise's share of the root priors (0: no noise, as when playing).
     pub dirichlet_fraction: f32,
+    /// The value of terminal states, on the network's scale (AlphaZero: the classic gain).
+    pub terminal_eval: TerminalEval,
 }
 
 impl Default for PuctOptions {
@@ -41,6 +45,7 @@ impl Default for PuctOptions {
             fpu: 0.0,
             dirichlet_alpha: None,
             dirichlet_fraction: 0.0,
+            terminal_eval: TerminalEval::Classic,
         }
     }
 }
@@ -157,12 +162,11 @@ impl<G: Game> PuctTree<G> {
             self.leaf.play(self.nodes[node as usize].action);
             self.path.push(node);
         }
-        match self.leaf.outcome() {
-            Some(outcome) => {
-                self.backup(outcome.value_p0());
-                Leaf::Resolved
-            }
-            None => Leaf::Evaluate(&self.leaf),
+        if self.leaf.is_terminal() {
+            self.backup(self.options.terminal_eval.value_p0(&self.leaf));
+            Leaf::Resolved
+        } else {
+            Leaf::Evaluate(&self.leaf)
         }
     }
 
@@ -230,6 +234,21 @@ impl<G: Game> PuctTree<G> {
             .iter()
             .map(|n| (n.action, n.visits))
             .collect()
+    }
+
+    /// The root's children as edges: action, visits and mean value (P0's view; 0 before the
+    /// first visit), in `out`.
+    pub fn root_edges(&self, out: &mut Vec<ChildEdge>) {
+        let root = &self.nodes[0];
+        let range = root.first_child as usize..(root.first_child + root.children) as usize;
+        out.clear();
+        out.extend(self.nodes[range].iter().map(|n| ChildEdge {
+            value_p0: n.value_sum_p0 / n.visits.max(1) as f32,
+            visits: n.visits,
+            action: n.action,
+            completion: 0,
+            resolved: false,
+        }));
     }
 
     /// The root's mean value, P0's view.

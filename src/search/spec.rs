@@ -10,10 +10,13 @@
 //! mcts:iters=N|time=T[,c=0.7][,policy=uct|random][,playout=random|heavy|net][,final=visits|mean]
 //! alphabeta:depth=D|time=T|iters=N       (iters counts nodes)
 //! ubfm:…, ubfms:…, descent:…             iters=N|time=T[,completed=true|false]
+//! puct:iters=N|time=T[,c=1.25][,fpu=0]   AlphaZero's search (iters counts simulations)
 //! ```
 //!
 //! `ubfms` is completed UBFM with the safest decision (the paper's player), `ubfm` the best
-//! decision, `descent` completed Descent with the best decision. Whether the search has a network
+//! decision, `descent` completed Descent with the best decision. `puct` takes its priors from a
+//! policy-value network (an AlphaZero run's), the same prior for every move from any other
+//! evaluator; `c` is its c_init, `fpu` the value of an unvisited child for the chooser. Whether the search has a network
 //! (`has_model`) sets MCTS' default leaf value and exploration constant.
 
 use std::str::FromStr;
@@ -23,6 +26,8 @@ use super::budget::Budget;
 use super::decision::Decision;
 use super::descent::{TreeSearch, TreeSearchOptions, Variant};
 use super::mcts::{FinalMove, LeafValue, Mcts, MctsOptions, TreePolicy};
+use super::puct::PuctOptions;
+use super::puct_searcher::PuctSearcher;
 use super::searcher::{AlphaBetaSearcher, MctsSearcher, OnePlySearcher, Searcher, TableSearcher};
 use super::table::Table;
 use super::terminal_eval::TerminalEval;
@@ -72,6 +77,11 @@ pub enum SearchSpec {
         completed: bool,
         decision: Decision,
     },
+    /// AlphaZero's search: the network's policy as priors (every move alike without one).
+    Puct {
+        budget: Budget,
+        options: PuctOptions,
+    },
 }
 
 /// The search kinds and their keys (error messages list them).
@@ -87,6 +97,7 @@ pub const SEARCH_KINDS: &[(&str, &[&str])] = &[
     ("ubfm", &["iters", "time", "completed"]),
     ("ubfms", &["iters", "time", "completed"]),
     ("descent", &["iters", "time", "completed"]),
+    ("puct", &["iters", "time", "c", "fpu"]),
 ];
 
 /// The kinds self-play can search with: those with a search tree, whose root children a move
@@ -140,6 +151,7 @@ impl SearchSpec {
             "minimax1" => SearchSpec::Greedy { epsilon: 0.0 },
             "mcts" => mcts_spec(pairs, has_model)?,
             "alphabeta" => alphabeta_spec(pairs)?,
+            "puct" => puct_spec(pairs)?,
             "ubfm" | "ubfms" | "descent" => SearchSpec::TreeSearch {
                 budget: pairs.budget()?,
                 variant: if kind == "descent" {
@@ -166,7 +178,8 @@ impl SearchSpec {
             SearchSpec::Random | SearchSpec::Greedy { .. } => None,
             SearchSpec::Mcts { budget, .. }
             | SearchSpec::AlphaBeta { budget, .. }
-            | SearchSpec::TreeSearch { budget, .. } => Some(*budget),
+            | SearchSpec::TreeSearch { budget, .. }
+            | SearchSpec::Puct { budget, .. } => Some(*budget),
         }
     }
 
@@ -176,7 +189,8 @@ impl SearchSpec {
         let mut capped = self.clone();
         if let SearchSpec::Mcts { budget, .. }
         | SearchSpec::AlphaBeta { budget, .. }
-        | SearchSpec::TreeSearch { budget, .. } = &mut capped
+        | SearchSpec::TreeSearch { budget, .. }
+        | SearchSpec::Puct { budget, .. } = &mut capped
         {
             match budget.time {
                 Some(time) if time > cap => return Err(time),
@@ -225,6 +239,10 @@ impl SearchSpec {
                 table: Table::new(keep.positions),
                 decision,
             }),
+            SearchSpec::Puct { options, .. } => Box::new(PuctSearcher::new(PuctOptions {
+                terminal_eval,
+                ..options
+            })),
         }
     }
 }
@@ -304,6 +322,26 @@ fn mcts_spec(pairs: &SpecPairs<'_>, has_model: bool) -> Result<SearchSpec, Confi
                 .unwrap_or(FinalMove::MostVisits),
             // Set from the model when the search is built.
             terminal_eval: TerminalEval::Classic,
+        },
+    })
+}
+
+fn puct_spec(pairs: &SpecPairs<'_>) -> Result<SearchSpec, ConfigError> {
+    let defaults = PuctOptions::default();
+    let c = pairs.parsed::<f32>("c", "a number ≥ 0")?;
+    if c.is_some_and(|c| !(c >= 0.0 && c.is_finite())) {
+        return Err(pairs.bad("c", pairs.get("c").unwrap_or(""), "a number ≥ 0"));
+    }
+    let fpu = pairs.parsed::<f32>("fpu", "a number in [-1, 1]")?;
+    if fpu.is_some_and(|f| !(-1.0..=1.0).contains(&f)) {
+        return Err(pairs.bad("fpu", pairs.get("fpu").unwrap_or(""), "a number in [-1, 1]"));
+    }
+    Ok(SearchSpec::Puct {
+        budget: pairs.budget()?,
+        options: PuctOptions {
+            c_init: c.unwrap_or(defaults.c_init),
+            fpu: fpu.unwrap_or(defaults.fpu),
+            ..defaults
         },
     })
 }

@@ -1,0 +1,180 @@
+//! `PuctSearcher`: PUCT (`search::puct`) behind the `Searcher` interface, so that an AlphaZero
+//! network plays wherever an agent plays (`eval`, `tournament`, `play`, `engine`, `serve`).
+//! One leaf is evaluated at a time, with the evaluator's policy as the priors when it has one
+//! (a policy-value network) and the same prior for every move when it has none. No noise; the
+//! move played is the most visited (the first of equals); the root's value is the mean value of
+//! that child, as MCTS reports it.
+
+use std::time::Instant;
+
+use super::budget::Budget;
+use super::evaluator::Evaluator;
+use super::puct::{Leaf, PuctOptions, PuctTree};
+use super::searcher::{SearchRng, SearchRoot, Searcher};
+use super::stats::SearchStats;
+use super::table::ChildEdge;
+use crate::games::{Action, Game};
+
+/// PUCT as a `Searcher`.
+pub struct PuctSearcher {
+    pub options: PuctOptions,
+    children: Vec<ChildEdge>,
+    value_p0: Option<f32>,
+    /// Scratch: one leaf's policy logits over every action id.
+    logits: Vec<f32>,
+}
+
+impl PuctSearcher {
+    pub fn new(options: PuctOptions) -> Self {
+        PuctSearcher {
+            options,
+            children: Vec::new(),
+            value_p0: None,
+            logits: Vec::new(),
+        }
+    }
+
+    /// The most visited root child (the first of equals).
+    fn most_visited(&self) -> Option<&ChildEdge> {
+        let most = self.children.iter().map(|c| c.visits).max()?;
+        self.children.iter().find(|c| c.visits == most)
+    }
+}
+
+impl<G: Game> Searcher<G> for PuctSearcher {
+    fn new_game(&mut self, _keep_resolved: bool) {
+        self.children.clear();
+        self.value_p0 = None;
+    }
+
+    fn search(
+        &mut self,
+        position: &G,
+        evaluator: &dyn Evaluator<G>,
+        budget: &Budget,
+        rng: &mut SearchRng,
+    ) -> SearchStats {
+        let start = Instant::now();
+        let clock = budget.start();
+        let mut tree = PuctTree::new(position, self.options);
+        let mut stats = SearchStats::default();
+        self.logits.resize(G::NUM_ACTIONS, 0.0);
+        while !clock.exhausted(stats.iterations) {
+            stats.iterations += 1;
+            let mut value = [0.0f32];
+            match tree.next_leaf() {
+                Leaf::Resolved => {
+                    stats.terminal_visits += 1;
+                    continue;
+                }
+                Leaf::Evaluate(leaf) => {
+                    if !evaluator.evaluate_with_policy(
+                        std::slice::from_ref(leaf),
+                        &mut value,
+                        &mut self.logits,
+                    ) {
+                        self.logits.fill(0.0);
+                    }
+                }
+            }
+            stats.evaluator_calls += 1;
+            stats.evaluated_positions += 1;
+            stats.expansions += 1;
+            tree.expand(value[0], &self.logits, rng);
+        }
+        tree.root_edges(&mut self.children);
+        self.value_p0 = self.most_visited().map(|c| c.value_p0);
+        stats.seconds = start.elapsed().as_secs_f64();
+        stats
+    }
+
+    fn root(&self, _position: &G) -> SearchRoot<'_> {
+        SearchRoot {
+            children: &self.children,
+            value_p0: self.value_p0,
+        }
+    }
+
+    fn decide(&self, _position: &G, _rng: &mut SearchRng) -> Option<Action> {
+        self.most_visited().map(|c| c.action)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{GameExt, TicTacToe};
+    use crate::search::ConstantEvaluator;
+    use rand::SeedableRng;
+
+    /// Value 0 everywhere and, as its policy, a logit of 4 for one action id (0 elsewhere).
+    struct Prefers(Action);
+
+    impl Evaluator<TicTacToe> for Prefers {
+        fn evaluate(&self, _: &[TicTacToe], values_p0: &mut [f32]) {
+            values_p0.fill(0.0);
+        }
+
+        fn evaluate_with_policy(&self, p: &[TicTacToe], v: &mut [f32], logits: &mut [f32]) -> bool {
+            self.evaluate(p, v);
+            logits.fill(0.0);
+            for l in logits.chunks_mut(TicTacToe::NUM_ACTIONS) {
+                l[self.0 as usize] = 4.0;
+            }
+            true
+        }
+    }
+
+    fn visits(evaluator: &dyn Evaluator<TicTacToe>, iterations: u64) -> Vec<u32> {
+        let mut searcher = PuctSearcher::new(PuctOptions::default());
+        let position = TicTacToe::new(&Default::default());
+        let mut rng = SearchRng::seed_from_u64(1);
+        let stats = searcher.search(
+            &position,
+            evaluator,
+            &Budget::iterations(iterations),
+            &mut rng,
+        );
+        assert_eq!(stats.iterations, iterations);
+        let root = Searcher::<TicTacToe>::root(&searcher, &position);
+        assert_eq!(
+            root.children.iter().map(|c| c.visits).sum::<u32>() as u64,
+            iterations - 1,
+            "every simulation but the root's expansion goes through a child"
+        );
+        root.children.iter().map(|c| c.visits).collect()
+    }
+
+    /// The evaluator's policy is the search's prior: with every value 0, the visits follow it;
+    /// an evaluator without a policy gives every move the same prior and the same visits.
+    #[test]
+    fn the_evaluators_policy_steers_the_visits() {
+        let steered = visits(&Prefers(4), 19);
+        assert_eq!(steered.iter().max(), Some(&steered[4]), "{steered:?}");
+        assert!(steered[4] >= 9, "{steered:?}");
+        assert_eq!(visits(&ConstantEvaluator(0.0), 19), vec![2; 9]);
+    }
+
+    /// Terminal states are found by the search: X to move wins at c1, and avoids losing.
+    #[test]
+    fn it_takes_a_win_and_blocks_a_loss() {
+        let mut rng = SearchRng::seed_from_u64(3);
+        for (moves, expected) in [("a1 a2 b1 b2", "c1"), ("a1 a2 c3 b2", "c2")] {
+            let mut position = TicTacToe::new(&Default::default());
+            position.play_moves(moves).unwrap();
+            let mut searcher = PuctSearcher::new(PuctOptions::default());
+            searcher.search(
+                &position,
+                &ConstantEvaluator(0.0),
+                &Budget::iterations(400),
+                &mut rng,
+            );
+            let action = searcher.decide(&position, &mut rng).unwrap();
+            assert_eq!(
+                TicTacToe::action_to_text(position.to_move(), action),
+                expected,
+                "{moves}"
+            );
+        }
+    }
+}
