@@ -16,6 +16,7 @@ pub mod net_optimizer;
 pub mod network;
 #[cfg(feature = "onnx")]
 pub mod onnx_export;
+pub mod policy_value_evaluator;
 pub mod policy_value_net;
 pub mod saved_net;
 
@@ -29,3 +30,5 @@ pub use minibatch::{Minibatch, MinibatchRef, MinibatchSource};
 pub use net_evaluator::NetEvaluator;
 pub use net_optimizer::{AdamSettings, NetOptimizer};
 pub use network::ValueNet;
+pub use policy_value_evaluator::PolicyValueEvaluator;
+pub use policy_value_net::PolicyValueNet;

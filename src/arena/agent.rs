@@ -12,7 +12,8 @@ use crate::games::{Action, Game};
 use crate::search::{
     Budget, Evaluator, KeepForLearning, ScoreEvaluator, SearchRng, Searcher, TerminalEval,
 };
-use crate::value::{NetDevice, NetEvaluator};
+use crate::value::saved_net::LoadedNet;
+use crate::value::{NetDevice, NetEvaluator, PolicyValueEvaluator};
 
 /// The random number generator agents draw from (one per game, seeded: matches replay).
 pub type AgentRng = SearchRng;
@@ -81,10 +82,22 @@ impl<G: Game> AgentFactory<G> {
             )),
             Some(source) => {
                 let model = load_model::<G>(source, game, &device.burn)?;
-                let evaluator = NetEvaluator::<G>::new(model.net, device);
+                let evaluator: SharedEvaluator<G> = match model.net {
+                    LoadedNet::Value(net) => Arc::new(NetEvaluator::<G>::new(net, device)),
+                    LoadedNet::PolicyValue(net) => {
+                        anyhow::ensure!(
+                            net.num_actions() == G::NUM_ACTIONS,
+                            "{}: a policy over {} action ids, but {game} has {}",
+                            model.origin,
+                            net.num_actions(),
+                            G::NUM_ACTIONS
+                        );
+                        Arc::new(PolicyValueEvaluator::<G>::new(*net, device))
+                    }
+                };
                 Ok(Self::with_evaluator(
                     spec,
-                    Arc::new(evaluator),
+                    evaluator,
                     model.terminal_eval,
                     model.origin,
                 ))
@@ -106,6 +119,11 @@ impl<G: Game> AgentFactory<G> {
             terminal_eval,
             model_origin,
         }
+    }
+
+    /// The evaluator every agent of this factory shares.
+    pub fn evaluator(&self) -> &SharedEvaluator<G> {
+        &self.evaluator
     }
 
     pub fn build(&self) -> Box<dyn Agent<G>> {

@@ -13,11 +13,13 @@ use crate::games::Game;
 use crate::search::TerminalEval;
 use crate::value::ValueNet;
 use crate::value::exported_net::{is_export_file, load_export};
-use crate::value::saved_net::{NetManifest, check_manifest, load_weights, read_manifest};
+use crate::value::saved_net::{
+    LoadedNet, NetManifest, check_manifest, load_any_weights, read_manifest,
+};
 
 /// A network ready to evaluate, with the terminal evaluation its values are scaled to.
 pub struct LoadedModel {
-    pub net: ValueNet,
+    pub net: LoadedNet,
     pub terminal_eval: TerminalEval,
     /// Where it came from, for reports.
     pub origin: String,
@@ -50,7 +52,7 @@ pub fn load_model<G: Game>(
             // The size limit of configs applies to every agent spec, wherever it comes from.
             net: architecture
                 .check_size(shape)
-                .map(|()| ValueNet::new(architecture, shape, true, device))
+                .map(|()| LoadedNet::Value(ValueNet::new(architecture, shape, true, device)))
                 .map_err(|e| anyhow::anyhow!("arch={architecture}: {}", e.message))?,
             terminal_eval: TerminalEval::Classic,
             origin: format!("untrained {architecture}"),
@@ -83,7 +85,7 @@ pub fn load_model<G: Game>(
                 ..found.clone()
             };
             check_manifest(&base, &found, &expected)?;
-            let net = load_weights(&base, &found, device)?;
+            let net = load_any_weights(&base, &found, device)?;
             Ok(LoadedModel {
                 net,
                 terminal_eval: expected

@@ -53,8 +53,13 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
             crate::selfplay::run::export::beside(&summary.file, ".onnx-check.json").display()
         );
     }
+    // An AlphaZero network plays with its own search, PUCT.
+    let search = match m.net.policy_actions {
+        Some(_) => "puct",
+        None => "ubfms",
+    };
     println!(
-        "play it: descent play --game {} --agent ubfms:model={},time=1s",
+        "play it: descent play --game {} --agent {search}:model={},time=1s",
         m.net.game,
         summary.file.display()
     );

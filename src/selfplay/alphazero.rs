@@ -9,13 +9,13 @@
 //! batch per step of all their searches (batched leaf evaluation without virtual loss: each
 //! game contributes one leaf per batch).
 
-use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use burn::prelude::Device;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
+use super::alphazero_window::{Sample, Window};
 use crate::games::{Action, Game};
 use crate::search::puct::{Leaf, PuctOptions, PuctTree, choose_by_visits, visit_distribution};
 use crate::value::policy_value_net::{PolicyValueLoss, PolicyValueNet, PolicyValueTrainer};
@@ -67,14 +67,6 @@ impl AlphaZeroSettings {
     }
 }
 
-/// One learned position: its encoding, the visit distribution over every action id, and the
-/// game's outcome (P0's view).
-struct Sample {
-    input: Vec<f32>,
-    policy: Vec<f32>,
-    outcome_p0: f32,
-}
-
 /// A game of self-play in progress.
 struct SelfPlayGame<G: Game> {
     position: G,
@@ -99,9 +91,29 @@ pub struct AlphaZeroTrainer<G: Game> {
     trainer: PolicyValueTrainer,
     net: PolicyValueNet,
     device: Device,
-    window: VecDeque<Sample>,
+    window: Window,
     rng: Xoshiro256PlusPlus,
     progress: AlphaZeroProgress,
+}
+
+/// What a checkpoint holds of a trainer: its network, Adam's state, window, random stream and
+/// progress.
+pub struct ResumedParts {
+    pub net: PolicyValueNet,
+    pub optimizer: Vec<u8>,
+    pub window: Window,
+    pub rng: Xoshiro256PlusPlus,
+    pub progress: AlphaZeroProgress,
+}
+
+/// What one round of self-play and learning did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RoundReport {
+    pub games: u64,
+    pub positions: u64,
+    pub steps: u64,
+    /// The loss of the round's last step (`None`: no step).
+    pub loss: Option<PolicyValueLoss>,
 }
 
 impl<G: Game> AlphaZeroTrainer<G> {
@@ -110,6 +122,7 @@ impl<G: Game> AlphaZeroTrainer<G> {
         let shape = G::ENCODING.dims();
         let net = PolicyValueNet::new(&settings.architecture, shape, G::NUM_ACTIONS, device);
         let trainer = PolicyValueTrainer::new(net.clone(), settings.adam, device, shape);
+        let window = settings.window;
         AlphaZeroTrainer {
             initial: initial.clone(),
             rng: Xoshiro256PlusPlus::seed_from_u64(settings.seed),
@@ -117,9 +130,53 @@ impl<G: Game> AlphaZeroTrainer<G> {
             trainer,
             net,
             device: device.clone(),
-            window: VecDeque::new(),
+            window: Window::new(window),
             progress: AlphaZeroProgress::default(),
         }
+    }
+
+    /// A trainer resumed from a checkpoint's parts.
+    ///
+    /// # Errors
+    /// An optimiser state that does not fit the network.
+    pub fn resume(
+        initial: &G,
+        settings: AlphaZeroSettings,
+        device: &Device,
+        parts: ResumedParts,
+    ) -> anyhow::Result<AlphaZeroTrainer<G>> {
+        let ResumedParts {
+            net,
+            optimizer,
+            window,
+            rng,
+            progress,
+        } = parts;
+        let shape = G::ENCODING.dims();
+        let mut trainer = PolicyValueTrainer::new(net.clone(), settings.adam, device, shape);
+        trainer.load_optimizer_bytes(optimizer)?;
+        Ok(AlphaZeroTrainer {
+            initial: initial.clone(),
+            settings,
+            trainer,
+            net,
+            device: device.clone(),
+            window,
+            rng,
+            progress,
+        })
+    }
+
+    /// Adam's state, the window and the random stream, to checkpoint.
+    ///
+    /// # Errors
+    /// Adam's state cannot be serialised.
+    pub fn checkpoint_parts(&self) -> anyhow::Result<(Vec<u8>, &Window, &Xoshiro256PlusPlus)> {
+        Ok((self.trainer.optimizer_bytes()?, &self.window, &self.rng))
+    }
+
+    pub fn progress(&self) -> AlphaZeroProgress {
+        self.progress
     }
 
     /// The network as trained so far.
@@ -135,12 +192,26 @@ impl<G: Game> AlphaZeroTrainer<G> {
             games.is_none_or(|g| p.games < g) && time.is_none_or(|t| start.elapsed() < t)
         };
         while more(&self.progress) {
-            let samples = self.play_round();
-            self.progress.games += self.settings.parallel_games as u64;
-            self.progress.positions += samples as u64;
-            self.learn(samples);
+            self.round();
         }
         self.progress
+    }
+
+    /// Plays `parallel_games` games, then learns their positions.
+    pub fn round(&mut self) -> RoundReport {
+        let before = self.progress;
+        let samples = self.play_round();
+        self.progress.games += self.settings.parallel_games as u64;
+        self.progress.positions += samples as u64;
+        self.learn(samples);
+        RoundReport {
+            games: self.progress.games - before.games,
+            positions: self.progress.positions - before.positions,
+            steps: self.progress.steps - before.steps,
+            loss: (self.progress.steps > before.steps)
+                .then_some(self.progress.last_loss)
+                .flatten(),
+        }
     }
 
     /// Plays `parallel_games` games to their ends; returns the positions added to the window.
@@ -229,21 +300,19 @@ impl<G: Game> AlphaZeroTrainer<G> {
         let outcome_p0 = game.position.outcome().expect("a finished game").value_p0();
         let added = game.history.len();
         for (input, policy) in game.history {
-            self.window.push_back(Sample {
+            self.window.push(Sample {
                 input,
                 policy,
                 outcome_p0,
             });
-        }
-        while self.window.len() > self.settings.window {
-            self.window.pop_front();
         }
         added
     }
 
     /// `ceil(new · reuse / B)` Adam steps on minibatches drawn uniformly from the window.
     fn learn(&mut self, new: usize) {
-        let batch = self.settings.batch_size.min(self.window.len());
+        let window = &self.window.samples;
+        let batch = self.settings.batch_size.min(window.len());
         if batch == 0 {
             return;
         }
@@ -254,7 +323,7 @@ impl<G: Game> AlphaZeroTrainer<G> {
             policies.clear();
             values.clear();
             for _ in 0..batch {
-                let sample = &self.window[self.rng.random_range(0..self.window.len())];
+                let sample = &window[self.rng.random_range(0..window.len())];
                 inputs.extend_from_slice(&sample.input);
                 policies.extend_from_slice(&sample.policy);
                 values.push(sample.outcome_p0);

@@ -4,6 +4,7 @@
 //! `TrainConfig::validate` validates each section, then the combinations across sections.
 //! Every default is written on its field and in `configs/`.
 
+mod alphazero;
 mod checkpoint;
 mod evaluation;
 mod learning;
@@ -18,6 +19,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+pub use self::alphazero::{AlphaZeroSection, RecipeName};
 pub use self::checkpoint::{CheckpointSection, CheckpointSettings};
 pub use self::evaluation::{EvalOpponent, EvaluationSection, EvaluationSettings};
 pub use self::learning::{LearningSection, LearningSettings, TargetsName, TerminalEvalName};
@@ -29,12 +31,17 @@ pub use self::selection::{DistributionName, ExploitationText, SelectionSection};
 use crate::games::GameSpec;
 use crate::learn::{ActionSelection, Distribution, Exploitation};
 use crate::search::SearchSpec;
+use crate::selfplay::alphazero::AlphaZeroSettings;
 pub use crate::settings::config_error::ConfigError;
 use crate::settings::limits::at_most;
 use crate::value::{AdamSettings, Architecture};
 
 fn default_seed() -> u64 {
     1
+}
+
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
 }
 
 /// A whole training run.
@@ -46,6 +53,12 @@ pub struct TrainConfig {
     /// Seed of every random choice of the run (default 1).
     #[serde(default = "default_seed")]
     pub seed: u64,
+    /// `athenan` (default) or `alphazero` (then the `alphazero:` section, not `search:`,
+    /// `learning:`, `selection:`, `replay:` or `resolved_states:`).
+    #[serde(default, skip_serializing_if = "RecipeName::is_athenan")]
+    pub recipe: RecipeName,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub alphazero: AlphaZeroSection,
     #[serde(default)]
     pub run: RunSection,
     #[serde(default)]
@@ -102,6 +115,8 @@ pub struct TrainSettings {
     pub keep_resolved: Option<Duration>,
     pub checkpoint: CheckpointSettings,
     pub evaluation: Option<EvaluationSettings>,
+    /// AlphaZero's settings when `recipe: alphazero` (`None`: the Athénan recipe).
+    pub alphazero: Option<AlphaZeroSettings>,
     /// The Redis URL of a distributed run (`descent train --broker`; never in the YAML, so
     /// that no password is written into the run directory or published).
     pub broker: Option<String>,
@@ -216,6 +231,23 @@ impl TrainConfig {
         let checkpoint = self.checkpoint.validate()?;
         let evaluation = self.evaluation.validate()?;
         check_combinations(&run, &search, &selection)?;
+        let alphazero = match self.recipe {
+            RecipeName::Athenan => {
+                check(
+                    is_default(&self.alphazero),
+                    "alphazero",
+                    "is the alphazero recipe's section: add `recipe: alphazero`, or remove it",
+                )?;
+                None
+            }
+            RecipeName::Alphazero => {
+                self.check_alphazero_sections(&run)?;
+                Some(
+                    self.alphazero
+                        .validate(architecture.clone(), adam, self.seed)?,
+                )
+            }
+        };
         Ok(TrainSettings {
             config: self.clone(),
             game,
@@ -230,8 +262,32 @@ impl TrainConfig {
             keep_resolved: self.resolved_states.keep_for(),
             checkpoint,
             evaluation,
+            alphazero,
             broker: None,
         })
+    }
+
+    /// An AlphaZero run sets none of the Athénan recipe's sections, and plays on one thread.
+    fn check_alphazero_sections(&self, run: &RunSettings) -> Result<(), ConfigError> {
+        let athenan_only = [
+            ("search", is_default(&self.search)),
+            ("learning", is_default(&self.learning)),
+            ("selection", is_default(&self.selection)),
+            ("replay", is_default(&self.replay)),
+            ("resolved_states", is_default(&self.resolved_states)),
+        ];
+        for (section, unset) in athenan_only {
+            check(
+                unset,
+                section,
+                "belongs to the athenan recipe; an alphazero run is set in `alphazero:`",
+            )?;
+        }
+        check(
+            run.threads == 1 && run.mode != RunMode::Distributed,
+            "run",
+            "an alphazero run plays its games on one thread (alphazero.parallel_games at once); leave run.threads at 1 and run.mode local",
+        )
     }
 }
 
@@ -287,6 +343,42 @@ mod tests {
         ] {
             assert_ne!(hash(other), base, "{other}");
         }
+    }
+
+    #[test]
+    fn the_alphazero_recipe_has_its_own_section_only() {
+        let s = parse("game: connect_four\nrecipe: alphazero\n").unwrap();
+        let az = s.alphazero.expect("alphazero settings");
+        let paper = crate::selfplay::alphazero::AlphaZeroSettings::new(Architecture::PaperCnn);
+        let adam = AdamSettings::default();
+        assert_eq!(
+            az,
+            crate::selfplay::alphazero::AlphaZeroSettings { adam, ..paper }
+        );
+        let s = parse(
+            "game: connect_four\nrecipe: alphazero\nalphazero: {simulations: 200, fpu: -1}\n",
+        )
+        .unwrap();
+        let az = s.alphazero.unwrap();
+        assert_eq!((az.simulations, az.puct.fpu), (200, -1.0));
+        let error = |text: &str| parse(text).unwrap_err();
+        let e = error("game: connect_four\nrecipe: alphazero\nsearch: {iterations: 9}\n");
+        assert_eq!(e.key, "search");
+        let e = error("game: connect_four\nalphazero: {simulations: 9}\n");
+        assert!(e.message.contains("recipe: alphazero"), "{e}");
+        let e = error("game: connect_four\nrecipe: alphazero\nrun: {threads: 2}\n");
+        assert_eq!(e.key, "run");
+        let e = error("game: connect_four\nrecipe: alphazero\nalphazero: {window: 10}\n");
+        assert_eq!(e.key, "alphazero.window");
+        let e =
+            error("game: connect_four\nrecipe: alphazero\nalphazero: {dirichlet_fraction: 2}\n");
+        assert_eq!(e.key, "alphazero.dirichlet_fraction");
+        // An Athénan run's configuration (and so its hash) does not mention the recipe.
+        let athenan = TrainConfig::from_yaml("game: awale\n").unwrap().to_yaml();
+        assert!(
+            !athenan.contains("recipe") && !athenan.contains("alphazero"),
+            "{athenan}"
+        );
     }
 
     #[test]

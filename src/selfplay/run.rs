@@ -4,6 +4,7 @@
 //! replay file, the export of a run's network, the random streams, and a finished game as the
 //! learner takes it (`learnable_game`, from a thread or from a record).
 
+pub mod alphazero_run;
 pub mod checkpoint;
 pub mod dir_lock;
 pub mod export;

@@ -25,8 +25,9 @@ use burn::prelude::*;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::network::ValueNet;
-use super::saved_net::{NetManifest, burnpack_bytes, net_from_burnpack, write_atomically};
+use super::saved_net::{
+    LoadedNet, NetManifest, any_net_from_burnpack, burnpack_bytes, write_atomically,
+};
 
 const MAGIC: &[u8; 15] = b"descent-export\n";
 /// Version of the file layout and manifest; bumped on incompatible changes.
@@ -71,7 +72,11 @@ pub fn is_export_file(path: &Path) -> bool {
 ///
 /// # Errors
 /// A failed write.
-pub fn write_export(path: &Path, manifest: &ExportManifest, net: &ValueNet) -> anyhow::Result<()> {
+pub fn write_export<M: Module>(
+    path: &Path,
+    manifest: &ExportManifest,
+    net: &M,
+) -> anyhow::Result<()> {
     let weights = burnpack_bytes(net)?;
     let mut manifest = manifest.clone();
     manifest.net.weights_sha256 = Some(super::checksum::sha256_hex(&weights));
@@ -160,7 +165,7 @@ pub fn load_export(
     encoding_version: u32,
     input_shape: [usize; 3],
     device: &Device,
-) -> anyhow::Result<(ValueNet, ExportManifest)> {
+) -> anyhow::Result<(LoadedNet, ExportManifest)> {
     let (manifest, weights) = read_export(path)?;
     let net_manifest = &manifest.net;
     if net_manifest.game != game {
@@ -186,7 +191,7 @@ pub fn load_export(
             net_manifest.input_shape
         );
     }
-    let net = net_from_burnpack(weights, net_manifest, device, &path.display().to_string())?;
+    let net = any_net_from_burnpack(weights, net_manifest, device, &path.display().to_string())?;
     Ok((net, manifest))
 }
 
@@ -195,8 +200,11 @@ pub fn load_export(
 ///
 /// # Errors
 /// The weights cannot be serialised.
-pub fn safetensors_bytes(net: &ValueNet, manifest: &ExportManifest) -> anyhow::Result<Vec<u8>> {
-    use burn::store::{ModuleSnapshot, SafetensorsStore};
+pub fn safetensors_bytes<M: burn::store::ModuleSnapshot>(
+    net: &M,
+    manifest: &ExportManifest,
+) -> anyhow::Result<Vec<u8>> {
+    use burn::store::SafetensorsStore;
     let mut store = SafetensorsStore::from_bytes(None)
         .metadata("descent_manifest", serde_json::to_string(manifest)?);
     net.save_into(&mut store)

@@ -53,6 +53,29 @@ impl PolicyValueNet {
         (self.value.value_head(h), self.policy_out.forward(policy))
     }
 
+    /// The number of action ids of the policy head.
+    pub fn num_actions(&self) -> usize {
+        self.policy_out.weight.dims()[1]
+    }
+
+    /// The first weight or bias that is not a finite number, if any.
+    pub fn non_finite_parameter(&self) -> Option<f32> {
+        let head = [
+            self.policy_conv.weight.val().flatten::<1>(0, 3),
+            self.policy_out.weight.val().flatten::<1>(0, 1),
+        ];
+        let biases = [&self.policy_conv.bias, &self.policy_out.bias]
+            .into_iter()
+            .flatten()
+            .map(|b| b.val());
+        self.value.non_finite_parameter().or_else(|| {
+            head.into_iter()
+                .chain(biases)
+                .flat_map(|t| t.into_data().try_into_vec::<f32>().unwrap_or_default())
+                .find(|v| !v.is_finite())
+        })
+    }
+
     /// Σ‖W‖² over every kernel of both heads and the trunk (biases left out).
     pub fn kernel_square_sum(&self) -> Tensor<1> {
         self.value.kernel_square_sum()
@@ -147,6 +170,29 @@ impl PolicyValueTrainer {
     /// A copy of the current weights for inference (on the plain device).
     pub fn inference_net(&self) -> PolicyValueNet {
         self.model.valid()
+    }
+
+    /// Adam's state, to checkpoint.
+    ///
+    /// # Errors
+    /// The state cannot be serialised.
+    pub fn optimizer_bytes(&self) -> anyhow::Result<Vec<u8>> {
+        Ok(self
+            .optimizer
+            .into_bytes()
+            .map_err(|e| anyhow::anyhow!("cannot serialise the optimiser state: {e:?}"))?
+            .to_vec())
+    }
+
+    /// Restores Adam's state saved by `optimizer_bytes`.
+    ///
+    /// # Errors
+    /// Bytes that are not an optimiser state.
+    pub fn load_optimizer_bytes(&mut self, bytes: Vec<u8>) -> anyhow::Result<()> {
+        self.optimizer = new_optimizer(&self.settings)
+            .from_bytes(burn::tensor::Bytes::from_bytes_vec(bytes))
+            .map_err(|e| anyhow::anyhow!("not an optimiser state: {e:?}"))?;
+        Ok(())
     }
 }
 

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use super::architecture::Architecture;
 use super::checksum::{check_digest, sha256_hex};
 use super::network::ValueNet;
+use super::policy_value_net::PolicyValueNet;
 use crate::search::TerminalEval;
 
 /// What a saved network is.
@@ -44,6 +45,10 @@ pub struct NetManifest {
     /// learned. Absent outside training runs and in manifests written before versions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub net_version: Option<u64>,
+    /// The number of action ids of the policy head of a policy-value network (AlphaZero's);
+    /// absent for a value network. Searches other than PUCT use its value head alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy_actions: Option<usize>,
 }
 
 const FORMAT: &str = "descent-value-net";
@@ -66,6 +71,7 @@ impl NetManifest {
             terminal_eval: Some(terminal_eval),
             weights_sha256: None,
             net_version: None,
+            policy_actions: None,
         }
     }
 
@@ -117,11 +123,11 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     written
 }
 
-/// The weights of `net` as burnpack bytes.
+/// The weights of `net` (a `ValueNet` or a `PolicyValueNet`) as burnpack bytes.
 ///
 /// # Errors
 /// The weights cannot be serialised.
-pub fn burnpack_bytes(net: &ValueNet) -> anyhow::Result<Vec<u8>> {
+pub fn burnpack_bytes<M: Module>(net: &M) -> anyhow::Result<Vec<u8>> {
     Ok(net
         .clone()
         .into_record()
@@ -130,8 +136,56 @@ pub fn burnpack_bytes(net: &ValueNet) -> anyhow::Result<Vec<u8>> {
         .to_vec())
 }
 
-/// The network `manifest` describes, with the weights in the burnpack `bytes`; `source` names
-/// where they came from in errors.
+/// A loaded network: a value network, or a policy-value network (an AlphaZero run's).
+/// One per loaded model, never in a collection: the sizes of its variants do not matter.
+#[allow(clippy::large_enum_variant)]
+pub enum LoadedNet {
+    Value(ValueNet),
+    PolicyValue(Box<PolicyValueNet>),
+}
+
+impl LoadedNet {
+    /// The value network (a policy-value network's value part).
+    pub fn into_value_net(self) -> ValueNet {
+        match self {
+            LoadedNet::Value(net) => net,
+            LoadedNet::PolicyValue(net) => net.value,
+        }
+    }
+
+    /// The weights as burnpack bytes.
+    ///
+    /// # Errors
+    /// The weights cannot be serialised.
+    pub fn burnpack_bytes(&self) -> anyhow::Result<Vec<u8>> {
+        match self {
+            LoadedNet::Value(net) => burnpack_bytes(net),
+            LoadedNet::PolicyValue(net) => burnpack_bytes(&**net),
+        }
+    }
+}
+
+/// The network `manifest` describes — a policy-value network when it gives `policy_actions` —
+/// with the weights in the burnpack `bytes`.
+///
+/// # Errors
+/// Bytes that are not burnpack weights of the manifest's network.
+pub fn any_net_from_burnpack(
+    bytes: Vec<u8>,
+    manifest: &NetManifest,
+    device: &Device,
+    source: &str,
+) -> anyhow::Result<LoadedNet> {
+    Ok(match manifest.policy_actions {
+        Some(_) => LoadedNet::PolicyValue(Box::new(policy_value_net_from_burnpack(
+            bytes, manifest, device, source,
+        )?)),
+        None => LoadedNet::Value(net_from_burnpack(bytes, manifest, device, source)?),
+    })
+}
+
+/// The value network `manifest` describes, with the weights in the burnpack `bytes`; `source`
+/// names where they came from in errors. A policy-value network gives its value part.
 ///
 /// # Errors
 /// Bytes that are not burnpack weights of the manifest's architecture.
@@ -141,31 +195,77 @@ pub fn net_from_burnpack(
     device: &Device,
     source: &str,
 ) -> anyhow::Result<ValueNet> {
-    let architecture: Architecture = manifest
-        .architecture
-        .parse()
-        .map_err(|e: crate::ConfigError| anyhow::anyhow!("{source}: {e}"))?;
-    let record = burn::store::ModuleRecord::from_bytes(burn::tensor::Bytes::from_bytes_vec(bytes))
-        .map_err(|e| anyhow::anyhow!("{source}: the weights are not burnpack: {e:?}"))?;
-    ValueNet::new(
+    if manifest.policy_actions.is_some() {
+        return policy_value_net_from_burnpack(bytes, manifest, device, source).map(|n| n.value);
+    }
+    let architecture = manifest_architecture(manifest, source)?;
+    let net = ValueNet::new(
         &architecture,
         manifest.input_shape,
         manifest.tanh_output,
         device,
+    );
+    let net = net
+        .try_load_record(burnpack_record(bytes, source)?)
+        .map_err(|e| weights_misfit(manifest, source, e))?;
+    finite(net.non_finite_parameter(), source)?;
+    Ok(net)
+}
+
+/// The policy-value network `manifest` describes (one with `policy_actions`), with the weights
+/// in the burnpack `bytes`.
+///
+/// # Errors
+/// A value network's manifest, bytes that are not burnpack weights of the manifest's network.
+pub fn policy_value_net_from_burnpack(
+    bytes: Vec<u8>,
+    manifest: &NetManifest,
+    device: &Device,
+    source: &str,
+) -> anyhow::Result<PolicyValueNet> {
+    let Some(actions) = manifest.policy_actions else {
+        bail!(
+            "{source}: a value network, without the policy head this needs (an AlphaZero run's network has one)"
+        );
+    };
+    let architecture = manifest_architecture(manifest, source)?;
+    let net = PolicyValueNet::new(&architecture, manifest.input_shape, actions, device)
+        .try_load_record(burnpack_record(bytes, source)?)
+        .map_err(|e| weights_misfit(manifest, source, e))?;
+    finite(net.non_finite_parameter(), source)?;
+    Ok(net)
+}
+
+fn manifest_architecture(manifest: &NetManifest, source: &str) -> anyhow::Result<Architecture> {
+    manifest
+        .architecture
+        .parse()
+        .map_err(|e: crate::ConfigError| anyhow::anyhow!("{source}: {e}"))
+}
+
+fn burnpack_record(bytes: Vec<u8>, source: &str) -> anyhow::Result<burn::store::ModuleRecord> {
+    burn::store::ModuleRecord::from_bytes(burn::tensor::Bytes::from_bytes_vec(bytes))
+        .map_err(|e| anyhow::anyhow!("{source}: the weights are not burnpack: {e:?}"))
+}
+
+fn weights_misfit(manifest: &NetManifest, source: &str, e: impl std::fmt::Debug) -> anyhow::Error {
+    let head = match manifest.policy_actions {
+        Some(n) => format!(" policy-value ({n} actions)"),
+        None => String::new(),
+    };
+    anyhow::anyhow!(
+        "{source}: the weights do not fit a {}{head} network: {e:?}",
+        manifest.architecture
     )
-    .try_load_record(record)
-    .map_err(|e| {
-        anyhow::anyhow!(
-            "{source}: the weights do not fit a {} network: {e:?}",
-            manifest.architecture
-        )
-    })
-    .and_then(|net| match net.non_finite_parameter() {
+}
+
+fn finite(non_finite: Option<f32>, source: &str) -> anyhow::Result<()> {
+    match non_finite {
         Some(value) => Err(anyhow::anyhow!(
             "{source}: a weight is {value}: a network whose learning diverged cannot be used (take an earlier checkpoint)"
         )),
-        None => Ok(net),
-    })
+        None => Ok(()),
+    }
 }
 
 /// Saves `net` as `<base>.bpk` + `<base>.json`, the weights' checksum in the manifest (written
@@ -174,8 +274,36 @@ pub fn net_from_burnpack(
 /// # Errors
 /// A failed write.
 pub fn save_net(net: &ValueNet, manifest: &NetManifest, base: &Path) -> anyhow::Result<()> {
+    save_module(net, net.non_finite_parameter(), manifest, base)
+}
+
+/// `save_net` for a policy-value network; the manifest must give its `policy_actions`.
+///
+/// # Errors
+/// A failed write.
+pub fn save_policy_value_net(
+    net: &PolicyValueNet,
+    manifest: &NetManifest,
+    base: &Path,
+) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        manifest.policy_actions == Some(net.num_actions()),
+        "{}: the manifest's policy_actions {:?} is not the network's {}",
+        base.display(),
+        manifest.policy_actions,
+        net.num_actions()
+    );
+    save_module(net, net.non_finite_parameter(), manifest, base)
+}
+
+fn save_module<M: Module>(
+    net: &M,
+    non_finite: Option<f32>,
+    manifest: &NetManifest,
+    base: &Path,
+) -> anyhow::Result<()> {
     let (weights, manifest_path) = paths(base);
-    if let Some(value) = net.non_finite_parameter() {
+    if let Some(value) = non_finite {
         bail!(
             "{}: not written: a weight is {value} (a network whose learning diverged)",
             weights.display()
@@ -271,16 +399,35 @@ pub fn check_manifest(
 }
 
 /// Loads the weights of the network at `base` as its manifest `found` describes them, checking
-/// them against the manifest's checksum.
+/// them against the manifest's checksum (a policy-value network gives its value part).
 ///
 /// # Errors
 /// Missing or damaged weights.
 pub fn load_weights(base: &Path, found: &NetManifest, device: &Device) -> anyhow::Result<ValueNet> {
+    let (bytes, source) = checked_weights(base, found)?;
+    net_from_burnpack(bytes, found, device, &source)
+}
+
+/// `load_weights` keeping a policy-value network whole.
+///
+/// # Errors
+/// Missing or damaged weights.
+pub fn load_any_weights(
+    base: &Path,
+    found: &NetManifest,
+    device: &Device,
+) -> anyhow::Result<LoadedNet> {
+    let (bytes, source) = checked_weights(base, found)?;
+    any_net_from_burnpack(bytes, found, device, &source)
+}
+
+/// The weights file's bytes, checked against the manifest's checksum, and its name.
+fn checked_weights(base: &Path, found: &NetManifest) -> anyhow::Result<(Vec<u8>, String)> {
     let (weights, manifest_path) = paths(base);
     let bytes = fs::read(&weights)
         .with_context(|| format!("cannot read the network weights {}", weights.display()))?;
     if let Some(recorded) = &found.weights_sha256 {
         check_digest(&weights, &sha256_hex(&bytes), recorded, &manifest_path)?;
     }
-    net_from_burnpack(bytes, found, device, &weights.display().to_string())
+    Ok((bytes, weights.display().to_string()))
 }

@@ -84,7 +84,7 @@ fn values_of(source: &Path) -> Vec<f32> {
     let device = Device::flex();
     let model = load_model::<TicTacToe>(&ModelSource::Path(source.into()), "tic_tac_toe", &device)
         .unwrap_or_else(|e| panic!("{}: {e:#}", source.display()));
-    let evaluator = NetEvaluator::<TicTacToe>::new(model.net, &NetDevice::cpu());
+    let evaluator = NetEvaluator::<TicTacToe>::new(model.net.into_value_net(), &NetDevice::cpu());
     let positions = sample_positions();
     let mut values = vec![0.0; positions.len()];
     evaluator.evaluate(&positions, &mut values);
@@ -166,7 +166,7 @@ fn export_loads_back_bit_exact_and_is_refused_where_it_does_not_fit() {
     let model =
         load_model::<TicTacToe>(&ModelSource::Path(file.clone()), "tic_tac_toe", &device).unwrap();
     let newer_file = dir.path().join("newer.descent");
-    write_export(&newer_file, &newer, &model.net).unwrap();
+    write_export(&newer_file, &newer, &model.net.into_value_net()).unwrap();
     let error = load_model::<TicTacToe>(&ModelSource::Path(newer_file), "tic_tac_toe", &device)
         .err()
         .unwrap();

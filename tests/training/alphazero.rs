@@ -115,3 +115,88 @@ fn alphazero_learns_tic_tac_toe_to_perfect_play() {
     }
     assert_eq!(results[2], 0, "wins / draws / losses {results:?}");
 }
+
+/// `recipe: alphazero` through `descent train`'s library entry: a run checkpoints (the
+/// policy-value network, Adam, the window, the state), resumes where it stopped, and its
+/// network plays as a `puct` agent — loaded from the run and from its export with the same
+/// values and policy logits as the network the checkpoint holds.
+#[test]
+fn an_alphazero_run_checkpoints_resumes_and_plays_as_an_agent() {
+    use descent::arena::{AgentFactory, AgentRng};
+    use descent::games::GameExt;
+    use descent::selfplay::{RunDir, SilentObserver, TrainConfig, train};
+    use descent::value::NetDevice;
+    use descent::value::saved_net::{LoadedNet, load_any_weights, read_manifest};
+
+    let yaml = "game: tic_tac_toe\nrecipe: alphazero\nnetwork: {architecture: resnet-b0c8-fc16}\n\
+        alphazero: {simulations: 20, parallel_games: 16, window: 512, batch_size: 32}\n\
+        run: {max_games: 32}\ncheckpoint: {every_games: 16}\n";
+    let config = TrainConfig::from_yaml(yaml).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("run");
+    let run_dir = RunDir::create(&root, &config.to_yaml()).unwrap();
+    let summary = train(
+        &config.validate().unwrap(),
+        &run_dir,
+        false,
+        &mut SilentObserver,
+    )
+    .unwrap();
+    assert_eq!(summary.total_games, 32);
+    drop(run_dir);
+    let mut settings = config.validate().unwrap();
+    settings.run.max_games = Some(64);
+    let run_dir = RunDir::open_for_writing(&root).unwrap();
+    let summary = train(&settings, &run_dir, true, &mut SilentObserver).unwrap();
+    assert_eq!((summary.games_this_session, summary.total_games), (32, 64));
+    let metrics = std::fs::read_to_string(root.join("metrics.jsonl")).unwrap();
+    let checkpoints: Vec<&str> = metrics
+        .lines()
+        .filter(|l| l.contains("\"checkpoint\""))
+        .collect();
+    assert_eq!(checkpoints.len(), 4, "{metrics}");
+    let rounds = metrics
+        .lines()
+        .filter(|l| l.contains("alphazero_round"))
+        .count();
+    assert_eq!(rounds, 4, "16 games a round, 64 games");
+    drop(run_dir);
+
+    // The checkpoint's network, evaluated directly, against the agent's evaluator.
+    let base = root.join("latest").join("net");
+    let manifest = read_manifest(&base).unwrap();
+    assert_eq!(manifest.policy_actions, Some(9));
+    let LoadedNet::PolicyValue(net) = load_any_weights(&base, &manifest, &Device::flex()).unwrap()
+    else {
+        panic!("a policy-value network");
+    };
+    let mut position = TicTacToe::new(&Default::default());
+    position.play_moves("b2 a1").unwrap();
+    let mut input = vec![0.0; TicTacToe::ENCODING.len()];
+    position.encode(&mut input);
+    let (values, logits) = net.predict(input, 1, TicTacToe::ENCODING.dims(), &Device::flex());
+    let export = dir.path().join("ttt.descent");
+    descent::selfplay::run::export::export_checkpoint(&root, &export, false, false).unwrap();
+    for model in [root.display().to_string(), export.display().to_string()] {
+        let spec = format!("puct:iters=30,model={model}").parse().unwrap();
+        let factory =
+            AgentFactory::<TicTacToe>::new(spec, "tic_tac_toe", &NetDevice::cpu()).unwrap();
+        let (mut v, mut l) = ([0.0f32], [0.0f32; 9]);
+        assert!(
+            factory
+                .evaluator()
+                .evaluate_with_policy(&[position], &mut v, &mut l)
+        );
+        assert!(
+            (v[0] - values[0]).abs() < 1e-4,
+            "{model}: {v:?} vs {values:?}"
+        );
+        for (a, b) in l.iter().zip(&logits) {
+            assert!((a - b).abs() < 1e-4, "{model}: {l:?} vs {logits:?}");
+        }
+        let choice = factory
+            .build()
+            .choose_move(&position, &mut AgentRng::seed_from_u64(1));
+        assert!(position.is_legal(choice.action));
+    }
+}

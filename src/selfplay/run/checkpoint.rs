@@ -46,7 +46,7 @@ pub fn checkpoint_line(games: u64, elapsed_seconds: f64) -> anyhow::Result<Strin
 
 /// Refuses to resume the checkpoint `dir` (state `state`) under settings that would change what
 /// is learned, naming the keys.
-fn check_resume_settings(
+pub fn check_resume_settings(
     dir: &Path,
     state: &RunState,
     settings: &TrainSettings,

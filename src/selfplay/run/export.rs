@@ -10,11 +10,10 @@ use burn::prelude::Device;
 use crate::games::GameSpec;
 use crate::selfplay::run::run_dir::RunDir;
 use crate::selfplay::run::run_state::RunState;
-use crate::value::ValueNet;
 use crate::value::exported_net::{
     EXPORT_FORMAT_VERSION, ExportManifest, Provenance, fnv1a64, safetensors_bytes, write_export,
 };
-use crate::value::saved_net::{load_weights, read_manifest, write_atomically};
+use crate::value::saved_net::{LoadedNet, load_any_weights, read_manifest, write_atomically};
 
 /// What `export_checkpoint` wrote.
 #[derive(Clone, Debug)]
@@ -78,14 +77,29 @@ pub fn export_checkpoint(
     let (manifest, net) = read_export(&checkpoint)?;
     // Everything is computed before anything is written: a failed export leaves no files.
     #[cfg(feature = "onnx")]
-    let onnx_files = crate::value::onnx_export::onnx_model(&net, &manifest.net)?;
+    let onnx_files = {
+        let value_manifest = crate::value::saved_net::NetManifest {
+            policy_actions: None,
+            ..manifest.net.clone()
+        };
+        crate::value::onnx_export::onnx_model(&value_part(&net), &value_manifest)?
+    };
     // A failure part way (a full disk) removes the files this export wrote.
     let mut written: Vec<PathBuf> = Vec::new();
     let result = (|| -> anyhow::Result<Option<PathBuf>> {
-        write_export(out, &manifest, &net)?;
+        let safetensors_file = match &net {
+            LoadedNet::Value(net) => {
+                write_export(out, &manifest, net)?;
+                safetensors.then(|| safetensors_bytes(net, &manifest))
+            }
+            LoadedNet::PolicyValue(net) => {
+                write_export(out, &manifest, &**net)?;
+                safetensors.then(|| safetensors_bytes(&**net, &manifest))
+            }
+        };
         written.push(out.to_path_buf());
-        if safetensors {
-            write_atomically(&side, &safetensors_bytes(&net, &manifest)?)?;
+        if let Some(bytes) = safetensors_file {
+            write_atomically(&side, &bytes?)?;
             written.push(side.clone());
         }
         #[cfg(feature = "onnx")]
@@ -127,7 +141,7 @@ fn checkpoint_of(source: &Path) -> anyhow::Result<PathBuf> {
 }
 
 /// The checkpoint's network (checked) and the manifest of its export, with its provenance.
-fn read_export(checkpoint: &Path) -> anyhow::Result<(ExportManifest, ValueNet)> {
+fn read_export(checkpoint: &Path) -> anyhow::Result<(ExportManifest, LoadedNet)> {
     let base = checkpoint.join("net");
     let net_manifest = read_manifest(&base)?;
     net_manifest
@@ -135,7 +149,7 @@ fn read_export(checkpoint: &Path) -> anyhow::Result<(ExportManifest, ValueNet)> 
         .parse::<GameSpec>()
         .map_err(|e| anyhow::anyhow!("{}: {e}", base.display()))?;
     net_manifest.search_terminal_eval()?;
-    let net = load_weights(&base, &net_manifest, &Device::flex())?;
+    let net = load_any_weights(&base, &net_manifest, &Device::flex())?;
     // A checkpoint has its run state; a bare saved network has none (0 games known).
     let games = if checkpoint.join("state.json").exists() {
         RunState::read(checkpoint)?.games
@@ -167,4 +181,14 @@ fn read_export(checkpoint: &Path) -> anyhow::Result<(ExportManifest, ValueNet)> 
         },
     };
     Ok((manifest, net))
+}
+
+/// The value network ONNX describes: a policy-value network's value part (its policy head is
+/// not in the ONNX graph).
+#[cfg(feature = "onnx")]
+fn value_part(net: &LoadedNet) -> crate::value::ValueNet {
+    match net {
+        LoadedNet::Value(net) => net.clone(),
+        LoadedNet::PolicyValue(net) => net.value.clone(),
+    }
 }

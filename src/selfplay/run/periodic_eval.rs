@@ -55,7 +55,7 @@ pub fn baseline_spec(settings: &EvaluationSettings) -> AgentSpec {
     }
 }
 
-fn budget_text(budget: &crate::search::Budget) -> String {
+pub fn budget_text(budget: &crate::search::Budget) -> String {
     let mut parts = Vec::new();
     if let Some(n) = budget.iterations {
         parts.push(format!("iters={n}"));
@@ -75,15 +75,30 @@ pub fn evaluate_against_baseline<G: Game>(
     terminal_eval: TerminalEval,
     seed: u64,
 ) -> EvalReport {
+    let player = SearchSpec::TreeSearch {
+        budget: settings.budget,
+        variant: Variant::Ubfm,
+        completed: true,
+        decision: Decision::Safest,
+    };
+    let text = format!("ubfms:model=<current>,{}", budget_text(&settings.budget));
+    evaluate_player(initial, (text, player), net, settings, terminal_eval, seed)
+}
+
+/// `evaluate_against_baseline` with the network searching with `player` (its spec text and
+/// search; an AlphaZero run's network plays PUCT).
+pub fn evaluate_player<G: Game>(
+    initial: &G,
+    (text, search): (String, SearchSpec),
+    net: SharedEvaluator<G>,
+    settings: &EvaluationSettings,
+    terminal_eval: TerminalEval,
+    seed: u64,
+) -> EvalReport {
     let player = AgentFactory::with_evaluator(
         AgentSpec {
-            text: format!("ubfms:model=<current>,{}", budget_text(&settings.budget)),
-            search: SearchSpec::TreeSearch {
-                budget: settings.budget,
-                variant: Variant::Ubfm,
-                completed: true,
-                decision: Decision::Safest,
-            },
+            text,
+            search,
             model: None,
         },
         net,

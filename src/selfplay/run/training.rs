@@ -116,6 +116,16 @@ struct TrainVisitor<'a> {
 impl GameVisitor for TrainVisitor<'_> {
     type Output = anyhow::Result<TrainSummary>;
     fn visit<G: Game>(self, initial: G) -> Self::Output {
+        if let Some(alphazero) = &self.settings.alphazero {
+            return crate::selfplay::run::alphazero_run::train_alphazero(
+                initial,
+                self.settings,
+                alphazero,
+                self.run_dir,
+                self.resume,
+                self.observer,
+            );
+        }
         train_game(
             initial,
             self.settings,
@@ -170,7 +180,10 @@ fn train_game<G: Game>(
 }
 
 /// The latest complete checkpoint of `run_dir` when resuming (its checksums verified).
-fn checkpoint_to_resume(run_dir: &RunDir, resume: bool) -> anyhow::Result<Option<PathBuf>> {
+pub(crate) fn checkpoint_to_resume(
+    run_dir: &RunDir,
+    resume: bool,
+) -> anyhow::Result<Option<PathBuf>> {
     anyhow::ensure!(
         run_dir.is_locked(),
         "{}: a run is trained only by the process holding its lock",

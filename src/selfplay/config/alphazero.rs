@@ -1,0 +1,160 @@
+//! `recipe:` and `alphazero:` — which training recipe a run follows, and AlphaZero's settings
+//! (docs/algorithms.md §12). The defaults are the AlphaZero paper's search settings with
+//! OpenSpiel's learning sizes; `network:` and `optimizer:` apply to both recipes (AlphaZero's
+//! network is the same trunk with a policy head added).
+
+use serde::{Deserialize, Serialize};
+
+use super::check;
+use crate::search::puct::PuctOptions;
+use crate::selfplay::alphazero::AlphaZeroSettings;
+use crate::settings::config_error::ConfigError;
+use crate::value::{AdamSettings, Architecture};
+
+/// The training recipe.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RecipeName {
+    /// Completed Descent self-play with tree learning (the paper's; every other section).
+    #[default]
+    Athenan,
+    /// PUCT self-play learning the visit distributions and outcomes (the `alphazero:` section).
+    Alphazero,
+}
+
+impl RecipeName {
+    pub fn is_athenan(&self) -> bool {
+        *self == RecipeName::Athenan
+    }
+}
+
+/// AlphaZero's self-play and learning.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AlphaZeroSection {
+    /// Simulations per move (default 800, the AlphaZero paper's).
+    pub simulations: u32,
+    /// Plies whose move is drawn in proportion to the visits; the most visited after
+    /// (default 30).
+    pub temperature_plies: usize,
+    /// Games played at once, their leaves evaluated in one batch (default 32).
+    pub parallel_games: usize,
+    /// Positions kept for learning, the latest (default 65536, OpenSpiel's).
+    pub window: usize,
+    /// Positions per minibatch (default 1024, OpenSpiel's).
+    pub batch_size: usize,
+    /// Times each new position is learned on average (default 3, OpenSpiel's).
+    pub reuse: f64,
+    /// PUCT's c_init (default 1.25) and c_base (default 19652).
+    pub c_init: f32,
+    pub c_base: f32,
+    /// Value of an unvisited child for the player choosing (default 0, OpenSpiel's).
+    pub fpu: f32,
+    /// Dirichlet α of the root noise (default: 10 / legal moves, within [0.03, 1]).
+    pub dirichlet_alpha: Option<f32>,
+    /// The noise's share of the root priors in self-play (default 0.25).
+    pub dirichlet_fraction: f32,
+}
+
+impl Default for AlphaZeroSection {
+    fn default() -> Self {
+        let puct = PuctOptions::default();
+        AlphaZeroSection {
+            simulations: 800,
+            temperature_plies: 30,
+            parallel_games: 32,
+            window: 1 << 16,
+            batch_size: 1024,
+            reuse: 3.0,
+            c_init: puct.c_init,
+            c_base: puct.c_base,
+            fpu: puct.fpu,
+            dirichlet_alpha: None,
+            dirichlet_fraction: 0.25,
+        }
+    }
+}
+
+impl AlphaZeroSection {
+    /// # Errors
+    /// A value out of its range, naming the key.
+    pub fn validate(
+        &self,
+        architecture: Architecture,
+        adam: AdamSettings,
+        seed: u64,
+    ) -> Result<AlphaZeroSettings, ConfigError> {
+        let key = |k: &str| format!("alphazero.{k}");
+        check(
+            self.simulations >= 2,
+            &key("simulations"),
+            "must be at least 2",
+        )?;
+        super::limit(&key("simulations"), self.simulations, 1_000_000)?;
+        check(
+            self.parallel_games >= 1,
+            &key("parallel_games"),
+            "must be at least 1",
+        )?;
+        super::limit(&key("parallel_games"), self.parallel_games, 4096)?;
+        check(
+            self.batch_size >= 1,
+            &key("batch_size"),
+            "must be at least 1",
+        )?;
+        super::limit(&key("batch_size"), self.batch_size, 65_536)?;
+        check(
+            self.window >= self.batch_size,
+            &key("window"),
+            "must hold at least one minibatch (≥ batch_size)",
+        )?;
+        super::limit(&key("window"), self.window, 1 << 22)?;
+        check(
+            self.reuse > 0.0 && self.reuse <= 1000.0,
+            &key("reuse"),
+            "must be a number in (0, 1000]",
+        )?;
+        for (name, value) in [("c_init", self.c_init), ("c_base", self.c_base)] {
+            check(
+                value.is_finite() && value > 0.0,
+                &key(name),
+                "must be a positive number",
+            )?;
+        }
+        check(
+            (-1.0..=1.0).contains(&self.fpu),
+            &key("fpu"),
+            "must be in [-1, 1]",
+        )?;
+        check(
+            self.dirichlet_alpha
+                .is_none_or(|a| a.is_finite() && a > 0.0),
+            &key("dirichlet_alpha"),
+            "must be a positive number (leave it out for 10 / legal moves)",
+        )?;
+        check(
+            (0.0..=1.0).contains(&self.dirichlet_fraction),
+            &key("dirichlet_fraction"),
+            "must be in [0, 1]",
+        )?;
+        Ok(AlphaZeroSettings {
+            architecture,
+            puct: PuctOptions {
+                c_init: self.c_init,
+                c_base: self.c_base,
+                fpu: self.fpu,
+                dirichlet_alpha: self.dirichlet_alpha,
+                dirichlet_fraction: self.dirichlet_fraction,
+                ..PuctOptions::default()
+            },
+            simulations: self.simulations,
+            temperature_plies: self.temperature_plies,
+            parallel_games: self.parallel_games,
+            window: self.window,
+            batch_size: self.batch_size,
+            reuse: self.reuse,
+            adam,
+            seed,
+        })
+    }
+}
