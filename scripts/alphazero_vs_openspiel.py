@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""descent's AlphaZero against OpenSpiel's (its Python AlphaZero, JAX/flax), on Connect Four.
+
+Two steps, run through scripts/alphazero_vs_openspiel.sh:
+
+  train-openspiel --minutes M --path DIR
+      OpenSpiel's alpha_zero trainer for M minutes (one actor, no evaluator process), stopped
+      by the clock; its latest checkpoint is DIR/checkpoint--1.
+  match --openspiel DIR --descent-model RUN --simulations S --games N
+      N games (half with each colour): OpenSpiel's MCTSBot with the AlphaZero evaluator of the
+      checkpoint, S simulations a move, against `descent engine` with `puct:model=RUN`, given
+      the same time per move as OpenSpiel's mean over the match so far (first move: a
+      calibration on the initial position). Prints the result from descent's side with its
+      Wilson 95 % interval and the two mean times per move.
+
+Not part of CI (minutes to hours).
+"""
+import argparse
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import mcts
+from open_spiel.python.algorithms.alpha_zero import alpha_zero
+from open_spiel.python.algorithms.alpha_zero import evaluator as evaluator_lib
+from open_spiel.python.algorithms.alpha_zero import utils
+
+GAME = "connect_four"
+COLUMNS = "abcdefg"
+
+# OpenSpiel's settings: its example's defaults (uct_c, Dirichlet noise, the resnet model), with
+# the sizes fitted to minutes on one CPU core so that it learns within them, and the same
+# self-play simulations, opening temperature, window, minibatch, reuse, learning rate and L2 as
+# descent's side (configs/alphazero-vs-openspiel-connect_four.yaml).
+SETTINGS = dict(
+    learning_rate=0.001,
+    weight_decay=1e-4,
+    decouple_weight_decay=False,
+    train_batch_size=128,
+    replay_buffer_size=2**12,
+    replay_buffer_reuse=3,
+    max_steps=0,
+    checkpoint_freq=10**9,
+    actors=1,
+    evaluators=0,
+    evaluation_window=100,
+    eval_levels=7,
+    uct_c=2.0,
+    max_simulations=25,
+    policy_alpha=1.0,
+    policy_epsilon=0.25,
+    temperature=1.0,
+    temperature_drop=10,
+    nn_model="resnet",
+    nn_width=64,
+    nn_depth=3,
+    observation_shape=None,
+    output_size=None,
+    verbose=False,
+    quiet=True,
+)
+
+
+def train_inner(path):
+    from open_spiel.python.utils import spawn
+    config = alpha_zero.Config(game=GAME, path=path, **SETTINGS)
+    with spawn.main_handler():
+        alpha_zero.alpha_zero(config)
+
+
+def train_openspiel(minutes, path):
+    os.makedirs(path, exist_ok=True)
+    with open(os.path.join(path, "stdout.log"), "w") as log:
+        proc = subprocess.Popen(
+            [sys.executable, __file__, "train-inner", "--path", path],
+            stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+        start = time.time()
+        while time.time() - start < minutes * 60 and proc.poll() is None:
+            time.sleep(5)
+        if proc.poll() is not None:
+            sys.exit(f"OpenSpiel's trainer stopped early (exit {proc.returncode}): see {path}/stdout.log")
+        os.killpg(proc.pid, signal.SIGINT)
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+    lines = open(os.path.join(path, "learner.jsonl")).read().splitlines()
+    last = json.loads(lines[-1]) if lines else {}
+    print(f"OpenSpiel AlphaZero, {minutes} min: {last.get('step', 0)} learning steps, "
+          f"{last.get('total_trajectories', 0)} games, {last.get('total_states', 0)} positions")
+
+
+def load_openspiel_bot(path, simulations, game):
+    config = json.load(open(os.path.join(path, "config.json")))
+    model = utils.api_selector(config.get("nn_api_version", "nnx")).Model.build_model(
+        config["nn_model"], game.observation_tensor_shape(), game.num_distinct_actions(),
+        config["nn_width"], config["nn_depth"], config["weight_decay"],
+        config["learning_rate"], path)
+    # The learner saves checkpoint--1 after every learning step (checkpoint_freq is never
+    # reached), checkpoint-0 before the first.
+    model.load_checkpoint(-1 if os.path.exists(os.path.join(path, "checkpoint--1")) else 0)
+    evaluator = evaluator_lib.AlphaZeroEvaluator(game, model)
+    return mcts.MCTSBot(game, config["uct_c"], simulations, evaluator, solve=False,
+                        child_selection_fn=mcts.SearchNode.puct_value,
+                        dont_return_chance_node=True)
+
+
+class Engine:
+    """`descent engine` over its line protocol."""
+
+    def __init__(self, binary, agent, seed):
+        self.proc = subprocess.Popen(
+            [binary, "engine", "--game", GAME, "--agent", agent, "--seed", str(seed)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def ask(self, command):
+        self.proc.stdin.write(command + "\n")
+        self.proc.stdin.flush()
+        lines = []
+        while True:
+            line = self.proc.stdout.readline()
+            if line == "\n" or line == "":
+                break
+            lines.append(line.rstrip("\n"))
+        reply = "\n".join(lines)
+        if not reply.startswith("="):
+            raise RuntimeError(f"{command!r}: {reply!r}")
+        return reply[1:].strip()
+
+    def close(self):
+        self.ask("quit")
+        self.proc.wait()
+
+
+def wilson(k, n, z=1.96):
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def match(args):
+    game = pyspiel.load_game(GAME)
+    bot = load_openspiel_bot(args.openspiel, args.simulations, game)
+    bot.step(game.new_initial_state())  # JAX compiles on the first call: not timed
+    start = time.perf_counter()
+    bot.step(game.new_initial_state())
+    their_times = [time.perf_counter() - start]
+    our_times = []
+    engine = Engine(args.descent, f"puct:model={args.descent_model},time=1s", args.seed)
+    results = {"win": 0, "draw": 0, "loss": 0}
+    for g in range(args.games):
+        descent_player = g % 2  # descent plays first in even games
+        engine.ask("clear_board")
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.current_player() == descent_player:
+                engine.ask(f"set_time {np.mean(their_times):.4f}")
+                start = time.perf_counter()
+                move = engine.ask(f"genmove p{descent_player}")
+                our_times.append(time.perf_counter() - start)
+                state.apply_action(COLUMNS.index(move))
+            else:
+                start = time.perf_counter()
+                action = bot.step(state)
+                their_times.append(time.perf_counter() - start)
+                state.apply_action(action)
+                engine.ask(f"play p{1 - descent_player} {COLUMNS[action]}")
+        ours = state.returns()[descent_player]
+        results["win" if ours > 0 else "loss" if ours < 0 else "draw"] += 1
+        print(f"game {g + 1}: descent as P{descent_player}: {ours:+.0f}  {results}", flush=True)
+    engine.close()
+    n = args.games
+    score = (results["win"] + 0.5 * results["draw"]) / n
+    low, high = wilson(results["win"] + 0.5 * results["draw"], n)
+    print(f"descent AlphaZero vs OpenSpiel AlphaZero, Connect Four, {n} games: "
+          f"{results['win']} wins, {results['draw']} draws, {results['loss']} losses; "
+          f"score {100 * score:.1f} % [{100 * low:.1f}, {100 * high:.1f}] (Wilson 95 %)")
+    print(f"time per move: descent {np.mean(our_times) * 1000:.0f} ms, "
+          f"OpenSpiel {np.mean(their_times) * 1000:.0f} ms ({args.simulations} simulations)")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="command", required=True)
+    inner = sub.add_parser("train-inner")
+    inner.add_argument("--path", required=True)
+    train = sub.add_parser("train-openspiel")
+    train.add_argument("--minutes", type=float, required=True)
+    train.add_argument("--path", required=True)
+    play = sub.add_parser("match")
+    play.add_argument("--openspiel", required=True)
+    play.add_argument("--descent", default="target/release/descent")
+    play.add_argument("--descent-model", required=True)
+    play.add_argument("--simulations", type=int, default=100)
+    play.add_argument("--games", type=int, default=20)
+    play.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    if args.command == "train-inner":
+        train_inner(args.path)
+    elif args.command == "train-openspiel":
+        train_openspiel(args.minutes, args.path)
+    else:
+        match(args)
+
+
+if __name__ == "__main__":
+    main()
