@@ -10,7 +10,7 @@ use std::time::Instant;
 use super::budget::Budget;
 use super::evaluator::Evaluator;
 use super::puct::{Leaf, PuctOptions, PuctTree};
-use super::searcher::{SearchRng, SearchRoot, Searcher};
+use super::searcher::{SearchRng, SearchRoot, Searcher, most_visited};
 use super::stats::SearchStats;
 use super::table::ChildEdge;
 use crate::games::{Action, Game};
@@ -32,12 +32,6 @@ impl PuctSearcher {
             value_p0: None,
             logits: Vec::new(),
         }
-    }
-
-    /// The most visited root child (the first of equals).
-    fn most_visited(&self) -> Option<&ChildEdge> {
-        let most = self.children.iter().map(|c| c.visits).max()?;
-        self.children.iter().find(|c| c.visits == most)
     }
 }
 
@@ -83,7 +77,7 @@ impl<G: Game> Searcher<G> for PuctSearcher {
             tree.expand(value[0], &self.logits, rng);
         }
         tree.root_edges(&mut self.children);
-        self.value_p0 = self.most_visited().map(|c| c.value_p0);
+        self.value_p0 = most_visited(&self.children).map(|c| c.value_p0);
         stats.seconds = start.elapsed().as_secs_f64();
         stats
     }
@@ -96,7 +90,7 @@ impl<G: Game> Searcher<G> for PuctSearcher {
     }
 
     fn decide(&self, _position: &G, _rng: &mut SearchRng) -> Option<Action> {
-        self.most_visited().map(|c| c.action)
+        most_visited(&self.children).map(|c| c.action)
     }
 }
 

@@ -159,11 +159,7 @@ impl<G: Game> Searcher<G> for MctsSearcher<G> {
                 resolved: false,
             }));
         // The root's value: the mean of its most visited child (the first of equals).
-        let best_visits = self.children.iter().map(|c| c.visits).max();
-        self.value_p0 = best_visits.and_then(|most| {
-            let child = self.children.iter().find(|c| c.visits == most)?;
-            Some(child.value_p0)
-        });
+        self.value_p0 = most_visited(&self.children).map(|c| c.value_p0);
         stats
     }
 
@@ -181,6 +177,12 @@ impl<G: Game> Searcher<G> for MctsSearcher<G> {
     fn searched_states(&self, _position: &G, out: &mut Vec<(G, f32)>) {
         self.mcts.tree_values(out);
     }
+}
+
+/// The most visited of `children` (the first of equals).
+pub(super) fn most_visited(children: &[ChildEdge]) -> Option<&ChildEdge> {
+    let most = children.iter().map(|c| c.visits).max()?;
+    children.iter().find(|c| c.visits == most)
 }
 
 /// Iterative-deepening alpha-beta; its result is the best move and the root's value.

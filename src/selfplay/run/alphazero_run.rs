@@ -227,14 +227,7 @@ impl<'a, G: Game> AlphaZeroSession<'a, G> {
         );
         let seconds = start.elapsed().as_secs_f64();
         self.clock.pause_for(seconds);
-        let line = EvalMetrics {
-            kind: "evaluation",
-            game: self.state.games,
-            opponent: format!("{:?}", evaluation.opponent).to_lowercase(),
-            seconds,
-            unix_time: crate::selfplay::telemetry::tensorboard::unix_time(),
-            report,
-        };
+        let line = EvalMetrics::new(self.state.games, evaluation, seconds, report);
         self.metrics.write(&line)?;
         self.observer.on_evaluation(&line);
         Ok(())

@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use crate::selfplay::config::EvaluationSettings;
 use crate::selfplay::run::periodic_eval::EvalReport;
 
 /// One line of metrics.jsonl per self-play game.
@@ -79,4 +80,23 @@ pub struct EvalMetrics {
     pub unix_time: f64,
     #[serde(flatten)]
     pub report: EvalReport,
+}
+
+impl EvalMetrics {
+    /// The line of an evaluation after `game` games learned, which took `seconds`.
+    pub fn new(
+        game: u64,
+        evaluation: &EvaluationSettings,
+        seconds: f64,
+        report: EvalReport,
+    ) -> EvalMetrics {
+        EvalMetrics {
+            kind: "evaluation",
+            game,
+            opponent: format!("{:?}", evaluation.opponent).to_lowercase(),
+            seconds,
+            unix_time: crate::selfplay::telemetry::tensorboard::unix_time(),
+            report,
+        }
+    }
 }
