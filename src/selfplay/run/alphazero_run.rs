@@ -22,7 +22,7 @@ use crate::selfplay::run::periodic_eval::{budget_text, evaluate_player};
 use crate::selfplay::run::replay_file::REPLAY_FILE;
 use crate::selfplay::run::run_clock::RunClock;
 use crate::selfplay::run::run_dir::{MetricsLog, RunDir, STATE_FILE};
-use crate::selfplay::run::run_state::{RunState, STATE_FORMAT};
+use crate::selfplay::run::run_state::RunState;
 use crate::selfplay::run::streams::{STREAM_EVAL, STREAM_LEARNER, stream_rng};
 use crate::selfplay::run::training::{StopReason, TrainSummary, checkpoint_to_resume};
 use crate::selfplay::telemetry::metrics::EvalMetrics;
@@ -283,23 +283,11 @@ fn new_trainer<G: Game>(
     device: &NetDevice,
 ) -> (AlphaZeroTrainer<G>, RunState) {
     let trainer = AlphaZeroTrainer::new(initial, alphazero.clone(), &device.burn);
-    let state = RunState {
-        format: STATE_FORMAT,
-        game: settings.game.to_string(),
-        games: 0,
-        pairs_added: 0,
-        pairs_learned: 0,
-        elapsed_seconds: 0.0,
-        games_dropped: 0,
-        next_game_index: 0,
-        stream_position: None,
-        records_rejected: 0,
-        games_taken: Default::default(),
-        learner_rng: stream_rng(settings.seed, STREAM_LEARNER, 0),
-        metrics_bytes: 0,
-        terminal_eval: format!("{:?}", TerminalEval::Classic),
-        config_yaml: None,
-    };
+    let state = RunState::new(
+        settings.game.to_string(),
+        stream_rng(settings.seed, STREAM_LEARNER, 0),
+        format!("{:?}", TerminalEval::Classic),
+    );
     (trainer, state)
 }
 

@@ -57,6 +57,27 @@ pub struct RunState {
 }
 
 impl RunState {
+    /// The state of a new run of `game`: nothing played yet.
+    pub fn new(game: String, learner_rng: Xoshiro256PlusPlus, terminal_eval: String) -> RunState {
+        RunState {
+            format: STATE_FORMAT,
+            game,
+            games: 0,
+            pairs_added: 0,
+            pairs_learned: 0,
+            elapsed_seconds: 0.0,
+            games_dropped: 0,
+            next_game_index: 0,
+            stream_position: None,
+            records_rejected: 0,
+            games_taken: Default::default(),
+            learner_rng,
+            metrics_bytes: 0,
+            terminal_eval,
+            config_yaml: None,
+        }
+    }
+
     /// The number of the first game a resumed session hands out.
     pub fn next_game_index(&self) -> u64 {
         self.next_game_index.max(self.games + self.games_dropped)

@@ -43,7 +43,7 @@ use crate::selfplay::run::learner::{Learner, PhaseReport};
 use crate::selfplay::run::periodic_eval::evaluate_against_baseline;
 use crate::selfplay::run::run_clock::RunClock;
 use crate::selfplay::run::run_dir::{MetricsLog, RunDir};
-use crate::selfplay::run::run_state::{RunState, STATE_FORMAT};
+use crate::selfplay::run::run_state::RunState;
 use crate::selfplay::run::self_play::{RunProgress, SelfPlaySettings};
 use crate::selfplay::run::streams::{STREAM_EVAL, STREAM_LEARNER, STREAM_SETUP, stream_rng};
 use crate::selfplay::run::terminal_eval_choice::{resolve_terminal_eval, trained_terminal_eval};
@@ -230,23 +230,11 @@ fn new_run<G: Game>(
         settings,
         stream_rng(settings.seed, STREAM_LEARNER, 0),
     );
-    let state = RunState {
-        format: STATE_FORMAT,
-        game: settings.game.to_string(),
-        games: 0,
-        pairs_added: 0,
-        pairs_learned: 0,
-        elapsed_seconds: 0.0,
-        games_dropped: 0,
-        next_game_index: 0,
-        stream_position: None,
-        records_rejected: 0,
-        games_taken: Default::default(),
-        learner_rng: learner.rng.clone(),
-        metrics_bytes: 0,
-        terminal_eval: format!("{terminal_eval:?}"),
-        config_yaml: None,
-    };
+    let state = RunState::new(
+        settings.game.to_string(),
+        learner.rng.clone(),
+        format!("{terminal_eval:?}"),
+    );
     (learner, state)
 }
 
