@@ -250,12 +250,6 @@ impl<G: Game> PuctTree<G> {
             resolved: false,
         }));
     }
-
-    /// The root's mean value, P0's view.
-    pub fn root_value_p0(&self) -> f32 {
-        let root = &self.nodes[0];
-        root.value_sum_p0 / root.visits.max(1) as f32
-    }
 }
 
 /// The policy target: the root's visit counts normalised, over every action id

@@ -175,10 +175,6 @@ impl<G: Game> AlphaZeroTrainer<G> {
         Ok((self.trainer.optimizer_bytes()?, &self.window, &self.rng))
     }
 
-    pub fn progress(&self) -> AlphaZeroProgress {
-        self.progress
-    }
-
     /// The network as trained so far.
     pub fn net(&self) -> &PolicyValueNet {
         &self.net
@@ -332,31 +328,5 @@ impl<G: Game> AlphaZeroTrainer<G> {
             self.progress.steps += 1;
         }
         self.net = self.trainer.inference_net();
-    }
-}
-
-/// A player: PUCT without noise, `simulations` per move, the most visited move.
-pub struct PuctPlayer<'a> {
-    pub net: &'a PolicyValueNet,
-    pub device: Device,
-    pub options: PuctOptions,
-    pub simulations: u32,
-}
-
-impl PuctPlayer<'_> {
-    /// The move to play in `position` (not over).
-    pub fn choose<G: Game>(&self, position: &G, rng: &mut Xoshiro256PlusPlus) -> Action {
-        let mut tree = PuctTree::new(position, self.options);
-        let mut input = vec![0.0; G::ENCODING.len()];
-        while tree.simulations() <= self.simulations {
-            if let Leaf::Evaluate(leaf) = tree.next_leaf() {
-                leaf.encode(&mut input);
-                let (values, logits) =
-                    self.net
-                        .predict(input.clone(), 1, G::ENCODING.dims(), &self.device);
-                tree.expand(values[0], &logits, rng);
-            }
-        }
-        choose_by_visits(&tree.root_visits(), 0.0, rng)
     }
 }

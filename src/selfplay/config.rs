@@ -55,7 +55,7 @@ pub struct TrainConfig {
     pub seed: u64,
     /// `athenan` (default) or `alphazero` (then the `alphazero:` section, not `search:`,
     /// `learning:`, `selection:`, `replay:` or `resolved_states:`).
-    #[serde(default, skip_serializing_if = "RecipeName::is_athenan")]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub recipe: RecipeName,
     #[serde(default, skip_serializing_if = "is_default")]
     pub alphazero: AlphaZeroSection,

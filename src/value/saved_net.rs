@@ -152,17 +152,6 @@ impl LoadedNet {
             LoadedNet::PolicyValue(net) => net.value,
         }
     }
-
-    /// The weights as burnpack bytes.
-    ///
-    /// # Errors
-    /// The weights cannot be serialised.
-    pub fn burnpack_bytes(&self) -> anyhow::Result<Vec<u8>> {
-        match self {
-            LoadedNet::Value(net) => burnpack_bytes(net),
-            LoadedNet::PolicyValue(net) => burnpack_bytes(&**net),
-        }
-    }
 }
 
 /// The network `manifest` describes — a policy-value network when it gives `policy_actions` —

@@ -14,7 +14,10 @@ use std::collections::HashMap;
 use burn::prelude::Device;
 use descent::games::{Action, Game, Outcome, Player, TicTacToe};
 use descent::search::puct::PuctOptions;
-use descent::selfplay::alphazero::{AlphaZeroSettings, AlphaZeroTrainer, PuctPlayer};
+use descent::search::puct_searcher::PuctSearcher;
+use descent::search::{Budget, Searcher};
+use descent::selfplay::alphazero::{AlphaZeroSettings, AlphaZeroTrainer};
+use descent::value::{NetDevice, PolicyValueEvaluator};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
@@ -82,12 +85,11 @@ fn alphazero_learns_tic_tac_toe_to_perfect_play() {
     let mut trainer = AlphaZeroTrainer::new(&initial, settings, &device);
     let progress = trainer.train(Some(8_192), None);
     eprintln!("{progress:?}");
-    let player = PuctPlayer {
-        net: trainer.net(),
-        device: device.clone(),
-        options: PuctOptions::default(),
-        simulations: 200,
-    };
+    // 200 simulations after the root's expansion: 201 iterations, the self-play count.
+    let evaluator =
+        PolicyValueEvaluator::<TicTacToe>::new(trainer.net().clone(), &NetDevice::cpu());
+    let mut player = PuctSearcher::new(PuctOptions::default());
+    let budget = Budget::iterations(201);
     let mut memo = HashMap::new();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
     let mut results = [0u32; 3];
@@ -100,7 +102,10 @@ fn alphazero_learns_tic_tac_toe_to_perfect_play() {
         let mut position = initial;
         while !position.is_terminal() {
             let action = match position.to_move() == alphazero {
-                true => player.choose(&position, &mut rng),
+                true => {
+                    player.search(&position, &evaluator, &budget, &mut rng);
+                    player.decide(&position, &mut rng).expect("a searched move")
+                }
                 false => perfect_move(&position, &mut memo, &mut rng),
             };
             position.play(action);

@@ -22,12 +22,6 @@ pub enum RecipeName {
     Alphazero,
 }
 
-impl RecipeName {
-    pub fn is_athenan(&self) -> bool {
-        *self == RecipeName::Athenan
-    }
-}
-
 /// AlphaZero's self-play and learning.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
