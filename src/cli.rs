@@ -5,6 +5,7 @@ mod arena_output;
 mod bench;
 mod bench_nn;
 mod bench_search;
+mod check_net;
 pub mod engine;
 mod eval;
 mod experiment;
@@ -60,6 +61,9 @@ enum Command {
     Engine(engine::EngineArgs),
     /// A local web application: runs with live curves, their games, a board to play any agent.
     Serve(serve::ServeArgs),
+    /// A network's values of fixed positions on a device, against descent's own CPU pass and
+    /// another machine's (same values to 1e-4, or a non-zero exit).
+    CheckNet(check_net::CheckNetArgs),
     /// Benchmarks (each accepts --json for one JSON object on stdout).
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -100,6 +104,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Play(args) => play::run(args),
         Command::Engine(args) => engine::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::CheckNet(args) => check_net::run(args),
         Command::Bench(command) => bench::run(command),
     }
 }

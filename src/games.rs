@@ -27,6 +27,7 @@ pub mod perft;
 mod picture;
 mod placement;
 pub mod random_playout;
+pub mod random_positions;
 pub mod registry;
 mod repetition;
 pub mod santorini;

@@ -8,14 +8,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use rand::rngs::Xoshiro256PlusPlus;
-use rand::{RngExt, SeedableRng};
 use serde::Serialize;
 
+use crate::games::random_positions::encoded_random_positions;
 use crate::games::{Game, GameSpec, GameVisitor};
 use crate::settings::config_error::ConfigError;
 use crate::settings::limits::{MAX_BATCH, at_most};
 use crate::value::direct::cpu_training::matmul::{Strides, View, library_matmul};
+use burn::prelude::{Device, Tensor};
+use burn::tensor::Distribution;
+
 use crate::value::{
     AdamSettings, Architecture, DeviceChoice, InferenceNet, NetDevice, NetOptimizer, ValueNet,
 };
@@ -32,12 +34,13 @@ pub struct NnArgs {
     #[arg(long, default_value = "1,6,32,256", value_delimiter = ',')]
     batch: Vec<usize>,
     /// Also measure the training step: on the direct CPU engine (`descent-cpu`), on burn-flex, and on
-    /// --device if it is another, with the matrix peak of this machine.
+    /// --device if it is another, with the matrix peak of this machine — or, with a GPU --device,
+    /// on the GPU alone, with the GPU's matrix peak.
     #[arg(long)]
     train: bool,
-    /// Training minibatch size.
-    #[arg(long, default_value_t = 128)]
-    train_batch: usize,
+    /// Training minibatch sizes, comma-separated.
+    #[arg(long, default_value = "128", value_delimiter = ',')]
+    train_batch: Vec<usize>,
     /// Device: descent-cpu (descent's own direct CPU passes), flex (burn-flex), ndarray, wgpu, cuda or cuda:N
     /// (GPU backends need their cargo feature).
     #[arg(long, default_value = "descent-cpu", value_parser = |s: &str| s.parse::<DeviceChoice>())]
@@ -61,6 +64,7 @@ struct InferenceFigure {
 #[derive(Serialize)]
 struct TrainingFigure {
     engine: String,
+    batch: usize,
     samples_per_s: f64,
     /// The median of the steps' times: steadier than the mean on a machine shared with others.
     median_step_ms: f64,
@@ -77,17 +81,19 @@ struct NnReport {
     device: String,
     flops_per_position: u64,
     inference: Vec<InferenceFigure>,
-    train_batch: usize,
+    train_batches: Vec<usize>,
     training_flops_per_sample: u64,
     training: Vec<TrainingFigure>,
-    /// GFLOP/s of 1024³ products on every thread at once (with `--train`).
+    /// GFLOP/s of the matrix products the peak is measured by (with `--train`).
     matrix_peak_gflops: Option<f64>,
+    /// What the peak measured.
+    matrix_peak_of: Option<String>,
 }
 
 struct NnBench {
     arch: Architecture,
     batches: Vec<usize>,
-    train_batch: usize,
+    train_batches: Vec<usize>,
     device: NetDevice,
     /// The training engines to time, by name (empty: no training measurement).
     engines: Vec<(String, NetDevice)>,
@@ -97,34 +103,14 @@ struct NnBench {
 /// What the bench measured for one game.
 struct NnFigures {
     inference: Vec<InferenceFigure>,
-    /// What each engine's steps took.
-    training: Vec<(String, StepTimes)>,
+    /// What each engine's steps took, by engine and batch.
+    training: Vec<(String, usize, StepTimes)>,
 }
 
 /// An engine's training steps, timed.
 struct StepTimes {
     samples_per_s: f64,
     median_step_ms: f64,
-}
-
-/// Encoded random positions: `count` of them, contiguous.
-fn random_inputs<G: Game>(initial: &G, count: usize) -> Vec<f32> {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0);
-    let size = G::ENCODING.len();
-    let mut out = vec![0.0; count * size];
-    let mut actions = Vec::new();
-    for slot in out.chunks_exact_mut(size) {
-        let mut p = initial.clone();
-        for _ in 0..rng.random_range(0..30) {
-            p.legal_actions(&mut actions);
-            if actions.is_empty() {
-                break;
-            }
-            p.play(actions[rng.random_range(0..actions.len())]);
-        }
-        p.encode(slot);
-    }
-    out
 }
 
 impl NnBench {
@@ -141,7 +127,7 @@ impl NnBench {
         let inference = InferenceNet::new(net.clone(), shape, &self.device);
         let mut figures = Vec::new();
         for &batch in &self.batches {
-            let inputs = random_inputs(initial, batch);
+            let inputs = encoded_random_positions(initial, batch, 0);
             let expected = net.predict(inputs.clone(), batch, shape, &self.device.burn);
             let mut values = vec![f32::NAN; batch];
             inference.predict_into(&inputs, &mut values);
@@ -170,15 +156,17 @@ impl NnBench {
         Ok(figures)
     }
 
-    /// Training samples/s of `net` on `engine`, stepping on one minibatch of random positions.
+    /// Training samples/s of `net` on `engine`, stepping on one minibatch of `batch` random
+    /// positions.
     fn training<G: Game>(
         &self,
         initial: &G,
         net: &ValueNet,
         engine: &NetDevice,
+        batch: usize,
     ) -> anyhow::Result<StepTimes> {
-        let inputs = random_inputs(initial, self.train_batch);
-        let targets: Vec<f32> = (0..self.train_batch)
+        let inputs = encoded_random_positions(initial, batch, 0);
+        let targets: Vec<f32> = (0..batch)
             .map(|i| if i % 2 == 0 { 0.5 } else { -0.5 })
             .collect();
         let mut net_optimizer = NetOptimizer::new(
@@ -190,18 +178,23 @@ impl NnBench {
         let first = net_optimizer.step(&inputs, &targets);
         let start = Instant::now();
         let mut step_seconds = Vec::with_capacity(1 << 16);
-        let mut last = first;
+        // Adam on one repeated minibatch may overshoot on a large network: the steps learn if
+        // some loss went below the first, and none is NaN or infinite.
+        let (mut lowest, mut finite) = (first, first.is_finite());
         while start.elapsed() < self.seconds {
             let step_start = Instant::now();
-            last = net_optimizer.step(&inputs, &targets);
+            let loss = net_optimizer.step(&inputs, &targets);
             step_seconds.push(step_start.elapsed().as_secs_f64());
+            finite &= loss.is_finite();
+            lowest = lowest.min(loss);
         }
         anyhow::ensure!(
-            last.is_finite() && last <= first,
-            "training diverged: loss {first} -> {last}"
+            finite && (lowest < first || step_seconds.is_empty()),
+            "training does not learn: first loss {first}, lowest {lowest}{}",
+            if finite { "" } else { ", some not finite" }
         );
         let steps = step_seconds.len();
-        let samples_per_s = (steps * self.train_batch) as f64 / start.elapsed().as_secs_f64();
+        let samples_per_s = (steps * batch) as f64 / start.elapsed().as_secs_f64();
         anyhow::ensure!(steps > 0, "no training step fits in --seconds");
         let (_, median, _) = step_seconds.select_nth_unstable_by(steps / 2, f64::total_cmp);
         let median_step_ms = *median * 1e3;
@@ -217,11 +210,13 @@ impl GameVisitor for NnBench {
     fn visit<G: Game>(self, initial: G) -> Self::Output {
         let net = ValueNet::new(&self.arch, G::ENCODING.dims(), true, &self.device.burn);
         let inference = self.inference(&initial, &net)?;
-        let training = self
-            .engines
-            .iter()
-            .map(|(name, engine)| Ok((name.clone(), self.training(&initial, &net, engine)?)))
-            .collect::<anyhow::Result<_>>()?;
+        let mut training = Vec::new();
+        for (name, engine) in &self.engines {
+            for &batch in &self.train_batches {
+                let times = self.training(&initial, &net, engine, batch)?;
+                training.push((name.clone(), batch, times));
+            }
+        }
         Ok(NnFigures {
             inference,
             training,
@@ -256,11 +251,49 @@ fn matrix_peak(budget: Duration) -> f64 {
     flops / start.elapsed().as_secs_f64() / 1e9
 }
 
-/// The training engines `--train` times: the direct CPU step, burn-flex, and `device` if it
-/// is neither.
+/// The side of the square products `device_matrix_peak` times.
+const DEVICE_PEAK_SIZE: usize = 4096;
+
+/// GFLOP/s of `n`³ f32 products through burn on `device` (a GPU), products queued back to
+/// back for `budget` after one warm-up, the device synchronised before the clock stops.
+///
+/// # Errors
+/// The device failed to run or synchronise.
+fn device_matrix_peak(device: &Device, n: usize, budget: Duration) -> anyhow::Result<f64> {
+    let a = Tensor::<2>::random([n, n], Distribution::Default, device);
+    let b = Tensor::<2>::random([n, n], Distribution::Default, device);
+    let sync = || {
+        device
+            .sync()
+            .map_err(|e| anyhow::anyhow!("{device:?}: {e:?}"))
+    };
+    let mut checksum = a.clone().matmul(b.clone()).sum();
+    sync()?;
+    let start = Instant::now();
+    let mut products = 0u64;
+    while start.elapsed() < budget {
+        // Eight at a time, so the queue never runs dry while the host loops.
+        for _ in 0..8 {
+            checksum = checksum + a.clone().matmul(b.clone()).sum();
+        }
+        sync()?;
+        products += 8;
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let checksum = checksum
+        .try_into_scalar::<f32>()
+        .map_err(|e| anyhow::anyhow!("{device:?}: {e:?}"))?;
+    anyhow::ensure!(checksum.is_finite(), "{device:?} gave non-finite products");
+    Ok(products as f64 * 2.0 * (n * n * n) as f64 / seconds / 1e9)
+}
+
+/// The training engines `--train` times: a GPU alone; else the direct CPU step, burn-flex, and
+/// `device` if it is neither.
 fn training_engines(device: DeviceChoice) -> Result<Vec<(String, NetDevice)>, ConfigError> {
     let mut choices = vec![DeviceChoice::DescentCpu, DeviceChoice::Flex];
-    if !choices.contains(&device) {
+    if device.is_gpu() {
+        choices = vec![device];
+    } else if !choices.contains(&device) {
         choices.push(device);
     }
     choices
@@ -277,13 +310,16 @@ pub fn run(args: NnArgs) -> anyhow::Result<ExitCode> {
         !args.batch.is_empty() && args.batch.iter().all(|&b| b > 0),
         "--batch sizes must be positive"
     );
-    for &batch in args.batch.iter().chain([&args.train_batch]) {
+    for &batch in args.batch.iter().chain(&args.train_batch) {
         at_most("--batch / --train-batch", batch, MAX_BATCH)?;
     }
     args.arch
         .check_size(args.game.encoding_dims())
         .map_err(anyhow::Error::msg)?;
-    anyhow::ensure!(args.train_batch > 0, "--train-batch must be positive");
+    anyhow::ensure!(
+        !args.train_batch.is_empty() && args.train_batch.iter().all(|&b| b > 0),
+        "--train-batch sizes must be positive"
+    );
     let device = args.device.device().map_err(anyhow::Error::msg)?;
     let engines = if args.train {
         training_engines(args.device).map_err(anyhow::Error::msg)?
@@ -293,31 +329,49 @@ pub fn run(args: NnArgs) -> anyhow::Result<ExitCode> {
     let bench = NnBench {
         arch: args.arch.clone(),
         batches: args.batch.clone(),
-        train_batch: args.train_batch,
-        device,
+        train_batches: args.train_batch.clone(),
+        device: device.clone(),
         engines,
         seconds,
     };
     let figures = args.game.visit(bench)?;
-    let peak = args.train.then(|| matrix_peak(seconds));
+    let peak = match (args.train, args.device.is_gpu()) {
+        (false, _) => None,
+        (true, false) => Some((
+            matrix_peak(seconds),
+            format!(
+                "1024³ sgemm products on {} threads at once",
+                rayon::current_num_threads()
+            ),
+        )),
+        (true, true) => Some((
+            device_matrix_peak(&device.burn, DEVICE_PEAK_SIZE, seconds)?,
+            format!(
+                "{DEVICE_PEAK_SIZE}³ f32 products through burn on {}",
+                args.device
+            ),
+        )),
+    };
     print_report(&report(&args, figures, peak), args.json)
 }
 
-/// The report of `figures`, each training figure set against the matrix `peak` (GFLOP/s).
-fn report(args: &NnArgs, figures: NnFigures, peak: Option<f64>) -> NnReport {
+/// The report of `figures`, each training figure set against the matrix `peak` (GFLOP/s, and
+/// what it measured).
+fn report(args: &NnArgs, figures: NnFigures, peak: Option<(f64, String)>) -> NnReport {
     let [planes, rows, cols] = args.game.encoding_dims();
     let training_flops = args.arch.training_flops(planes, rows, cols);
     let training = figures
         .training
         .into_iter()
-        .map(|(engine, times)| {
+        .map(|(engine, batch, times)| {
             let gflops = times.samples_per_s * training_flops as f64 / 1e9;
             TrainingFigure {
                 engine,
+                batch,
                 samples_per_s: times.samples_per_s,
                 median_step_ms: times.median_step_ms,
                 gflops,
-                share_of_peak: peak.map_or(f64::NAN, |p| gflops / p),
+                share_of_peak: peak.as_ref().map_or(f64::NAN, |(p, _)| gflops / p),
             }
         })
         .collect();
@@ -328,10 +382,11 @@ fn report(args: &NnArgs, figures: NnFigures, peak: Option<f64>) -> NnReport {
         device: args.device.to_string(),
         flops_per_position: args.arch.flops(planes, rows, cols),
         inference: figures.inference,
-        train_batch: args.train_batch,
+        train_batches: args.train_batch.clone(),
         training_flops_per_sample: training_flops,
         training,
-        matrix_peak_gflops: peak,
+        matrix_peak_gflops: peak.as_ref().map(|(p, _)| *p),
+        matrix_peak_of: peak.map(|(_, of)| of),
     }
 }
 
@@ -356,7 +411,7 @@ fn print_report(report: &NnReport, json: bool) -> anyhow::Result<ExitCode> {
     for t in &report.training {
         println!(
             "  training batch {:>4} on {:>11}: {:>10.0} samples/s {:>7.1} GFLOP/s ({:.0} % of the matrix peak), median step {:.3} ms",
-            report.train_batch,
+            t.batch,
             t.engine,
             t.samples_per_s,
             t.gflops,
@@ -364,12 +419,28 @@ fn print_report(report: &NnReport, json: bool) -> anyhow::Result<ExitCode> {
             t.median_step_ms
         );
     }
-    if let Some(peak) = report.matrix_peak_gflops {
+    if let (Some(peak), Some(of)) = (report.matrix_peak_gflops, &report.matrix_peak_of) {
         println!(
-            "  matrix peak: {peak:.1} GFLOP/s (1024³ sgemm products on {} threads at once); training counts {:.2} MFLOP per sample",
-            rayon::current_num_threads(),
+            "  matrix peak: {peak:.1} GFLOP/s ({of}); training counts {:.2} MFLOP per sample",
             report.training_flops_per_sample as f64 / 1e6
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_device_peak_times_real_products() {
+        // On burn-flex (the CPU) with small products: a positive, finite rate, and a few
+        // products at least, so the clock ran over work.
+        let budget = Duration::from_millis(50);
+        let gflops = device_matrix_peak(&Device::flex(), 64, budget).unwrap();
+        assert!(
+            gflops.is_finite() && gflops > 8.0 * 2.0 * 64f64.powi(3) / 1e9 / 1.0,
+            "{gflops}"
+        );
+    }
 }

@@ -117,6 +117,11 @@ impl NetDevice {
 }
 
 impl DeviceChoice {
+    /// Whether it is a GPU (`wgpu`, `cuda:N`).
+    pub fn is_gpu(self) -> bool {
+        matches!(self, DeviceChoice::Wgpu | DeviceChoice::Cuda(_))
+    }
+
     /// The device.
     ///
     /// # Errors

@@ -255,7 +255,7 @@ fn bench_nn_prints_figures_and_refuses_uncompiled_devices() {
         "1,4",
         "--train",
         "--train-batch",
-        "8",
+        "8,16",
         "--seconds",
         "0.1",
         "--json",
@@ -267,22 +267,33 @@ fn bench_nn_prints_figures_and_refuses_uncompiled_devices() {
     assert_eq!(report["inference"].as_array().unwrap().len(), 2);
     assert!(report["inference"][1]["positions_per_s"].as_f64().unwrap() > 0.0);
     let training = report["training"].as_array().unwrap();
-    let engines: Vec<&str> = training
+    let engines: Vec<(&str, u64)> = training
         .iter()
-        .map(|t| t["engine"].as_str().unwrap())
+        .map(|t| (t["engine"].as_str().unwrap(), t["batch"].as_u64().unwrap()))
         .collect();
-    assert_eq!(engines, ["descent-cpu", "flex"]);
+    assert_eq!(
+        engines,
+        [
+            ("descent-cpu", 8),
+            ("descent-cpu", 16),
+            ("flex", 8),
+            ("flex", 16)
+        ]
+    );
+    assert_eq!(report["train_batches"], serde_json::json!([8, 16]));
     for t in training {
         let samples_per_s = t["samples_per_s"].as_f64().unwrap();
         assert!(samples_per_s > 0.0, "{t}");
         assert!(t["share_of_peak"].as_f64().unwrap() > 0.0, "{t}");
         // The median step's rate and the mean rate agree within a factor of ten (milliseconds,
         // not seconds or microseconds).
-        let median_rate = 8.0 / (t["median_step_ms"].as_f64().unwrap() / 1e3);
+        let batch = t["batch"].as_f64().unwrap();
+        let median_rate = batch / (t["median_step_ms"].as_f64().unwrap() / 1e3);
         let ratio = median_rate / samples_per_s;
         assert!((0.1..10.0).contains(&ratio), "{t}");
     }
     assert!(report["matrix_peak_gflops"].as_f64().unwrap() > 0.0);
+    assert!(report["matrix_peak_of"].as_str().unwrap().contains("sgemm"));
     // Without --train, inference only.
     let out = descent(&[
         "bench",

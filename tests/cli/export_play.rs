@@ -444,3 +444,111 @@ fn a_network_with_non_finite_weights_is_refused_naming_the_file() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+/// `descent check-net FILE --game tic_tac_toe [extra…]`.
+fn check_net(file: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "check-net",
+        file.to_str().unwrap(),
+        "--game",
+        "tic_tac_toe",
+        "--positions",
+        "32",
+    ];
+    args.extend_from_slice(extra);
+    descent(&args)
+}
+
+#[test]
+fn check_net_writes_the_models_values_and_catches_a_different_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, file, _) = trained_and_exported(dir.path(), &[]);
+    let written = dir.path().join("flex.json");
+    let output = check_net(
+        &file,
+        &["--device", "flex", "--out", written.to_str().unwrap()],
+    );
+    let text = crate::common::stdout(&output);
+    assert!(output.status.success(), "{text}{}", stderr(&output));
+    assert!(
+        text.contains("flex against descent-cpu") && text.contains("same values"),
+        "{text}"
+    );
+
+    // The values are the exported network's, on the positions the library draws.
+    let file_values: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&written).unwrap()).unwrap();
+    let model = load_model::<TicTacToe>(
+        &ModelSource::Path(file.clone()),
+        "tic_tac_toe",
+        &Device::flex(),
+    )
+    .unwrap();
+    let inputs = descent::games::random_positions::encoded_random_positions(
+        &TicTacToe::new(&Default::default()),
+        32,
+        0,
+    );
+    // burn-flex's forward pass: not the direct CPU pass check-net compares with.
+    let expected =
+        model
+            .net
+            .into_value_net()
+            .predict(inputs, 32, TicTacToe::ENCODING.dims(), &Device::flex());
+    let found: Vec<f32> = file_values["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap() as f32)
+        .collect();
+    assert_eq!(found.len(), 32);
+    for (f, e) in found.iter().zip(&expected) {
+        assert!((f - e).abs() <= 1e-4, "{found:?} vs {expected:?}");
+    }
+    assert!(
+        found.iter().any(|v| (v - found[0]).abs() > 1e-3),
+        "one value for all: {found:?}"
+    );
+
+    // The same model elsewhere agrees; a changed value is caught, by position.
+    let output = check_net(&file, &["--against", written.to_str().unwrap()]);
+    assert!(
+        output.status.success(),
+        "{}",
+        crate::common::stdout(&output)
+    );
+    let mut changed = file_values.clone();
+    changed["values"][5] = serde_json::json!(found[5] + 0.01);
+    let changed_path = dir.path().join("changed.json");
+    std::fs::write(&changed_path, changed.to_string()).unwrap();
+    let output = check_net(&file, &["--against", changed_path.to_str().unwrap()]);
+    let text = crate::common::stdout(&output);
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("at position 5") && text.contains("DIFFERENT"),
+        "{text}"
+    );
+
+    // Files that do not fit are refused with what was expected.
+    let output = descent(&[
+        "check-net",
+        file.to_str().unwrap(),
+        "--game",
+        "tic_tac_toe",
+        "--against",
+        written.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("values of 32 positions"),
+        "{}",
+        stderr(&output)
+    );
+    std::fs::write(&changed_path, "{\"game\": 3}").unwrap();
+    let output = check_net(&file, &["--against", changed_path.to_str().unwrap()]);
+    assert!(
+        stderr(&output).contains("not a check-net values file"),
+        "{}",
+        stderr(&output)
+    );
+}
