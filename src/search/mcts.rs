@@ -25,6 +25,8 @@ use super::terminal_eval::TerminalEval;
 use crate::games::random_playout::random_playout;
 use crate::games::{Action, Game};
 
+mod exit;
+
 /// How to choose a child inside the tree.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum TreePolicy {
@@ -32,6 +34,10 @@ pub enum TreePolicy {
     Uct { c: f32 },
     /// Uniformly at random (the Awale MCTS thesis' plain MCTS).
     Random,
+    /// ExIt's expert (paper §8.1, Algorithm 15; `mcts/exit.rs`): UCT on the playouts' rewards
+    /// plus `w_a · π(a|s) / (n(s,a) + 1)` from the evaluator's policy plus `w_v · Q̂(s,a)`, the
+    /// mean of the evaluator's values backed up through the child (0 turns the value off).
+    Exit { c: f32, w_a: f32, w_v: f32 },
 }
 
 /// How to value a new leaf.
@@ -123,6 +129,11 @@ pub struct Mcts<G: Game> {
     actions: Vec<Action>,
     weights: Vec<f32>,
     single: Vec<G>,
+    /// Per node, beside `nodes` (ExIt only): the evaluator's prior for the move that led to it
+    /// and the evaluator's values backed up through it.
+    exit_nodes: Vec<exit::ExitNode>,
+    /// Scratch: one position's policy logits.
+    logits: Vec<f32>,
 }
 
 /// One child of the root after a search.
@@ -144,12 +155,15 @@ impl<G: Game> Mcts<G> {
             actions: Vec::with_capacity(G::NUM_ACTIONS),
             weights: Vec::with_capacity(G::NUM_ACTIONS),
             single: Vec::with_capacity(1),
+            exit_nodes: Vec::new(),
+            logits: Vec::new(),
         }
     }
 
     /// Forgets the tree.
     pub fn clear(&mut self) {
         self.nodes.clear();
+        self.exit_nodes.clear();
         self.root = None;
     }
 
@@ -168,6 +182,11 @@ impl<G: Game> Mcts<G> {
         let Some(mut position) = self.root.clone() else {
             return;
         };
+        if matches!(self.options.tree_policy, TreePolicy::Exit { .. }) {
+            // ExIt's expert searches one position at a time, afresh.
+            self.clear();
+            return;
+        }
         let mut node = 0u32;
         for &action in moves {
             let n = self.nodes[node as usize];
@@ -222,13 +241,19 @@ impl<G: Game> Mcts<G> {
             .as_ref()
             .is_some_and(|r| r.hash() == root.hash() && r.ply() == root.ply());
         if !same_root || self.nodes.is_empty() {
-            self.nodes.clear();
+            self.clear();
             self.nodes.push(MctsNode::new(0));
             self.root = Some(root.clone());
         }
         let clock = budget.start();
         while !clock.exhausted(stats.iterations) {
-            self.simulate(root, evaluator, rng, &mut stats);
+            match self.options.tree_policy {
+                TreePolicy::Exit { c, w_a, w_v } => {
+                    let weights = exit::ExitWeights { c, w_a, w_v };
+                    self.simulate_exit(root, evaluator, weights, rng, &mut stats);
+                }
+                _ => self.simulate(root, evaluator, rng, &mut stats),
+            }
             stats.iterations += 1;
         }
         stats.seconds = clock.elapsed().as_secs_f64();
@@ -321,6 +346,7 @@ impl<G: Game> Mcts<G> {
         let children = n.first_child..n.first_child + n.num_children as u32;
         match self.options.tree_policy {
             TreePolicy::Random => n.first_child + rng.random_range(0..n.num_children as u32),
+            TreePolicy::Exit { .. } => unreachable!("ExIt selects by select_exit"),
             TreePolicy::Uct { c } => {
                 let sign = mover.sign() as f64;
                 let on_evaluator_scale = self.options.leaf == LeafValue::Evaluator;

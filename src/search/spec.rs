@@ -98,6 +98,7 @@ pub const SEARCH_KINDS: &[(&str, &[&str])] = &[
     ("ubfms", &["iters", "time", "completed"]),
     ("descent", &["iters", "time", "completed"]),
     ("puct", &["iters", "time", "c", "fpu"]),
+    ("exit", &["iters", "time", "c", "w_a", "w_v"]),
 ];
 
 /// The kinds self-play can search with: those with a search tree, whose root children a move
@@ -152,6 +153,7 @@ impl SearchSpec {
             "mcts" => mcts_spec(pairs, has_model)?,
             "alphabeta" => alphabeta_spec(pairs)?,
             "puct" => puct_spec(pairs)?,
+            "exit" => exit_spec(pairs)?,
             "ubfm" | "ubfms" | "descent" => SearchSpec::TreeSearch {
                 budget: pairs.budget()?,
                 variant: if kind == "descent" {
@@ -346,6 +348,35 @@ fn puct_spec(pairs: &SpecPairs<'_>) -> Result<SearchSpec, ConfigError> {
     })
 }
 
+/// ExIt's expert (`mcts/exit.rs`): its constants default to the paper's §8.4.2 after the
+/// warm start (c = 0.05, w_a = 100, w_v = 0.75).
+fn exit_spec(pairs: &SpecPairs<'_>) -> Result<SearchSpec, ConfigError> {
+    let non_negative = |key: &str, default: f32| -> Result<f32, ConfigError> {
+        match pairs.parsed::<f32>(key, "a number ≥ 0")? {
+            Some(v) if !(v >= 0.0 && v.is_finite()) => {
+                Err(pairs.bad(key, pairs.get(key).unwrap_or(""), "a number ≥ 0"))
+            }
+            v => Ok(v.unwrap_or(default)),
+        }
+    };
+    Ok(SearchSpec::Mcts {
+        budget: pairs.budget()?,
+        options: MctsOptions {
+            tree_policy: TreePolicy::Exit {
+                c: non_negative("c", EXIT_C)?,
+                w_a: non_negative("w_a", EXIT_W_A)?,
+                w_v: non_negative("w_v", EXIT_W_V)?,
+            },
+            ..MctsOptions::uct()
+        },
+    })
+}
+
+/// ExIt's UCT constant after the warm start, and its search weights (paper §8.4.2).
+pub const EXIT_C: f32 = 0.05;
+pub const EXIT_W_A: f32 = 100.0;
+pub const EXIT_W_V: f32 = 0.75;
+
 fn alphabeta_spec(pairs: &SpecPairs<'_>) -> Result<SearchSpec, ConfigError> {
     let max_depth = pairs.parsed::<u32>("depth", "a positive whole number")?;
     if max_depth == Some(0) {
@@ -532,5 +563,40 @@ mod tests {
         );
         let error = SearchSpec::parse("minimax", false).unwrap_err();
         assert!(error.message.contains("expected one of random, greedy"));
+        let error = SearchSpec::parse("exit:iters=9,w_a=-1", true).unwrap_err();
+        assert!(
+            error.message.contains("w_a=\"-1\" is not a number ≥ 0"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn exit_defaults_to_the_papers_constants_with_playouts() {
+        let spec = SearchSpec::parse("exit:iters=2500", true).unwrap();
+        let SearchSpec::Mcts { budget, options } = spec else {
+            panic!("{spec:?}");
+        };
+        assert_eq!(budget, Budget::iterations(2500));
+        assert_eq!(
+            options.tree_policy,
+            TreePolicy::Exit {
+                c: 0.05,
+                w_a: 100.0,
+                w_v: 0.75
+            }
+        );
+        assert_eq!(options.leaf, LeafValue::RandomPlayout);
+        let spec = SearchSpec::parse("exit:time=1s,c=0.25,w_v=0", false).unwrap();
+        let SearchSpec::Mcts { options, .. } = spec else {
+            panic!("{spec:?}");
+        };
+        assert_eq!(
+            options.tree_policy,
+            TreePolicy::Exit {
+                c: 0.25,
+                w_a: 100.0,
+                w_v: 0.0
+            }
+        );
     }
 }
