@@ -8,6 +8,8 @@ pub mod alphazero;
 pub mod alphazero_window;
 pub mod config;
 pub mod distributed;
+pub mod exit;
+pub mod round_recipe;
 pub mod run;
 pub mod telemetry;
 

@@ -149,12 +149,12 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
         seed: args.seed,
         quiet: args.quiet,
     })?;
-    let files = [
+    let mut files = vec![
         (
             "report.json",
             serde_json::to_string_pretty(&report)?.into_bytes(),
         ),
-        ("curves.csv", curves_csv(&report).into_bytes()),
+        ("curves.csv", curves_csv(&report.curves).into_bytes()),
         ("curves.svg", curves_chart(&report).into_bytes()),
         ("final.csv", final_csv(&report).into_bytes()),
         (
@@ -162,6 +162,12 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
             tournament_heat_map(&report.tournament).into_bytes(),
         ),
     ];
+    if report.baseline.is_some() {
+        files.push((
+            "baseline.csv",
+            curves_csv(&report.baseline_curves).into_bytes(),
+        ));
+    }
     for (name, bytes) in &files {
         write_atomically(&dir.join(name), bytes)?;
     }
@@ -177,7 +183,7 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
     );
     print!("{}", text_tables(&report));
     println!(
-        "wrote {}/report.json, curves.csv, curves.svg, final.csv, final.svg",
+        "wrote {}/report.json, curves.csv, curves.svg, final.csv, final.svg (and baseline.csv with a baseline)",
         dir.display()
     );
     Ok(ExitCode::SUCCESS)

@@ -70,6 +70,12 @@ pub struct EvaluationSection {
     pub games_per_pair: u64,
     /// Games at once (default: the machine's cores).
     pub threads: Option<usize>,
+    /// A player without a network (e.g. `mcts:time=100ms`, base MCTS) that every stage network
+    /// also plays, both colours (the paper's §8.5: score = win rate − loss rate against base
+    /// MCTS over training time); default none.
+    pub baseline: Option<String>,
+    /// Games of each stage network against the baseline, half with each colour (default 20).
+    pub games_against_baseline: u64,
 }
 
 impl Default for EvaluationSection {
@@ -78,6 +84,8 @@ impl Default for EvaluationSection {
             agent: "minimax1".into(),
             games_per_pair: 2,
             threads: None,
+            baseline: None,
+            games_against_baseline: 20,
         }
     }
 }
@@ -90,6 +98,9 @@ pub struct VariantSection {
     pub name: String,
     /// A training configuration replacing the experiment's `base` for this variant.
     pub base: Option<String>,
+    /// The player of this variant's networks, replacing `evaluation.agent` (e.g. `puct:time=1s`
+    /// for an AlphaZero variant, `exit:time=1s` for ExIt); without `model=`.
+    pub agent: Option<String>,
     /// Keys of the training configuration to change, dotted (`search.algorithm: mcts`) or
     /// nested (`search: {algorithm: mcts}`).
     #[serde(default)]
@@ -130,9 +141,13 @@ pub struct ExperimentPlan {
     pub repeats: u32,
     pub train_time: Duration,
     pub stage_every: Duration,
-    /// The evaluation player, its model left to be filled in per network.
+    /// The evaluation player, its model left to be filled in per network (a variant may have
+    /// its own: `VariantPlan::agent`).
     pub agent: AgentSpec,
     pub games_per_pair: u64,
+    /// The player without a network every stage network also meets, and how many games.
+    pub baseline: Option<AgentSpec>,
+    pub games_against_baseline: u64,
     pub threads: usize,
     pub variants: Vec<VariantPlan>,
 }
@@ -140,6 +155,8 @@ pub struct ExperimentPlan {
 #[derive(Clone, Debug)]
 pub struct VariantPlan {
     pub name: String,
+    /// The player of its networks, its model left to be filled in per network.
+    pub agent: AgentSpec,
     /// The training configuration of each repetition (they differ by their seed).
     pub configs: Vec<TrainConfig>,
     pub settings: Vec<TrainSettings>,
@@ -234,9 +251,19 @@ impl ExperimentConfig {
                 bail!("{at}: the name {:?} is used twice", variant.name);
             }
             let tree = self.variant_tree(variant, read_base).context(at.clone())?;
-            variants.push(self.variant_plan(variant, &tree).context(at)?);
+            let agent = match &variant.agent {
+                Some(text) => evaluation_agent(text).with_context(|| format!("{at}: agent"))?,
+                None => agent.clone(),
+            };
+            variants.push(self.variant_plan(variant, agent, &tree).context(at)?);
         }
         let game = same_game(&variants)?;
+        let baseline = e
+            .baseline
+            .as_deref()
+            .map(baseline_agent)
+            .transpose()
+            .context("evaluation.baseline")?;
         Ok(ExperimentPlan {
             name,
             game,
@@ -245,6 +272,8 @@ impl ExperimentConfig {
             stage_every: self.stage_every.0,
             agent,
             games_per_pair: e.games_per_pair,
+            baseline,
+            games_against_baseline: e.games_against_baseline,
             threads: e.threads.unwrap_or(cores).max(1),
             variants,
         })
@@ -271,6 +300,12 @@ impl ExperimentConfig {
         if games < 2 || !games.is_multiple_of(2) || games > MAX_GAMES {
             bail!(
                 "evaluation.games_per_pair: {games} — expected an even number from 2 to {MAX_GAMES} (both colours equally)"
+            );
+        }
+        let games = e.games_against_baseline;
+        if e.baseline.is_some() && (games < 2 || !games.is_multiple_of(2) || games > MAX_GAMES) {
+            bail!(
+                "evaluation.games_against_baseline: {games} — expected an even number from 2 to {MAX_GAMES} (both colours equally)"
             );
         }
         if e.threads.is_some_and(|t| t == 0 || t > MAX_THREADS) {
@@ -311,7 +346,12 @@ impl ExperimentConfig {
     }
 
     /// The variant's training configurations, one per repeat, with the protocol's keys.
-    fn variant_plan(&self, variant: &VariantSection, tree: &Value) -> anyhow::Result<VariantPlan> {
+    fn variant_plan(
+        &self,
+        variant: &VariantSection,
+        agent: AgentSpec,
+        tree: &Value,
+    ) -> anyhow::Result<VariantPlan> {
         let mut configs = Vec::new();
         let mut settings = Vec::new();
         for repeat in 0..self.repeats {
@@ -331,6 +371,7 @@ impl ExperimentConfig {
         }
         Ok(VariantPlan {
             name: variant.name.clone(),
+            agent,
             configs,
             settings,
         })
@@ -416,6 +457,17 @@ fn evaluation_agent(text: &str) -> anyhow::Result<AgentSpec> {
     })
 }
 
+/// Parses the baseline: an agent spec that plays without a network (`mcts:time=100ms`).
+fn baseline_agent(text: &str) -> anyhow::Result<AgentSpec> {
+    let spec: AgentSpec = text.parse().map_err(anyhow::Error::msg)?;
+    if spec.model.is_some() {
+        anyhow::bail!(
+            "{text:?}: the baseline plays without a network (mcts:time=100ms, alphabeta:depth=4, random, …)"
+        );
+    }
+    Ok(spec)
+}
+
 /// The evaluation player `agent` with the network at `base`, named `label`.
 pub fn agent_with_model(agent: &AgentSpec, base: &std::path::Path, label: String) -> AgentSpec {
     AgentSpec {
@@ -445,6 +497,41 @@ mod tests {
     }
 
     const TWO: &str = "train_time: 10s\nstage_every: 3s\nbase: base.yaml\nrepeats: 2\nvariants:\n  - name: a\n  - name: b\n    set:\n      search.algorithm: mcts\n      learning: {targets: root}\n";
+
+    /// A variant may have its own player; the baseline plays without a network, an even number
+    /// of games.
+    #[test]
+    fn variants_have_their_own_players_and_the_baseline_has_no_network() {
+        let text = format!(
+            "{TWO}    agent: puct:iters=50\nevaluation: {{baseline: \"mcts:iters=100\", games_against_baseline: 6}}\n"
+        );
+        let plan = plan(&text).unwrap();
+        assert_eq!(plan.variants[0].agent.text, "minimax1");
+        assert_eq!(plan.variants[1].agent.text, "puct:iters=50");
+        let baseline = plan.baseline.expect("a baseline");
+        assert_eq!(
+            (baseline.text.as_str(), plan.games_against_baseline),
+            ("mcts:iters=100", 6)
+        );
+        let e = error(&format!("{TWO}    agent: puct:iters=50,model=x\n"));
+        assert!(
+            e.contains("variants[1] (b): agent") && e.contains("model="),
+            "{e}"
+        );
+        let e = error(&format!("{TWO}    agent: nonsense\n"));
+        assert!(e.contains("variants[1] (b): agent"), "{e}");
+        let e = error(&format!(
+            "{TWO}evaluation: {{baseline: \"minimax1:model=x\"}}\n"
+        ));
+        assert!(
+            e.contains("evaluation.baseline") && e.contains("without a network"),
+            "{e}"
+        );
+        let e = error(&format!(
+            "{TWO}evaluation: {{baseline: random, games_against_baseline: 3}}\n"
+        ));
+        assert!(e.contains("games_against_baseline: 3"), "{e}");
+    }
 
     #[test]
     fn variants_get_the_base_their_changes_and_the_protocol_keys() {

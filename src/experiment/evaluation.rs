@@ -6,8 +6,12 @@
 //!   the score of c against c' pools every pairing of their networks, and c's overall score
 //!   pools all of them, its own other repetitions included (as the paper's Table 3 does).
 //!
-//! Every network plays through the same evaluation player (default: depth-1 minimax).
-//! Scores count a draw as half a win.
+//! - **baseline curves** (when `evaluation.baseline` is set): every stage network against a
+//!   player without a network, both colours (the paper's §8.5: win rate − loss rate against base
+//!   MCTS over training time), pooled over the repetitions.
+//!
+//! Every network plays through its variant's player (`agent:`, default the experiment's
+//! `evaluation.agent`, depth-1 minimax). Scores count a draw as half a win.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -79,11 +83,17 @@ pub struct ExperimentReport {
     pub repeats: u32,
     pub train_seconds: f64,
     pub stage_seconds: f64,
-    /// The evaluation player (each network plugged in).
+    /// The evaluation player (each network plugged in), and each variant's where it has its own.
     pub agent: String,
+    pub variant_agents: Vec<String>,
     pub games_per_pair: u64,
     pub variants: Vec<String>,
     pub curves: Vec<CurvePoint>,
+    /// The player without a network every stage network met, and the curves against it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub baseline_curves: Vec<CurvePoint>,
     pub final_table: FinalTable,
     pub stage_matches: Vec<StageMatch>,
     /// The all-play-all of the final networks (named `variant#repetition`).
@@ -95,8 +105,12 @@ pub fn evaluation_games(plan: &ExperimentPlan) -> u64 {
     let v = plan.variants.len() as u64;
     let r = u64::from(plan.repeats);
     let stage_games = r * v * plan.stages() as u64 * v * plan.games_per_pair;
+    let baseline_games = match plan.baseline {
+        Some(_) => r * v * plan.stages() as u64 * plan.games_against_baseline,
+        None => 0,
+    };
     let finals = r * v;
-    stage_games + finals * (finals - 1) / 2 * plan.games_per_pair
+    stage_games + baseline_games + finals * (finals - 1) / 2 * plan.games_per_pair
 }
 
 /// Plays the protocol's matches over the networks of `runs` and builds the report; `on_game`
@@ -118,7 +132,17 @@ pub fn evaluate<G: Game>(
     let on_record = |_: &crate::arena::GameRecord| on_game();
     let stage_matches =
         play_stage_matches(initial, plan, runs, &factories, &names, seed, &on_record);
-    let curves = curves(plan, runs, &stage_matches);
+    let curves = pool_curves(plan, runs, &stage_matches);
+    let baseline_curves = match &plan.baseline {
+        Some(baseline) => {
+            // Without a network, as on the command line (the game's score where it has one).
+            let baseline = AgentFactory::new(baseline.clone(), &plan.game, device)?;
+            let matches =
+                play_baseline_matches(initial, plan, runs, &factories, &baseline, seed, &on_record);
+            pool_curves(plan, runs, &matches)
+        }
+        None => Vec::new(),
+    };
     // The final all-play-all.
     let finals: Vec<AgentFactory<G>> = runs
         .iter()
@@ -145,9 +169,12 @@ pub fn evaluate<G: Game>(
         train_seconds: plan.train_time.as_secs_f64(),
         stage_seconds: plan.stage_every.as_secs_f64(),
         agent: plan.agent.text.clone(),
+        variant_agents: plan.variants.iter().map(|v| v.agent.text.clone()).collect(),
         games_per_pair: plan.games_per_pair,
         variants: names,
         curves,
+        baseline: plan.baseline.as_ref().map(|b| b.text.clone()),
+        baseline_curves,
         final_table,
         stage_matches,
         tournament,
@@ -166,7 +193,7 @@ fn load_networks<G: Game>(
         for (stage, net) in run.stages.iter().enumerate() {
             if !factories.contains_key(&net.base) {
                 let spec = agent_with_model(
-                    &plan.agent,
+                    &plan.variants[run.variant].agent,
                     &net.base,
                     format!("{}@{}", label(run), stage + 1),
                 );
@@ -202,49 +229,119 @@ fn play_stage_matches<G: Game>(
             }
         }
     }
+    let results = play_jobs(plan.threads, jobs.len(), &|index| {
+        let (i, stage, j) = jobs[index];
+        play_match(
+            initial,
+            &factories[&runs[i].stages[stage].base],
+            &factories[&runs[j].final_net().base],
+            plan.games_per_pair,
+            game_seed(seed, index as u64),
+            1,
+            on_record,
+        )
+    });
+    jobs.iter()
+        .zip(results)
+        .map(|(&(i, stage, j), report)| {
+            stage_match(
+                &runs[i],
+                stage,
+                names,
+                names[runs[j].variant].clone(),
+                report,
+            )
+        })
+        .collect()
+}
+
+/// Every stage network of every run against the baseline, on `plan.threads` threads.
+fn play_baseline_matches<G: Game>(
+    initial: &G,
+    plan: &ExperimentPlan,
+    runs: &[RunNets],
+    factories: &HashMap<PathBuf, AgentFactory<G>>,
+    baseline: &AgentFactory<G>,
+    seed: u64,
+    on_record: &(dyn Fn(&crate::arena::GameRecord) + Sync),
+) -> Vec<StageMatch> {
+    let jobs: Vec<(usize, usize)> = (0..runs.len())
+        .flat_map(|i| (0..runs[i].stages.len()).map(move |stage| (i, stage)))
+        .collect();
+    let results = play_jobs(plan.threads, jobs.len(), &|index| {
+        let (i, stage) = jobs[index];
+        play_match(
+            initial,
+            &factories[&runs[i].stages[stage].base],
+            baseline,
+            plan.games_against_baseline,
+            // Other seeds than the stage matches'.
+            game_seed(seed ^ BASELINE_SEEDS, index as u64),
+            1,
+            on_record,
+        )
+    });
+    let names: Vec<String> = plan.variants.iter().map(|v| v.name.clone()).collect();
+    let opponent = baseline.spec.text.clone();
+    jobs.iter()
+        .zip(results)
+        .map(|(&(i, stage), report)| stage_match(&runs[i], stage, &names, opponent.clone(), report))
+        .collect()
+}
+
+/// Mixed into the seed of the baseline matches.
+const BASELINE_SEEDS: u64 = 0xba5e_11fe;
+
+/// A stage network's match, as the report keeps it.
+fn stage_match(
+    run: &RunNets,
+    stage: usize,
+    names: &[String],
+    opponent_variant: String,
+    report: MatchReport,
+) -> StageMatch {
+    let net = &run.stages[stage];
+    StageMatch {
+        variant: names[run.variant].clone(),
+        repeat: run.repeat,
+        stage: stage + 1,
+        net: net.name.clone(),
+        games_learned: net.games,
+        train_seconds: net.train_seconds,
+        opponent_variant,
+        as_p0: report.as_p0,
+        as_p1: report.as_p1,
+        moves: report.games.into_iter().map(|g| g.moves).collect(),
+    }
+}
+
+/// Runs `play(index)` for every index below `jobs` on `threads` threads; the reports in index
+/// order.
+fn play_jobs(
+    threads: usize,
+    jobs: usize,
+    play: &(dyn Fn(usize) -> MatchReport + Sync),
+) -> Vec<MatchReport> {
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<MatchReport>>> = Mutex::new(vec![None; jobs.len()]);
+    let results: Mutex<Vec<Option<MatchReport>>> = Mutex::new(vec![None; jobs]);
     std::thread::scope(|scope| {
-        for _ in 0..plan.threads.min(jobs.len()).max(1) {
+        for _ in 0..threads.min(jobs).max(1) {
             scope.spawn(|| {
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&(i, stage, j)) = jobs.get(index) else {
+                    if index >= jobs {
                         break;
-                    };
-                    let report = play_match(
-                        initial,
-                        &factories[&runs[i].stages[stage].base],
-                        &factories[&runs[j].final_net().base],
-                        plan.games_per_pair,
-                        game_seed(seed, index as u64),
-                        1,
-                        on_record,
-                    );
+                    }
+                    let report = play(index);
                     results.lock().expect("results lock")[index] = Some(report);
                 }
             });
         }
     });
     let results = results.into_inner().expect("results lock");
-    jobs.iter()
-        .zip(results)
-        .map(|(&(i, stage, j), report)| {
-            let report = report.expect("every job ran");
-            let net = &runs[i].stages[stage];
-            StageMatch {
-                variant: names[runs[i].variant].clone(),
-                repeat: runs[i].repeat,
-                stage: stage + 1,
-                net: net.name.clone(),
-                games_learned: net.games,
-                train_seconds: net.train_seconds,
-                opponent_variant: names[runs[j].variant].clone(),
-                as_p0: report.as_p0,
-                as_p1: report.as_p1,
-                moves: report.games.into_iter().map(|g| g.moves).collect(),
-            }
-        })
+    results
+        .into_iter()
+        .map(|r| r.expect("every job ran"))
         .collect()
 }
 
@@ -256,7 +353,7 @@ fn add(total: &mut [u64; 3], wdl: [u64; 3]) {
 }
 
 /// Pools the stage matches into one point per variant and stage.
-fn curves(plan: &ExperimentPlan, runs: &[RunNets], matches: &[StageMatch]) -> Vec<CurvePoint> {
+fn pool_curves(plan: &ExperimentPlan, runs: &[RunNets], matches: &[StageMatch]) -> Vec<CurvePoint> {
     let mut points = Vec::new();
     for (v, variant) in plan.variants.iter().enumerate() {
         for stage in 1..=plan.stages() {

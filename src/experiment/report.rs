@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::evaluation::ExperimentReport;
+use super::evaluation::{CurvePoint, ExperimentReport};
 use crate::arena::svg_chart::{Series, score_curves, trim_number};
 
 /// The unit training times are shown in: seconds, minutes or hours, by the run's length.
@@ -17,16 +17,16 @@ fn time_unit(train_seconds: f64) -> (&'static str, f64) {
     }
 }
 
-/// One line per variant and stage.
-pub fn curves_csv(report: &ExperimentReport) -> String {
+/// One line per variant and stage of `points` (`report.curves` or `report.baseline_curves`).
+pub fn curves_csv(points: &[CurvePoint]) -> String {
     let mut csv = String::from(
-        "variant,stage,train_seconds,mean_games,games,wins,draws,losses,score,score_ci95\n",
+        "variant,stage,train_seconds,mean_games,games,wins,draws,losses,score,score_ci95,win_minus_loss,win_minus_loss_ci95\n",
     );
-    for p in &report.curves {
+    for p in points {
         let s = &p.summary;
         let _ = writeln!(
             csv,
-            "{},{},{:.1},{:.1},{},{},{},{},{:.4},{:.4}",
+            "{},{},{:.1},{:.1},{},{},{},{},{:.4},{:.4},{:.4},{:.4}",
             p.variant,
             p.stage,
             p.train_seconds,
@@ -36,7 +36,9 @@ pub fn curves_csv(report: &ExperimentReport) -> String {
             s.draws,
             s.losses,
             s.score,
-            s.win_minus_loss_ci95 / 2.0
+            s.win_minus_loss_ci95 / 2.0,
+            s.win_minus_loss,
+            s.win_minus_loss_ci95
         );
     }
     csv
@@ -127,6 +129,9 @@ pub fn text_tables(report: &ExperimentReport) -> String {
         }
         let _ = writeln!(out, "   {games}");
     }
+    if let Some(baseline) = &report.baseline {
+        baseline_table(&mut out, report, baseline, width, (unit, seconds));
+    }
     let t = &report.final_table;
     let _ = writeln!(
         out,
@@ -154,4 +159,34 @@ pub fn text_tables(report: &ExperimentReport) -> String {
         );
     }
     out
+}
+
+/// The baseline curves as text: win − loss (%) with its 95 % half-width, by training time.
+fn baseline_table(
+    out: &mut String,
+    report: &ExperimentReport,
+    baseline: &str,
+    width: usize,
+    (unit, seconds): (&str, f64),
+) {
+    let _ = writeln!(
+        out,
+        "win − loss (%) against {baseline}, both colours, by training time ({unit}), ± 95 %:"
+    );
+    for name in &report.variants {
+        let _ = write!(out, "  {name:width$}");
+        let mut games = 0;
+        for p in report.baseline_curves.iter().filter(|p| &p.variant == name) {
+            let s = &p.summary;
+            let _ = write!(
+                out,
+                "  {}: {:+.0} ± {:.0}",
+                trim_number(p.train_seconds / seconds, 3),
+                100.0 * s.win_minus_loss,
+                100.0 * s.win_minus_loss_ci95
+            );
+            games = s.games;
+        }
+        let _ = writeln!(out, "   ({games} games a point)");
+    }
 }

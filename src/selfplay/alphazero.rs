@@ -16,8 +16,11 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
 use super::alphazero_window::{Sample, Window};
+use super::round_recipe::RoundRecipe;
 use crate::games::{Action, Game};
 use crate::search::puct::{Leaf, PuctOptions, PuctTree, choose_by_visits, visit_distribution};
+use crate::search::{Budget, SearchSpec};
+use crate::selfplay::run::periodic_eval::budget_text;
 use crate::value::policy_value_net::{PolicyValueLoss, PolicyValueNet, PolicyValueTrainer};
 use crate::value::{AdamSettings, Architecture};
 
@@ -165,14 +168,6 @@ impl<G: Game> AlphaZeroTrainer<G> {
             rng,
             progress,
         })
-    }
-
-    /// Adam's state, the window and the random stream, to checkpoint.
-    ///
-    /// # Errors
-    /// Adam's state cannot be serialised.
-    pub fn checkpoint_parts(&self) -> anyhow::Result<(Vec<u8>, &Window, &Xoshiro256PlusPlus)> {
-        Ok((self.trainer.optimizer_bytes()?, &self.window, &self.rng))
     }
 
     /// The network as trained so far.
@@ -328,5 +323,45 @@ impl<G: Game> AlphaZeroTrainer<G> {
             self.progress.steps += 1;
         }
         self.net = self.trainer.inference_net();
+    }
+}
+
+impl<G: Game> RoundRecipe<G> for AlphaZeroTrainer<G> {
+    const ROUND_KIND: &'static str = "alphazero_round";
+
+    fn round(&mut self, _budget_used: f64) -> RoundReport {
+        AlphaZeroTrainer::round(self)
+    }
+
+    fn net(&self) -> &PolicyValueNet {
+        &self.net
+    }
+
+    fn window(&self) -> &Window {
+        &self.window
+    }
+
+    fn rng(&self) -> &Xoshiro256PlusPlus {
+        &self.rng
+    }
+
+    fn optimizer_bytes(&self) -> anyhow::Result<Option<Vec<u8>>> {
+        Ok(Some(self.trainer.optimizer_bytes()?))
+    }
+
+    fn batch_size(&self) -> usize {
+        self.settings.batch_size
+    }
+
+    /// PUCT, the run's own search without the root noise.
+    fn evaluation_search(&self, budget: Budget) -> (String, SearchSpec) {
+        let options = PuctOptions {
+            dirichlet_fraction: 0.0,
+            ..self.settings.puct
+        };
+        (
+            format!("puct:model=<current>,{}", budget_text(&budget)),
+            SearchSpec::Puct { budget, options },
+        )
     }
 }

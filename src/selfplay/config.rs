@@ -7,6 +7,7 @@
 mod alphazero;
 mod checkpoint;
 mod evaluation;
+mod exit;
 mod learning;
 mod network;
 mod replay;
@@ -22,6 +23,7 @@ use serde::{Deserialize, Serialize};
 pub use self::alphazero::{AlphaZeroSection, RecipeName};
 pub use self::checkpoint::{CheckpointSection, CheckpointSettings};
 pub use self::evaluation::{EvalOpponent, EvaluationSection, EvaluationSettings};
+pub use self::exit::ExitSection;
 pub use self::learning::{LearningSection, LearningSettings, TargetsName, TerminalEvalName};
 pub use self::network::{NetworkSection, OptimizerSection};
 pub use self::replay::{ReplayKind, ReplaySection, ReplaySettings, ResolvedStatesSection};
@@ -32,6 +34,7 @@ use crate::games::GameSpec;
 use crate::learn::{ActionSelection, Distribution, Exploitation};
 use crate::search::SearchSpec;
 use crate::selfplay::alphazero::AlphaZeroSettings;
+use crate::selfplay::exit::ExitSettings;
 pub use crate::settings::config_error::ConfigError;
 use crate::settings::limits::at_most;
 use crate::value::{AdamSettings, Architecture};
@@ -53,12 +56,14 @@ pub struct TrainConfig {
     /// Seed of every random choice of the run (default 1).
     #[serde(default = "default_seed")]
     pub seed: u64,
-    /// `athenan` (default) or `alphazero` (then the `alphazero:` section, not `search:`,
-    /// `learning:`, `selection:`, `replay:` or `resolved_states:`).
+    /// `athenan` (default), `alphazero` or `exit` (then the `alphazero:` or `exit:` section,
+    /// not `search:`, `learning:`, `selection:`, `replay:` or `resolved_states:`).
     #[serde(default, skip_serializing_if = "is_default")]
     pub recipe: RecipeName,
     #[serde(default, skip_serializing_if = "is_default")]
     pub alphazero: AlphaZeroSection,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub exit: ExitSection,
     #[serde(default)]
     pub run: RunSection,
     #[serde(default)]
@@ -115,8 +120,10 @@ pub struct TrainSettings {
     pub keep_resolved: Option<Duration>,
     pub checkpoint: CheckpointSettings,
     pub evaluation: Option<EvaluationSettings>,
-    /// AlphaZero's settings when `recipe: alphazero` (`None`: the Athénan recipe).
+    /// AlphaZero's settings when `recipe: alphazero`.
     pub alphazero: Option<AlphaZeroSettings>,
+    /// ExIt's settings when `recipe: exit`.
+    pub exit: Option<ExitSettings>,
     /// The Redis URL of a distributed run (`descent train --broker`; never in the YAML, so
     /// that no password is written into the run directory or published).
     pub broker: Option<String>,
@@ -231,22 +238,33 @@ impl TrainConfig {
         let checkpoint = self.checkpoint.validate()?;
         let evaluation = self.evaluation.validate()?;
         check_combinations(&run, &search, &selection)?;
+        let recipe_section = |recipe: RecipeName, name: &str, unset: bool| {
+            check(
+                unset || self.recipe == recipe,
+                name,
+                &format!("is the {name} recipe's section: add `recipe: {name}`, or remove it"),
+            )
+        };
+        recipe_section(
+            RecipeName::Alphazero,
+            "alphazero",
+            is_default(&self.alphazero),
+        )?;
+        recipe_section(RecipeName::Exit, "exit", is_default(&self.exit))?;
+        if self.recipe != RecipeName::Athenan {
+            self.check_policy_value_sections(&run)?;
+        }
         let alphazero = match self.recipe {
-            RecipeName::Athenan => {
-                check(
-                    is_default(&self.alphazero),
-                    "alphazero",
-                    "is the alphazero recipe's section: add `recipe: alphazero`, or remove it",
-                )?;
-                None
-            }
-            RecipeName::Alphazero => {
-                self.check_alphazero_sections(&run)?;
-                Some(
-                    self.alphazero
-                        .validate(architecture.clone(), adam, self.seed)?,
-                )
-            }
+            RecipeName::Alphazero => Some(self.alphazero.validate(
+                architecture.clone(),
+                adam,
+                self.seed,
+            )?),
+            _ => None,
+        };
+        let exit = match self.recipe {
+            RecipeName::Exit => Some(self.exit.validate(architecture.clone(), adam, self.seed)?),
+            _ => None,
         };
         Ok(TrainSettings {
             config: self.clone(),
@@ -263,12 +281,15 @@ impl TrainConfig {
             checkpoint,
             evaluation,
             alphazero,
+            exit,
             broker: None,
         })
     }
 
-    /// An AlphaZero run sets none of the Athénan recipe's sections, and plays on one thread.
-    fn check_alphazero_sections(&self, run: &RunSettings) -> Result<(), ConfigError> {
+    /// An AlphaZero or ExIt run sets none of the Athénan recipe's sections, and plays on one
+    /// thread.
+    fn check_policy_value_sections(&self, run: &RunSettings) -> Result<(), ConfigError> {
+        let recipe = self.recipe.name();
         let athenan_only = [
             ("search", is_default(&self.search)),
             ("learning", is_default(&self.learning)),
@@ -280,13 +301,15 @@ impl TrainConfig {
             check(
                 unset,
                 section,
-                "belongs to the athenan recipe; an alphazero run is set in `alphazero:`",
+                &format!("belongs to the athenan recipe; an {recipe} run is set in `{recipe}:`"),
             )?;
         }
         check(
             run.threads == 1 && run.mode != RunMode::Distributed,
             "run",
-            "an alphazero run plays its games on one thread (alphazero.parallel_games at once); leave run.threads at 1 and run.mode local",
+            &format!(
+                "an {recipe} run plays its games on one thread ({recipe}'s games of a round at once); leave run.threads at 1 and run.mode local"
+            ),
         )
     }
 }
@@ -379,6 +402,44 @@ mod tests {
             !athenan.contains("recipe") && !athenan.contains("alphazero"),
             "{athenan}"
         );
+    }
+
+    /// `recipe: exit` reads the paper's §8.4.2 constants by default; its section needs the
+    /// recipe, and the Athénan sections are refused.
+    #[test]
+    fn the_exit_recipe_has_the_papers_defaults_and_its_own_section_only() {
+        let s = parse("game: hex\nrecipe: exit\n").unwrap();
+        assert!(s.alphazero.is_none());
+        let exit = s.exit.expect("exit settings");
+        assert_eq!(exit.expert_iterations, 2500);
+        assert_eq!((exit.warm_start_c, exit.c), (0.25, 0.05));
+        assert_eq!((exit.w_a, exit.w_v, exit.temperature), (100.0, 0.75, 0.1));
+        assert_eq!((exit.batch_size, exit.games_per_phase), (250, 500));
+        assert_eq!(exit.value_from, 0.2);
+        let s = parse("game: hex\nrecipe: exit\nexit: {expert_iterations: 100, value_from: 0.5}\n")
+            .unwrap();
+        let exit = s.exit.unwrap();
+        assert_eq!((exit.expert_iterations, exit.value_from), (100, 0.5));
+        let error = |text: &str| parse(text).unwrap_err();
+        let e = error("game: hex\nexit: {w_a: 1}\n");
+        assert!(e.message.contains("recipe: exit"), "{e}");
+        let e = error("game: hex\nrecipe: alphazero\nexit: {w_a: 1}\n");
+        assert_eq!(e.key, "exit");
+        let e = error("game: hex\nrecipe: exit\nalphazero: {simulations: 9}\n");
+        assert_eq!(e.key, "alphazero");
+        let e = error("game: hex\nrecipe: exit\nreplay: {games: 9}\n");
+        assert_eq!(e.key, "replay");
+        assert!(e.message.contains("an exit run"), "{e}");
+        for (bad, key) in [
+            ("value_from: 1.5", "exit.value_from"),
+            ("temperature: 0", "exit.temperature"),
+            ("w_v: -1", "exit.w_v"),
+            ("games_per_phase: 0", "exit.games_per_phase"),
+            ("max_positions: 100000000", "exit.max_positions"),
+        ] {
+            let e = error(&format!("game: hex\nrecipe: exit\nexit: {{{bad}}}\n"));
+            assert_eq!(e.key, key, "{bad}: {e}");
+        }
     }
 
     #[test]

@@ -4,7 +4,6 @@
 //! replay file, the export of a run's network, the random streams, and a finished game as the
 //! learner takes it (`learnable_game`, from a thread or from a record).
 
-pub mod alphazero_run;
 pub mod checkpoint;
 pub mod dir_lock;
 pub mod export;
@@ -13,6 +12,7 @@ pub mod learnable_game;
 pub mod learner;
 pub mod periodic_eval;
 pub mod replay_file;
+pub mod round_run;
 pub mod run_clock;
 pub mod run_dir;
 pub mod run_state;

@@ -11,7 +11,7 @@ use burn::nn::conv::{Conv2d, Conv2dConfig};
 use burn::nn::{Linear, LinearConfig};
 use burn::optim::{GradientsParams, ModuleOptimizer};
 use burn::prelude::*;
-use burn::tensor::activation::{log_softmax, relu};
+use burn::tensor::activation::log_softmax;
 
 use super::architecture::Architecture;
 use super::net_optimizer::{AdamSettings, new_optimizer};
@@ -47,9 +47,14 @@ impl PolicyValueNet {
 
     /// `[batch, planes, rows, cols]` → (values `[batch, 1]` from P0's view, policy logits
     /// `[batch, num_actions]` for the player to move).
+    ///
+    /// The policy head is the paper's "convolutional 1×1 layer with 1 filter followed by a
+    /// final dense layer" (§8.4.2) with no activation between them: a ReLU on its one channel
+    /// can be dead for every position of a fresh network, and its policy then never learns
+    /// (3 of 8 fresh tic-tac-toe apprentices stayed uniform in `selfplay::exit`'s test).
     pub fn forward(&self, x: Tensor<4>) -> (Tensor<2>, Tensor<2>) {
         let h = self.value.trunk(x);
-        let policy = relu(self.policy_conv.forward(h.clone())).flatten(1, 3);
+        let policy = self.policy_conv.forward(h.clone()).flatten(1, 3);
         (self.value.value_head(h), self.policy_out.forward(policy))
     }
 
@@ -101,8 +106,42 @@ impl PolicyValueNet {
 /// The losses of one step, before it (means over the minibatch).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PolicyValueLoss {
-    pub value_mse: f32,
+    /// The value loss of the trainer's `ValueLoss` (0 when it is off).
+    pub value: f32,
     pub policy_cross_entropy: f32,
+}
+
+/// How the value head learns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ValueLoss {
+    /// `(v − z)²` (AlphaZero).
+    #[default]
+    Mse,
+    /// ExIt's "KL loss" `−z' log v' − (1 − z') log(1 − v')` with `v' = (v + 1) / 2` and
+    /// `z' = (z + 1) / 2` in [0, 1] (paper §8.1), `v'` kept within [1e-6, 1 − 1e-6].
+    CrossEntropy,
+    /// Not learned (ExIt before its value joins).
+    Off,
+}
+
+/// The smallest probability the value cross-entropy takes the log of.
+const VALUE_EPSILON: f32 = 1e-6;
+
+/// The value loss `kind` of values `v` and outcomes `z` (P0's view, in [-1, 1]), as a plain
+/// number: the validation loss of ExIt's early stopping.
+pub fn value_loss(kind: ValueLoss, v: &[f32], z: &[f32]) -> f64 {
+    let per = |(&v, &z): (&f32, &f32)| -> f64 {
+        match kind {
+            ValueLoss::Mse => f64::from((v - z) * (v - z)),
+            ValueLoss::CrossEntropy => {
+                let p = ((v + 1.0) / 2.0).clamp(VALUE_EPSILON, 1.0 - VALUE_EPSILON) as f64;
+                let t = ((z + 1.0) / 2.0) as f64;
+                -t * p.ln() - (1.0 - t) * (1.0 - p).ln()
+            }
+            ValueLoss::Off => 0.0,
+        }
+    };
+    v.iter().zip(z).map(per).sum::<f64>() / v.len().max(1) as f64
 }
 
 /// A policy-value network being trained, with its Adam state (burn's autodiff).
@@ -112,6 +151,8 @@ pub struct PolicyValueTrainer {
     settings: AdamSettings,
     device: Device,
     shape: [usize; 3],
+    /// How the value head learns (default MSE).
+    pub value_loss: ValueLoss,
 }
 
 impl PolicyValueTrainer {
@@ -129,6 +170,7 @@ impl PolicyValueTrainer {
             settings,
             device,
             shape,
+            value_loss: ValueLoss::Mse,
         }
     }
 
@@ -149,14 +191,25 @@ impl PolicyValueTrainer {
             device,
         );
         let (v, logits) = self.model.forward(x);
-        let value_mse = (v - z).square().mean();
+        let value_loss = match self.value_loss {
+            ValueLoss::Mse => (v - z).square().mean(),
+            ValueLoss::CrossEntropy => {
+                let p = ((v + 1.0) / 2.0).clamp(VALUE_EPSILON, 1.0 - VALUE_EPSILON);
+                let t = (z + 1.0) / 2.0;
+                let one = |t: &Tensor<2>| t.ones_like();
+                let q = one(&p) - p.clone();
+                let u = one(&t) - t.clone();
+                (t * p.log() + u * q.log()).mean().neg()
+            }
+            ValueLoss::Off => (v * 0.0).mean(),
+        };
         let cross_entropy = (pi * log_softmax(logits, 1)).sum_dim(1).mean().neg();
         let scalar = |t: &Tensor<1>| t.clone().into_data().try_into_vec::<f32>().unwrap()[0];
         let loss = PolicyValueLoss {
-            value_mse: scalar(&value_mse),
+            value: scalar(&value_loss),
             policy_cross_entropy: scalar(&cross_entropy),
         };
-        let mut objective = value_mse + cross_entropy;
+        let mut objective = value_loss + cross_entropy;
         if self.settings.l2 > 0.0 {
             objective = objective + self.model.kernel_square_sum().mul_scalar(self.settings.l2);
         }
@@ -240,8 +293,87 @@ mod tests {
         // The cross-entropy's floor is the target's entropy, 0.562.
         let entropy = -(0.75f32 * 0.75f32.ln() + 0.25 * 0.25f32.ln());
         assert!(last.policy_cross_entropy < entropy + 0.05, "{last:?}");
-        assert!(last.value_mse < 1e-3, "{last:?}");
+        assert!(last.value < 1e-3, "{last:?}");
         let (values, _) = trainer.inference_net().predict(inputs, 1, shape, &device);
         assert!((values[0] - 0.5).abs() < 0.05, "{values:?}");
+    }
+
+    /// ExIt's value loss: the step reports the cross-entropy `value_loss` computes by hand,
+    /// learns the outcome's probability (z = 0.5 → v = 0.5), and with the value off reports 0
+    /// and leaves the value where it was.
+    #[test]
+    fn the_value_cross_entropy_learns_the_outcome_and_off_leaves_the_value() {
+        let device = Device::flex();
+        let architecture: Architecture = "resnet-b0c8-fc16".parse().unwrap();
+        let shape = [2, 3, 3];
+        let net = PolicyValueNet::new(&architecture, shape, 9, &device);
+        let inputs: Vec<f32> = (0..18).map(|i| ((i * 3) % 7) as f32 / 6.0).collect();
+        let target = [1.0 / 9.0; 9];
+        let (v0, _) = net.predict(inputs.clone(), 1, shape, &device);
+        let settings = AdamSettings {
+            learning_rate: 0.01,
+            l2: 0.0,
+            ..AdamSettings::default()
+        };
+        let mut off = PolicyValueTrainer::new(net.clone(), settings, &device, shape);
+        off.value_loss = ValueLoss::Off;
+        for _ in 0..50 {
+            assert_eq!(off.step(&inputs, &target, &[1.0]).value, 0.0);
+        }
+        let (v_off, _) = off
+            .inference_net()
+            .predict(inputs.clone(), 1, shape, &device);
+        let mut trainer = PolicyValueTrainer::new(net, settings, &device, shape);
+        trainer.value_loss = ValueLoss::CrossEntropy;
+        let first = trainer.step(&inputs, &target, &[0.5]);
+        let by_hand = value_loss(ValueLoss::CrossEntropy, &v0, &[0.5]) as f32;
+        assert!(
+            (first.value - by_hand).abs() < 1e-5,
+            "{first:?} vs {by_hand}"
+        );
+        for _ in 0..500 {
+            trainer.step(&inputs, &target, &[0.5]);
+        }
+        let (values, _) = trainer.inference_net().predict(inputs, 1, shape, &device);
+        assert!((values[0] - 0.5).abs() < 0.05, "{values:?}");
+        // The value head's weights are shared with nothing the policy moves but the trunk:
+        // with the value off the value moved less than the learned one.
+        assert!(
+            (v_off[0] - v0[0]).abs() < (values[0] - v0[0]).abs(),
+            "{v0:?} {v_off:?} {values:?}"
+        );
+    }
+
+    /// The policy head's one channel passes negative values on: with its pre-activations all
+    /// negative (a dead ReLU, as some fresh networks have), two positions with different
+    /// targets are still told apart (a ReLU there left only the dense bias to learn: both
+    /// positions got the same policy, cross-entropy ≥ ln 2).
+    #[test]
+    fn the_policy_learns_through_a_negative_channel() {
+        let device = Device::flex();
+        let architecture: Architecture = "resnet-b0c8-fc16".parse().unwrap();
+        let shape = [2, 3, 3];
+        let mut net = PolicyValueNet::new(&architecture, shape, 9, &device);
+        let bias = Tensor::<1>::full([1], -100.0, &device);
+        net.policy_conv.bias = Some(burn::module::Param::from_tensor(bias));
+        let mut inputs = vec![0.0f32; 36];
+        inputs[0] = 1.0; // position A: a stone on the first cell of plane 0
+        inputs[18 + 8] = 1.0; // position B: a stone on the last cell of plane 0
+        let mut target = vec![0.0f32; 18];
+        target[8] = 1.0; // A → action 8
+        target[9] = 1.0; // B → action 0
+        let settings = AdamSettings {
+            learning_rate: 0.01,
+            l2: 0.0,
+            ..AdamSettings::default()
+        };
+        let mut trainer = PolicyValueTrainer::new(net, settings, &device, shape);
+        trainer.value_loss = ValueLoss::Off;
+        let mut last = None;
+        for _ in 0..300 {
+            last = Some(trainer.step(&inputs, &target, &[0.0, 0.0]));
+        }
+        let last = last.unwrap();
+        assert!(last.policy_cross_entropy < 0.2, "{last:?}");
     }
 }

@@ -256,3 +256,79 @@ fn bad_experiment_files_are_refused_before_anything_is_written() {
         assert!(!out.exists(), "{bad}: wrote {}", out.display());
     }
 }
+
+/// The paper's §8 comparison on one protocol: Athénan, AlphaZero and ExIt variants, each
+/// playing through its own player (`agent:`), every stage network also against base MCTS
+/// (`evaluation.baseline`), both colours.
+#[test]
+fn three_recipes_compare_with_their_own_players_and_against_a_baseline() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("exp.yaml");
+    let text = "game: tic_tac_toe
+train_time: 2s
+stage_every: 1s
+set:
+  network.architecture: resnet-b0c8-fc16
+evaluation:
+  baseline: mcts:iters=30
+  games_against_baseline: 4
+variants:
+  - name: athenan
+    agent: ubfms:iters=10
+    set:
+      search.iterations: 20
+      replay: {games: 4, duplication: 2, batch_size: 32}
+  - name: alphazero
+    agent: puct:iters=10
+    set:
+      recipe: alphazero
+      alphazero: {simulations: 20, parallel_games: 8, window: 512, batch_size: 32}
+  - name: exit
+    agent: exit:iters=10
+    set:
+      recipe: exit
+      exit: {expert_iterations: 30, warm_start_games: 4, games_per_phase: 4, batch_size: 16, max_epochs: 3}
+";
+    std::fs::write(&file, text).unwrap();
+    let out = tmp.path().join("out");
+    let run = descent(&[
+        "experiment",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let text = stdout(&run);
+    assert!(text.contains("against mcts:iters=30"), "{text}");
+    let report = read_json(&out.join("report.json"));
+    let agents: Vec<&str> = report["variant_agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    assert_eq!(agents, ["ubfms:iters=10", "puct:iters=10", "exit:iters=10"]);
+    assert_eq!(report["baseline"], "mcts:iters=30");
+    // One point per variant and stage, 4 games each (one repetition), both colours.
+    let points = report["baseline_curves"].as_array().unwrap();
+    assert_eq!(points.len(), 3 * 2);
+    for p in points {
+        let (w, d, l) = (
+            p["wins"].as_u64().unwrap(),
+            p["draws"].as_u64().unwrap(),
+            p["losses"].as_u64().unwrap(),
+        );
+        assert_eq!(w + d + l, 4, "{p}");
+        let wml = p["win_minus_loss"].as_f64().unwrap();
+        assert!((wml - (w as f64 - l as f64) / 4.0).abs() < 1e-9, "{p}");
+    }
+    let csv = std::fs::read_to_string(out.join("baseline.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 6, "{csv}");
+    // Each recipe's run directory holds its own kind of network.
+    let metrics = |variant: &str| {
+        std::fs::read_to_string(out.join(format!("runs/{variant}/rep-1/metrics.jsonl"))).unwrap()
+    };
+    assert!(metrics("alphazero").contains("alphazero_round"));
+    assert!(metrics("exit").contains("exit_round"));
+    assert!(!metrics("athenan").contains("_round"));
+}

@@ -8,6 +8,7 @@ mod common;
 mod alphazero;
 mod cpu_training;
 mod distributed;
+mod exit;
 mod experiment;
 mod game_record;
 mod reliability;

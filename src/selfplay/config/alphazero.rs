@@ -20,6 +20,20 @@ pub enum RecipeName {
     Athenan,
     /// PUCT self-play learning the visit distributions and outcomes (the `alphazero:` section).
     Alphazero,
+    /// Expert iteration: the apprentice plays, an MCTS expert labels one position a game (the
+    /// `exit:` section).
+    Exit,
+}
+
+impl RecipeName {
+    /// The recipe as the YAML writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            RecipeName::Athenan => "athenan",
+            RecipeName::Alphazero => "alphazero",
+            RecipeName::Exit => "exit",
+        }
+    }
 }
 
 /// AlphaZero's self-play and learning.

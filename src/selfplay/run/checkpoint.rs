@@ -12,7 +12,7 @@ use crate::search::TerminalEval;
 use crate::selfplay::config::{RESUME_SAFE_KEYS, TrainConfig, TrainSettings};
 use crate::selfplay::run::learner::Learner;
 use crate::selfplay::run::replay_file::{read_replay, write_replay};
-use crate::selfplay::run::run_dir::{MetricsLog, RunDir, STATE_FILE};
+use crate::selfplay::run::run_dir::{MetricsLog, OPTIMIZER_FILE, RunDir, STATE_FILE};
 use crate::selfplay::run::run_state::RunState;
 use crate::value::saved_net::{NetManifest, load_net, save_net, write_atomically};
 use crate::value::{NetDevice, NetOptimizer};
@@ -96,7 +96,7 @@ pub fn load_checkpoint<G: Game>(
     check_resume_settings(dir, &state, settings, terminal_eval)?;
     let net = load_net(&dir.join("net"), manifest, &device.burn)?;
     let mut net_optimizer = NetOptimizer::new(net, settings.adam, device, manifest.input_shape);
-    let optimizer_path = dir.join("optimizer.bpk");
+    let optimizer_path = dir.join(OPTIMIZER_FILE);
     net_optimizer
         .load_optimizer_bytes(
             std::fs::read(&optimizer_path)
@@ -152,7 +152,7 @@ pub fn save_checkpoint(
     run_dir.write_checkpoint(state.games, |dir| {
         save_net(&net, manifest, &dir.join("net"))?;
         write_atomically(
-            &dir.join("optimizer.bpk"),
+            &dir.join(OPTIMIZER_FILE),
             &learner.net_optimizer.optimizer_bytes()?,
         )?;
         if let Some(ms) = pause {

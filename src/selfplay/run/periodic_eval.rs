@@ -17,6 +17,8 @@ use crate::selfplay::config::{EvalOpponent, EvaluationSettings};
 /// The result of one evaluation, from the network's side.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct EvalReport {
+    /// The network's agent, e.g. `ubfms:model=<current>,time=100ms`.
+    pub player: String,
     pub games: u64,
     pub wins: u64,
     pub draws: u64,
@@ -97,7 +99,7 @@ pub fn evaluate_player<G: Game>(
 ) -> EvalReport {
     let player = AgentFactory::with_evaluator(
         AgentSpec {
-            text,
+            text: text.clone(),
             search,
             model: None,
         },
@@ -122,6 +124,7 @@ pub fn evaluate_player<G: Game>(
     );
     let s = report.summary;
     EvalReport {
+        player: text,
         games: s.games,
         wins: s.wins,
         draws: s.draws,

@@ -27,7 +27,9 @@ use std::sync::Arc;
 use anyhow::{Context, bail};
 
 use crate::selfplay::run::dir_lock::{DirLock, holds_more_than_its_lock};
-use crate::value::checksum::{CHECKSUM_FILE, verify_checksum_file, write_checksum_file};
+use crate::value::checksum::{
+    CHECKSUM_FILE, read_checksum_file, verify_checksum_file, write_checksum_file,
+};
 
 pub const CONFIG_FILE: &str = "config.yaml";
 pub const METRICS_FILE: &str = "metrics.jsonl";
@@ -36,14 +38,16 @@ const CHECKPOINT_PREFIX: &str = "ckpt-";
 const TEMP_PREFIX: &str = ".tmp-";
 const NETS_DIR: &str = "nets";
 const KEPT_NET_PREFIX: &str = "net-";
-/// The files of a checkpoint, each listed in its `checksums.sha256`.
-pub const CHECKPOINT_FILES: [&str; 5] = [
+/// The files every checkpoint holds, each listed in its `checksums.sha256`.
+pub const CHECKPOINT_FILES: [&str; 4] = [
     "net.bpk",
     "net.json",
-    "optimizer.bpk",
     crate::selfplay::run::replay_file::REPLAY_FILE,
     STATE_FILE,
 ];
+/// Adam's state: in the checkpoints of every recipe but ExIt (which trains a fresh network
+/// each phase), and of every checkpoint written before checksums existed.
+pub const OPTIMIZER_FILE: &str = "optimizer.bpk";
 /// The run state of a checkpoint.
 pub const STATE_FILE: &str = "state.json";
 
@@ -197,10 +201,18 @@ impl RunDir {
     /// copy cut short, is skipped with a warning).
     fn newest_complete_checkpoint(&self) -> anyhow::Result<Option<PathBuf>> {
         for (_, path) in self.checkpoints()?.into_iter().rev() {
+            // The files its checksum list names besides the ones every checkpoint holds; one
+            // without a list (written before checksums) holds Adam's state too.
+            let listed: Vec<String> = match read_checksum_file(&path) {
+                Ok(Some(sums)) => sums.into_keys().collect(),
+                Ok(None) => vec![OPTIMIZER_FILE.to_string()],
+                Err(_) => Vec::new(),
+            };
             let missing: Vec<&str> = CHECKPOINT_FILES
                 .iter()
                 .chain([&CHECKSUM_FILE])
                 .copied()
+                .chain(listed.iter().map(String::as_str))
                 .filter(|name| !path.join(name).is_file())
                 .collect();
             // Checkpoints written before checksums have no checksum file.

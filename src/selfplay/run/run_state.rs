@@ -54,6 +54,10 @@ pub struct RunState {
     /// what is learned. Absent in checkpoints of older versions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub config_yaml: Option<String>,
+    /// ExIt runs: the value head has joined (`exit.value_from` was reached; it stays on after
+    /// a resume with a larger budget).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub value_learned: bool,
 }
 
 impl RunState {
@@ -75,6 +79,7 @@ impl RunState {
             metrics_bytes: 0,
             terminal_eval,
             config_yaml: None,
+            value_learned: false,
         }
     }
 

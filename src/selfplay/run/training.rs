@@ -117,10 +117,20 @@ impl GameVisitor for TrainVisitor<'_> {
     type Output = anyhow::Result<TrainSummary>;
     fn visit<G: Game>(self, initial: G) -> Self::Output {
         if let Some(alphazero) = &self.settings.alphazero {
-            return crate::selfplay::run::alphazero_run::train_alphazero(
+            return crate::selfplay::run::round_run::train_alphazero(
                 initial,
                 self.settings,
                 alphazero,
+                self.run_dir,
+                self.resume,
+                self.observer,
+            );
+        }
+        if let Some(exit) = &self.settings.exit {
+            return crate::selfplay::run::round_run::train_exit(
+                initial,
+                self.settings,
+                exit,
                 self.run_dir,
                 self.resume,
                 self.observer,

@@ -1,48 +1,50 @@
-//! An AlphaZero run (`recipe: alphazero`, docs/algorithms.md §12) in a run directory, with the
-//! same run directory, lock, limits, metrics, evaluations and checkpoints as the Athénan loop
-//! (`training.rs`): rounds of `alphazero.parallel_games` self-play games, each round learned
-//! at once. A checkpoint holds the policy-value network, Adam's state, the window of positions
-//! (`replay.bin.zst`, the window's own format), and the run state with the random stream: a
-//! resumed run goes on exactly where the checkpoint left it.
+//! A run of a policy-value recipe that trains in rounds — `recipe: alphazero`
+//! (docs/algorithms.md §12) or `recipe: exit` (§13) — in a run directory, with the same run
+//! directory, lock, limits, metrics, evaluations and checkpoints as the Athénan loop
+//! (`training.rs`): each round's games played, then learned. A checkpoint holds the
+//! policy-value network, Adam's state (AlphaZero; ExIt trains a fresh network each phase),
+//! the positions kept (`replay.bin.zst`, the window's own format), and the run state with the
+//! random stream: a resumed run goes on exactly where the checkpoint left it.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
 use crate::games::Game;
-use crate::search::puct::PuctOptions;
-use crate::search::{SearchSpec, TerminalEval};
+use crate::search::TerminalEval;
 use crate::selfplay::alphazero::{
     AlphaZeroProgress, AlphaZeroSettings, AlphaZeroTrainer, ResumedParts, RoundReport,
 };
 use crate::selfplay::alphazero_window::Window;
 use crate::selfplay::config::{EvaluationSettings, TrainSettings};
+use crate::selfplay::exit::{ExitResumed, ExitSettings, ExitTrainer};
+use crate::selfplay::round_recipe::RoundRecipe;
 use crate::selfplay::run::checkpoint::{check_resume_settings, checkpoint_line, next_mark};
-use crate::selfplay::run::periodic_eval::{budget_text, evaluate_player};
+use crate::selfplay::run::periodic_eval::evaluate_player;
 use crate::selfplay::run::replay_file::REPLAY_FILE;
 use crate::selfplay::run::run_clock::RunClock;
-use crate::selfplay::run::run_dir::{MetricsLog, RunDir, STATE_FILE};
+use crate::selfplay::run::run_dir::{MetricsLog, OPTIMIZER_FILE, RunDir, STATE_FILE};
 use crate::selfplay::run::run_state::RunState;
 use crate::selfplay::run::streams::{STREAM_EVAL, STREAM_LEARNER, stream_rng};
 use crate::selfplay::run::training::{StopReason, TrainSummary, checkpoint_to_resume};
 use crate::selfplay::telemetry::metrics::EvalMetrics;
 use crate::selfplay::telemetry::observer::TrainingObserver;
+use crate::value::policy_value_net::PolicyValueNet;
 use crate::value::saved_net::{
     LoadedNet, NetManifest, load_any_weights, read_manifest, save_policy_value_net,
     write_atomically,
 };
 use crate::value::{NetDevice, PolicyValueEvaluator};
 
-/// An AlphaZero session on a run directory.
-struct AlphaZeroSession<'a, G: Game> {
+/// A session of a round recipe `R` on a run directory.
+struct RoundSession<'a, G: Game, R: RoundRecipe<G>> {
     settings: &'a TrainSettings,
-    alphazero: &'a AlphaZeroSettings,
     run_dir: &'a RunDir,
     observer: &'a mut dyn TrainingObserver,
     initial: G,
     device: NetDevice,
     manifest: NetManifest,
-    trainer: AlphaZeroTrainer<G>,
+    trainer: R,
     state: RunState,
     metrics: MetricsLog,
     clock: RunClock,
@@ -64,17 +66,63 @@ pub fn train_alphazero<G: Game>(
     resume: bool,
     observer: &mut dyn TrainingObserver,
 ) -> anyhow::Result<TrainSummary> {
-    AlphaZeroSession::open(initial, settings, alphazero, run_dir, resume, observer)?.run()
+    let open =
+        |initial: &G, checkpoint: Option<&Path>, manifest: &NetManifest, device: &NetDevice| {
+            match checkpoint {
+                Some(dir) => resume_alphazero(initial, dir, settings, alphazero, manifest, device),
+                None => {
+                    let trainer = AlphaZeroTrainer::new(initial, alphazero.clone(), &device.burn);
+                    Ok((trainer, new_state(settings)))
+                }
+            }
+        };
+    RoundSession::open(initial, settings, run_dir, resume, observer, open)?.run()
 }
 
-impl<'a, G: Game> AlphaZeroSession<'a, G> {
+/// Trains (or resumes) the ExIt run in `run_dir`.
+///
+/// # Errors
+/// A run without a budget to place `exit.value_from` in, a checkpoint that cannot be read or
+/// resumed under these settings, a failed write.
+pub fn train_exit<G: Game>(
+    initial: G,
+    settings: &TrainSettings,
+    exit: &ExitSettings,
+    run_dir: &RunDir,
+    resume: bool,
+    observer: &mut dyn TrainingObserver,
+) -> anyhow::Result<TrainSummary> {
+    anyhow::ensure!(
+        settings.run.max_time.is_some() || settings.run.max_games.is_some(),
+        "an exit run needs run.max_time or run.max_games (or --max-time / --max-games): exit.value_from ({}) is a share of it",
+        exit.value_from
+    );
+    let open =
+        |initial: &G, checkpoint: Option<&Path>, manifest: &NetManifest, device: &NetDevice| {
+            match checkpoint {
+                Some(dir) => resume_exit(initial, dir, settings, exit, manifest, device),
+                None => Ok((
+                    ExitTrainer::new(initial, exit.clone(), device, None),
+                    new_state(settings),
+                )),
+            }
+        };
+    RoundSession::open(initial, settings, run_dir, resume, observer, open)?.run()
+}
+
+impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
     fn open(
         initial: G,
         settings: &'a TrainSettings,
-        alphazero: &'a AlphaZeroSettings,
         run_dir: &'a RunDir,
         resume: bool,
         observer: &'a mut dyn TrainingObserver,
+        open_trainer: impl FnOnce(
+            &G,
+            Option<&Path>,
+            &NetManifest,
+            &NetDevice,
+        ) -> anyhow::Result<(R, RunState)>,
     ) -> anyhow::Result<Self> {
         let checkpoint = checkpoint_to_resume(run_dir, resume)?;
         let device = settings.run.device.device()?;
@@ -87,10 +135,7 @@ impl<'a, G: Game> AlphaZeroSession<'a, G> {
             TerminalEval::Classic,
         );
         manifest.policy_actions = Some(G::NUM_ACTIONS);
-        let (trainer, state) = match &checkpoint {
-            Some(dir) => resume_trainer(&initial, dir, settings, alphazero, &manifest, &device)?,
-            None => new_trainer(&initial, settings, alphazero, &device),
-        };
+        let (trainer, state) = open_trainer(&initial, checkpoint.as_deref(), &manifest, &device)?;
         run_dir.remove_kept_nets_after(state.games)?;
         let closing_line = match &checkpoint {
             Some(_) => checkpoint_line(state.games, state.elapsed_seconds)?,
@@ -103,9 +148,8 @@ impl<'a, G: Game> AlphaZeroSession<'a, G> {
             settings.run.tensorboard,
         )?;
         observer.on_start(state.games, settings.run.max_games, checkpoint.as_deref());
-        Ok(AlphaZeroSession {
+        Ok(RoundSession {
             settings,
-            alphazero,
             run_dir,
             observer,
             initial,
@@ -120,6 +164,19 @@ impl<'a, G: Game> AlphaZeroSession<'a, G> {
             metrics,
             last_checkpoint: checkpoint,
         })
+    }
+
+    /// The share of the run's budget spent: time or games, whichever is further (0 without
+    /// either).
+    fn budget_used(&self) -> f64 {
+        let run = &self.settings.run;
+        let by_time = run.max_time.map_or(0.0, |max| {
+            self.clock.elapsed() / max.as_secs_f64().max(1e-9)
+        });
+        let by_games = run
+            .max_games
+            .map_or(0.0, |max| self.state.games as f64 / max.max(1) as f64);
+        by_time.max(by_games).min(1.0)
     }
 
     fn stop_reason(&self) -> Option<StopReason> {
@@ -146,7 +203,7 @@ impl<'a, G: Game> AlphaZeroSession<'a, G> {
             }
             let games_before = self.state.games;
             let start = Instant::now();
-            let round = self.trainer.round();
+            let round = self.trainer.round(self.budget_used());
             self.after_round(&round, start.elapsed().as_secs_f64())?;
             if let Some(evaluation) = self.settings.evaluation
                 && crosses(games_before, self.state.games, evaluation.every_games)
@@ -176,7 +233,7 @@ impl<'a, G: Game> AlphaZeroSession<'a, G> {
     /// Counts and logs a round.
     fn after_round(&mut self, round: &RoundReport, seconds: f64) -> anyhow::Result<()> {
         if let Some(loss) = round.loss
-            && !(loss.value_mse.is_finite() && loss.policy_cross_entropy.is_finite())
+            && !(loss.value.is_finite() && loss.policy_cross_entropy.is_finite())
         {
             anyhow::bail!(
                 "the learning of games {}-{} diverged (loss {loss:?}); the run stops without checkpointing it. Lower optimizer.learning_rate, then resume",
@@ -186,37 +243,29 @@ impl<'a, G: Game> AlphaZeroSession<'a, G> {
         }
         self.state.games += round.games;
         self.state.pairs_added += round.positions;
-        self.state.pairs_learned += round.steps * self.alphazero.batch_size as u64;
+        self.state.pairs_learned += round.steps * self.trainer.batch_size() as u64;
+        self.state.value_learned = self.trainer.value_on();
         self.metrics.write(&serde_json::json!({
-            "kind": "alphazero_round",
+            "kind": R::ROUND_KIND,
             "game": self.state.games,
             "games": round.games,
             "positions": round.positions,
             "steps": round.steps,
-            "value_mse": round.loss.map(|l| l.value_mse),
+            "value_loss": round.loss.map(|l| l.value),
+            "value_learned": self.trainer.value_on(),
             "policy_cross_entropy": round.loss.map(|l| l.policy_cross_entropy),
             "seconds": seconds,
             "elapsed_seconds": self.clock.elapsed(),
         }))
     }
 
-    /// The current network, searching with PUCT (the run's own search, no noise), against the
-    /// baseline at the evaluation's budget per move.
+    /// The current network, searching as its recipe plays (`RoundRecipe::evaluation_search`),
+    /// against the baseline at the evaluation's budget per move.
     fn evaluate(&mut self, evaluation: &EvaluationSettings) -> anyhow::Result<()> {
         let start = Instant::now();
         let evaluator = PolicyValueEvaluator::<G>::new(self.trainer.net().clone(), &self.device);
         let mut rng = stream_rng(self.settings.seed, STREAM_EVAL, self.state.games);
-        let options = PuctOptions {
-            dirichlet_fraction: 0.0,
-            ..self.alphazero.puct
-        };
-        let player = (
-            format!("puct:model=<current>,{}", budget_text(&evaluation.budget)),
-            SearchSpec::Puct {
-                budget: evaluation.budget,
-                options,
-            },
-        );
+        let player = self.trainer.evaluation_search(evaluation.budget);
         let report = evaluate_player(
             &self.initial,
             player,
@@ -236,12 +285,15 @@ impl<'a, G: Game> AlphaZeroSession<'a, G> {
     fn checkpoint(&mut self) -> anyhow::Result<()> {
         let elapsed = self.clock.elapsed();
         let line = checkpoint_line(self.state.games, elapsed)?;
-        let (optimizer, window, rng) = self.trainer.checkpoint_parts()?;
+        let optimizer = self.trainer.optimizer_bytes()?;
         self.state.elapsed_seconds = elapsed;
         self.state.metrics_bytes = self.metrics.len() + line.len() as u64;
-        self.state.learner_rng = rng.clone();
+        self.state.learner_rng = self.trainer.rng().clone();
         self.state.config_yaml = Some(self.settings.config.to_yaml());
-        let window = window.to_bytes(G::ENCODING.len(), G::NUM_ACTIONS);
+        let window = self
+            .trainer
+            .window()
+            .to_bytes(G::ENCODING.len(), G::NUM_ACTIONS);
         let manifest = NetManifest {
             net_version: Some(self.state.games),
             ..self.manifest.clone()
@@ -254,7 +306,9 @@ impl<'a, G: Game> AlphaZeroSession<'a, G> {
         let state = &self.state;
         let path = self.run_dir.write_checkpoint(state.games, |dir| {
             save_policy_value_net(net, &manifest, &dir.join("net"))?;
-            write_atomically(&dir.join("optimizer.bpk"), &optimizer)?;
+            if let Some(optimizer) = &optimizer {
+                write_atomically(&dir.join(OPTIMIZER_FILE), optimizer)?;
+            }
             write_atomically(&dir.join(REPLAY_FILE), &zstd::encode_all(&window[..], 3)?)?;
             write_atomically(
                 &dir.join(STATE_FILE),
@@ -276,29 +330,32 @@ fn crosses(before: u64, after: u64, every: u64) -> bool {
     every > 0 && after / every > before / every
 }
 
-fn new_trainer<G: Game>(
-    initial: &G,
-    settings: &TrainSettings,
-    alphazero: &AlphaZeroSettings,
-    device: &NetDevice,
-) -> (AlphaZeroTrainer<G>, RunState) {
-    let trainer = AlphaZeroTrainer::new(initial, alphazero.clone(), &device.burn);
-    let state = RunState::new(
+/// The state of a new run.
+fn new_state(settings: &TrainSettings) -> RunState {
+    RunState::new(
         settings.game.to_string(),
         stream_rng(settings.seed, STREAM_LEARNER, 0),
         format!("{:?}", TerminalEval::Classic),
-    );
-    (trainer, state)
+    )
 }
 
-fn resume_trainer<G: Game>(
-    initial: &G,
+/// What every round recipe's checkpoint holds: the run state, the policy-value network, the
+/// window of `capacity` positions, and the progress counted in minibatches of `batch_size`.
+struct CheckpointParts {
+    state: RunState,
+    net: PolicyValueNet,
+    window: Window,
+    progress: AlphaZeroProgress,
+}
+
+fn read_checkpoint<G: Game>(
     dir: &Path,
     settings: &TrainSettings,
-    alphazero: &AlphaZeroSettings,
     manifest: &NetManifest,
     device: &NetDevice,
-) -> anyhow::Result<(AlphaZeroTrainer<G>, RunState)> {
+    capacity: usize,
+    batch_size: usize,
+) -> anyhow::Result<CheckpointParts> {
     let state = RunState::read(dir)?;
     check_resume_settings(dir, &state, settings, TerminalEval::Classic)?;
     let base = dir.join("net");
@@ -306,39 +363,84 @@ fn resume_trainer<G: Game>(
     crate::value::saved_net::check_manifest(&base, &found, manifest)?;
     let LoadedNet::PolicyValue(net) = load_any_weights(&base, &found, &device.burn)? else {
         anyhow::bail!(
-            "{}: a value network, not an AlphaZero run's",
+            "{}: a value network, not a policy-value run's",
             base.display()
         );
     };
-    let optimizer = std::fs::read(dir.join("optimizer.bpk"))?;
     let window_path = dir.join(REPLAY_FILE);
     let window_bytes = read_window_file(
         &window_path,
-        alphazero.window,
+        capacity,
         G::ENCODING.len() + G::NUM_ACTIONS + 1,
     )?;
-    let window = Window::from_bytes(
-        &window_bytes,
-        G::ENCODING.len(),
-        G::NUM_ACTIONS,
-        alphazero.window,
-    )
-    .map_err(|e| anyhow::anyhow!("{}: {e}", window_path.display()))?;
+    let window = Window::from_bytes(&window_bytes, G::ENCODING.len(), G::NUM_ACTIONS, capacity)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", window_path.display()))?;
     let progress = AlphaZeroProgress {
         games: state.games,
         positions: state.pairs_added,
-        steps: state.pairs_learned / alphazero.batch_size.max(1) as u64,
+        steps: state.pairs_learned / batch_size.max(1) as u64,
         last_loss: None,
     };
-    let parts = ResumedParts {
+    Ok(CheckpointParts {
+        state,
         net: *net,
-        optimizer,
         window,
-        rng: state.learner_rng.clone(),
         progress,
+    })
+}
+
+fn resume_alphazero<G: Game>(
+    initial: &G,
+    dir: &Path,
+    settings: &TrainSettings,
+    alphazero: &AlphaZeroSettings,
+    manifest: &NetManifest,
+    device: &NetDevice,
+) -> anyhow::Result<(AlphaZeroTrainer<G>, RunState)> {
+    let capacity = alphazero.window;
+    let parts = read_checkpoint::<G>(
+        dir,
+        settings,
+        manifest,
+        device,
+        capacity,
+        alphazero.batch_size,
+    )?;
+    let optimizer_path = dir.join(OPTIMIZER_FILE);
+    let optimizer = std::fs::read(&optimizer_path)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", optimizer_path.display()))?;
+    let resumed = ResumedParts {
+        net: parts.net,
+        optimizer,
+        window: parts.window,
+        rng: parts.state.learner_rng.clone(),
+        progress: parts.progress,
     };
-    let trainer = AlphaZeroTrainer::resume(initial, alphazero.clone(), &device.burn, parts)?;
-    Ok((trainer, state))
+    let trainer = AlphaZeroTrainer::resume(initial, alphazero.clone(), &device.burn, resumed)?;
+    Ok((trainer, parts.state))
+}
+
+fn resume_exit<G: Game>(
+    initial: &G,
+    dir: &Path,
+    settings: &TrainSettings,
+    exit: &ExitSettings,
+    manifest: &NetManifest,
+    device: &NetDevice,
+) -> anyhow::Result<(ExitTrainer<G>, RunState)> {
+    let capacity = exit.max_positions;
+    let parts = read_checkpoint::<G>(dir, settings, manifest, device, capacity, exit.batch_size)?;
+    let resumed = ExitResumed {
+        net: parts.net,
+        data: parts.window,
+        rng: parts.state.learner_rng.clone(),
+        progress: parts.progress,
+        value_on: parts.state.value_learned,
+    };
+    Ok((
+        ExitTrainer::new(initial, exit.clone(), device, Some(resumed)),
+        parts.state,
+    ))
 }
 
 /// The decompressed window file, refused when it would exceed a full window of `capacity`

@@ -1,0 +1,575 @@
+//! ExIt as a training recipe (paper §8.1, Algorithm 15, parameters §8.4.2; docs/algorithms.md
+//! §13). Phases of `games_per_phase` games:
+//!
+//! - **warm start** (the first `warm_start_games` games): base MCTS (random playouts, UCT
+//!   constant `warm_start_c`) plays itself; every searched position is learned with its visit
+//!   distribution and the game's outcome;
+//! - **expert iteration**: the apprentice plays the games alone (no search: moves drawn from
+//!   the softmax of its policy at temperature `temperature`, all games' positions evaluated in
+//!   one batch per ply); one position per game, drawn uniformly, is searched by the expert
+//!   (`search::mcts` with `TreePolicy::Exit`, `expert_iterations` simulations) and learned with
+//!   the expert's visit distribution and the game's outcome.
+//!
+//! After each phase the network is **reset** and trained on all the data so far (∪ D_j, at most
+//! `max_positions`, the latest) with early stopping: every tenth position is held out, epochs of
+//! minibatches of `batch_size` run until the held-out loss has not improved for `patience`
+//! epochs (at most `max_epochs`), and the best epoch's network is kept. The loss is the tree-
+//! policy cross-entropy, plus ExIt's value cross-entropy once the value is used (from
+//! `value_from`, a share of the run's budget; then the expert adds `w_v · Q̂` too).
+
+use burn::prelude::Device;
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+
+use super::alphazero::{AlphaZeroProgress, RoundReport};
+use super::alphazero_window::{Sample, Window};
+use super::round_recipe::RoundRecipe;
+use crate::games::{Action, Game};
+use crate::search::mcts::{Mcts, MctsOptions, TreePolicy};
+use crate::search::puct::visit_distribution;
+use crate::search::{Budget, ConstantEvaluator, SearchSpec};
+use crate::selfplay::run::periodic_eval::budget_text;
+use crate::value::policy_value_net::{PolicyValueNet, PolicyValueTrainer, ValueLoss, value_loss};
+use crate::value::{AdamSettings, Architecture, NetDevice, PolicyValueEvaluator};
+
+/// One position in this many is held out for early stopping.
+pub const VALIDATION_EVERY: usize = 10;
+
+/// ExIt's settings (defaults: §8.4.2 where the paper gives them).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExitSettings {
+    pub architecture: Architecture,
+    /// Simulations of each expert search (the paper: 2 500 rollouts).
+    pub expert_iterations: u64,
+    /// Games of base MCTS against itself learned first.
+    pub warm_start_games: u64,
+    /// UCT's constant during the warm start (0.25) and after (0.05).
+    pub warm_start_c: f32,
+    pub c: f32,
+    /// The expert's policy and value weights (100, 0.75).
+    pub w_a: f32,
+    pub w_v: f32,
+    /// The apprentice's softmax temperature in self-play (0.1).
+    pub temperature: f32,
+    /// Games per phase, played at once.
+    pub games_per_phase: usize,
+    /// Minibatch size (250).
+    pub batch_size: usize,
+    /// Epochs without a better held-out loss before a phase's training stops, and its most.
+    pub patience: usize,
+    pub max_epochs: usize,
+    /// The share of the run's budget after which the value is learned and used.
+    pub value_from: f64,
+    /// The most positions kept (the latest).
+    pub max_positions: usize,
+    pub adam: AdamSettings,
+    pub seed: u64,
+}
+
+/// ExIt training on one game.
+pub struct ExitTrainer<G: Game> {
+    initial: G,
+    settings: ExitSettings,
+    net: PolicyValueNet,
+    device: NetDevice,
+    data: Window,
+    rng: Xoshiro256PlusPlus,
+    progress: AlphaZeroProgress,
+    value_on: bool,
+}
+
+/// What a checkpoint holds of an ExIt trainer: the apprentice, the data so far, the random
+/// stream, the progress, and whether the value had joined.
+pub struct ExitResumed {
+    pub net: PolicyValueNet,
+    pub data: Window,
+    pub rng: Xoshiro256PlusPlus,
+    pub progress: AlphaZeroProgress,
+    pub value_on: bool,
+}
+
+impl<G: Game> ExitTrainer<G> {
+    /// A new apprentice (untrained) for `initial`'s game, or one resumed from a checkpoint.
+    pub fn new(
+        initial: &G,
+        settings: ExitSettings,
+        device: &NetDevice,
+        resumed: Option<ExitResumed>,
+    ) -> ExitTrainer<G> {
+        let resumed = resumed.unwrap_or_else(|| ExitResumed {
+            net: fresh_net::<G>(&settings.architecture, &device.burn),
+            data: Window::new(settings.max_positions),
+            rng: Xoshiro256PlusPlus::seed_from_u64(settings.seed),
+            progress: AlphaZeroProgress::default(),
+            value_on: false,
+        });
+        ExitTrainer {
+            initial: initial.clone(),
+            settings,
+            net: resumed.net,
+            device: device.clone(),
+            data: resumed.data,
+            rng: resumed.rng,
+            progress: resumed.progress,
+            value_on: resumed.value_on,
+        }
+    }
+
+    /// Whether the value is learned and used (from `value_from` of the budget on, for good).
+    pub fn value_on(&self) -> bool {
+        self.value_on
+    }
+
+    /// One phase — warm start or expert iteration — then the network retrained from scratch;
+    /// `budget_used` is the share of the run's budget spent so far.
+    pub fn round(&mut self, budget_used: f64) -> RoundReport {
+        self.value_on |= budget_used >= self.settings.value_from;
+        let before = self.progress;
+        let warm = self.settings.warm_start_games.saturating_sub(before.games);
+        let (games, positions) = if warm > 0 {
+            let games = warm.min(self.settings.games_per_phase as u64);
+            (games, self.warm_start(games))
+        } else {
+            let games = self.settings.games_per_phase;
+            (games as u64, self.expert_iteration(games))
+        };
+        self.progress.games += games;
+        self.progress.positions += positions as u64;
+        self.retrain();
+        RoundReport {
+            games,
+            positions: positions as u64,
+            steps: self.progress.steps - before.steps,
+            loss: (self.progress.steps > before.steps)
+                .then_some(self.progress.last_loss)
+                .flatten(),
+        }
+    }
+
+    /// Base MCTS against itself for `games` games; every position learned.
+    fn warm_start(&mut self, games: u64) -> usize {
+        let options = MctsOptions {
+            tree_policy: TreePolicy::Uct {
+                c: self.settings.warm_start_c,
+            },
+            ..MctsOptions::uct()
+        };
+        let budget = Budget::iterations(self.settings.expert_iterations);
+        let mut added = 0;
+        for _ in 0..games {
+            let mut mcts = Mcts::<G>::new(options);
+            let mut position = self.initial.clone();
+            let mut inputs = Vec::new();
+            while !position.is_terminal() {
+                mcts.search(&position, &ConstantEvaluator(0.0), &budget, &mut self.rng);
+                inputs.push(self.encoded_with_visits(&position, &mcts));
+                let action = mcts.decide(&mut self.rng).expect("a move");
+                mcts.advance(&[action]);
+                position.play(action);
+            }
+            let outcome_p0 = position.outcome().expect("finished").value_p0();
+            added += inputs.len();
+            for (input, policy) in inputs {
+                self.data.push(Sample {
+                    input,
+                    policy,
+                    outcome_p0,
+                });
+            }
+        }
+        added
+    }
+
+    /// `position`'s encoding and the visit distribution of `mcts`'s root there.
+    fn encoded_with_visits(&self, position: &G, mcts: &Mcts<G>) -> (Vec<f32>, Vec<f32>) {
+        let mut input = vec![0.0; G::ENCODING.len()];
+        position.encode(&mut input);
+        let visits: Vec<(Action, u32)> = mcts
+            .root_children()
+            .iter()
+            .map(|c| (c.action, c.visits))
+            .collect();
+        let mut policy = Vec::new();
+        visit_distribution(&visits, G::NUM_ACTIONS, &mut policy);
+        (input, policy)
+    }
+
+    /// `games` apprentice games; one position of each searched by the expert and learned.
+    fn expert_iteration(&mut self, games: usize) -> usize {
+        let histories = self.apprentice_games(games);
+        let evaluator = PolicyValueEvaluator::<G>::new(self.net.clone(), &self.device);
+        let options = MctsOptions {
+            tree_policy: TreePolicy::Exit {
+                c: self.settings.c,
+                w_a: self.settings.w_a,
+                w_v: if self.value_on {
+                    self.settings.w_v
+                } else {
+                    0.0
+                },
+            },
+            ..MctsOptions::uct()
+        };
+        let budget = Budget::iterations(self.settings.expert_iterations);
+        for (history, outcome_p0) in &histories {
+            let state = &history[self.rng.random_range(0..history.len())];
+            let mut expert = Mcts::<G>::new(options);
+            expert.search(state, &evaluator, &budget, &mut self.rng);
+            let (input, policy) = self.encoded_with_visits(state, &expert);
+            self.data.push(Sample {
+                input,
+                policy,
+                outcome_p0: *outcome_p0,
+            });
+        }
+        histories.len()
+    }
+
+    /// `games` games of the apprentice alone, all plies of all games evaluated in one batch per
+    /// ply: each game's non-terminal positions and its outcome (P0's view).
+    fn apprentice_games(&mut self, games: usize) -> Vec<(Vec<G>, f32)> {
+        let mut positions = vec![self.initial.clone(); games];
+        let mut histories: Vec<Vec<G>> = vec![Vec::new(); games];
+        let (mut inputs, mut actions, mut weights) = (Vec::new(), Vec::new(), Vec::new());
+        loop {
+            let playing: Vec<usize> = (0..games)
+                .filter(|&g| !positions[g].is_terminal())
+                .collect();
+            if playing.is_empty() {
+                break;
+            }
+            inputs.clear();
+            inputs.resize(playing.len() * G::ENCODING.len(), 0.0);
+            for (k, &g) in playing.iter().enumerate() {
+                positions[g]
+                    .encode(&mut inputs[k * G::ENCODING.len()..(k + 1) * G::ENCODING.len()]);
+            }
+            let (_, logits) = self.net.predict(
+                inputs.clone(),
+                playing.len(),
+                G::ENCODING.dims(),
+                &self.device.burn,
+            );
+            for (k, &g) in playing.iter().enumerate() {
+                let logits = &logits[k * G::NUM_ACTIONS..(k + 1) * G::NUM_ACTIONS];
+                positions[g].legal_actions(&mut actions);
+                let action = self.draw(logits, &actions, &mut weights);
+                histories[g].push(positions[g].clone());
+                positions[g].play(action);
+            }
+        }
+        histories
+            .into_iter()
+            .zip(&positions)
+            .map(|(h, p)| (h, p.outcome().expect("finished").value_p0()))
+            .collect()
+    }
+
+    /// A move of `actions` drawn from the softmax of their logits at the apprentice's
+    /// temperature (uniform when the logits are not finite).
+    fn draw(&mut self, logits: &[f32], actions: &[Action], weights: &mut Vec<f64>) -> Action {
+        let t = self.settings.temperature as f64;
+        let max = actions
+            .iter()
+            .map(|&a| logits[a as usize] as f64)
+            .fold(f64::NEG_INFINITY, f64::max);
+        weights.clear();
+        weights.extend(
+            actions
+                .iter()
+                .map(|&a| ((logits[a as usize] as f64 - max) / t).exp()),
+        );
+        let total: f64 = weights.iter().sum();
+        if !(total.is_finite() && total > 0.0) {
+            return actions[self.rng.random_range(0..actions.len())];
+        }
+        let mut r = self.rng.random_range(0.0..total);
+        for (&a, &w) in actions.iter().zip(weights.iter()) {
+            if r < w {
+                return a;
+            }
+            r -= w;
+        }
+        *actions.last().expect("a legal move")
+    }
+
+    /// A fresh network trained on all the data with early stopping; the best epoch's is kept.
+    fn retrain(&mut self) {
+        let kind = if self.value_on {
+            ValueLoss::CrossEntropy
+        } else {
+            ValueLoss::Off
+        };
+        let shape = G::ENCODING.dims();
+        let mut trainer = PolicyValueTrainer::new(
+            fresh_net::<G>(&self.settings.architecture, &self.device.burn),
+            self.settings.adam,
+            &self.device.burn,
+            shape,
+        );
+        trainer.value_loss = kind;
+        let samples = &self.data.samples;
+        let (held_out, mut training): (Vec<usize>, Vec<usize>) =
+            (0..samples.len()).partition(|i| i % VALIDATION_EVERY == VALIDATION_EVERY - 1);
+        let mut best = (f64::INFINITY, trainer.inference_net());
+        let mut since_best = 0;
+        let batch = self.settings.batch_size;
+        let (mut inputs, mut policies, mut values) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..self.settings.max_epochs {
+            training.shuffle(&mut self.rng);
+            for chunk in training.chunks(batch) {
+                inputs.clear();
+                policies.clear();
+                values.clear();
+                for &i in chunk {
+                    inputs.extend_from_slice(&samples[i].input);
+                    policies.extend_from_slice(&samples[i].policy);
+                    values.push(samples[i].outcome_p0);
+                }
+                self.progress.last_loss = Some(trainer.step(&inputs, &policies, &values));
+                self.progress.steps += 1;
+            }
+            let net = trainer.inference_net();
+            let loss = held_out_loss::<G>(&net, samples, &held_out, kind, &self.device.burn);
+            if loss < best.0 {
+                best = (loss, net);
+                since_best = 0;
+            } else {
+                since_best += 1;
+                if since_best >= self.settings.patience {
+                    break;
+                }
+            }
+        }
+        // No held-out positions yet (fewer than ten): the last epoch's network.
+        self.net = if held_out.is_empty() {
+            trainer.inference_net()
+        } else {
+            best.1
+        };
+    }
+}
+
+impl<G: Game> RoundRecipe<G> for ExitTrainer<G> {
+    const ROUND_KIND: &'static str = "exit_round";
+
+    fn round(&mut self, budget_used: f64) -> RoundReport {
+        ExitTrainer::round(self, budget_used)
+    }
+
+    fn net(&self) -> &PolicyValueNet {
+        &self.net
+    }
+
+    fn window(&self) -> &Window {
+        &self.data
+    }
+
+    fn rng(&self) -> &Xoshiro256PlusPlus {
+        &self.rng
+    }
+
+    /// None: each phase trains a fresh network with a fresh Adam.
+    fn optimizer_bytes(&self) -> anyhow::Result<Option<Vec<u8>>> {
+        Ok(None)
+    }
+
+    fn batch_size(&self) -> usize {
+        self.settings.batch_size
+    }
+
+    fn value_on(&self) -> bool {
+        self.value_on
+    }
+
+    /// The expert (`exit:`) with the constants after the warm start, `w_v` once the value is on.
+    fn evaluation_search(&self, budget: Budget) -> (String, SearchSpec) {
+        let s = &self.settings;
+        let w_v = if self.value_on { s.w_v } else { 0.0 };
+        let name = format!(
+            "exit:model=<current>,{},c={},w_a={},w_v={w_v}",
+            budget_text(&budget),
+            s.c,
+            s.w_a
+        );
+        let options = MctsOptions {
+            tree_policy: TreePolicy::Exit {
+                c: s.c,
+                w_a: s.w_a,
+                w_v,
+            },
+            ..MctsOptions::uct()
+        };
+        (name, SearchSpec::Mcts { budget, options })
+    }
+}
+
+/// A freshly initialised policy-value network for `G`.
+fn fresh_net<G: Game>(architecture: &Architecture, device: &Device) -> PolicyValueNet {
+    PolicyValueNet::new(architecture, G::ENCODING.dims(), G::NUM_ACTIONS, device)
+}
+
+/// The mean loss of `net` on the samples `indices`: policy cross-entropy plus the value loss
+/// `kind`.
+fn held_out_loss<G: Game>(
+    net: &PolicyValueNet,
+    samples: &std::collections::VecDeque<Sample>,
+    indices: &[usize],
+    kind: ValueLoss,
+    device: &Device,
+) -> f64 {
+    if indices.is_empty() {
+        return 0.0;
+    }
+    let mut inputs = Vec::with_capacity(indices.len() * G::ENCODING.len());
+    let mut outcomes = Vec::with_capacity(indices.len());
+    for &i in indices {
+        inputs.extend_from_slice(&samples[i].input);
+        outcomes.push(samples[i].outcome_p0);
+    }
+    let (values, logits) = net.predict(inputs, indices.len(), G::ENCODING.dims(), device);
+    let mut cross_entropy = 0.0;
+    for (k, &i) in indices.iter().enumerate() {
+        let logits = &logits[k * G::NUM_ACTIONS..(k + 1) * G::NUM_ACTIONS];
+        let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max) as f64;
+        let log_sum = logits
+            .iter()
+            .map(|&l| (l as f64 - max).exp())
+            .sum::<f64>()
+            .ln()
+            + max;
+        cross_entropy -= samples[i]
+            .policy
+            .iter()
+            .zip(logits)
+            .map(|(&p, &l)| p as f64 * (l as f64 - log_sum))
+            .sum::<f64>();
+    }
+    cross_entropy / indices.len() as f64 + value_loss(kind, &values, &outcomes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::ConnectFour;
+
+    fn settings() -> ExitSettings {
+        ExitSettings {
+            architecture: "resnet-b0c8-fc16".parse().unwrap(),
+            expert_iterations: 60,
+            warm_start_games: 4,
+            warm_start_c: 0.25,
+            c: 0.05,
+            w_a: 100.0,
+            w_v: 0.75,
+            temperature: 0.1,
+            games_per_phase: 4,
+            batch_size: 32,
+            patience: 2,
+            max_epochs: 5,
+            value_from: 0.5,
+            max_positions: 10_000,
+            adam: AdamSettings::default(),
+            seed: 3,
+        }
+    }
+
+    /// The warm start learns every position of base-MCTS games with its visit distribution;
+    /// an expert phase learns exactly one position per apprentice game, a distribution over
+    /// legal moves; the value joins at `value_from`.
+    #[test]
+    fn phases_learn_what_algorithm_15_says() {
+        let initial = ConnectFour::new(&Default::default());
+        let mut trainer =
+            ExitTrainer::<ConnectFour>::new(&initial, settings(), &NetDevice::cpu(), None);
+        let warm = trainer.round(0.0);
+        assert_eq!(warm.games, 4);
+        assert!(warm.positions >= 4 * 7, "{warm:?}");
+        assert_eq!(trainer.data.samples.len() as u64, warm.positions);
+        assert!(warm.steps > 0 && !trainer.value_on());
+        for sample in &trainer.data.samples {
+            let total: f32 = sample.policy.iter().sum();
+            assert!((total - 1.0).abs() < 1e-4, "{:?}", sample.policy);
+            assert!([-1.0, 0.0, 1.0].contains(&sample.outcome_p0));
+        }
+        let expert = trainer.round(0.6);
+        assert_eq!((expert.games, expert.positions), (4, 4));
+        assert!(trainer.value_on());
+        assert_eq!(trainer.data.samples.len() as u64, warm.positions + 4);
+        assert_eq!(trainer.progress.games, 8);
+        // The expert's targets: visits of the searched position's legal moves only.
+        for sample in trainer.data.samples.iter().skip(warm.positions as usize) {
+            let total: f32 = sample.policy.iter().sum();
+            assert!((total - 1.0).abs() < 1e-4, "{:?}", sample.policy);
+        }
+        assert!(expert.loss.is_some_and(|l| l.value > 0.0), "{expert:?}");
+    }
+
+    /// The retrained apprentice imitates the warm start's MCTS: on tic-tac-toe the excess of
+    /// its policy cross-entropy over the targets' own entropy (their KL divergence) falls to
+    /// well under a fresh network's.
+    #[test]
+    fn the_apprentice_learns_the_experts_visit_distributions() {
+        use crate::games::TicTacToe;
+        let initial = TicTacToe::new(&Default::default());
+        let settings = ExitSettings {
+            expert_iterations: 200,
+            warm_start_games: 40,
+            games_per_phase: 40,
+            max_epochs: 60,
+            patience: 10,
+            batch_size: 16,
+            adam: AdamSettings {
+                learning_rate: 0.01,
+                ..AdamSettings::default()
+            },
+            ..settings()
+        };
+        let device = NetDevice::cpu();
+        let mut trainer = ExitTrainer::<TicTacToe>::new(&initial, settings, &device, None);
+        let fresh = fresh_net::<TicTacToe>(&trainer.settings.architecture, &device.burn);
+        trainer.round(0.0);
+        let indices: Vec<usize> = (0..trainer.data.samples.len()).collect();
+        let loss = |net: &PolicyValueNet| {
+            held_out_loss::<TicTacToe>(
+                net,
+                &trainer.data.samples,
+                &indices,
+                ValueLoss::Off,
+                &device.burn,
+            )
+        };
+        let entropy: f64 = trainer
+            .data
+            .samples
+            .iter()
+            .map(|s| {
+                let h = s.policy.iter().filter(|&&p| p > 0.0);
+                -h.map(|&p| p as f64 * (p as f64).ln()).sum::<f64>()
+            })
+            .sum::<f64>()
+            / indices.len() as f64;
+        let (before, after) = (loss(&fresh) - entropy, loss(trainer.net()) - entropy);
+        assert!(after < 0.7 * before, "KL {before} -> {after}");
+    }
+
+    /// The apprentice's draw follows the softmax at temperature 0.1: a logit 0.2 above the
+    /// others is drawn e² ≈ 7.4 times as often as each of them.
+    #[test]
+    fn the_apprentice_draws_from_its_tempered_softmax() {
+        let initial = ConnectFour::new(&Default::default());
+        let mut trainer =
+            ExitTrainer::<ConnectFour>::new(&initial, settings(), &NetDevice::cpu(), None);
+        let mut logits = vec![0.0f32; 7];
+        logits[3] = 0.2;
+        let actions: Vec<Action> = (0..7).collect();
+        let mut weights = Vec::new();
+        let mut counts = [0u32; 7];
+        for _ in 0..20_000 {
+            counts[trainer.draw(&logits, &actions, &mut weights) as usize] += 1;
+        }
+        let expected = 20_000.0 * 7.389 / (7.389 + 6.0);
+        assert!((counts[3] as f64 - expected).abs() < 300.0, "{counts:?}");
+    }
+}

@@ -1,0 +1,152 @@
+//! `recipe: exit` through `descent train`'s library entry: the warm start and the expert
+//! phases counted as Algorithm 15 says, the value switched on at `exit.value_from` and kept on
+//! after a resume with a larger budget, checkpoints without Adam (each phase trains a fresh
+//! network), evaluations playing the expert, and the network playing as an `exit:` agent from
+//! the run and from its export with the checkpoint's values and policy logits.
+
+use burn::prelude::Device;
+use descent::arena::{AgentFactory, AgentRng};
+use descent::games::{Game, GameExt, TicTacToe};
+use descent::selfplay::{RunDir, SilentObserver, TrainConfig, train};
+use descent::value::NetDevice;
+use descent::value::saved_net::{LoadedNet, load_any_weights, read_manifest};
+use rand::SeedableRng;
+
+const YAML: &str = "game: tic_tac_toe\nrecipe: exit\nnetwork: {architecture: resnet-b0c8-fc16}\n\
+    exit: {expert_iterations: 40, warm_start_games: 8, games_per_phase: 8, batch_size: 16, \
+    patience: 2, max_epochs: 4, value_from: 0.5}\n\
+    run: {max_games: 32}\ncheckpoint: {every_games: 8}\n\
+    evaluation: {every_games: 16, games: 2, iterations_per_move: 20}\n";
+
+fn json_lines(root: &std::path::Path, kind: &str) -> Vec<serde_json::Value> {
+    let metrics = std::fs::read_to_string(root.join("metrics.jsonl")).unwrap();
+    metrics
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["kind"] == kind)
+        .collect()
+}
+
+#[test]
+fn an_exit_run_warm_starts_switches_the_value_on_resumes_and_plays_as_an_agent() {
+    let config = TrainConfig::from_yaml(YAML).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("run");
+    let run_dir = RunDir::create(&root, &config.to_yaml()).unwrap();
+    let summary = train(
+        &config.validate().unwrap(),
+        &run_dir,
+        false,
+        &mut SilentObserver,
+    )
+    .unwrap();
+    assert_eq!(summary.total_games, 32);
+    drop(run_dir);
+    let rounds = json_lines(&root, "exit_round");
+    assert_eq!(rounds.len(), 4, "8 games a phase, 32 games");
+    // The warm start learns every position of its 8 games (5 to 9 plies each); each expert
+    // phase one position per game.
+    let positions: Vec<u64> = rounds
+        .iter()
+        .map(|r| r["positions"].as_u64().unwrap())
+        .collect();
+    assert!((40..=72).contains(&positions[0]), "{positions:?}");
+    assert_eq!(&positions[1..], &[8, 8, 8]);
+    // The value joins once half the budget (16 of 32 games) is spent: rounds 3 and 4.
+    let value: Vec<bool> = rounds
+        .iter()
+        .map(|r| r["value_learned"].as_bool().unwrap())
+        .collect();
+    assert_eq!(value, [false, false, true, true]);
+    assert_eq!(rounds[1]["value_loss"].as_f64(), Some(0.0));
+    assert!(
+        rounds[3]["value_loss"].as_f64().unwrap() > 0.0,
+        "{:?}",
+        rounds[3]
+    );
+    // Evaluations play the expert, its value weight once the value is on.
+    let evals = json_lines(&root, "evaluation");
+    assert_eq!(evals.len(), 2, "every 16 games");
+    let players: Vec<&str> = evals
+        .iter()
+        .map(|e| e["player"].as_str().unwrap())
+        .collect();
+    assert!(
+        players[0].starts_with("exit:") && players[0].ends_with("w_v=0"),
+        "{players:?}"
+    );
+    assert!(players[1].ends_with("w_v=0.75"), "{players:?}");
+    assert!(!root.join("latest").join("optimizer.bpk").exists());
+
+    // A resume with four times the budget: the value stays on though 32 / 128 < value_from.
+    let mut settings = config.validate().unwrap();
+    settings.run.max_games = Some(128);
+    let run_dir = RunDir::open_for_writing(&root).unwrap();
+    let summary = train(&settings, &run_dir, true, &mut SilentObserver).unwrap();
+    assert_eq!((summary.games_this_session, summary.total_games), (96, 128));
+    drop(run_dir);
+    let rounds = json_lines(&root, "exit_round");
+    assert_eq!(rounds.len(), 16);
+    assert!(
+        rounds[4..].iter().all(|r| r["value_learned"] == true),
+        "{rounds:?}"
+    );
+
+    // The checkpoint's network, evaluated directly, against the agent's evaluator.
+    let base = root.join("latest").join("net");
+    let manifest = read_manifest(&base).unwrap();
+    assert_eq!(manifest.policy_actions, Some(9));
+    let LoadedNet::PolicyValue(net) = load_any_weights(&base, &manifest, &Device::flex()).unwrap()
+    else {
+        panic!("a policy-value network");
+    };
+    let mut position = TicTacToe::new(&Default::default());
+    position.play_moves("b2 a1").unwrap();
+    let mut input = vec![0.0; TicTacToe::ENCODING.len()];
+    position.encode(&mut input);
+    let (values, logits) = net.predict(input, 1, TicTacToe::ENCODING.dims(), &Device::flex());
+    let export = dir.path().join("ttt.descent");
+    descent::selfplay::run::export::export_checkpoint(&root, &export, false, false).unwrap();
+    for model in [root.display().to_string(), export.display().to_string()] {
+        let spec = format!("exit:iters=50,model={model}").parse().unwrap();
+        let factory =
+            AgentFactory::<TicTacToe>::new(spec, "tic_tac_toe", &NetDevice::cpu()).unwrap();
+        let (mut v, mut l) = ([0.0f32], [0.0f32; 9]);
+        assert!(
+            factory
+                .evaluator()
+                .evaluate_with_policy(&[position], &mut v, &mut l)
+        );
+        assert!(
+            (v[0] - values[0]).abs() < 1e-4,
+            "{model}: {v:?} vs {values:?}"
+        );
+        for (a, b) in l.iter().zip(&logits) {
+            assert!((a - b).abs() < 1e-4, "{model}: {l:?} vs {logits:?}");
+        }
+        let choice = factory
+            .build()
+            .choose_move(&position, &mut AgentRng::seed_from_u64(1));
+        assert!(position.is_legal(choice.action));
+    }
+}
+
+/// A run without a budget cannot place `exit.value_from`: refused before anything is written.
+#[test]
+fn an_exit_run_without_a_budget_is_refused() {
+    let yaml = YAML.replace("run: {max_games: 32}\n", "");
+    let config = TrainConfig::from_yaml(&yaml).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("run");
+    let run_dir = RunDir::create(&root, &config.to_yaml()).unwrap();
+    let error = train(
+        &config.validate().unwrap(),
+        &run_dir,
+        false,
+        &mut SilentObserver,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(error.contains("run.max_time or run.max_games"), "{error}");
+    assert!(!root.join("metrics.jsonl").exists());
+}
