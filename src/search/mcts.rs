@@ -351,9 +351,7 @@ impl<G: Game> Mcts<G> {
                 let sign = mover.sign() as f64;
                 let on_evaluator_scale = self.options.leaf == LeafValue::Evaluator;
                 let log_parent = (n.visits.max(1) as f64).ln();
-                let mut best = n.first_child;
-                let mut best_score = f64::NEG_INFINITY;
-                let mut ties = 0u32;
+                let mut best = RandomArgmax::new(n.first_child, f64::NEG_INFINITY);
                 for child in children {
                     let ch = self.nodes[child as usize];
                     let score = if ch.visits == 0 {
@@ -367,18 +365,9 @@ impl<G: Game> Mcts<G> {
                         };
                         reward + c as f64 * (log_parent / ch.visits as f64).sqrt()
                     };
-                    if score > best_score {
-                        best_score = score;
-                        best = child;
-                        ties = 1;
-                    } else if score == best_score {
-                        ties += 1;
-                        if rng.random_range(0..ties) == 0 {
-                            best = child;
-                        }
-                    }
+                    best.offer(child, score, rng);
                 }
-                best
+                best.child
             }
         }
     }
@@ -497,6 +486,36 @@ impl<G: Game> Mcts<G> {
             tied = children.iter().collect();
         }
         Some(tied[rng.random_range(0..tied.len())].action)
+    }
+}
+
+/// The best-scoring child seen so far, equal scores broken uniformly at random (reservoir
+/// sampling: the k-th equal replaces the kept one with probability 1/k).
+pub(super) struct RandomArgmax<S> {
+    pub child: u32,
+    score: S,
+    ties: u32,
+}
+
+impl<S: PartialOrd + Copy> RandomArgmax<S> {
+    /// Nothing offered yet: `first` is kept if nothing scores above `lowest`.
+    pub fn new(first: u32, lowest: S) -> Self {
+        RandomArgmax {
+            child: first,
+            score: lowest,
+            ties: 0,
+        }
+    }
+
+    pub fn offer<R: Rng + ?Sized>(&mut self, child: u32, score: S, rng: &mut R) {
+        if score > self.score {
+            (self.child, self.score, self.ties) = (child, score, 1);
+        } else if score == self.score {
+            self.ties += 1;
+            if rng.random_range(0..self.ties) == 0 {
+                self.child = child;
+            }
+        }
     }
 }
 

@@ -127,11 +127,7 @@ fn alphazero_learns_tic_tac_toe_to_perfect_play() {
 /// values and policy logits as the network the checkpoint holds.
 #[test]
 fn an_alphazero_run_checkpoints_resumes_and_plays_as_an_agent() {
-    use descent::arena::{AgentFactory, AgentRng};
-    use descent::games::GameExt;
     use descent::selfplay::{RunDir, SilentObserver, TrainConfig, train};
-    use descent::value::NetDevice;
-    use descent::value::saved_net::{LoadedNet, load_any_weights, read_manifest};
 
     let yaml = "game: tic_tac_toe\nrecipe: alphazero\nnetwork: {architecture: resnet-b0c8-fc16}\n\
         alphazero: {simulations: 20, parallel_games: 16, window: 512, batch_size: 32}\n\
@@ -167,7 +163,22 @@ fn an_alphazero_run_checkpoints_resumes_and_plays_as_an_agent() {
     assert_eq!(rounds, 4, "16 games a round, 64 games");
     drop(run_dir);
 
-    // The checkpoint's network, evaluated directly, against the agent's evaluator.
+    assert_the_agent_plays_the_checkpoints_net(&root, dir.path(), "puct:iters=30");
+}
+
+/// The latest checkpoint's policy-value network of the tic-tac-toe run at `root`, evaluated
+/// directly, against the evaluator of the agent `search` (`puct:iters=30`, …) with
+/// `model=` the run and its export (written under `scratch`): the same values and policy
+/// logits to 1e-4, and a legal move.
+pub fn assert_the_agent_plays_the_checkpoints_net(
+    root: &std::path::Path,
+    scratch: &std::path::Path,
+    search: &str,
+) {
+    use descent::arena::{AgentFactory, AgentRng};
+    use descent::games::GameExt;
+    use descent::value::saved_net::{LoadedNet, load_any_weights, read_manifest};
+
     let base = root.join("latest").join("net");
     let manifest = read_manifest(&base).unwrap();
     assert_eq!(manifest.policy_actions, Some(9));
@@ -180,10 +191,10 @@ fn an_alphazero_run_checkpoints_resumes_and_plays_as_an_agent() {
     let mut input = vec![0.0; TicTacToe::ENCODING.len()];
     position.encode(&mut input);
     let (values, logits) = net.predict(input, 1, TicTacToe::ENCODING.dims(), &Device::flex());
-    let export = dir.path().join("ttt.descent");
-    descent::selfplay::run::export::export_checkpoint(&root, &export, false, false).unwrap();
+    let export = scratch.join("ttt.descent");
+    descent::selfplay::run::export::export_checkpoint(root, &export, false, false).unwrap();
     for model in [root.display().to_string(), export.display().to_string()] {
-        let spec = format!("puct:iters=30,model={model}").parse().unwrap();
+        let spec = format!("{search},model={model}").parse().unwrap();
         let factory =
             AgentFactory::<TicTacToe>::new(spec, "tic_tac_toe", &NetDevice::cpu()).unwrap();
         let (mut v, mut l) = ([0.0f32], [0.0f32; 9]);

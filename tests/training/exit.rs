@@ -4,13 +4,7 @@
 //! network), evaluations playing the expert, and the network playing as an `exit:` agent from
 //! the run and from its export with the checkpoint's values and policy logits.
 
-use burn::prelude::Device;
-use descent::arena::{AgentFactory, AgentRng};
-use descent::games::{Game, GameExt, TicTacToe};
 use descent::selfplay::{RunDir, SilentObserver, TrainConfig, train};
-use descent::value::NetDevice;
-use descent::value::saved_net::{LoadedNet, load_any_weights, read_manifest};
-use rand::SeedableRng;
 
 const YAML: &str = "game: tic_tac_toe\nrecipe: exit\nnetwork: {architecture: resnet-b0c8-fc16}\n\
     exit: {expert_iterations: 40, warm_start_games: 8, games_per_phase: 8, batch_size: 16, \
@@ -92,43 +86,11 @@ fn an_exit_run_warm_starts_switches_the_value_on_resumes_and_plays_as_an_agent()
         "{rounds:?}"
     );
 
-    // The checkpoint's network, evaluated directly, against the agent's evaluator.
-    let base = root.join("latest").join("net");
-    let manifest = read_manifest(&base).unwrap();
-    assert_eq!(manifest.policy_actions, Some(9));
-    let LoadedNet::PolicyValue(net) = load_any_weights(&base, &manifest, &Device::flex()).unwrap()
-    else {
-        panic!("a policy-value network");
-    };
-    let mut position = TicTacToe::new(&Default::default());
-    position.play_moves("b2 a1").unwrap();
-    let mut input = vec![0.0; TicTacToe::ENCODING.len()];
-    position.encode(&mut input);
-    let (values, logits) = net.predict(input, 1, TicTacToe::ENCODING.dims(), &Device::flex());
-    let export = dir.path().join("ttt.descent");
-    descent::selfplay::run::export::export_checkpoint(&root, &export, false, false).unwrap();
-    for model in [root.display().to_string(), export.display().to_string()] {
-        let spec = format!("exit:iters=50,model={model}").parse().unwrap();
-        let factory =
-            AgentFactory::<TicTacToe>::new(spec, "tic_tac_toe", &NetDevice::cpu()).unwrap();
-        let (mut v, mut l) = ([0.0f32], [0.0f32; 9]);
-        assert!(
-            factory
-                .evaluator()
-                .evaluate_with_policy(&[position], &mut v, &mut l)
-        );
-        assert!(
-            (v[0] - values[0]).abs() < 1e-4,
-            "{model}: {v:?} vs {values:?}"
-        );
-        for (a, b) in l.iter().zip(&logits) {
-            assert!((a - b).abs() < 1e-4, "{model}: {l:?} vs {logits:?}");
-        }
-        let choice = factory
-            .build()
-            .choose_move(&position, &mut AgentRng::seed_from_u64(1));
-        assert!(position.is_legal(choice.action));
-    }
+    super::alphazero::assert_the_agent_plays_the_checkpoints_net(
+        &root,
+        dir.path(),
+        "exit:iters=50",
+    );
 }
 
 /// A run without a budget cannot place `exit.value_from`: refused before anything is written.

@@ -9,9 +9,9 @@
 //! its own value — then valued by a random playout from it. Unvisited children come first, the
 //! highest prior first (equals at random).
 
-use rand::{Rng, RngExt};
+use rand::Rng;
 
-use super::{Mcts, MctsNode, SearchStats};
+use super::{Mcts, MctsNode, RandomArgmax, SearchStats};
 use crate::games::random_playout::random_playout;
 use crate::games::{Game, Player};
 use crate::search::evaluator::Evaluator;
@@ -145,9 +145,7 @@ impl<G: Game> Mcts<G> {
     ) -> u32 {
         let n: MctsNode = self.nodes[node as usize];
         let log_parent = (n.visits.max(1) as f64).ln();
-        let mut best = n.first_child;
-        let mut best_score = (false, f64::NEG_INFINITY);
-        let mut ties = 0u32;
+        let mut best = RandomArgmax::new(n.first_child, (false, f64::NEG_INFINITY));
         for child in n.first_child..n.first_child + n.num_children as u32 {
             let ch = self.nodes[child as usize];
             let exit = self.exit_nodes[child as usize];
@@ -165,18 +163,9 @@ impl<G: Game> Mcts<G> {
                     uct + w.w_a as f64 * exit.prior as f64 / (visits + 1.0) + w.w_v as f64 * q_hat;
                 (false, score)
             };
-            if score > best_score {
-                best_score = score;
-                best = child;
-                ties = 1;
-            } else if score == best_score {
-                ties += 1;
-                if rng.random_range(0..ties) == 0 {
-                    best = child;
-                }
-            }
+            best.offer(child, score, rng);
         }
-        best
+        best.child
     }
 }
 
@@ -186,6 +175,7 @@ mod tests {
     use super::*;
     use crate::games::{Action, ConnectFour};
     use crate::search::budget::Budget;
+    use rand::RngExt;
     use rand::SeedableRng;
     use rand::rngs::Xoshiro256PlusPlus;
 
