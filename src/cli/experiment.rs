@@ -136,10 +136,18 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
     let device = plan.variants[0].settings[0].run.device.device()?;
     device.burn.seed(args.seed);
     if !args.quiet {
+        let players: Vec<String> = plan
+            .variants
+            .iter()
+            .map(|v| format!("{} ({})", v.agent, v.name))
+            .collect();
         info!(
-            "evaluating {} networks with {}",
+            "evaluating {} networks with {}{}",
             runs.iter().map(|r| r.stages.len()).sum::<usize>(),
-            plan.agent
+            players.join(", "),
+            plan.baseline
+                .as_ref()
+                .map_or(String::new(), |b| format!(", each also against {b}"))
         );
     }
     let report = game.visit(EvaluateVisitor {

@@ -4,6 +4,8 @@
 use std::fmt::Write;
 
 use super::evaluation::{CurvePoint, ExperimentReport};
+use crate::arena::ResultSummary;
+use crate::arena::statistics::wilson_interval;
 use crate::arena::svg_chart::{Series, score_curves, trim_number};
 
 /// The unit training times are shown in: seconds, minutes or hours, by the run's length.
@@ -20,13 +22,13 @@ fn time_unit(train_seconds: f64) -> (&'static str, f64) {
 /// One line per variant and stage of `points` (`report.curves` or `report.baseline_curves`).
 pub fn curves_csv(points: &[CurvePoint]) -> String {
     let mut csv = String::from(
-        "variant,stage,train_seconds,mean_games,games,wins,draws,losses,score,score_ci95,win_minus_loss,win_minus_loss_ci95\n",
+        "variant,stage,train_seconds,mean_games,games,wins,draws,losses,score,score_ci95,win_minus_loss,win_minus_loss_low,win_minus_loss_high\n",
     );
     for p in points {
         let s = &p.summary;
         let _ = writeln!(
             csv,
-            "{},{},{:.1},{:.1},{},{},{},{},{:.4},{:.4},{:.4},{:.4}",
+            "{},{},{:.1},{:.1},{},{},{},{},{:.4},{:.4},{:.4},{:.4},{:.4}",
             p.variant,
             p.stage,
             p.train_seconds,
@@ -38,7 +40,8 @@ pub fn curves_csv(points: &[CurvePoint]) -> String {
             s.score,
             s.win_minus_loss_ci95 / 2.0,
             s.win_minus_loss,
-            s.win_minus_loss_ci95
+            win_minus_loss_interval(s).0,
+            win_minus_loss_interval(s).1
         );
     }
     csv
@@ -161,7 +164,15 @@ pub fn text_tables(report: &ExperimentReport) -> String {
     out
 }
 
-/// The baseline curves as text: win − loss (%) with its 95 % half-width, by training time.
+/// The 95 % interval of win − loss from the Wilson interval of the score (draws half a win):
+/// win − loss = 2·score − 1, so it stays wide at 0 or 20 wins of 20.
+pub fn win_minus_loss_interval(s: &ResultSummary) -> (f64, f64) {
+    let points = s.wins as f64 + 0.5 * s.draws as f64;
+    let (low, high) = wilson_interval(points, s.games as f64);
+    (2.0 * low - 1.0, 2.0 * high - 1.0)
+}
+
+/// The baseline curves as text: win − loss (%) with its Wilson 95 % interval, by training time.
 fn baseline_table(
     out: &mut String,
     report: &ExperimentReport,
@@ -171,22 +182,46 @@ fn baseline_table(
 ) {
     let _ = writeln!(
         out,
-        "win − loss (%) against {baseline}, both colours, by training time ({unit}), ± 95 %:"
+        "win − loss (%) against {baseline}, both colours, by training time ({unit}) [Wilson 95 %]:"
     );
     for name in &report.variants {
         let _ = write!(out, "  {name:width$}");
         let mut games = 0;
         for p in report.baseline_curves.iter().filter(|p| &p.variant == name) {
             let s = &p.summary;
+            let (low, high) = win_minus_loss_interval(s);
             let _ = write!(
                 out,
-                "  {}: {:+.0} ± {:.0}",
+                "  {}: {:+.0} [{:+.0}, {:+.0}]",
                 trim_number(p.train_seconds / seconds, 3),
                 100.0 * s.win_minus_loss,
-                100.0 * s.win_minus_loss_ci95
+                100.0 * low,
+                100.0 * high
             );
             games = s.games;
         }
         let _ = writeln!(out, "   ({games} games a point)");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The interval stays as wide as 20 games allow at 0 and 20 wins (Wilson: a score in
+    /// [0, 16.1 %] at 0 of 20), and contains the estimate.
+    #[test]
+    fn win_minus_loss_intervals_are_wide_at_the_extremes() {
+        let (low, high) = win_minus_loss_interval(&ResultSummary::new(0, 0, 20));
+        assert_eq!(low, -1.0);
+        assert!((high - (2.0 * 0.1611 - 1.0)).abs() < 1e-3, "{high}");
+        let (low, high) = win_minus_loss_interval(&ResultSummary::new(20, 0, 0));
+        assert!(
+            (low - (1.0 - 2.0 * 0.1611)).abs() < 1e-3 && high == 1.0,
+            "{low}"
+        );
+        let s = ResultSummary::new(9, 2, 9);
+        let (low, high) = win_minus_loss_interval(&s);
+        assert!(low < 0.0 && 0.0 < high && high - low > 0.5, "{low} {high}");
     }
 }
