@@ -127,24 +127,15 @@ fn alphazero_learns_tic_tac_toe_to_perfect_play() {
 /// values and policy logits as the network the checkpoint holds.
 #[test]
 fn an_alphazero_run_checkpoints_resumes_and_plays_as_an_agent() {
-    use descent::selfplay::{RunDir, SilentObserver, TrainConfig, train};
+    use descent::selfplay::{RunDir, SilentObserver, train};
 
     let yaml = "game: tic_tac_toe\nrecipe: alphazero\nnetwork: {architecture: resnet-b0c8-fc16}\n\
         alphazero: {simulations: 20, parallel_games: 16, window: 512, batch_size: 32}\n\
         run: {max_games: 32}\ncheckpoint: {every_games: 16}\n";
-    let config = TrainConfig::from_yaml(yaml).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("run");
-    let run_dir = RunDir::create(&root, &config.to_yaml()).unwrap();
-    let summary = train(
-        &config.validate().unwrap(),
-        &run_dir,
-        false,
-        &mut SilentObserver,
-    )
-    .unwrap();
-    assert_eq!(summary.total_games, 32);
-    drop(run_dir);
+    let (config, summary) = train_new_run(yaml, &root);
+    assert_eq!(summary.unwrap().total_games, 32);
     let mut settings = config.validate().unwrap();
     settings.run.max_games = Some(64);
     let run_dir = RunDir::open_for_writing(&root).unwrap();
@@ -215,4 +206,24 @@ pub fn assert_the_agent_plays_the_checkpoints_net(
             .choose_move(&position, &mut AgentRng::seed_from_u64(1));
         assert!(position.is_legal(choice.action));
     }
+}
+
+/// Trains the run of `yaml` in a new run directory at `root` (its lock released on return).
+pub fn train_new_run(
+    yaml: &str,
+    root: &std::path::Path,
+) -> (
+    descent::selfplay::TrainConfig,
+    anyhow::Result<descent::selfplay::run::training::TrainSummary>,
+) {
+    use descent::selfplay::{RunDir, SilentObserver, TrainConfig, train};
+    let config = TrainConfig::from_yaml(yaml).unwrap();
+    let run_dir = RunDir::create(root, &config.to_yaml()).unwrap();
+    let summary = train(
+        &config.validate().unwrap(),
+        &run_dir,
+        false,
+        &mut SilentObserver,
+    );
+    (config, summary)
 }

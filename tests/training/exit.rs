@@ -4,7 +4,8 @@
 //! network), evaluations playing the expert, and the network playing as an `exit:` agent from
 //! the run and from its export with the checkpoint's values and policy logits.
 
-use descent::selfplay::{RunDir, SilentObserver, TrainConfig, train};
+use super::alphazero::train_new_run;
+use descent::selfplay::{RunDir, SilentObserver, train};
 
 const YAML: &str = "game: tic_tac_toe\nrecipe: exit\nnetwork: {architecture: resnet-b0c8-fc16}\n\
     exit: {expert_iterations: 40, warm_start_games: 8, games_per_phase: 8, batch_size: 16, \
@@ -23,19 +24,10 @@ fn json_lines(root: &std::path::Path, kind: &str) -> Vec<serde_json::Value> {
 
 #[test]
 fn an_exit_run_warm_starts_switches_the_value_on_resumes_and_plays_as_an_agent() {
-    let config = TrainConfig::from_yaml(YAML).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("run");
-    let run_dir = RunDir::create(&root, &config.to_yaml()).unwrap();
-    let summary = train(
-        &config.validate().unwrap(),
-        &run_dir,
-        false,
-        &mut SilentObserver,
-    )
-    .unwrap();
-    assert_eq!(summary.total_games, 32);
-    drop(run_dir);
+    let (config, summary) = train_new_run(YAML, &root);
+    assert_eq!(summary.unwrap().total_games, 32);
     let rounds = json_lines(&root, "exit_round");
     assert_eq!(rounds.len(), 4, "8 games a phase, 32 games");
     // The warm start learns every position of its 8 games (5 to 9 plies each); each expert
@@ -97,18 +89,9 @@ fn an_exit_run_warm_starts_switches_the_value_on_resumes_and_plays_as_an_agent()
 #[test]
 fn an_exit_run_without_a_budget_is_refused() {
     let yaml = YAML.replace("run: {max_games: 32}\n", "");
-    let config = TrainConfig::from_yaml(&yaml).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("run");
-    let run_dir = RunDir::create(&root, &config.to_yaml()).unwrap();
-    let error = train(
-        &config.validate().unwrap(),
-        &run_dir,
-        false,
-        &mut SilentObserver,
-    )
-    .unwrap_err()
-    .to_string();
+    let error = train_new_run(&yaml, &root).1.unwrap_err().to_string();
     assert!(error.contains("run.max_time or run.max_games"), "{error}");
     assert!(!root.join("metrics.jsonl").exists());
 }
