@@ -296,17 +296,18 @@ impl ExperimentConfig {
             );
         }
         let e = &self.evaluation;
-        let games = e.games_per_pair;
-        if games < 2 || !games.is_multiple_of(2) || games > MAX_GAMES {
-            bail!(
-                "evaluation.games_per_pair: {games} — expected an even number from 2 to {MAX_GAMES} (both colours equally)"
-            );
-        }
-        let games = e.games_against_baseline;
-        if e.baseline.is_some() && (games < 2 || !games.is_multiple_of(2) || games > MAX_GAMES) {
-            bail!(
-                "evaluation.games_against_baseline: {games} — expected an even number from 2 to {MAX_GAMES} (both colours equally)"
-            );
+        // Both colours equally.
+        let even_games = |key: &str, games: u64| {
+            if games < 2 || !games.is_multiple_of(2) || games > MAX_GAMES {
+                bail!(
+                    "evaluation.{key}: {games} — expected an even number from 2 to {MAX_GAMES} (both colours equally)"
+                );
+            }
+            Ok(())
+        };
+        even_games("games_per_pair", e.games_per_pair)?;
+        if e.baseline.is_some() {
+            even_games("games_against_baseline", e.games_against_baseline)?;
         }
         if e.threads.is_some_and(|t| t == 0 || t > MAX_THREADS) {
             bail!("evaluation.threads: must be from 1 to {MAX_THREADS}");

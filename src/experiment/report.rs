@@ -83,11 +83,16 @@ pub fn curves_chart(report: &ExperimentReport) -> String {
                 .collect(),
         })
         .collect();
+    // The player, or the variants' own when they differ (an experiment of recipes).
+    let player = match report.variant_agents.iter().all(|a| *a == report.agent) {
+        true => report.agent.as_str(),
+        false => "each variant's own player",
+    };
     score_curves(
         &report.name,
         &format!(
             "score against the final networks of every variant ({} on {}, {} repetition{}; 95 % bands)",
-            report.agent,
+            player,
             report.game,
             report.repeats,
             if report.repeats == 1 { "" } else { "s" }

@@ -15,7 +15,7 @@ use burn::prelude::Device;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
-use super::alphazero_window::{Sample, Window};
+use super::alphazero_window::{Sample, SampleBatch, Window};
 use super::round_recipe::RoundRecipe;
 use crate::games::{Action, Game};
 use crate::search::puct::{Leaf, PuctOptions, PuctTree, choose_by_visits, visit_distribution};
@@ -308,18 +308,11 @@ impl<G: Game> AlphaZeroTrainer<G> {
             return;
         }
         let steps = (new as f64 * self.settings.reuse / batch as f64).ceil() as usize;
-        let (mut inputs, mut policies, mut values) = (Vec::new(), Vec::new(), Vec::new());
+        let mut minibatch = SampleBatch::default();
         for _ in 0..steps {
-            inputs.clear();
-            policies.clear();
-            values.clear();
-            for _ in 0..batch {
-                let sample = &window[self.rng.random_range(0..window.len())];
-                inputs.extend_from_slice(&sample.input);
-                policies.extend_from_slice(&sample.policy);
-                values.push(sample.outcome_p0);
-            }
-            self.progress.last_loss = Some(self.trainer.step(&inputs, &policies, &values));
+            let drawn = (0..batch).map(|_| &window[self.rng.random_range(0..window.len())]);
+            let (inputs, policies, values) = minibatch.fill(drawn);
+            self.progress.last_loss = Some(self.trainer.step(inputs, policies, values));
             self.progress.steps += 1;
         }
         self.net = self.trainer.inference_net();

@@ -22,6 +22,33 @@ pub struct Sample {
     pub outcome_p0: f32,
 }
 
+/// Positions gathered for one pass of the network, side by side: their encodings, policy
+/// targets and outcomes (the buffers are kept from one batch to the next).
+#[derive(Clone, Debug, Default)]
+pub struct SampleBatch {
+    inputs: Vec<f32>,
+    policies: Vec<f32>,
+    outcomes: Vec<f32>,
+}
+
+impl SampleBatch {
+    /// Replaces the batch by `samples`; returns (inputs, policies, outcomes).
+    pub fn fill<'a>(
+        &mut self,
+        samples: impl IntoIterator<Item = &'a Sample>,
+    ) -> (&[f32], &[f32], &[f32]) {
+        self.inputs.clear();
+        self.policies.clear();
+        self.outcomes.clear();
+        for sample in samples {
+            self.inputs.extend_from_slice(&sample.input);
+            self.policies.extend_from_slice(&sample.policy);
+            self.outcomes.push(sample.outcome_p0);
+        }
+        (&self.inputs, &self.policies, &self.outcomes)
+    }
+}
+
 /// The latest positions, at most `capacity`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Window {

@@ -23,14 +23,14 @@ use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 
 use super::alphazero::{AlphaZeroProgress, RoundReport};
-use super::alphazero_window::{Sample, Window};
+use super::alphazero_window::{Sample, SampleBatch, Window};
 use super::round_recipe::RoundRecipe;
 use crate::games::{Action, Game};
 use crate::search::mcts::{Mcts, MctsOptions, TreePolicy};
 use crate::search::puct::visit_distribution;
 use crate::search::{Budget, ConstantEvaluator, SearchSpec};
 use crate::selfplay::run::periodic_eval::budget_text;
-use crate::value::policy_value_net::{PolicyValueNet, PolicyValueTrainer, ValueLoss, value_loss};
+use crate::value::policy_value_net::{PolicyValueNet, PolicyValueTrainer, ValueLoss};
 use crate::value::{AdamSettings, Architecture, NetDevice, PolicyValueEvaluator};
 
 /// One position in this many is held out for early stopping.
@@ -315,19 +315,12 @@ impl<G: Game> ExitTrainer<G> {
         let mut best = (f64::INFINITY, trainer.inference_net());
         let mut since_best = 0;
         let batch = self.settings.batch_size;
-        let (mut inputs, mut policies, mut values) = (Vec::new(), Vec::new(), Vec::new());
+        let mut minibatch = SampleBatch::default();
         for _ in 0..self.settings.max_epochs {
             training.shuffle(&mut self.rng);
             for chunk in training.chunks(batch) {
-                inputs.clear();
-                policies.clear();
-                values.clear();
-                for &i in chunk {
-                    inputs.extend_from_slice(&samples[i].input);
-                    policies.extend_from_slice(&samples[i].policy);
-                    values.push(samples[i].outcome_p0);
-                }
-                self.progress.last_loss = Some(trainer.step(&inputs, &policies, &values));
+                let (inputs, policies, values) = minibatch.fill(chunk.iter().map(|&i| &samples[i]));
+                self.progress.last_loss = Some(trainer.step(inputs, policies, values));
                 self.progress.steps += 1;
             }
             let net = trainer.inference_net();
@@ -411,7 +404,7 @@ fn fresh_net<G: Game>(architecture: &Architecture, device: &Device) -> PolicyVal
 }
 
 /// The mean loss of `net` on the samples `indices`: policy cross-entropy plus the value loss
-/// `kind`.
+/// `kind` (the trainer's own loss, `PolicyValueNet::losses`).
 fn held_out_loss<G: Game>(
     net: &PolicyValueNet,
     samples: &std::collections::VecDeque<Sample>,
@@ -422,31 +415,10 @@ fn held_out_loss<G: Game>(
     if indices.is_empty() {
         return 0.0;
     }
-    let mut inputs = Vec::with_capacity(indices.len() * G::ENCODING.len());
-    let mut outcomes = Vec::with_capacity(indices.len());
-    for &i in indices {
-        inputs.extend_from_slice(&samples[i].input);
-        outcomes.push(samples[i].outcome_p0);
-    }
-    let (values, logits) = net.predict(inputs, indices.len(), G::ENCODING.dims(), device);
-    let mut cross_entropy = 0.0;
-    for (k, &i) in indices.iter().enumerate() {
-        let logits = &logits[k * G::NUM_ACTIONS..(k + 1) * G::NUM_ACTIONS];
-        let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max) as f64;
-        let log_sum = logits
-            .iter()
-            .map(|&l| (l as f64 - max).exp())
-            .sum::<f64>()
-            .ln()
-            + max;
-        cross_entropy -= samples[i]
-            .policy
-            .iter()
-            .zip(logits)
-            .map(|(&p, &l)| p as f64 * (l as f64 - log_sum))
-            .sum::<f64>();
-    }
-    cross_entropy / indices.len() as f64 + value_loss(kind, &values, &outcomes)
+    let mut batch = SampleBatch::default();
+    let held_out = batch.fill(indices.iter().map(|&i| &samples[i]));
+    let loss = net.losses(held_out, G::ENCODING.dims(), kind, device);
+    f64::from(loss.value) + f64::from(loss.policy_cross_entropy)
 }
 
 #[cfg(test)]

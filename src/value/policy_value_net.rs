@@ -127,21 +127,79 @@ pub enum ValueLoss {
 /// The smallest probability the value cross-entropy takes the log of.
 const VALUE_EPSILON: f32 = 1e-6;
 
-/// The value loss `kind` of values `v` and outcomes `z` (P0's view, in [-1, 1]), as a plain
-/// number: the validation loss of ExIt's early stopping.
-pub fn value_loss(kind: ValueLoss, v: &[f32], z: &[f32]) -> f64 {
-    let per = |(&v, &z): (&f32, &f32)| -> f64 {
-        match kind {
-            ValueLoss::Mse => f64::from((v - z) * (v - z)),
-            ValueLoss::CrossEntropy => {
-                let p = ((v + 1.0) / 2.0).clamp(VALUE_EPSILON, 1.0 - VALUE_EPSILON) as f64;
-                let t = ((z + 1.0) / 2.0) as f64;
-                -t * p.ln() - (1.0 - t) * (1.0 - p).ln()
-            }
-            ValueLoss::Off => 0.0,
+/// The mean losses of a batch's outputs — values `v` and policy `logits` — against outcomes
+/// `z` (P0's view) and policy targets `pi` (over every action id): the value loss `kind` and
+/// the policy cross-entropy. What the trainer minimises (before L2) and what ExIt's early
+/// stopping measures on held-out positions.
+fn mean_losses(
+    v: Tensor<2>,
+    logits: Tensor<2>,
+    z: Tensor<2>,
+    pi: Tensor<2>,
+    kind: ValueLoss,
+) -> (Tensor<1>, Tensor<1>) {
+    let value = match kind {
+        ValueLoss::Mse => (v - z).square().mean(),
+        ValueLoss::CrossEntropy => {
+            let p = ((v + 1.0) / 2.0).clamp(VALUE_EPSILON, 1.0 - VALUE_EPSILON);
+            let t = (z + 1.0) / 2.0;
+            let one = |t: &Tensor<2>| t.ones_like();
+            let q = one(&p) - p.clone();
+            let u = one(&t) - t.clone();
+            (t * p.log() + u * q.log()).mean().neg()
         }
+        ValueLoss::Off => (v * 0.0).mean(),
     };
-    v.iter().zip(z).map(per).sum::<f64>() / v.len().max(1) as f64
+    let cross_entropy = (pi * log_softmax(logits, 1)).sum_dim(1).mean().neg();
+    (value, cross_entropy)
+}
+
+/// A batch of `values.len()` positions as tensors on `device`: the encoded inputs, the outcomes
+/// `[batch, 1]` and the policy targets `[batch, actions]`.
+fn batch_tensors(
+    inputs: &[f32],
+    policies: &[f32],
+    values: &[f32],
+    shape: [usize; 3],
+    device: &Device,
+) -> (Tensor<4>, Tensor<2>, Tensor<2>) {
+    let batch = values.len();
+    let [planes, rows, cols] = shape;
+    let num_actions = policies.len() / batch.max(1);
+    assert_eq!(inputs.len(), batch * planes * rows * cols, "inputs");
+    assert_eq!(policies.len(), batch * num_actions, "policies");
+    let x = encoded_batch(inputs.to_vec(), batch, shape, device);
+    let z = Tensor::<2>::from_data(TensorData::new(values.to_vec(), [batch, 1]), device);
+    let pi = Tensor::<2>::from_data(
+        TensorData::new(policies.to_vec(), [batch, num_actions]),
+        device,
+    );
+    (x, z, pi)
+}
+
+/// The first element of a one-element tensor.
+fn scalar(t: &Tensor<1>) -> f32 {
+    t.clone().into_data().try_into_vec::<f32>().expect("f32")[0]
+}
+
+impl PolicyValueNet {
+    /// The mean losses of this network on a batch (as `PolicyValueTrainer::step` reports them,
+    /// without a step): the value loss `kind` and the policy cross-entropy.
+    pub fn losses(
+        &self,
+        (inputs, policies, values): (&[f32], &[f32], &[f32]),
+        shape: [usize; 3],
+        kind: ValueLoss,
+        device: &Device,
+    ) -> PolicyValueLoss {
+        let (x, z, pi) = batch_tensors(inputs, policies, values, shape, device);
+        let (v, logits) = self.forward(x);
+        let (value, cross_entropy) = mean_losses(v, logits, z, pi, kind);
+        PolicyValueLoss {
+            value: scalar(&value),
+            policy_cross_entropy: scalar(&cross_entropy),
+        }
+    }
 }
 
 /// A policy-value network being trained, with its Adam state (burn's autodiff).
@@ -178,33 +236,9 @@ impl PolicyValueTrainer {
     /// distributions over the action ids (`num_actions` each), `values` the outcomes (P0's
     /// view). Returns the losses before the step.
     pub fn step(&mut self, inputs: &[f32], policies: &[f32], values: &[f32]) -> PolicyValueLoss {
-        let batch = values.len();
-        let [planes, rows, cols] = self.shape;
-        let num_actions = policies.len() / batch.max(1);
-        assert_eq!(inputs.len(), batch * planes * rows * cols, "inputs");
-        assert_eq!(policies.len(), batch * num_actions, "policies");
-        let device = &self.device;
-        let x = encoded_batch(inputs.to_vec(), batch, self.shape, device);
-        let z = Tensor::<2>::from_data(TensorData::new(values.to_vec(), [batch, 1]), device);
-        let pi = Tensor::<2>::from_data(
-            TensorData::new(policies.to_vec(), [batch, num_actions]),
-            device,
-        );
+        let (x, z, pi) = batch_tensors(inputs, policies, values, self.shape, &self.device);
         let (v, logits) = self.model.forward(x);
-        let value_loss = match self.value_loss {
-            ValueLoss::Mse => (v - z).square().mean(),
-            ValueLoss::CrossEntropy => {
-                let p = ((v + 1.0) / 2.0).clamp(VALUE_EPSILON, 1.0 - VALUE_EPSILON);
-                let t = (z + 1.0) / 2.0;
-                let one = |t: &Tensor<2>| t.ones_like();
-                let q = one(&p) - p.clone();
-                let u = one(&t) - t.clone();
-                (t * p.log() + u * q.log()).mean().neg()
-            }
-            ValueLoss::Off => (v * 0.0).mean(),
-        };
-        let cross_entropy = (pi * log_softmax(logits, 1)).sum_dim(1).mean().neg();
-        let scalar = |t: &Tensor<1>| t.clone().into_data().try_into_vec::<f32>().unwrap()[0];
+        let (value_loss, cross_entropy) = mean_losses(v, logits, z, pi, self.value_loss);
         let loss = PolicyValueLoss {
             value: scalar(&value_loss),
             policy_cross_entropy: scalar(&cross_entropy),
@@ -252,6 +286,23 @@ impl PolicyValueTrainer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The value loss `kind` of values `v` and outcomes `z` (P0's view), by hand in f64: the
+    /// oracle the tensor version is checked against.
+    fn value_loss(kind: ValueLoss, v: &[f32], z: &[f32]) -> f64 {
+        let per = |(&v, &z): (&f32, &f32)| -> f64 {
+            match kind {
+                ValueLoss::Mse => f64::from((v - z) * (v - z)),
+                ValueLoss::CrossEntropy => {
+                    let p = ((v + 1.0) / 2.0).clamp(VALUE_EPSILON, 1.0 - VALUE_EPSILON) as f64;
+                    let t = ((z + 1.0) / 2.0) as f64;
+                    -t * p.ln() - (1.0 - t) * (1.0 - p).ln()
+                }
+                ValueLoss::Off => 0.0,
+            }
+        };
+        v.iter().zip(z).map(per).sum::<f64>() / v.len().max(1) as f64
+    }
 
     /// The cross-entropy the step reports is −Σ π log softmax(logits), by hand; and steps on
     /// one position move the policy toward its target and the value toward its outcome.

@@ -44,6 +44,27 @@ pub fn checkpoint_line(games: u64, elapsed_seconds: f64) -> anyhow::Result<Strin
     }))
 }
 
+/// Brings `state` up to a checkpoint taken after `elapsed` seconds of training: the learner's
+/// random stream `learner_rng`, the run's `config`, and the length metrics.jsonl will have once
+/// the checkpoint's own line (returned, `metrics_len` bytes before it) is written after it.
+///
+/// # Errors
+/// The line cannot be serialised.
+pub fn stamp_checkpoint_state(
+    state: &mut RunState,
+    elapsed: f64,
+    metrics_len: u64,
+    learner_rng: &rand::rngs::Xoshiro256PlusPlus,
+    config: &TrainConfig,
+) -> anyhow::Result<String> {
+    let line = checkpoint_line(state.games, elapsed)?;
+    state.elapsed_seconds = elapsed;
+    state.metrics_bytes = metrics_len + line.len() as u64;
+    state.learner_rng = learner_rng.clone();
+    state.config_yaml = Some(config.to_yaml());
+    Ok(line)
+}
+
 /// Refuses to resume the checkpoint `dir` (state `state`) under settings that would change what
 /// is learned, naming the keys.
 pub fn check_resume_settings(

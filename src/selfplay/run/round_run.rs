@@ -19,7 +19,9 @@ use crate::selfplay::alphazero_window::Window;
 use crate::selfplay::config::{EvaluationSettings, TrainSettings};
 use crate::selfplay::exit::{ExitResumed, ExitSettings, ExitTrainer};
 use crate::selfplay::round_recipe::RoundRecipe;
-use crate::selfplay::run::checkpoint::{check_resume_settings, checkpoint_line, next_mark};
+use crate::selfplay::run::checkpoint::{
+    check_resume_settings, checkpoint_line, next_mark, stamp_checkpoint_state,
+};
 use crate::selfplay::run::periodic_eval::evaluate_player;
 use crate::selfplay::run::replay_file::REPLAY_FILE;
 use crate::selfplay::run::run_clock::RunClock;
@@ -284,12 +286,14 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
 
     fn checkpoint(&mut self) -> anyhow::Result<()> {
         let elapsed = self.clock.elapsed();
-        let line = checkpoint_line(self.state.games, elapsed)?;
+        let line = stamp_checkpoint_state(
+            &mut self.state,
+            elapsed,
+            self.metrics.len(),
+            self.trainer.rng(),
+            &self.settings.config,
+        )?;
         let optimizer = self.trainer.optimizer_bytes()?;
-        self.state.elapsed_seconds = elapsed;
-        self.state.metrics_bytes = self.metrics.len() + line.len() as u64;
-        self.state.learner_rng = self.trainer.rng().clone();
-        self.state.config_yaml = Some(self.settings.config.to_yaml());
         let window = self
             .trainer
             .window()

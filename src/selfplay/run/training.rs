@@ -35,7 +35,7 @@ use crate::learn::pretrain::random_terminal_pairs;
 use crate::search::TerminalEval;
 use crate::selfplay::config::{EvaluationSettings, RunMode, TrainSettings};
 use crate::selfplay::run::checkpoint::{
-    checkpoint_line, load_checkpoint, next_mark, save_checkpoint,
+    checkpoint_line, load_checkpoint, next_mark, save_checkpoint, stamp_checkpoint_state,
 };
 use crate::selfplay::run::game_pool::{GameSink, Limits, Players, play_games};
 use crate::selfplay::run::learnable_game::LearnableGame;
@@ -621,11 +621,13 @@ impl<'a, G: Game> Session<'a, G> {
     /// that failed is not logged).
     fn checkpoint(&mut self) -> anyhow::Result<()> {
         let elapsed = self.elapsed();
-        let line = checkpoint_line(self.state.games, elapsed)?;
-        self.state.elapsed_seconds = elapsed;
-        self.state.metrics_bytes = self.metrics.len() + line.len() as u64;
-        self.state.learner_rng = self.learner.rng.clone();
-        self.state.config_yaml = Some(self.settings.config.to_yaml());
+        let line = stamp_checkpoint_state(
+            &mut self.state,
+            elapsed,
+            self.metrics.len(),
+            &self.learner.rng,
+            &self.settings.config,
+        )?;
         let path = save_checkpoint(
             self.run_dir,
             &self.learner,
