@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's pictures of `descent serve` (docs/img/serve-*.png): serves RUNS, then has
-# headless Chromium photograph a run's page and a game against its network.
+# headless Chromium photograph a run's page, a game against its network, and the drawn boards
+# of Go, Hex, Awale and Shobu a few moves into a game against MCTS (docs/img/board-*.png).
 #
 #   scripts/screenshots.sh RUNS_DIR RUN GAME "MOVES"   e.g. checkpoints awale awale "C,d,A"
 #   (DESCENT=path/to/descent to use a built binary)
@@ -25,4 +26,13 @@ mkdir -p docs/img
 shoot docs/img/serve-run.png "http://127.0.0.1:$PORT/#/run/$RUN"
 shoot docs/img/serve-play.png \
   "http://127.0.0.1:$PORT/#/play?game=$GAME&agent=ubfms:model=$MODEL,time=200ms&side=p0&moves=$MOVES"
-ls -l docs/img/serve-*.png
+# The person to move in each (an even number of moves: p0), so the page waits for a click.
+board() { # game moves
+  shoot "docs/img/board-$1.png" \
+    "http://127.0.0.1:$PORT/#/play?game=$1&agent=mcts:iters=300&side=p0&moves=$2"
+}
+board go "e5,c3,d7,g4,f3,c6"
+board hex "f6,e7,d8,g5"
+board awale "F,a,B,e"
+board shobu "0a1:1a1:N1,2d4:3d4:S1"
+ls -l docs/img/serve-*.png docs/img/board-*.png

@@ -12,6 +12,7 @@ mod experiment;
 mod export;
 mod games_list;
 mod input_lines;
+mod ladder;
 mod perft;
 mod play;
 mod replay;
@@ -51,6 +52,8 @@ enum Command {
     Eval(eval::EvalArgs),
     /// All-play-all between several agents: score matrix, significance, ratings.
     Tournament(tournament::TournamentArgs),
+    /// Rate a run's networks against an anchor and each other (Elo with intervals): which is best.
+    Ladder(ladder::LadderArgs),
     /// Compare training variants by the paper's protocol: curves over training time, final table.
     Experiment(experiment::ExperimentArgs),
     /// Write a checkpoint's network as one self-describing file (plus safetensors).
@@ -100,6 +103,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Eval(args) => eval::run(args),
         Command::Tournament(args) => tournament::run(args),
         Command::Experiment(args) => experiment::run(args),
+        Command::Ladder(args) => ladder::run(args),
         Command::Export(args) => export::run(args),
         Command::Play(args) => play::run(args),
         Command::Engine(args) => engine::run(args),
@@ -136,6 +140,30 @@ fn parse_game(text: &str) -> Result<crate::games::GameSpec, crate::games::GameSp
     text.parse()
 }
 
+/// `--game` when given, else the game the agents' networks were trained on (the first agent
+/// with `model=` a saved or exported network: it knows its game).
+///
+/// # Errors
+/// No `--game` and no agent with such a network; a network that cannot be read.
+fn game_or_models_game(
+    game: Option<crate::games::GameSpec>,
+    agents: &[&crate::arena::AgentSpec],
+) -> anyhow::Result<crate::games::GameSpec> {
+    if let Some(game) = game {
+        return Ok(game);
+    }
+    for agent in agents {
+        if let Some(source) = &agent.model
+            && let Some(name) = crate::arena::model::model_game(source)?
+        {
+            return name
+                .parse()
+                .map_err(|e| anyhow::anyhow!("the game of {agent}'s network: {e}"));
+        }
+    }
+    anyhow::bail!("give --game: no agent names a network that knows its game (model=…)")
+}
+
 /// A `--seconds` argument as a duration: a positive number of seconds, at most
 /// `MAX_DURATION`.
 fn seconds_arg(seconds: f64) -> anyhow::Result<std::time::Duration> {
@@ -148,6 +176,17 @@ fn seconds_arg(seconds: f64) -> anyhow::Result<std::time::Duration> {
                 MAX_DURATION.as_secs()
             )
         })
+}
+
+/// A number of games played half with each colour (`--games`, `--games-per-pair`): even, from
+/// 2 to `MAX_GAMES`.
+fn even_games_arg(flag: &str, games: u64) -> anyhow::Result<()> {
+    use crate::settings::limits::MAX_GAMES;
+    anyhow::ensure!(
+        games >= 2 && games.is_multiple_of(2) && games <= MAX_GAMES,
+        "{flag} {games}: expected an even number from 2 to {MAX_GAMES} (both colours equally)"
+    );
+    Ok(())
 }
 
 /// A `--threads` (or similar) count: at least 1, at most `MAX_THREADS`.

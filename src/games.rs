@@ -6,6 +6,7 @@ pub mod ataxx;
 pub mod awale;
 mod bitset;
 mod board_planes;
+pub mod board_view;
 pub mod breakthrough;
 mod cell_text;
 pub mod clobber;

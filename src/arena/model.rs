@@ -12,7 +12,7 @@ use super::agent_spec::ModelSource;
 use crate::games::Game;
 use crate::search::TerminalEval;
 use crate::value::ValueNet;
-use crate::value::exported_net::{is_export_file, load_export};
+use crate::value::exported_net::{is_export_file, load_export, read_export};
 use crate::value::saved_net::{
     LoadedNet, NetManifest, check_manifest, load_any_weights, read_manifest,
 };
@@ -34,6 +34,21 @@ pub fn network_base(path: &Path) -> PathBuf {
         path.join("net")
     } else {
         path.with_extension("")
+    }
+}
+
+/// The game `source`'s network was trained on (its manifest's), `None` for an untrained one:
+/// what `--game` defaults to.
+///
+/// # Errors
+/// A missing or unreadable network file.
+pub fn model_game(source: &ModelSource) -> anyhow::Result<Option<String>> {
+    match source {
+        ModelSource::Untrained(_) => Ok(None),
+        ModelSource::Path(path) if path.is_file() && is_export_file(path) => {
+            Ok(Some(read_export(path)?.0.net.game))
+        }
+        ModelSource::Path(path) => Ok(Some(read_manifest(&network_base(path))?.game)),
     }
 }
 

@@ -4,9 +4,11 @@
 //!   carry no information about which side is stronger and are left out). Seed 000 calls a
 //!   player significantly better when it wins at least 32 of 50 games: one-sided p ≈ 0.0325.
 //! - The Wilson interval of a proportion (better than the normal one near 0 and 1).
-//! - The win − loss rate with its normal 95 % interval over per-game results +1 / 0 / −1
-//!   (paper section 8.5), and the Elo difference implied by the score, with the interval
-//!   carried through the same transformation.
+//! - The score (draws half a win) with its Wilson interval, and what follows from it: the win −
+//!   loss rate (paper section 8.5), which is 2·score − 1, and the Elo difference the score
+//!   implies, each with the score's interval mapped through the same function. Wilson counts each
+//!   game as one Bernoulli trial, which is conservative when games are drawn and never shrinks
+//!   to zero width: 10 wins of 10 give a score in [72.2 %, 100 %], an Elo in [+166, +∞].
 //! - The Bradley-Terry model fitted to an all-play-all (draws as half a win each), by Hunter's
 //!   MM algorithm, with intervals from the observed information.
 
@@ -52,7 +54,19 @@ pub fn wilson_interval(successes: f64, n: f64) -> (f64, f64) {
     let z2 = Z95 * Z95;
     let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
     let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
-    ((centre - half).max(0.0), (centre + half).min(1.0))
+    // At 0 or n successes the interval ends exactly at 0 or 1 (rounding would leave 1 − 1e-16,
+    // a finite Elo where none is bounded).
+    let low = if successes <= 0.0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let high = if successes >= n {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    (low, high)
 }
 
 /// Elo difference implied by an expected score `s` in (0, 1): 400 log10(s / (1 − s)).
@@ -74,13 +88,17 @@ pub struct ResultSummary {
     pub losses: u64,
     /// (wins + draws / 2) / games.
     pub score: f64,
-    /// (wins − losses) / games, paper section 8.5.
+    /// The Wilson 95 % interval of the score: `[low, high]`.
+    pub score_ci95: [f64; 2],
+    /// (wins − losses) / games = 2·score − 1, paper section 8.5.
     pub win_minus_loss: f64,
-    /// Half-width of the normal 95 % interval of `win_minus_loss`.
-    pub win_minus_loss_ci95: f64,
+    /// The score's 95 % interval mapped to win − loss: `[low, high]`.
+    pub win_minus_loss_ci95: [f64; 2],
     /// Elo difference implied by the score (scores of 0 or 1 are moved half a game inwards).
     pub elo: f64,
-    /// 95 % interval of the Elo difference: `[low, high]`.
+    /// The score's 95 % interval mapped to Elo: `[low, high]`, infinite (null in JSON) on the
+    /// side where the score's interval reaches 0 or 1 — 10 wins of 10 bound the Elo from below
+    /// only.
     pub elo_ci95: [f64; 2],
     /// Exact two-sided binomial p-value of "equal strength" on the decisive games.
     pub p_value_equal: f64,
@@ -92,18 +110,10 @@ impl ResultSummary {
     pub fn new(wins: u64, draws: u64, losses: u64) -> Self {
         let games = wins + draws + losses;
         let n = games.max(1) as f64;
-        let score = (wins as f64 + 0.5 * draws as f64) / n;
-        let win_minus_loss = (wins as f64 - losses as f64) / n;
-        let mean_square = (wins + losses) as f64 / n;
-        let variance = (mean_square - win_minus_loss * win_minus_loss).max(0.0);
-        let win_minus_loss_ci95 = Z95 * (variance / n).sqrt();
-        // The score is (1 + win − loss) / 2: its interval is half as wide.
+        let points = wins as f64 + 0.5 * draws as f64;
+        let score = points / n;
+        let (low, high) = wilson_interval(points, games as f64);
         let clamp = |s: f64| s.clamp(0.5 / n, 1.0 - 0.5 / n);
-        let score_half = win_minus_loss_ci95 / 2.0;
-        let elo_ci95 = [
-            elo_from_score(clamp(score - score_half)),
-            elo_from_score(clamp(score + score_half)),
-        ];
         let decisive = wins + losses;
         ResultSummary {
             games,
@@ -111,13 +121,41 @@ impl ResultSummary {
             draws,
             losses,
             score,
-            win_minus_loss,
-            win_minus_loss_ci95,
+            score_ci95: [low, high],
+            win_minus_loss: (wins as f64 - losses as f64) / n,
+            win_minus_loss_ci95: [2.0 * low - 1.0, 2.0 * high - 1.0],
             elo: elo_from_score(clamp(score)),
-            elo_ci95,
+            elo_ci95: [elo_from_score(low), elo_from_score(high)],
             p_value_equal: binomial_two_sided_p(wins, decisive, 0.5),
             p_value_better: binomial_p_at_least(wins, decisive, 0.5),
         }
+    }
+}
+
+impl ResultSummary {
+    /// Win − loss with its interval, `+1.00 [+0.44, +1.00]`.
+    pub fn win_minus_loss_text(&self) -> String {
+        let [low, high] = self.win_minus_loss_ci95;
+        format!("{:+.2} [{low:+.2}, {high:+.2}]", self.win_minus_loss)
+    }
+
+    /// The Elo difference with its interval, `+512 [+166, +∞]`.
+    pub fn elo_with_interval_text(&self) -> String {
+        format!(
+            "{} [{}, {}]",
+            elo_text(self.elo),
+            elo_text(self.elo_ci95[0]),
+            elo_text(self.elo_ci95[1])
+        )
+    }
+}
+
+/// An Elo difference as text with its sign, `+∞` / `−∞` where unbounded: `+166`, `+∞`.
+pub fn elo_text(elo: f64) -> String {
+    match elo {
+        f64::INFINITY => "+∞".to_string(),
+        f64::NEG_INFINITY => "−∞".to_string(),
+        _ => format!("{elo:+.0}"),
     }
 }
 
@@ -249,13 +287,55 @@ mod tests {
 
     #[test]
     fn intervals_have_their_reference_values() {
-        // 60 W / 20 D / 20 L: win − loss 0.4, per-game variance 0.8 − 0.16 = 0.64, so the
-        // half-width is 1.959964 · 0.08; the score 0.7 ± half of it, through the Elo curve.
+        // 60 W / 20 D / 20 L: 70 points of 100, Wilson [0.6041, 0.7810] (R: prop.test(70, 100,
+        // correct = FALSE)$conf.int); win − loss 2·score − 1; Elo 400·log10(s / (1 − s)).
         let s = ResultSummary::new(60, 20, 20);
-        assert!((s.win_minus_loss_ci95 - 0.156797).abs() < 1e-6, "{s:?}");
+        assert!((s.score_ci95[0] - 0.604_15).abs() < 1e-4, "{s:?}");
+        assert!((s.score_ci95[1] - 0.781_05).abs() < 1e-4, "{s:?}");
+        assert!((s.win_minus_loss_ci95[0] - 0.208_30).abs() < 1e-4, "{s:?}");
+        assert!((s.win_minus_loss_ci95[1] - 0.562_10).abs() < 1e-4, "{s:?}");
         assert!((s.elo - 147.19).abs() < 0.01, "{s:?}");
-        assert!((s.elo_ci95[0] - 86.23).abs() < 0.01, "{s:?}");
-        assert!((s.elo_ci95[1] - 218.25).abs() < 0.01, "{s:?}");
+        assert!((s.elo_ci95[0] - 73.45).abs() < 0.01, "{s:?}");
+        assert!((s.elo_ci95[1] - 220.93).abs() < 0.01, "{s:?}");
+    }
+
+    /// The intervals stay as wide as the sample allows where every game went one way: 10-0,
+    /// 0-10, all draws, one game (a normal interval over per-game results has width 0 there).
+    #[test]
+    fn intervals_stay_wide_on_one_sided_and_tiny_samples() {
+        let all_won = ResultSummary::new(10, 0, 0);
+        assert!((all_won.score_ci95[0] - 0.7225).abs() < 1e-3, "{all_won:?}");
+        assert_eq!(all_won.score_ci95[1], 1.0);
+        assert!((all_won.win_minus_loss_ci95[0] - 0.445).abs() < 1e-3);
+        assert_eq!(all_won.win_minus_loss_ci95[1], 1.0);
+        assert!((all_won.elo_ci95[0] - 166.2).abs() < 0.1, "{all_won:?}");
+        assert_eq!(all_won.elo_ci95[1], f64::INFINITY);
+        assert!(all_won.elo.is_finite(), "the estimate itself stays finite");
+        assert_eq!(
+            format!(
+                "{} {}",
+                elo_text(all_won.elo_ci95[0]),
+                elo_text(all_won.elo_ci95[1])
+            ),
+            "+166 +∞"
+        );
+        let all_lost = ResultSummary::new(0, 0, 10);
+        assert_eq!(all_lost.win_minus_loss_ci95[0], -1.0);
+        assert!((all_lost.win_minus_loss_ci95[1] + 0.445).abs() < 1e-3);
+        assert_eq!(all_lost.elo_ci95[0], f64::NEG_INFINITY);
+        assert_eq!(elo_text(all_lost.elo_ci95[0]), "−∞");
+        let all_drawn = ResultSummary::new(0, 10, 0);
+        assert_eq!(all_drawn.win_minus_loss, 0.0);
+        let [low, high] = all_drawn.win_minus_loss_ci95;
+        assert!(
+            (high - 0.526).abs() < 1e-3 && (low + high).abs() < 1e-12,
+            "{low} {high}"
+        );
+        let one = ResultSummary::new(1, 0, 0);
+        assert!((one.score_ci95[0] - 0.2065).abs() < 1e-3, "{one:?}");
+        assert!(one.win_minus_loss_ci95[0] < -0.5 && one.elo_ci95[0] < -200.0);
+        let none = ResultSummary::new(0, 0, 0);
+        assert_eq!(none.win_minus_loss_ci95, [-1.0, 1.0]);
     }
 
     /// The log-likelihood of two players' strengths θ = ln γ, with `bradley_terry`'s prior (one

@@ -28,16 +28,15 @@ pub fn match_chart(report: &MatchReport) -> String {
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="230" font-family="sans-serif" font-size="13">
 <rect width="100%" height="100%" fill="white"/>
 <text x="20" y="24" font-size="15" font-weight="bold">{} vs {}</text>
-<text x="20" y="46">score {:.1} %, win − loss {:+.2} ± {:.2}, Elo {:+.0} [{:+.0}, {:+.0}], p(equal) = {:.3}</text>
+<text x="20" y="46">score {:.1} % [{:.1}, {:.1}], win − loss {}, Elo {}, p(equal) = {:.3} (95 %)</text>
 "#,
         escape(&report.agent),
         escape(&report.opponent),
         100.0 * s.score,
-        s.win_minus_loss,
-        s.win_minus_loss_ci95,
-        s.elo,
-        s.elo_ci95[0],
-        s.elo_ci95[1],
+        100.0 * s.score_ci95[0],
+        100.0 * s.score_ci95[1],
+        s.win_minus_loss_text(),
+        s.elo_with_interval_text(),
         s.p_value_equal,
     );
     let total = [s.wins, s.draws, s.losses];
@@ -76,21 +75,26 @@ pub fn match_chart(report: &MatchReport) -> String {
     svg
 }
 
+/// The narrowest tournament chart: its title and subtitle fit (13-15 px sans-serif).
+const MIN_TOURNAMENT_WIDTH: f64 = 760.0;
+
 /// Heat map of `score[i][j]` (row agent's points against the column agent), with a star where
 /// the row agent is significantly stronger.
 pub fn tournament_heat_map(report: &TournamentReport) -> String {
     let k = report.agents.len();
     let cell = 70.0;
     let label_w = 260.0;
-    let top = 60.0;
-    let width = label_w + cell * k as f64 + 20.0;
+    let top = 78.0;
+    // Wide enough for the title and the ratings' names, however few the agents.
+    let width = (label_w + cell * k as f64 + 20.0).max(MIN_TOURNAMENT_WIDTH);
     let height = top + cell * k as f64 + 40.0 + 18.0 * k as f64;
     let mut svg = String::new();
     let _ = writeln!(
         svg,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="13">
 <rect width="100%" height="100%" fill="white"/>
-<text x="20" y="24" font-size="15" font-weight="bold">score of the row agent against the column agent ({} games per pair; * significant, p &lt; 0.05)</text>"#,
+<text x="20" y="24" font-size="15" font-weight="bold">score of the row agent against the column agent</text>
+<text x="20" y="44">{} games per pair, both colours; * the row agent is significantly stronger (one-sided exact binomial p &lt; 0.05)</text>"#,
         report.games_per_pair
     );
     for (j, _) in report.agents.iter().enumerate() {
@@ -138,24 +142,28 @@ pub fn tournament_heat_map(report: &TournamentReport) -> String {
         r#"<text x="20" y="{ratings_top:.1}" font-weight="bold">Bradley-Terry ratings (Elo scale, 95 %), anchored on #{}</text>"#,
         report.ratings.anchor + 1
     );
-    for i in 0..k {
+    let ratings = &report.ratings;
+    let mut order: Vec<usize> = (0..k).collect();
+    order.sort_by(|&a, &b| ratings.elo[b].total_cmp(&ratings.elo[a]));
+    for (line, &i) in order.iter().enumerate() {
         let _ = writeln!(
             svg,
-            r#"<text x="20" y="{:.1}">#{} {:+.0} ± {:.0}</text>"#,
-            ratings_top + 18.0 * (i + 1) as f64,
+            r#"<text x="20" y="{:.1}">#{} {:+.0} ± {:.0}  {}</text>"#,
+            ratings_top + 18.0 * (line + 1) as f64,
             i + 1,
-            report.ratings.elo[i],
-            report.ratings.elo_ci95[i]
+            ratings.elo[i],
+            ratings.elo_ci95[i],
+            escape(&truncate(&report.agents[i], 60))
         );
     }
     svg.push_str("</svg>\n");
     svg
 }
 
-/// One curve of a line chart: its name and points `(x, y, half-width of y's 95 % interval)`.
+/// One curve of a line chart: its name and points `(x, y, y's 95 % interval [low, high])`.
 pub struct Series {
     pub name: String,
-    pub points: Vec<(f64, f64, f64)>,
+    pub points: Vec<(f64, f64, [f64; 2])>,
 }
 
 const SERIES_COLOURS: &[&str] = &[
@@ -225,8 +233,8 @@ impl ScoreFrame {
     fn draw_series(&self, svg: &mut String, s: &Series, index: usize, legend_x: f64) {
         let colour = SERIES_COLOURS[index % SERIES_COLOURS.len()];
         let point = |x: f64, y: f64| format!("{:.1},{:.1}", self.px(x), self.py(y));
-        let upper = s.points.iter().map(|&(x, y, ci)| point(x, y + ci));
-        let lower = s.points.iter().rev().map(|&(x, y, ci)| point(x, y - ci));
+        let upper = s.points.iter().map(|&(x, _, [_, high])| point(x, high));
+        let lower = s.points.iter().rev().map(|&(x, _, [low, _])| point(x, low));
         let band: Vec<String> = upper.chain(lower).collect();
         let line: Vec<String> = s.points.iter().map(|&(x, y, _)| point(x, y)).collect();
         let _ = writeln!(
@@ -332,4 +340,48 @@ fn colour(score: f64) -> String {
         (255.0 - 209.0 * t, 255.0 - 130.0 * t, 255.0 - 205.0 * t)
     };
     format!("#{:02x}{:02x}{:02x}", r as u8, g as u8, b as u8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::{AgentFactory, play_tournament};
+    use crate::games::{Game, TicTacToe};
+    use crate::value::NetDevice;
+
+    /// Two agents: the chart is still wide enough for its title, and each rating names its
+    /// agent, best first.
+    #[test]
+    fn the_tournament_chart_fits_its_title_and_names_its_ratings() {
+        let agents: Vec<AgentFactory<TicTacToe>> = ["random", "alphabeta:depth=9"]
+            .iter()
+            .map(|s| {
+                AgentFactory::new(s.parse().unwrap(), "tic_tac_toe", &NetDevice::cpu()).unwrap()
+            })
+            .collect();
+        let report = play_tournament(
+            &TicTacToe::new(&Default::default()),
+            &agents,
+            4,
+            1,
+            1,
+            0,
+            &|_| {},
+        );
+        let svg = tournament_heat_map(&report);
+        let width: f64 = svg["<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"".len()..]
+            .split('"')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(width >= MIN_TOURNAMENT_WIDTH, "{width}");
+        let best = svg
+            .find("  alphabeta:depth=9</text>")
+            .expect("the winner's rating named");
+        let worst = svg
+            .find("  random</text>")
+            .expect("the loser's rating named");
+        assert!(best < worst, "best first");
+    }
 }

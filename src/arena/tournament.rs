@@ -1,5 +1,5 @@
-//! All-play-all tournaments: every pair of agents plays a match (both colours), then the score
-//! matrix, the significance relation of the Awale MCTS thesis ("i is stronger than j" when i's wins over j
+//! Tournaments: every pair of agents plays a match (both colours) — or the pairs of a ladder,
+//! each agent against an anchor and its neighbour (`ladder_pairs`) — then the score matrix, the significance relation of the Awale MCTS thesis ("i is stronger than j" when i's wins over j
 //! are significant by the one-sided exact binomial test at 5 %, draws left out — 32 of 50
 //! decisive games), and Bradley-Terry ratings anchored on one agent.
 
@@ -25,8 +25,27 @@ pub struct TournamentReport {
     /// `p_value_stronger[i][j]`: the one-sided p-value of "i is not stronger than j".
     pub p_value_stronger: Vec<Vec<Option<f64>>>,
     pub ratings: Ratings,
-    /// Every match, `agents[i]` vs `agents[j]` for i < j, in order.
+    /// The pairs that played, `(i, j)`: every `i < j` in order in an all-play-all.
+    pub pairs: Vec<(usize, usize)>,
+    /// Every match, `agents[i]` vs `agents[j]` for `pairs[k] = (i, j)`.
     pub matches: Vec<MatchReport>,
+}
+
+/// Every pair `(i, j)` of `k` agents with `i < j`, in order: an all-play-all.
+pub fn all_pairs(k: usize) -> Vec<(usize, usize)> {
+    (0..k)
+        .flat_map(|i| (i + 1..k).map(move |j| (i, j)))
+        .collect()
+}
+
+/// The pairs of a ladder of `k` agents: `anchor` against each other agent, and each agent
+/// other than the anchor against the next one (by index, the anchor skipped) — 2k − 3 matches
+/// instead of k(k − 1)/2, every rating tied to the anchor directly and to its neighbours.
+pub fn ladder_pairs(k: usize, anchor: usize) -> Vec<(usize, usize)> {
+    let others: Vec<usize> = (0..k).filter(|&i| i != anchor).collect();
+    let against_anchor = others.iter().map(|&i| (anchor.min(i), anchor.max(i)));
+    let neighbours = others.windows(2).map(|w| (w[0], w[1]));
+    against_anchor.chain(neighbours).collect()
 }
 
 /// Plays every pair of `agents` for `games_per_pair` games (even: both colours equally).
@@ -39,38 +58,55 @@ pub fn play_tournament<G: Game>(
     anchor: usize,
     on_game: &(dyn Fn(&GameRecord) + Sync),
 ) -> TournamentReport {
+    let pairs = all_pairs(agents.len());
+    play_pairs(
+        initial,
+        agents,
+        (&pairs, games_per_pair),
+        (seed, threads),
+        anchor,
+        on_game,
+    )
+}
+
+/// Plays the `pairs` of `agents` for `games_per_pair` games each (even: both colours
+/// equally), the k-th pair's games seeded from `seed` and k; ratings anchored on `anchor`.
+pub fn play_pairs<G: Game>(
+    initial: &G,
+    agents: &[AgentFactory<G>],
+    (pairs, games_per_pair): (&[(usize, usize)], u64),
+    (seed, threads): (u64, usize),
+    anchor: usize,
+    on_game: &(dyn Fn(&GameRecord) + Sync),
+) -> TournamentReport {
     let k = agents.len();
     let mut points = vec![vec![0.0f64; k]; k];
     let mut games = vec![vec![0.0f64; k]; k];
     let mut p_value_stronger = vec![vec![None; k]; k];
     let mut stronger = vec![vec![false; k]; k];
     let mut matches = Vec::new();
-    let mut pair = 0u64;
-    for i in 0..k {
-        for j in i + 1..k {
-            let report = play_match(
-                initial,
-                &agents[i],
-                &agents[j],
-                games_per_pair,
-                game_seed(seed, pair),
-                threads,
-                on_game,
-            );
-            pair += 1;
-            let s = &report.summary;
-            points[i][j] = s.wins as f64 + 0.5 * s.draws as f64;
-            points[j][i] = s.losses as f64 + 0.5 * s.draws as f64;
-            games[i][j] = s.games as f64;
-            games[j][i] = s.games as f64;
-            // j's side of the same sign test: its wins among the decisive games.
-            let j_better = binomial_p_at_least(s.losses, s.wins + s.losses, 0.5);
-            p_value_stronger[i][j] = Some(s.p_value_better);
-            p_value_stronger[j][i] = Some(j_better);
-            stronger[i][j] = s.p_value_better < SIGNIFICANCE;
-            stronger[j][i] = j_better < SIGNIFICANCE;
-            matches.push(report);
-        }
+    for (pair, &(i, j)) in pairs.iter().enumerate() {
+        let report = play_match(
+            initial,
+            &agents[i],
+            &agents[j],
+            games_per_pair,
+            game_seed(seed, pair as u64),
+            threads,
+            on_game,
+        );
+        let s = &report.summary;
+        points[i][j] = s.wins as f64 + 0.5 * s.draws as f64;
+        points[j][i] = s.losses as f64 + 0.5 * s.draws as f64;
+        games[i][j] = s.games as f64;
+        games[j][i] = s.games as f64;
+        // j's side of the same sign test: its wins among the decisive games.
+        let j_better = binomial_p_at_least(s.losses, s.wins + s.losses, 0.5);
+        p_value_stronger[i][j] = Some(s.p_value_better);
+        p_value_stronger[j][i] = Some(j_better);
+        stronger[i][j] = s.p_value_better < SIGNIFICANCE;
+        stronger[j][i] = j_better < SIGNIFICANCE;
+        matches.push(report);
     }
     let score = (0..k)
         .map(|i| {
@@ -86,6 +122,30 @@ pub fn play_tournament<G: Game>(
         stronger,
         p_value_stronger,
         ratings: bradley_terry(&points, &games, anchor),
+        pairs: pairs.to_vec(),
         matches,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pairs_of_an_all_play_all_and_of_a_ladder() {
+        assert_eq!(all_pairs(3), [(0, 1), (0, 2), (1, 2)]);
+        assert_eq!(ladder_pairs(4, 0), [(0, 1), (0, 2), (0, 3), (1, 2), (2, 3)]);
+        // The anchor in the middle: its neighbours meet each other over it.
+        assert_eq!(ladder_pairs(4, 2), [(0, 2), (1, 2), (2, 3), (0, 1), (1, 3)]);
+        for k in 2..9 {
+            for anchor in 0..k {
+                let pairs = ladder_pairs(k, anchor);
+                assert_eq!(pairs.len(), 2 * k - 3, "{k} {anchor}");
+                assert!(pairs.iter().all(|&(i, j)| i < j && j < k));
+                for i in (0..k).filter(|&i| i != anchor) {
+                    assert!(pairs.contains(&(anchor.min(i), anchor.max(i))));
+                }
+            }
+        }
     }
 }

@@ -14,7 +14,7 @@ use crate::value::{DeviceChoice, NetDevice};
 
 /// Options of every command that plays matches.
 #[derive(Args, Debug)]
-pub struct MatchOptions {
+pub struct PlayOptions {
     /// Seeds every game (with iteration budgets, a match replays exactly).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -25,15 +25,30 @@ pub struct MatchOptions {
     /// cuda:N (all but descent-cpu and flex need their cargo feature).
     #[arg(long, default_value = "descent-cpu")]
     pub device: DeviceChoice,
-    /// Write the JSON report (every game's moves) and an SVG chart into this directory.
-    #[arg(long)]
-    pub out: Option<PathBuf>,
     /// One JSON object on stdout (the report without the games).
     #[arg(long)]
     pub json: bool,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// The options of `eval` and `tournament`: `PlayOptions` and where to write the report.
+#[derive(Args, Debug)]
+pub struct MatchOptions {
+    #[command(flatten)]
+    pub play: PlayOptions,
+    /// Write the JSON report (every game's moves) and an SVG chart into this directory.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+impl std::ops::Deref for MatchOptions {
+    type Target = PlayOptions;
+
+    fn deref(&self) -> &PlayOptions {
+        &self.play
+    }
 }
 
 impl MatchOptions {
@@ -48,20 +63,6 @@ impl MatchOptions {
             Some(dir) => check_out_dir(dir, report_name),
             None => Ok(()),
         }
-    }
-
-    /// The device for networks, seeded.
-    ///
-    /// # Errors
-    /// A device whose backend is not compiled in.
-    pub fn device(&self) -> anyhow::Result<NetDevice> {
-        let device = self.device.device().map_err(anyhow::Error::msg)?;
-        device.burn.seed(self.seed);
-        Ok(device)
-    }
-
-    pub fn progress(&self, games: u64) -> ProgressBar {
-        games_progress(games, self.quiet || self.json)
     }
 
     /// The report as JSON with the game, the seed and the time it took; written into `--out`
@@ -90,6 +91,22 @@ impl MatchOptions {
             )?;
         }
         Ok(json)
+    }
+}
+
+impl PlayOptions {
+    /// The device for networks, seeded.
+    ///
+    /// # Errors
+    /// A device whose backend is not compiled in.
+    pub fn device(&self) -> anyhow::Result<NetDevice> {
+        let device = self.device.device().map_err(anyhow::Error::msg)?;
+        device.burn.seed(self.seed);
+        Ok(device)
+    }
+
+    pub fn progress(&self, games: u64) -> ProgressBar {
+        games_progress(games, self.quiet || self.json)
     }
 }
 

@@ -20,9 +20,9 @@ use crate::value::DeviceChoice;
 
 #[derive(Args, Debug)]
 pub struct EngineArgs {
-    /// The game, e.g. awale.
+    /// The game, e.g. awale (default: the game of the agents' network, `model=`).
     #[arg(long, value_parser = super::parse_game)]
-    game: GameSpec,
+    game: Option<GameSpec>,
     /// The agent answering `genmove`, e.g. `ubfms:model=awale.descent,time=1s`.
     #[arg(long)]
     agent: AgentSpec,
@@ -33,6 +33,13 @@ pub struct EngineArgs {
     /// wgpu, cuda:N (all but descent-cpu and flex need their cargo feature).
     #[arg(long, default_value = "descent-cpu")]
     device: DeviceChoice,
+}
+
+impl EngineArgs {
+    /// `--game`, or the game of the agents' network (`run` sets it).
+    fn game(&self) -> &GameSpec {
+        self.game.as_ref().expect("run resolves the game first")
+    }
 }
 
 /// The commands the engine knows (`list_commands`), each with its number of arguments.
@@ -305,7 +312,8 @@ impl GameVisitor for EngineVisitor<'_> {
     fn visit<G: Game>(self, initial: G) -> Self::Output {
         let args = self.args;
         let device = args.device.device().map_err(anyhow::Error::msg)?;
-        let factory = AgentFactory::<G>::new(args.agent.clone(), &args.game.to_string(), &device)?;
+        let factory =
+            AgentFactory::<G>::new(args.agent.clone(), &args.game().to_string(), &device)?;
         let mut engine = Engine::new(initial, factory.build(), args.seed);
         let mut lines = InputLines::new(std::io::stdin().lock());
         let mut out = std::io::stdout().lock();
@@ -328,7 +336,11 @@ impl GameVisitor for EngineVisitor<'_> {
 
 /// # Errors
 /// Bad arguments or a failed subcommand, as one message for the user.
-pub fn run(args: EngineArgs) -> anyhow::Result<ExitCode> {
-    args.game.visit(EngineVisitor { args: &args })?;
+pub fn run(mut args: EngineArgs) -> anyhow::Result<ExitCode> {
+    args.game = Some(super::game_or_models_game(
+        args.game.take(),
+        &[&args.agent],
+    )?);
+    args.game().visit(EngineVisitor { args: &args })?;
     Ok(ExitCode::SUCCESS)
 }

@@ -6,20 +6,18 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::bail;
 use clap::Args;
 
 use super::arena_output::MatchOptions;
 use crate::arena::svg_chart::match_chart;
 use crate::arena::{AgentFactory, AgentSpec, MatchReport, ScoreComparison, play_match};
 use crate::games::{Game, GameSpec, GameVisitor};
-use crate::settings::limits::MAX_GAMES;
 
 #[derive(Args, Debug)]
 pub struct EvalArgs {
-    /// The game, e.g. awale.
+    /// The game, e.g. awale (default: the game of the agents' network, `model=`).
     #[arg(long, value_parser = super::parse_game)]
-    game: GameSpec,
+    game: Option<GameSpec>,
     /// The evaluated agent, e.g. `ubfms:model=runs/awale,time=1s` (see README "Agents").
     #[arg(long)]
     agent: AgentSpec,
@@ -34,6 +32,13 @@ pub struct EvalArgs {
     options: MatchOptions,
 }
 
+impl EvalArgs {
+    /// `--game`, or the game of the agents' network (`run` sets it).
+    fn game(&self) -> &GameSpec {
+        self.game.as_ref().expect("run resolves the game first")
+    }
+}
+
 struct EvalVisitor<'a> {
     args: &'a EvalArgs,
 }
@@ -44,7 +49,7 @@ impl GameVisitor for EvalVisitor<'_> {
     fn visit<G: Game>(self, initial: G) -> Self::Output {
         let args = self.args;
         let device = args.options.device()?;
-        let game = args.game.to_string();
+        let game = args.game().to_string();
         let agent = AgentFactory::<G>::new(args.agent.clone(), &game, &device)?;
         let opponent = AgentFactory::<G>::new(args.opponent.clone(), &game, &device)?;
         let progress = args.options.progress(args.games);
@@ -70,20 +75,19 @@ impl GameVisitor for EvalVisitor<'_> {
 
 /// # Errors
 /// Bad arguments or a failed subcommand, as one message for the user.
-pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
-    if args.games < 2 || !args.games.is_multiple_of(2) || args.games > MAX_GAMES {
-        bail!(
-            "--games {}: expected an even number from 2 to {MAX_GAMES} (both colours equally)",
-            args.games
-        );
-    }
+pub fn run(mut args: EvalArgs) -> anyhow::Result<ExitCode> {
+    args.game = Some(super::game_or_models_game(
+        args.game.take(),
+        &[&args.agent, &args.opponent],
+    )?);
+    super::even_games_arg("--games", args.games)?;
     args.options.check("report.json")?;
     let start = Instant::now();
-    let report = args.game.visit(EvalVisitor { args: &args })?;
+    let report = args.game().visit(EvalVisitor { args: &args })?;
     let seconds = start.elapsed().as_secs_f64();
     let mut json = args.options.write_report(
         &report,
-        &args.game,
+        args.game(),
         seconds,
         ("report.json", "chart.svg", match_chart(&report)),
     )?;
@@ -91,7 +95,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         json.as_object_mut().expect("an object").remove("games");
         println!("{}", serde_json::to_string_pretty(&json)?);
     } else {
-        print_report(&report, &args.game.to_string(), seconds);
+        print_report(&report, &args.game().to_string(), seconds);
         if let Some(dir) = &args.options.out {
             println!("  wrote {}/report.json and chart.svg", dir.display());
         }
@@ -117,23 +121,19 @@ fn print_report(report: &MatchReport, game: &str, seconds: f64) {
     ] {
         println!("  {label}  {:>5}{:>5}{:>5}", t[0], t[1], t[2]);
     }
-    let (low, high) = crate::arena::statistics::wilson_interval(
-        s.wins as f64 + 0.5 * s.draws as f64,
-        s.games as f64,
-    );
     println!(
-        "  score       {:.1} % [{:.1}, {:.1}] (Wilson 95 %)",
+        "  score       {:.1} % [{:.1}, {:.1}] (Wilson 95 %, draws half a win)",
         100.0 * s.score,
-        100.0 * low,
-        100.0 * high
+        100.0 * s.score_ci95[0],
+        100.0 * s.score_ci95[1]
     );
     println!(
-        "  win − loss  {:+.2} ± {:.2} (95 %)",
-        s.win_minus_loss, s.win_minus_loss_ci95
+        "  win − loss  {} (95 %, from the score's)",
+        s.win_minus_loss_text()
     );
     println!(
-        "  Elo         {:+.0} [{:+.0}, {:+.0}] (95 %)",
-        s.elo, s.elo_ci95[0], s.elo_ci95[1]
+        "  Elo         {} (95 %, from the score's)",
+        s.elo_with_interval_text()
     );
     println!(
         "  p-value     {:.4} (equal strength; exact two-sided binomial on the {} decisive games)",

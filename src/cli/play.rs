@@ -14,9 +14,9 @@ use crate::value::DeviceChoice;
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
-    /// The game, e.g. awale.
+    /// The game, e.g. awale (default: the game of the agents' network, `model=`).
     #[arg(long, value_parser = super::parse_game)]
-    game: GameSpec,
+    game: Option<GameSpec>,
     /// Your opponent, e.g. `ubfms:model=awale.descent,time=1s`.
     #[arg(long)]
     agent: AgentSpec,
@@ -35,6 +35,13 @@ pub struct PlayArgs {
     device: DeviceChoice,
 }
 
+impl PlayArgs {
+    /// `--game`, or the game of the agents' network (`run` sets it).
+    fn game(&self) -> &GameSpec {
+        self.game.as_ref().expect("run resolves the game first")
+    }
+}
+
 const HELP: &str = "commands: a move in the game's notation, `undo` (take back your last move), `hint` (what the agent would play for you), `moves` (the game so far), `help`, `quit`";
 
 struct PlayVisitor<'a> {
@@ -47,7 +54,8 @@ impl GameVisitor for PlayVisitor<'_> {
     fn visit<G: Game>(self, initial: G) -> Self::Output {
         let args = self.args;
         let device = args.device.device()?;
-        let factory = AgentFactory::<G>::new(args.agent.clone(), &args.game.to_string(), &device)?;
+        let factory =
+            AgentFactory::<G>::new(args.agent.clone(), &args.game().to_string(), &device)?;
         let mut game = TerminalGame {
             args,
             agent: factory.build(),
@@ -65,7 +73,7 @@ impl GameVisitor for PlayVisitor<'_> {
             "You play {} against {} on {}. Notation: {}.\n{HELP}",
             game.human,
             args.agent,
-            args.game,
+            args.game(),
             G::notation_help()
         );
         loop {
@@ -199,7 +207,11 @@ fn undo_to_previous_turn<G: Game>(session: &mut GameSession<G>, human: Player) -
 
 /// # Errors
 /// Bad arguments or a failed subcommand, as one message for the user.
-pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
-    args.game.visit(PlayVisitor { args: &args })?;
+pub fn run(mut args: PlayArgs) -> anyhow::Result<ExitCode> {
+    args.game = Some(super::game_or_models_game(
+        args.game.take(),
+        &[&args.agent],
+    )?);
+    args.game().visit(PlayVisitor { args: &args })?;
     Ok(ExitCode::SUCCESS)
 }

@@ -12,13 +12,12 @@ use crate::arena::svg_chart::tournament_heat_map;
 use crate::arena::tournament::TournamentReport;
 use crate::arena::{AgentFactory, AgentSpec, play_tournament};
 use crate::games::{Game, GameSpec, GameVisitor};
-use crate::settings::limits::MAX_GAMES;
 
 #[derive(Args, Debug)]
 pub struct TournamentArgs {
-    /// The game, e.g. awale.
+    /// The game, e.g. awale (default: the game of the agents' network, `model=`).
     #[arg(long, value_parser = super::parse_game)]
-    game: GameSpec,
+    game: Option<GameSpec>,
     /// An agent (give two or more), e.g. `--agent random --agent mcts:iters=1000`.
     #[arg(long = "agent", required = true)]
     agents: Vec<AgentSpec>,
@@ -33,6 +32,13 @@ pub struct TournamentArgs {
     options: MatchOptions,
 }
 
+impl TournamentArgs {
+    /// `--game`, or the game of the agents' network (`run` sets it).
+    fn game(&self) -> &GameSpec {
+        self.game.as_ref().expect("run resolves the game first")
+    }
+}
+
 struct TournamentVisitor<'a> {
     args: &'a TournamentArgs,
 }
@@ -43,7 +49,7 @@ impl GameVisitor for TournamentVisitor<'_> {
     fn visit<G: Game>(self, initial: G) -> Self::Output {
         let args = self.args;
         let device = args.options.device()?;
-        let game = args.game.to_string();
+        let game = args.game().to_string();
         let agents = args
             .agents
             .iter()
@@ -67,19 +73,15 @@ impl GameVisitor for TournamentVisitor<'_> {
 
 /// # Errors
 /// Bad arguments or a failed subcommand, as one message for the user.
-pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
+pub fn run(mut args: TournamentArgs) -> anyhow::Result<ExitCode> {
+    args.game = Some(super::game_or_models_game(
+        args.game.take(),
+        &args.agents.iter().collect::<Vec<_>>(),
+    )?);
     if args.agents.len() < 2 {
         bail!("give at least two agents (--agent A --agent B …)");
     }
-    if args.games_per_pair < 2
-        || !args.games_per_pair.is_multiple_of(2)
-        || args.games_per_pair > MAX_GAMES
-    {
-        bail!(
-            "--games-per-pair {}: expected an even number from 2 to {MAX_GAMES} (both colours equally)",
-            args.games_per_pair
-        );
-    }
+    super::even_games_arg("--games-per-pair", args.games_per_pair)?;
     if args.anchor == 0 || args.anchor > args.agents.len() {
         bail!(
             "--anchor {}: expected a position in the agent list, 1 to {}",
@@ -89,11 +91,11 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     }
     args.options.check("tournament.json")?;
     let start = Instant::now();
-    let report = args.game.visit(TournamentVisitor { args: &args })?;
+    let report = args.game().visit(TournamentVisitor { args: &args })?;
     let seconds = start.elapsed().as_secs_f64();
     let mut json = args.options.write_report(
         &report,
-        &args.game,
+        args.game(),
         seconds,
         (
             "tournament.json",
@@ -108,7 +110,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         println!("{}", serde_json::to_string_pretty(&json)?);
         return Ok(ExitCode::SUCCESS);
     }
-    print_report(&report, &args.game.to_string(), seconds);
+    print_report(&report, &args.game().to_string(), seconds);
     if let Some(dir) = &args.options.out {
         println!("wrote {}/tournament.json and heatmap.svg", dir.display());
     }

@@ -9,6 +9,8 @@ use indicatif::ProgressStyle;
 use tracing::{Span, info, info_span};
 use tracing_indicatif::span_ext::IndicatifSpanExt;
 
+use crate::selfplay::config::TrainSettings;
+use crate::selfplay::run::periodic_eval::EvalReport;
 use crate::selfplay::telemetry::metrics::{EvalMetrics, GameMetrics};
 use crate::selfplay::{DurationText, RunDir, TrainConfig, TrainSummary, TrainingObserver, train};
 
@@ -92,6 +94,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     drop(observer);
     drop(span);
     print_summary(&summary, &run_dir);
+    print_strength(&summary, &settings, &run_dir);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -177,6 +180,56 @@ fn print_summary(summary: &TrainSummary, run_dir: &RunDir) {
         ),
         _ => println!("resume with: descent train --resume {root}"),
     }
+}
+
+/// The final network's strength against the baseline (`TrainSummary::strength`), or how to
+/// measure it when the run did not.
+fn print_strength(summary: &TrainSummary, settings: &TrainSettings, run_dir: &RunDir) {
+    if let Some(report) = &summary.strength {
+        println!("strength: {}", strength_text(report));
+        return;
+    }
+    if summary.games_this_session == 0 {
+        return;
+    }
+    let budget = settings.evaluation.map_or("time=100ms".to_string(), |e| {
+        crate::selfplay::run::periodic_eval::budget_text(&e.budget)
+    });
+    println!(
+        "strength: not measured{}; measure it with: descent eval --game {} --agent ubfms:model={},{budget} --opponent mcts:{budget}",
+        match summary.stopped_by {
+            crate::selfplay::StopReason::Requested => " (stopped by Ctrl-C)",
+            _ => " (evaluation.at_end is off)",
+        },
+        settings.game,
+        run_dir.root().display(),
+    );
+}
+
+/// An evaluation's result for people: W/D/L, the score and win − loss with their intervals.
+fn strength_text(r: &EvalReport) -> String {
+    if let (Some(mean), Some(baseline)) = (r.mean_score, r.baseline_mean_score) {
+        return format!(
+            "mean score {mean:.1} ± {:.1} (95 %) against {}'s {baseline:.1}, {} games",
+            r.mean_score_ci95.unwrap_or(f64::INFINITY),
+            r.baseline,
+            r.games
+        );
+    }
+    let s = crate::arena::ResultSummary::new(r.wins, r.draws, r.losses);
+    format!(
+        "{} against {}: W/D/L {}/{}/{} over {} games, both colours; score {:.1} % [{:.1}, {:.1}], win − loss {} (95 %)",
+        r.player,
+        r.baseline,
+        r.wins,
+        r.draws,
+        r.losses,
+        r.games,
+        100.0 * s.score,
+        100.0 * s.score_ci95[0],
+        100.0 * s.score_ci95[1],
+        s.win_minus_loss_text()
+    )
 }
 
 /// The first Ctrl-C asks the run to stop after the games in play, learned and checkpointed;
@@ -292,10 +345,15 @@ impl TrainingObserver for ProgressObserver {
                 text
             }
             _ => {
-                let text = format!("{:+.2}±{:.2}", r.win_minus_loss, r.ci95);
+                let [low, high] = r.win_minus_loss_ci95;
+                let text = format!("{:+.2} [{low:+.2}, {high:+.2}]", r.win_minus_loss);
+                let when = match m.at_end {
+                    true => format!("at the run's end ({} games)", m.game),
+                    false => format!("after {} games", m.game),
+                };
                 info!(
-                    "evaluation after {} games vs {}: W/D/L {}/{}/{}, win-loss {text}",
-                    m.game, m.opponent, r.wins, r.draws, r.losses
+                    "evaluation {when} vs {}: W/D/L {}/{}/{}, win − loss {text}",
+                    r.baseline, r.wins, r.draws, r.losses
                 );
                 text
             }

@@ -130,6 +130,10 @@ const PROTOCOL_KEYS: &[(&str, &str)] = &[
         "evaluation.every_games",
         "the protocol (it evaluates the kept networks itself)",
     ),
+    (
+        "evaluation.at_end",
+        "the protocol (it evaluates the kept networks itself)",
+    ),
 ];
 
 /// A validated experiment: every variant's training configuration for every repetition.
@@ -367,6 +371,7 @@ impl ExperimentConfig {
             config.checkpoint.keep_last = 1;
             config.checkpoint.keep_nets = true;
             config.evaluation.every_games = 0;
+            config.evaluation.at_end = false;
             settings.push(config.validate()?);
             configs.push(config);
         }
@@ -564,6 +569,7 @@ mod tests {
             assert_eq!(config.checkpoint.every_games, 0);
             assert!(config.checkpoint.keep_nets);
             assert_eq!(config.evaluation.every_games, 0);
+            assert!(!config.evaluation.at_end);
         }
         // Repetitions differ by their seed only; variants of a repetition share it.
         assert_eq!(a.configs[0].seed, 1);

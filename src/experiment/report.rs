@@ -4,8 +4,6 @@
 use std::fmt::Write;
 
 use super::evaluation::{CurvePoint, ExperimentReport};
-use crate::arena::ResultSummary;
-use crate::arena::statistics::wilson_interval;
 use crate::arena::svg_chart::{Series, score_curves, trim_number};
 
 /// The unit training times are shown in: seconds, minutes or hours, by the run's length.
@@ -22,13 +20,13 @@ fn time_unit(train_seconds: f64) -> (&'static str, f64) {
 /// One line per variant and stage of `points` (`report.curves` or `report.baseline_curves`).
 pub fn curves_csv(points: &[CurvePoint]) -> String {
     let mut csv = String::from(
-        "variant,stage,train_seconds,mean_games,games,wins,draws,losses,score,score_ci95,win_minus_loss,win_minus_loss_low,win_minus_loss_high\n",
+        "variant,stage,train_seconds,mean_games,games,wins,draws,losses,score,score_low,score_high,win_minus_loss,win_minus_loss_low,win_minus_loss_high\n",
     );
     for p in points {
         let s = &p.summary;
         let _ = writeln!(
             csv,
-            "{},{},{:.1},{:.1},{},{},{},{},{:.4},{:.4},{:.4},{:.4},{:.4}",
+            "{},{},{:.1},{:.1},{},{},{},{},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4}",
             p.variant,
             p.stage,
             p.train_seconds,
@@ -38,10 +36,11 @@ pub fn curves_csv(points: &[CurvePoint]) -> String {
             s.draws,
             s.losses,
             s.score,
-            s.win_minus_loss_ci95 / 2.0,
+            s.score_ci95[0],
+            s.score_ci95[1],
             s.win_minus_loss,
-            win_minus_loss_interval(s).0,
-            win_minus_loss_interval(s).1
+            s.win_minus_loss_ci95[0],
+            s.win_minus_loss_ci95[1]
         );
     }
     csv
@@ -77,7 +76,7 @@ pub fn curves_chart(report: &ExperimentReport) -> String {
                     (
                         p.train_seconds / seconds,
                         p.summary.score,
-                        p.summary.win_minus_loss_ci95 / 2.0,
+                        p.summary.score_ci95,
                     )
                 })
                 .collect(),
@@ -159,22 +158,15 @@ pub fn text_tables(report: &ExperimentReport) -> String {
         let s = &t.overall[a];
         let _ = writeln!(
             out,
-            "  {:.1} ± {:.1} ({} games; p = {:.3})",
+            "  {:.1} [{:.1}, {:.1}] ({} games; p = {:.3})",
             100.0 * s.score,
-            100.0 * s.win_minus_loss_ci95 / 2.0,
+            100.0 * s.score_ci95[0],
+            100.0 * s.score_ci95[1],
             s.games,
             s.p_value_equal
         );
     }
     out
-}
-
-/// The 95 % interval of win − loss from the Wilson interval of the score (draws half a win):
-/// win − loss = 2·score − 1, so it stays wide at 0 or 20 wins of 20.
-pub fn win_minus_loss_interval(s: &ResultSummary) -> (f64, f64) {
-    let points = s.wins as f64 + 0.5 * s.draws as f64;
-    let (low, high) = wilson_interval(points, s.games as f64);
-    (2.0 * low - 1.0, 2.0 * high - 1.0)
 }
 
 /// The baseline curves as text: win − loss (%) with its Wilson 95 % interval, by training time.
@@ -194,7 +186,7 @@ fn baseline_table(
         let mut games = 0;
         for p in report.baseline_curves.iter().filter(|p| &p.variant == name) {
             let s = &p.summary;
-            let (low, high) = win_minus_loss_interval(s);
+            let [low, high] = s.win_minus_loss_ci95;
             let _ = write!(
                 out,
                 "  {}: {:+.0} [{:+.0}, {:+.0}]",
@@ -206,27 +198,5 @@ fn baseline_table(
             games = s.games;
         }
         let _ = writeln!(out, "   ({games} games a point)");
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The interval stays as wide as 20 games allow at 0 and 20 wins (Wilson: a score in
-    /// [0, 16.1 %] at 0 of 20), and contains the estimate.
-    #[test]
-    fn win_minus_loss_intervals_are_wide_at_the_extremes() {
-        let (low, high) = win_minus_loss_interval(&ResultSummary::new(0, 0, 20));
-        assert_eq!(low, -1.0);
-        assert!((high - (2.0 * 0.1611 - 1.0)).abs() < 1e-3, "{high}");
-        let (low, high) = win_minus_loss_interval(&ResultSummary::new(20, 0, 0));
-        assert!(
-            (low - (1.0 - 2.0 * 0.1611)).abs() < 1e-3 && high == 1.0,
-            "{low}"
-        );
-        let s = ResultSummary::new(9, 2, 9);
-        let (low, high) = win_minus_loss_interval(&s);
-        assert!(low < 0.0 && 0.0 < high && high - low > 0.5, "{low} {high}");
     }
 }

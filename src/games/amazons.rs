@@ -21,6 +21,7 @@
 
 use std::fmt;
 
+use super::board_view::{BoardView, Cell, Piece, PieceKind, squares_board};
 use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
@@ -586,6 +587,39 @@ impl Game for Amazons {
 
     fn notation_help() -> &'static str {
         "from-to/arrow squares, e.g. d1-d7/g7 (columns a-j, ranks 1-10 from White's side), or amazon:move/arrow as rank in cell order and direction+distance, e.g. 2:N3/SE2"
+    }
+
+    /// 10 × 10 squares, rank 10 at the top; a move is the amazon's square, where it goes, and
+    /// where it shoots.
+    fn board_view(&self) -> BoardView {
+        let cells = (0..CELLS)
+            .map(|cell| {
+                let (row, col) = (cell / SIZE, cell % SIZE);
+                Cell {
+                    id: cell_text(col, SIZE - row),
+                    row,
+                    col,
+                    piece: self.cell(row, col).map(|owner| Piece {
+                        owner,
+                        kind: match owner {
+                            Some(_) => PieceKind::Stone,
+                            None => PieceKind::Block,
+                        },
+                    }),
+                    count: None,
+                }
+            })
+            .collect();
+        squares_board(cells, (SIZE, SIZE), true, true)
+    }
+
+    fn move_cells(&self, action: Action) -> Vec<String> {
+        let square = |cell: usize| cell_text(cell % SIZE, SIZE - cell / SIZE);
+        Turn::of(action)
+            .and_then(|t| self.cells_of(t))
+            .map_or(Vec::new(), |(from, to, arrow)| {
+                vec![square(from), square(to), square(arrow)]
+            })
     }
 }
 

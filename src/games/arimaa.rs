@@ -47,6 +47,7 @@
 
 use std::fmt;
 
+use super::board_view::{BoardView, Cell, Piece, PieceKind, squares_board};
 use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
@@ -1048,6 +1049,50 @@ impl Game for Arimaa {
 
     fn notation_help() -> &'static str {
         "a setup placement as piece letter and square (Ed2, or d2); a step as piece letter, square and direction n/e/s/w (Ee2n, or e2n; upper-case Gold, lower-case Silver); end to end the turn early"
+    }
+
+    /// 8 × 8 squares, rank 8 at the top, the traps marked; Gold (P0) is gold, Silver silver,
+    /// each piece its letter. A step is its piece's square, then where it goes; a setup
+    /// placement its square; ending the turn early is a button.
+    fn board_view(&self) -> BoardView {
+        let cells = (0..CELLS)
+            .map(|square| {
+                let (rank, file) = (square / 8, square % 8);
+                Cell {
+                    id: cell_text(file, rank + 1),
+                    row: 7 - rank,
+                    col: file,
+                    piece: self.turn.board.piece(square).map(|(color, kind)| Piece {
+                        owner: Some(Player::from_index(color)),
+                        kind: PieceKind::Letter(Self::letter(color, kind)),
+                    }),
+                    count: None,
+                }
+            })
+            .collect();
+        let traps = vec![(5, 2), (5, 5), (2, 2), (2, 5)];
+        squares_board(cells, (8, 8), false, true)
+            .with_colours(["gold", "silver"])
+            .with_marks(traps)
+    }
+
+    fn move_cells(&self, action: Action) -> Vec<String> {
+        let id = action as usize;
+        let square = |cell: usize| cell_text(cell % 8, cell / 8 + 1);
+        match id {
+            _ if id < CELLS => vec![square(id)],
+            _ if (FIRST_STEP..END_TURN).contains(&id) => {
+                let (from, direction) = ((id - FIRST_STEP) / 4, (id - FIRST_STEP) % 4);
+                let to = match direction {
+                    0 => from + 8,
+                    1 => from + 1,
+                    2 => from - 8,
+                    _ => from - 1,
+                };
+                vec![square(from), square(to)]
+            }
+            _ => Vec::new(),
+        }
     }
 }
 

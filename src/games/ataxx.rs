@@ -15,6 +15,7 @@
 use std::fmt;
 
 use super::board_planes::encode_stone_planes;
+use super::board_view::{BoardView, squares_board, stone_cells};
 use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
@@ -485,6 +486,27 @@ impl Game for Ataxx {
 
     fn notation_help() -> &'static str {
         "a single as its square (b2), a double as from and to squares two apart (a1c3), or 0000 to pass"
+    }
+
+    /// 7 × 7 squares, row 1 at the bottom; a clone is the square it fills, a jump its piece's
+    /// square then the one it lands on.
+    fn board_view(&self) -> BoardView {
+        let cells = stone_cells(
+            (SIZE, SIZE),
+            |r, c| cell_text(c, SIZE - r),
+            |r, c| self.cell(SIZE - 1 - r, c),
+        );
+        squares_board(cells, (SIZE, SIZE), false, true)
+    }
+
+    fn move_cells(&self, action: Action) -> Vec<String> {
+        let square = |cell: usize| cell_text(cell % SIZE, cell / SIZE + 1);
+        match Self::from_to(action) {
+            _ if action == PASS => Vec::new(),
+            Some((None, to)) => vec![square(to)],
+            Some((Some(from), to)) => vec![square(from), square(to)],
+            None => Vec::new(),
+        }
     }
 }
 

@@ -31,6 +31,7 @@
 
 use std::fmt;
 
+use super::board_view::{BoardView, Cell, Layout};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
     push_mask_actions,
@@ -668,6 +669,40 @@ impl Game for Awale {
 
     fn notation_help() -> &'static str {
         "A-F for P0's houses, a-f for P1's, each from its owner's left"
+    }
+
+    /// Two rows of pits: P1's `a`-`f` on top from right to left, P0's `A`-`F` below from left
+    /// to right (seeds go round counter-clockwise), the seeds taken in each player's store.
+    fn board_view(&self) -> BoardView {
+        let cells = (0..BOARD)
+            .map(|house| {
+                let (player, index) = match house < HOUSES {
+                    true => (Player::P0, house),
+                    false => (Player::P1, house - HOUSES),
+                };
+                let (row, col) = match player {
+                    Player::P0 => (1, index),
+                    Player::P1 => (0, HOUSES - 1 - index),
+                };
+                Cell {
+                    id: Self::action_to_text(player, index as Action),
+                    row,
+                    col,
+                    piece: None,
+                    count: Some(u32::from(self.seeds[house])),
+                }
+            })
+            .collect();
+        let layout = Layout::Pits {
+            rows: 2,
+            cols: HOUSES,
+            stores: Some(self.score.map(u32::from)),
+        };
+        BoardView::new(layout, cells, (Vec::new(), Vec::new()))
+    }
+
+    fn move_cells(&self, action: Action) -> Vec<String> {
+        vec![self.move_to_text(action)]
     }
 }
 

@@ -17,6 +17,7 @@
 use std::fmt;
 
 use super::board_planes::encode_stone_planes;
+use super::board_view::{BoardView, squares_board, stone_cells};
 use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
@@ -399,6 +400,24 @@ impl Game for Breakthrough {
 
     fn notation_help() -> &'static str {
         "from and to squares, e.g. a7a6 (P0 steps down the ranks, P1 up), with * for a capture: b3c4*"
+    }
+
+    /// 8 × 8 squares, rank 8 at the top; a move is its pawn's square, then where it goes.
+    fn board_view(&self) -> BoardView {
+        let cells = stone_cells(
+            (SIZE, SIZE),
+            |r, c| cell_text(c, SIZE - r),
+            |r, c| self.cell(r, c),
+        );
+        squares_board(cells, (SIZE, SIZE), true, true)
+    }
+
+    fn move_cells(&self, action: Action) -> Vec<String> {
+        let (from, step, _) = Self::decode(action).expect("a Breakthrough action id");
+        let to = (from as i32 + step.delta) as usize;
+        [from, to]
+            .map(|cell| cell_text(cell % SIZE, SIZE - cell / SIZE))
+            .to_vec()
     }
 }
 

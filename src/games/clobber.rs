@@ -12,6 +12,7 @@
 use std::fmt;
 
 use super::board_planes::encode_stone_planes;
+use super::board_view::{BoardView, squares_board, stone_cells};
 use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
@@ -505,6 +506,20 @@ impl<const R: usize, const C: usize> Game for Clobber<R, C> {
 
     fn notation_help() -> &'static str {
         "from and to squares, orthogonally adjacent, e.g. b10c10 (column letters from a, row numbers from 1 at the bottom)"
+    }
+
+    /// R × C squares, row 1 at the bottom; a move is its stone's square, then the one it
+    /// clobbers.
+    fn board_view(&self) -> BoardView {
+        let cells = stone_cells((R, C), |r, c| cell_text(c, R - r), |r, c| self.cell(r, c));
+        squares_board(cells, (R, C), true, true)
+    }
+
+    fn move_cells(&self, action: Action) -> Vec<String> {
+        let (from, to) = Self::from_to(action);
+        [from, to]
+            .map(|cell| cell_text(cell % C, R - cell / C))
+            .to_vec()
     }
 }
 

@@ -17,6 +17,7 @@ use std::fmt;
 
 use super::bitset::CellSet;
 use super::board_planes::encode_stone_planes;
+use super::board_view::{BoardView, Layout, letters, numbers, stone_cells};
 use super::cell_text::{cell_text, split_cell};
 use super::game::{Action, EncodingShape, Game, MoveError, Outcome, Player, Symmetry};
 use super::game_params::GameParams;
@@ -248,6 +249,30 @@ impl Game for Connect6 {
 
     fn notation_help() -> &'static str {
         "a column letter a-s and a row number 1-19 from the bottom (j10 is the centre)"
+    }
+
+    /// The lines of the 19 × 19 board; a point is named by its column letter and its row from
+    /// the bottom (`j10`).
+    fn board_view(&self) -> BoardView {
+        let cells = stone_cells(
+            (SIZE, SIZE),
+            |r, c| cell_text(c, SIZE - r),
+            |r, c| self.cell(r, c),
+        );
+        let stars = [3, 9, 15]
+            .iter()
+            .flat_map(|&r| [3, 9, 15].map(|c| (r, c)))
+            .collect();
+        let layout = Layout::Intersections {
+            rows: SIZE,
+            cols: SIZE,
+            stars,
+        };
+        BoardView::new(layout, cells, (letters(SIZE), numbers(SIZE, true)))
+    }
+
+    fn move_cells(&self, action: Action) -> Vec<String> {
+        vec![self.move_to_text(action)]
     }
 }
 

@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+use super::board_view::{BoardView, squares_board, stone_cells};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, Symmetry, push_mask_actions,
 };
@@ -300,6 +301,28 @@ impl Game for ConnectFour {
     fn notation_help() -> &'static str {
         "a column letter a-g (left to right)"
     }
+
+    /// 6 × 7 squares; a cell is named by its column and its row from the bottom (`d1`).
+    fn board_view(&self) -> BoardView {
+        let cells = stone_cells(
+            (ROWS, COLS),
+            |r, c| cell_name(ROWS - 1 - r, c),
+            |r, c| self.cell(ROWS - 1 - r, c),
+        );
+        squares_board(cells, (ROWS, COLS), false, true)
+    }
+
+    /// The cell the stone falls to.
+    fn move_cells(&self, action: Action) -> Vec<String> {
+        let col = action as usize;
+        let row = (0..ROWS).find(|&row| self.cell(row, col).is_none());
+        row.map(|row| cell_name(row, col)).into_iter().collect()
+    }
+}
+
+/// The name of the cell at `row` (0 = bottom), `col`: `d1`.
+fn cell_name(row: usize, col: usize) -> String {
+    format!("{}{}", char::from(b'a' + col as u8), row + 1)
 }
 
 impl fmt::Display for ConnectFour {

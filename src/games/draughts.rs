@@ -28,6 +28,7 @@
 use std::cell::RefCell;
 use std::fmt;
 
+use super::board_view::{BoardView, Cell, Layout, Piece, PieceKind};
 use super::draughts_moves::{
     DraughtsMove, Geometry, Sides, bits, capture_path, geometry_of, has_move, is_capture_path,
     legal_moves,
@@ -691,6 +692,51 @@ impl<const N: usize> Game for Draughts<N> {
 
     fn notation_help() -> &'static str {
         "PDN square numbers: a move as from-to (32-28), a capture as fromxto (28x19), with its landing squares when two captures share them (28x19x10)"
+    }
+
+    /// The board from Black's side at the top; its cells are the dark squares, named by their
+    /// PDN numbers; White (P0) moves first.
+    fn board_view(&self) -> BoardView {
+        let geometry = Self::geometry();
+        let cells = (0..N)
+            .flat_map(|row| (0..N).map(move |col| (row, col)))
+            .filter_map(|(row, col)| {
+                let square = geometry.square_at(row as i32, col as i32)?;
+                Some(Cell {
+                    id: (square + 1).to_string(),
+                    row,
+                    col,
+                    piece: self.piece(square).map(|(owner, king)| Piece {
+                        owner: Some(owner),
+                        kind: if king {
+                            PieceKind::King
+                        } else {
+                            PieceKind::Stone
+                        },
+                    }),
+                    count: None,
+                })
+            })
+            .collect();
+        let layout = Layout::Squares {
+            rows: N,
+            cols: N,
+            checkered: true,
+        };
+        BoardView::new(layout, cells, (Vec::new(), Vec::new())).with_colours(["white", "black"])
+    }
+
+    /// A step's two squares; a capture's start, every landing square and its end.
+    fn move_cells(&self, action: Action) -> Vec<String> {
+        let (from, to, _) = Self::decode(action);
+        let between = self.moves_between(from, to);
+        let squares = match between.iter().find(|(id, _)| *id == action) {
+            Some(&(_, chosen)) if chosen.captured != 0 => {
+                capture_path(Self::geometry(), self.sides(self.to_move), chosen)
+            }
+            _ => vec![from, to],
+        };
+        squares.iter().map(|s| (s + 1).to_string()).collect()
     }
 }
 

@@ -8,6 +8,7 @@
 //! clone them freely; generating legal actions writes into a caller's buffer and allocates
 //! nothing once the buffer has grown to the game's action count.
 
+use super::board_view::BoardView;
 use std::fmt;
 
 /// An action id. Ids equal OpenSpiel's numbering for the same game, so that any move list can be
@@ -211,6 +212,14 @@ pub enum MoveError {
     OutOfRange { id: usize, count: usize },
     #[error("the game is over: no move can be played")]
     GameOver,
+    #[error(
+        "move {text:?} is not legal here; did you mean {meant:?}? (the case of a move says whose it is; legal: {legal})"
+    )]
+    WrongCase {
+        text: String,
+        meant: String,
+        legal: String,
+    },
 }
 
 /// Why a position built from parts (a board, counters, the side to move) was refused.
@@ -362,17 +371,53 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
 
     /// The notation accepted by `move_from_text`, for error messages.
     fn notation_help() -> &'static str;
+
+    /// The position as a drawing is made of (`board_view`): the board's layout, each cell's
+    /// name and content. Default: none (the web page shows the text picture).
+    fn board_view(&self) -> BoardView {
+        BoardView::default()
+    }
+
+    /// The cells a person clicks, in order, to play `action` (legal here), by their names in
+    /// `board_view`: one for a stone, from and to for a step, more for Amazons' arrow or a
+    /// draughts capture's path. None for a move without cells (a pass: a button).
+    fn move_cells(&self, _action: Action) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// Helpers every game gets for free.
 pub trait GameExt: Game {
-    /// Parses and checks a move text for the player to move.
+    /// Parses and checks a move text for the player to move. A text refused whose other case
+    /// is a legal move (Awale's `c` for P0's `C`) is refused naming that move.
     fn parse_legal_move(&self, text: &str) -> Result<Action, MoveError> {
         if self.is_terminal() {
             return Err(MoveError::GameOver);
         }
-        let action = self.move_from_text(text)?;
-        self.check_legal(action, text)
+        let refused = match self.move_from_text(text) {
+            Ok(action) => match self.check_legal(action, text) {
+                Ok(action) => return Ok(action),
+                Err(e) => e,
+            },
+            Err(e) => e,
+        };
+        let other_case: String = text
+            .chars()
+            .map(|c| match c.is_uppercase() {
+                true => c.to_ascii_lowercase(),
+                false => c.to_ascii_uppercase(),
+            })
+            .collect();
+        match self.move_from_text(&other_case) {
+            Ok(action) if other_case != text && self.is_legal(action) => {
+                Err(MoveError::WrongCase {
+                    text: text.to_string(),
+                    meant: self.move_to_text(action),
+                    legal: self.legal_moves_text(),
+                })
+            }
+            _ => Err(refused),
+        }
     }
 
     /// Plays a whitespace-separated list of moves in the game's notation, each checked for

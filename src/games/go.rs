@@ -15,6 +15,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use super::board_view::{BoardView, Layout, numbers, stone_cells};
 use super::game::{Action, EncodingShape, Game, MoveError, Outcome, Player, Symmetry};
 use super::game_params::{GameParams, ParamError, ParamKey, parse_integer, parse_word, word_of};
 use super::registry::GameVisitor;
@@ -560,6 +561,38 @@ impl<const N: usize> Game for Go<N> {
 
     fn notation_help() -> &'static str {
         "a point: column letter (a-j or a-l, no i) and row number from the bottom, e.g. e5, or pass"
+    }
+
+    /// The lines of the board with its star points; a point is named by its column letter
+    /// and its row from the bottom (`e5`).
+    fn board_view(&self) -> BoardView {
+        let name = |r: usize, c: usize| format!("{}{}", char::from(COLUMN_LETTERS[c]), N - r);
+        let cells = stone_cells((N, N), name, |r, c| self.cell(N - 1 - r, c));
+        let edge = if N >= 13 { 3 } else { 2 };
+        let stars = [
+            (edge, edge),
+            (edge, N - 1 - edge),
+            (N / 2, N / 2),
+            (N - 1 - edge, edge),
+            (N - 1 - edge, N - 1 - edge),
+        ];
+        let layout = Layout::Intersections {
+            rows: N,
+            cols: N,
+            stars: stars.to_vec(),
+        };
+        let columns = COLUMN_LETTERS[..N]
+            .iter()
+            .map(|&l| char::from(l).to_string())
+            .collect();
+        BoardView::new(layout, cells, (columns, numbers(N, true)))
+    }
+
+    fn move_cells(&self, action: Action) -> Vec<String> {
+        match action == Self::PASS {
+            true => Vec::new(),
+            false => vec![self.move_to_text(action)],
+        }
     }
 }
 

@@ -18,6 +18,7 @@
 use std::fmt;
 
 use super::bitset::CellSet;
+use super::board_view::{BoardView, Layout, stone_cells};
 use super::cell_text::split_cell;
 use super::game::{Action, EncodingShape, Game, MoveError, Outcome, Player, Symmetry};
 use super::game_params::{GameParams, ParamError, ParamKey, parse_bool};
@@ -312,6 +313,26 @@ impl Game for Gomoku {
 
     fn notation_help() -> &'static str {
         "row,col from 0,0 (top left) to 14,14, as OpenSpiel writes it, or a column letter a-o and a row number 1-15 from the top (h8 is the centre)"
+    }
+
+    /// The lines of the 15 × 15 board; a point is named `row,col` from `0,0` at the top left.
+    fn board_view(&self) -> BoardView {
+        let cells = stone_cells(
+            (SIZE, SIZE),
+            |r, c| format!("{r},{c}"),
+            |r, c| self.cell(r, c),
+        );
+        let layout = Layout::Intersections {
+            rows: SIZE,
+            cols: SIZE,
+            stars: vec![(3, 3), (3, 11), (7, 7), (11, 3), (11, 11)],
+        };
+        let indices: Vec<String> = (0..SIZE).map(|i| i.to_string()).collect();
+        BoardView::new(layout, cells, (indices.clone(), indices))
+    }
+
+    fn move_cells(&self, action: Action) -> Vec<String> {
+        vec![self.move_to_text(action)]
     }
 }
 

@@ -19,6 +19,7 @@
 use std::fmt;
 
 use super::bitset::{CellSet, MAX_CELLS};
+use super::board_view::{BoardView, Cell, Layout, stone};
 use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
@@ -625,6 +626,29 @@ impl<const B: usize> Game for Havannah<B> {
     fn notation_help() -> &'static str {
         "a cell: column letter then row number as on the board's picture (a1 is a corner); \
          P1's first move may be P0's cell (the swap)"
+    }
+
+    /// The hexagon of base B, as the picture stages it: row `y` from the top, its cells by
+    /// increasing `x`.
+    fn board_view(&self) -> BoardView {
+        let cells = (0..Self::SIDE)
+            .flat_map(|y| {
+                let (first, len) = Self::row_span(y);
+                (first..first + len).map(move |x| (x, y, x - first))
+            })
+            .map(|(x, y, col)| Cell {
+                id: cell_text(x, y + 1),
+                row: y,
+                col,
+                piece: stone(self.cell(x, y)),
+                count: None,
+            })
+            .collect();
+        BoardView::new(Layout::Hexagon { side: B }, cells, (Vec::new(), Vec::new()))
+    }
+
+    fn move_cells(&self, action: Action) -> Vec<String> {
+        vec![self.move_to_text(action)]
     }
 }
 

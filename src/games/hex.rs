@@ -15,6 +15,7 @@
 use std::fmt;
 
 use super::bitset::{CellSet, MAX_CELLS};
+use super::board_view::{BoardView, Layout, letters, numbers, stone_cells};
 use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
@@ -450,6 +451,23 @@ impl<const N: usize> Game for Hex<N> {
 
     fn notation_help() -> &'static str {
         "a cell: column letter then row number from the top (a1 is the top left corner), or swap"
+    }
+
+    /// The rhombus, row 1 at the top; P0 joins the top and bottom edges.
+    fn board_view(&self) -> BoardView {
+        let cells = stone_cells((N, N), |r, c| cell_text(c, r + 1), |r, c| self.cell(r, c));
+        let layout = Layout::HexRhombus {
+            size: N,
+            top_bottom: Player::P0,
+        };
+        BoardView::new(layout, cells, (letters(N), numbers(N, false)))
+    }
+
+    fn move_cells(&self, action: Action) -> Vec<String> {
+        match action == Self::SWAP {
+            true => Vec::new(),
+            false => vec![self.move_to_text(action)],
+        }
     }
 }
 

@@ -31,6 +31,7 @@
 
 use std::fmt;
 
+use super::board_view::{BoardView, Cell, Layout};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
     push_mask_actions,
@@ -476,6 +477,41 @@ impl Game for Hus {
     fn notation_help() -> &'static str {
         "the pit number 0-31 in the mover's own numbering (0-15 its outer row from its left, \
          16-31 its inner row from its right)"
+    }
+
+    /// Four rows of 16 pits: P1's outer and inner rows on top, P0's inner and outer rows
+    /// below, each player's pits numbered from its own left; a pit is named by its owner and
+    /// number (`p0:5`).
+    fn board_view(&self) -> BoardView {
+        let cells = [Player::P0, Player::P1]
+            .into_iter()
+            .flat_map(|player| (0..PITS).map(move |pit| (player, pit)))
+            .map(|(player, pit)| {
+                let (row, col) = match (player, pit < 16) {
+                    (Player::P0, true) => (3, pit),
+                    (Player::P0, false) => (2, 31 - pit),
+                    (Player::P1, true) => (0, 15 - pit),
+                    (Player::P1, false) => (1, pit - 16),
+                };
+                Cell {
+                    id: format!("{player}:{pit}"),
+                    row,
+                    col,
+                    piece: None,
+                    count: Some(u32::from(self.pits[player.index()][pit])),
+                }
+            })
+            .collect();
+        let layout = Layout::Pits {
+            rows: 4,
+            cols: 16,
+            stores: None,
+        };
+        BoardView::new(layout, cells, (Vec::new(), Vec::new()))
+    }
+
+    fn move_cells(&self, action: Action) -> Vec<String> {
+        vec![format!("{}:{action}", self.to_move)]
     }
 }
 

@@ -19,6 +19,7 @@
 
 use std::fmt;
 
+use super::board_view::{BoardView, squares_board, stone_cells};
 use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
@@ -594,6 +595,26 @@ impl Game for LinesOfAction {
 
     fn notation_help() -> &'static str {
         "from and to squares joined by - (a move) or x (a capture), e.g. b1-b3 or c1xa3 (ranks 1-8 from Black's side), or pass"
+    }
+
+    /// 8 × 8 squares, row 1 at the bottom; a move is its piece's square, then where it goes.
+    fn board_view(&self) -> BoardView {
+        let cells = stone_cells(
+            (SIZE, SIZE),
+            |r, c| cell_text(c, SIZE - r),
+            |r, c| self.cell(SIZE - 1 - r, c),
+        );
+        squares_board(cells, (SIZE, SIZE), true, true)
+    }
+
+    fn move_cells(&self, action: Action) -> Vec<String> {
+        if action == PASS {
+            return Vec::new();
+        }
+        let (from, to, _) = Self::decode(action);
+        [from, to]
+            .map(|cell| cell_text(cell % SIZE, cell / SIZE + 1))
+            .to_vec()
     }
 }
 

@@ -13,6 +13,7 @@ use std::fmt;
 
 use super::bitset::Bits;
 use super::board_planes::encode_stone_planes;
+use super::board_view::{BoardView, squares_board, stone_cells};
 use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
@@ -410,6 +411,19 @@ impl<const N: usize, const W: usize> Game for Othello<N, W> {
 
     fn notation_help() -> &'static str {
         "a square such as d3 (column letter, row number from the top, as OpenSpiel prints), or pass"
+    }
+
+    /// N × N squares, row 1 at the top.
+    fn board_view(&self) -> BoardView {
+        let cells = stone_cells((N, N), |r, c| cell_text(c, r + 1), |r, c| self.cell(r, c));
+        squares_board(cells, (N, N), false, false)
+    }
+
+    fn move_cells(&self, action: Action) -> Vec<String> {
+        match action == Self::PASS {
+            true => Vec::new(),
+            false => vec![self.move_to_text(action)],
+        }
     }
 }
 

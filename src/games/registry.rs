@@ -130,6 +130,29 @@ register_games! {
 }
 
 impl GameSpec {
+    /// Whether the game has the parameter `key` (`board_size`, `komi`).
+    pub fn has_param(&self, key: &str) -> bool {
+        REGISTERED_GAMES
+            .iter()
+            .find(|g| g.name == self.name())
+            .is_some_and(|g| g.keys.iter().any(|k| k.key == key))
+    }
+
+    /// This game with the parameter `key` set to `value`, the others kept (GTP's `boardsize`
+    /// and `komi`).
+    ///
+    /// # Errors
+    /// A key the game does not have, or a value it refuses.
+    pub fn with_param(&self, key: &str, value: &str) -> Result<GameSpec, GameSpecError> {
+        let mut pairs: Vec<String> = self
+            .changed_params()
+            .into_iter()
+            .filter(|pair| pair.split_once('=').map(|(k, _)| k) != Some(key))
+            .collect();
+        pairs.push(format!("{key}={value}"));
+        format!("{}({})", self.name(), pairs.join(",")).parse()
+    }
+
     /// The shape `[planes, rows, cols]` of the game's network input.
     pub fn encoding_dims(&self) -> [usize; 3] {
         struct Dims;
@@ -281,6 +304,25 @@ impl fmt::Display for GameSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_parameter_is_set_keeping_the_others() {
+        let go: GameSpec = "go(komi=6.5,superko=illegal)".parse().unwrap();
+        assert!(go.has_param("board_size") && go.has_param("komi"));
+        let bigger = go.with_param("board_size", "11").unwrap();
+        assert_eq!(
+            bigger.to_string(),
+            "go(board_size=11,komi=6.5,superko=illegal)"
+        );
+        assert_eq!(
+            bigger.with_param("komi", "7.5").unwrap().to_string(),
+            "go(board_size=11,superko=illegal)",
+            "7.5 is the default komi"
+        );
+        assert!(go.with_param("board_size", "12").is_err());
+        let awale: GameSpec = "awale".parse().unwrap();
+        assert!(!awale.has_param("komi") && awale.with_param("komi", "1").is_err());
+    }
 
     /// Each game's `GameParams` agrees with itself and with its game: a value for every key,
     /// each default read back unchanged by `set` (a key `set` does not know, or a value written

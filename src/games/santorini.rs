@@ -16,6 +16,7 @@
 
 use std::fmt;
 
+use super::board_view::{BoardView, Cell, Piece, PieceKind, squares_board, stone};
 use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
@@ -635,6 +636,46 @@ impl Game for Santorini {
 
     fn notation_help() -> &'static str {
         "lower-case squares: a placement as its square (c3); a turn as from, to and build squares (b2c3d4); a winning climb as from and to (b2c3)"
+    }
+
+    /// 5 × 5 squares, rank 5 at the top: each square's level (1-3), a dome as a block, the
+    /// workers as stones. A turn is the worker, where it goes, then where it builds.
+    fn board_view(&self) -> BoardView {
+        let cells = (0..CELLS)
+            .map(|cell| {
+                let (row, col) = (cell / SIZE, cell % SIZE);
+                let (height, worker) = self.square(row, col);
+                let piece = match (worker, height) {
+                    (Some(owner), _) => stone(Some(owner)),
+                    (None, 4) => Some(Piece {
+                        owner: None,
+                        kind: PieceKind::Block,
+                    }),
+                    (None, _) => None,
+                };
+                Cell {
+                    id: cell_text(col, row + 1),
+                    row: SIZE - 1 - row,
+                    col,
+                    piece,
+                    count: (1..=3).contains(&height).then_some(u32::from(height)),
+                }
+            })
+            .collect();
+        squares_board(cells, (SIZE, SIZE), false, true)
+    }
+
+    fn move_cells(&self, action: Action) -> Vec<String> {
+        let square = |cell: usize| cell_text(cell % SIZE, cell / SIZE + 1);
+        match self.decode(action) {
+            Some(Play::Place(cell)) => vec![square(cell)],
+            Some(Play::Turn { from, to, build }) => [Some(from), Some(to), build]
+                .into_iter()
+                .flatten()
+                .map(square)
+                .collect(),
+            None => Vec::new(),
+        }
     }
 }
 

@@ -34,6 +34,7 @@
 
 use std::fmt;
 
+use super::board_view::{BoardView, Cell, Layout, stone};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
 };
@@ -632,6 +633,53 @@ impl Game for Shobu {
          boards 0-3 (P0's home boards 0 and 1, P1's 2 and 3; the aggressive board is of the other \
          column than the passive one), squares a1-d4 (column, row from P0's side), directions N NE \
          E SE S SW W NW, length 1 or 2"
+    }
+
+    /// The four boards as they face the players: P1's home boards 2 and 3 on top, P0's 0 and
+    /// 1 below, each with row 1 at its bottom; a cell is named by its board and square
+    /// (`0a1`). A move is the passive stone, where it goes, then the aggressive stone (which
+    /// moves the same way).
+    fn board_view(&self) -> BoardView {
+        let cells = (0..BOARDS)
+            .flat_map(|board| (0..16).map(move |square| (board, square)))
+            .map(|(board, square)| {
+                let (board_row, board_col) = (1 - board / 2, board % 2);
+                let owner = [Player::P0, Player::P1]
+                    .into_iter()
+                    .find(|p| self.stones[p.index()][board] >> square & 1 == 1);
+                Cell {
+                    id: format!("{board}{}", square_name(square)),
+                    row: board_row * 4 + 3 - square / 4,
+                    col: board_col * 4 + square % 4,
+                    piece: stone(owner),
+                    count: None,
+                }
+            })
+            .collect();
+        let layout = Layout::Boards {
+            size: 4,
+            rows: 2,
+            cols: 2,
+        };
+        BoardView::new(layout, cells, (Vec::new(), Vec::new()))
+    }
+
+    fn move_cells(&self, action: Action) -> Vec<String> {
+        let parts = ActionParts::of(action);
+        let (dr, dc) = DIRECTION_STEPS[parts.dir];
+        let length = parts.length as i8;
+        let (row, col) = ((parts.passive / 4) as i8, (parts.passive % 4) as i8);
+        let to = ((row + dr * length) * 4 + col + dc * length) as usize;
+        let passive_board = parts.passive_board(self.to_move);
+        vec![
+            format!("{passive_board}{}", square_name(parts.passive)),
+            format!("{passive_board}{}", square_name(to)),
+            format!(
+                "{}{}",
+                parts.aggressive_board(),
+                square_name(parts.aggressive)
+            ),
+        ]
     }
 }
 

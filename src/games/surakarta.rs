@@ -24,6 +24,7 @@
 
 use std::fmt;
 
+use super::board_view::{BoardView, squares_board, stone_cells};
 use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
@@ -547,6 +548,29 @@ impl Game for Surakarta {
 
     fn notation_help() -> &'static str {
         "from and to points, lower-case: b2-c3 (a step), b1xa5 (a capture); the separator may be left out"
+    }
+
+    /// 6 × 6 squares, row 1 at the bottom (the circuits are not drawn); a move is its piece's
+    /// square, then where it goes.
+    fn board_view(&self) -> BoardView {
+        let owner = |r: usize, c: usize| {
+            let cell = (SIZE - 1 - r) * SIZE + c;
+            [Player::P0, Player::P1]
+                .into_iter()
+                .find(|p| self.pieces[p.index()] >> cell & 1 == 1)
+        };
+        let cells = stone_cells((SIZE, SIZE), |r, c| cell_text(c, SIZE - r), owner);
+        squares_board(cells, (SIZE, SIZE), false, true)
+    }
+
+    fn move_cells(&self, action: Action) -> Vec<String> {
+        let (from, to) = (action as usize / CELLS, action as usize % CELLS);
+        if from >= CELLS {
+            return Vec::new();
+        }
+        [from, to]
+            .map(|cell| cell_text(cell % SIZE, cell / SIZE + 1))
+            .to_vec()
     }
 }
 

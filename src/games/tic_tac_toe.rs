@@ -2,6 +2,7 @@
 //! P0 (`x`) moves first; three in a row wins; a full board is a draw. Text: column letter `a`-`c`
 //! then row number `1`-`3` from the top (`a1` is cell 0, `c3` cell 8).
 
+use super::board_view::{BoardView, Cell, squares_board, stone};
 use std::fmt;
 
 use super::game::{
@@ -283,6 +284,24 @@ impl Game for TicTacToe {
 
     fn notation_help() -> &'static str {
         "a column letter a-c then a row number 1-3 from the top, e.g. b2"
+    }
+
+    /// 3 × 3 squares, row 1 at the top.
+    fn board_view(&self) -> BoardView {
+        let cells = (0..CELLS)
+            .map(|cell| Cell {
+                id: Self::action_to_text(self.to_move, cell as Action),
+                row: cell / 3,
+                col: cell % 3,
+                piece: stone(self.cell(cell)),
+                count: None,
+            })
+            .collect();
+        squares_board(cells, (3, 3), false, false)
+    }
+
+    fn move_cells(&self, action: Action) -> Vec<String> {
+        vec![self.move_to_text(action)]
     }
 }
 

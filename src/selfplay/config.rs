@@ -467,7 +467,16 @@ mod tests {
         );
         assert_eq!(s.replay.batch_size, 128);
         assert_eq!(s.selection.distribution, Distribution::Ordinal);
-        assert_eq!(s.evaluation, None);
+        // No periodic evaluation; one at the run's end, 20 games against UCT at 100 ms a move.
+        let evaluation = s.evaluation.expect("the evaluation at the run's end");
+        assert_eq!(
+            (evaluation.every_games, evaluation.at_end, evaluation.games),
+            (0, true, 20)
+        );
+        assert_eq!(
+            evaluation.budget.time,
+            Some(std::time::Duration::from_millis(100))
+        );
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Durations as people write them in configs and on the command line: `90s`, `20m`, `1h30m`,
-//! `250ms`, `1.5h`, or a plain number of seconds. At most [`MAX_DURATION`] (100 years): longer
-//! texts are refused with a message instead of overflowing.
+//! `250ms`, `1.5h`. The unit is required: a bare `50` is refused ("add a unit: 50ms or 50s"),
+//! as `time=50` silently meaning 50 seconds a move surprised users who meant milliseconds. At
+//! most [`MAX_DURATION`] (100 years): longer texts are refused with a message instead of
+//! overflowing.
 
 use std::fmt;
 use std::str::FromStr;
@@ -14,8 +16,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct DurationText(pub Duration);
 
-const EXPECTED: &str =
-    "a duration such as 90s, 20m, 1h30m, 250ms or a number of seconds, at most 36500d";
+const EXPECTED: &str = "a duration such as 90s, 20m, 1h30m or 250ms, at most 36500d";
 
 /// The longest duration accepted anywhere (100 years of 365 days): far beyond any run, and far
 /// from the limits of `Duration` and `Instant` arithmetic.
@@ -30,10 +31,8 @@ impl FromStr for DurationText {
         if trimmed.is_empty() {
             return Err(bad());
         }
-        if let Ok(seconds) = trimmed.parse::<f64>() {
-            return seconds_to_duration(seconds)
-                .map(DurationText)
-                .ok_or_else(bad);
+        if trimmed.chars().all(|c| c.is_ascii_digit() || c == '.') {
+            return Err(unit_missing(trimmed));
         }
         let mut total = 0.0f64;
         let mut rest = trimmed;
@@ -62,6 +61,14 @@ impl FromStr for DurationText {
         }
         seconds_to_duration(total).map(DurationText).ok_or_else(bad)
     }
+}
+
+/// The error of a number written without its unit.
+fn unit_missing(number: &str) -> ConfigError {
+    ConfigError::new(
+        "bad duration",
+        format!("{number:?} has no unit: add a unit: {number}ms or {number}s"),
+    )
 }
 
 /// `seconds` as a `Duration`, if it is a number in [0, MAX_DURATION].
@@ -112,15 +119,13 @@ impl<'de> Deserialize<'de> for DurationText {
                 v.parse().map_err(E::custom)
             }
             fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<DurationText, E> {
-                seconds_to_duration(v)
-                    .map(DurationText)
-                    .ok_or_else(|| E::custom(format!("bad duration {v}: expected {EXPECTED}")))
+                Err(E::custom(unit_missing(&v.to_string())))
             }
             fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<DurationText, E> {
-                self.visit_f64(v as f64)
+                Err(E::custom(unit_missing(&v.to_string())))
             }
             fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<DurationText, E> {
-                self.visit_f64(v as f64)
+                Err(E::custom(unit_missing(&v.to_string())))
             }
         }
         deserializer.deserialize_any(Visitor)
@@ -138,7 +143,7 @@ mod tests {
         assert_eq!(d("1h30m"), Ok(Duration::from_secs(5400)));
         assert_eq!(d("250ms"), Ok(Duration::from_millis(250)));
         assert_eq!(d("1.5h"), Ok(Duration::from_secs(5400)));
-        assert_eq!(d("12"), Ok(Duration::from_secs(12)));
+        assert_eq!(d("0ms"), Ok(Duration::ZERO));
         for bad in [
             "",
             "h",
@@ -162,6 +167,14 @@ mod tests {
             );
         }
         assert_eq!(d("36500d"), Ok(MAX_DURATION));
+        for bare in ["50", "2", "0.5", " 12 "] {
+            let message = d(bare).unwrap_err().to_string();
+            let number = bare.trim();
+            assert!(
+                message.contains(&format!("add a unit: {number}ms or {number}s")),
+                "{bare}: {message}"
+            );
+        }
         assert_eq!(DurationText(Duration::from_secs(5400)).to_string(), "1h30m");
         assert_eq!(
             DurationText(Duration::from_millis(1500)).to_string(),

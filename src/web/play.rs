@@ -10,6 +10,7 @@ use std::time::Duration;
 use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 
+use super::board_svg::board_svg;
 use super::web_error::WebError;
 use crate::arena::game_session::result_sentence;
 use crate::arena::{AgentFactory, AgentRng, AgentSpec, ModelSource};
@@ -55,6 +56,15 @@ pub struct PositionView {
     pub score_p0: Option<i32>,
     /// How to write a move.
     pub notation: &'static str,
+    /// The board drawn (`board_svg`), its cells named `data-cell`; `None` for a game without a
+    /// drawing (then `picture`).
+    pub board_svg: Option<String>,
+    /// The colours of P0's and P1's pieces in the drawing (`black`, `white`).
+    pub colours: [&'static str; 2],
+    /// For each legal move (as `legal`), the cells a person clicks to play it, in order.
+    pub legal_cells: Vec<Vec<String>>,
+    /// The cells of the last move played, marked on the board.
+    pub last_move_cells: Vec<String>,
 }
 
 /// An agent's reply: its move, its value of the position before it (P0's view, when it
@@ -72,13 +82,23 @@ fn parse_game(text: &str) -> Result<GameSpec, WebError> {
         .map_err(|e| WebError::bad_request(format!("game {text:?}: {e}")))
 }
 
-fn view<G: Game>(game: &str, position: &G, moves: Vec<String>) -> PositionView {
+fn view<G: Game>(
+    game: &str,
+    position: &G,
+    moves: Vec<String>,
+    last_move_cells: Vec<String>,
+) -> PositionView {
     let mut legal = Vec::new();
     if !position.is_terminal() {
         position.legal_actions(&mut legal);
     }
     let outcome = position.outcome();
+    let board = position.board_view();
     PositionView {
+        board_svg: board_svg(&board, &last_move_cells),
+        colours: board.colours,
+        legal_cells: legal.iter().map(|&a| position.move_cells(a)).collect(),
+        last_move_cells,
         name: G::NAME,
         game: game.to_string(),
         ply: position.ply(),
@@ -103,26 +123,31 @@ pub fn position_view(request: &PositionRequest) -> Result<PositionView, WebError
     impl GameVisitor for Show<'_> {
         type Output = Result<PositionView, WebError>;
         fn visit<G: Game>(self, initial: G) -> Self::Output {
-            let (position, moves) = replay(initial, &self.0.moves)?;
-            Ok(view(&self.0.game, &position, moves))
+            let (position, moves, last) = replay(initial, &self.0.moves)?;
+            Ok(view(&self.0.game, &position, moves, last))
         }
     }
     parse_game(&request.game)?.visit(Show(request))
 }
 
-/// The position after `moves` from the start, and the moves as the game writes them (a
-/// request may spell them in another case).
-fn replay<G: Game>(initial: G, moves: &[String]) -> Result<(G, Vec<String>), WebError> {
+/// The position after `moves` from the start, the moves as the game writes them (a request
+/// may spell them in another case), and the cells of the last one.
+fn replay<G: Game>(
+    initial: G,
+    moves: &[String],
+) -> Result<(G, Vec<String>, Vec<String>), WebError> {
     let mut texts = Vec::with_capacity(moves.len());
     let mut position = initial;
+    let mut last_cells = Vec::new();
     for (ply, text) in moves.iter().enumerate() {
         let action = position
             .parse_legal_move(text)
             .map_err(|e| WebError::bad_request(format!("move {} ({text:?}): {e}", ply + 1)))?;
         texts.push(position.move_to_text(action));
+        last_cells = position.move_cells(action);
         position.play(action);
     }
-    Ok((position, texts))
+    Ok((position, texts, last_cells))
 }
 
 /// The longest an agent of `descent serve` may think about one move: a spec asking for more
@@ -248,7 +273,7 @@ pub fn agent_move(
         fn visit<G: Game>(self, initial: G) -> Self::Output {
             let Move(request, cache) = self;
             let game = &request.position.game;
-            let (position, mut moves) = replay(initial, &request.position.moves)?;
+            let (position, mut moves, _) = replay(initial, &request.position.moves)?;
             if position.is_terminal() {
                 return Err(WebError::bad_request(
                     "the game is over: the agent has no move",
@@ -265,11 +290,37 @@ pub fn agent_move(
             Ok(AgentMoveView {
                 chosen,
                 value_p0: choice.value_p0,
-                position: view(game, &after, moves),
+                position: view(game, &after, moves, position.move_cells(choice.action)),
             })
         }
     }
     parse_game(&request.position.game)?.visit(Move(request, cache))
+}
+
+/// An agent spec checked for a game without playing: the page asks before a game starts, so a
+/// typo (`mcts:itres=10`) is refused at once, not at the agent's first move.
+#[derive(Clone, Debug, Deserialize)]
+pub struct AgentCheckRequest {
+    pub game: String,
+    pub agent: String,
+}
+
+/// Builds (and caches) the agent of `request`, or says why it cannot be.
+///
+/// # Errors
+/// A bad game or agent spec, or a network that does not load or is not of this game.
+pub fn check_agent(request: &AgentCheckRequest, cache: &AgentCache) -> Result<(), WebError> {
+    struct Check<'a>(&'a AgentCheckRequest, &'a AgentCache);
+    impl GameVisitor for Check<'_> {
+        type Output = Result<(), WebError>;
+        fn visit<G: Game>(self, _initial: G) -> Self::Output {
+            let Check(request, cache) = self;
+            cache
+                .factory::<G>(&request.game, &request.agent)
+                .map(|_| ())
+        }
+    }
+    parse_game(&request.game)?.visit(Check(request, cache))
 }
 
 /// A registered game as the page lists it.

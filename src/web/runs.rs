@@ -10,7 +10,8 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::web_error::WebError;
-use crate::selfplay::run::run_dir::{CONFIG_FILE, METRICS_FILE};
+use crate::selfplay::config::RecipeName;
+use crate::selfplay::run::run_dir::{CONFIG_FILE, LADDER_FILE, METRICS_FILE};
 
 /// The file of a run's self-play games (one JSON line per game learned).
 pub use crate::selfplay::telemetry::games_log::GAMES_FILE;
@@ -62,6 +63,13 @@ pub struct RunSummary {
     pub idle_seconds: f64,
     /// The games of its checkpoints, oldest first.
     pub checkpoints: Vec<u64>,
+    /// Its last evaluation against the baseline (a metrics `evaluation` line, as the page
+    /// draws it), if any: how strong the run is now.
+    pub strength: Option<Value>,
+    /// The run's recipe (`athenan`, `alphazero`, `exit`) and the agent kind its networks play
+    /// as (`ubfms`, `puct`, `exit`).
+    pub recipe: String,
+    pub player: String,
 }
 
 /// The runs under `root` (the root itself when it is one, and its subdirectories that are),
@@ -121,19 +129,92 @@ pub fn summary(path: &Path, name: String) -> RunSummary {
         .ok()
         .and_then(|t| t.elapsed().ok())
         .map_or(0.0, |d| d.as_secs_f64());
-    let last_game = last_lines(&metrics, 64 << 10)
-        .into_iter()
-        .rev()
-        .find(|line| line.get("kind").and_then(Value::as_str) == Some("game"));
-    let number = |key: &str| last_game.as_ref().and_then(|l| l.get(key)?.as_f64());
+    let tail = last_lines(&metrics, 64 << 10);
+    let last_of = |kind: &str| {
+        tail.iter()
+            .rev()
+            .find(|line| line.get("kind").and_then(Value::as_str) == Some(kind))
+    };
+    let last_game = last_of("game");
+    let number = |key: &str| last_game.and_then(|l| l.get(key)?.as_f64());
+    let recipe = run_recipe(path);
     RunSummary {
         game: run_game(path),
         games: number("game").unwrap_or(0.0) as u64,
         elapsed_seconds: number("elapsed_seconds").unwrap_or(0.0),
         idle_seconds,
         checkpoints: checkpoints(path),
+        strength: last_of("evaluation").and_then(chart_point),
+        player: recipe.player_kind().to_string(),
+        recipe: recipe.name().to_string(),
         name,
     }
+}
+
+/// The recipe named by the run's config.yaml (`athenan` when it names none or cannot be read).
+fn run_recipe(run: &Path) -> RecipeName {
+    read_small_text(&run.join(CONFIG_FILE))
+        .ok()
+        .and_then(|text| serde_saphyr::from_str::<Value>(&text).ok())
+        .and_then(|config| serde_json::from_value(config.get("recipe")?.clone()).ok())
+        .unwrap_or_default()
+}
+
+/// The largest ladder or evaluation report read (a ladder without its games is a few
+/// kilobytes; an evaluation's report holds every game's moves).
+const MAX_REPORT_BYTES: u64 = 16 << 20;
+
+/// The run's ladder (`descent ladder`), if one was written: its networks with their ratings,
+/// the anchor, the best.
+pub fn ladder(run: &Path) -> Option<Value> {
+    let mut text = String::new();
+    open_regular(&run.join(LADDER_FILE))
+        .ok()?
+        .take(MAX_REPORT_BYTES)
+        .read_to_string(&mut text)
+        .ok()?;
+    let report: Value = serde_json::from_str(&text).ok()?;
+    let keep = ["anchor", "games_per_pair", "networks", "best", "seconds"];
+    Some(Value::Object(
+        keep.iter()
+            .filter_map(|k| Some(((*k).to_string(), report.get(*k)?.clone())))
+            .collect(),
+    ))
+}
+
+/// The reports of `descent eval --out DIR` written inside the run (DIR one level under it),
+/// newest first, at most 20: each one's directory, agents and result.
+pub fn evaluation_reports(run: &Path) -> Vec<Value> {
+    let mut found: Vec<(std::time::SystemTime, Value)> = fs::read_dir(run)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let path = entry.path().join("report.json");
+            let file = open_regular(&path).ok()?;
+            let modified = file.metadata().ok()?.modified().ok()?;
+            let mut text = String::new();
+            file.take(MAX_REPORT_BYTES).read_to_string(&mut text).ok()?;
+            let report: Value = serde_json::from_str(&text).ok()?;
+            let summary = report.get("summary")?;
+            Some((
+                modified,
+                json!({
+                    "dir": entry.file_name().to_string_lossy(),
+                    "agent": report.get("agent")?,
+                    "opponent": report.get("opponent")?,
+                    "games": summary.get("games")?,
+                    "wins": summary.get("wins")?,
+                    "draws": summary.get("draws")?,
+                    "losses": summary.get("losses")?,
+                    "win_minus_loss": summary.get("win_minus_loss")?,
+                    "win_minus_loss_ci95": summary.get("win_minus_loss_ci95")?,
+                }),
+            ))
+        })
+        .collect();
+    found.sort_by_key(|(modified, _)| std::cmp::Reverse(*modified));
+    found.into_iter().take(20).map(|(_, v)| v).collect()
 }
 
 /// The game spec named by the run's config.yaml.
@@ -229,8 +310,12 @@ fn chart_point(line: &Value) -> Option<Value> {
         "evaluation" => pick(&[
             "kind",
             "game",
+            "at_end",
+            "baseline",
             "opponent",
             "win_minus_loss",
+            "win_minus_loss_ci95",
+            "mean_score",
             "ci95",
             "wins",
             "draws",
@@ -286,6 +371,67 @@ mod tests {
         fs::write(run.join(CONFIG_FILE), "game: awale\nseed: 1\n").unwrap();
         fs::write(run.join(METRICS_FILE), metrics).unwrap();
         run
+    }
+
+    /// A run's strength: its last evaluation in the list; its ladder and the evaluation
+    /// reports written inside it on its page; nothing for what is not there or not valid.
+    #[test]
+    fn a_runs_strength_ladder_and_evaluation_reports_are_found() {
+        let root = tempfile::tempdir().unwrap();
+        let run = write_run(
+            root.path(),
+            "r",
+            "{\"kind\":\"evaluation\",\"game\":2,\"win_minus_loss\":0.1,\"win_minus_loss_ci95\":[-0.3,0.5]}\n\
+             {\"kind\":\"game\",\"game\":3}\n\
+             {\"kind\":\"evaluation\",\"game\":3,\"at_end\":true,\"baseline\":\"mcts:time=100ms\",\"win_minus_loss\":0.5,\"win_minus_loss_ci95\":[0.1,0.8],\"player\":\"not drawn\"}\n",
+        );
+        fs::write(
+            run.join(CONFIG_FILE),
+            "game: connect_four\nrecipe: alphazero\n",
+        )
+        .unwrap();
+        let summary = summary(&run, "r".into());
+        let strength = summary.strength.unwrap();
+        assert_eq!(
+            (strength["game"].as_u64(), &strength["at_end"]),
+            (Some(3), &json!(true))
+        );
+        assert_eq!(strength["win_minus_loss_ci95"], json!([0.1, 0.8]));
+        assert!(strength.get("player").is_none(), "only what the page draws");
+        assert_eq!(
+            (summary.recipe.as_str(), summary.player.as_str()),
+            ("alphazero", "puct")
+        );
+
+        assert_eq!(ladder(&run), None);
+        fs::write(run.join(LADDER_FILE), "{not json").unwrap();
+        assert_eq!(ladder(&run), None);
+        fs::write(
+            run.join(LADDER_FILE),
+            r#"{"anchor": "random", "best": 4, "networks": [{"games": 4, "elo": 120.0}], "tournament": {"matches": []}}"#,
+        )
+        .unwrap();
+        let found = ladder(&run).unwrap();
+        assert_eq!(
+            (found["anchor"].as_str(), found["best"].as_u64()),
+            (Some("random"), Some(4))
+        );
+        assert!(found.get("tournament").is_none());
+
+        assert!(evaluation_reports(&run).is_empty());
+        let report = json!({"agent": "puct:model=r,time=1s", "opponent": "mcts:time=1s",
+            "summary": {"games": 4, "wins": 3, "draws": 0, "losses": 1, "win_minus_loss": 0.5,
+            "win_minus_loss_ci95": [-0.2, 0.9]}, "games": []});
+        fs::create_dir(run.join("vs-mcts")).unwrap();
+        fs::write(run.join("vs-mcts/report.json"), report.to_string()).unwrap();
+        fs::create_dir(run.join("broken")).unwrap();
+        fs::write(run.join("broken/report.json"), "[]").unwrap();
+        let reports = evaluation_reports(&run);
+        assert_eq!(reports.len(), 1, "{reports:?}");
+        assert_eq!(
+            (reports[0]["dir"].as_str(), reports[0]["wins"].as_u64()),
+            (Some("vs-mcts"), Some(3))
+        );
     }
 
     #[test]

@@ -19,7 +19,8 @@ use serde_json::{Value, json};
 
 use super::host_check::HostCheck;
 use super::play::{
-    AgentCache, AgentMoveRequest, PositionRequest, agent_move, game_list, position_view,
+    AgentCache, AgentCheckRequest, AgentMoveRequest, PositionRequest, agent_move, check_agent,
+    game_list, position_view,
 };
 use super::runs;
 use super::web_error::WebError;
@@ -78,6 +79,7 @@ pub fn router(state: ServerState) -> Router {
         .route("/api/runs/{name}/games", get(run_games))
         .route("/api/position", post(position))
         .route("/api/agent-move", post(agent))
+        .route("/api/agent-check", post(agent_check))
         .fallback(|| async { WebError::not_found("no such page or API route") })
         .layer(middleware::from_fn_with_state(state.clone(), check_host))
         .with_state(state)
@@ -124,6 +126,8 @@ async fn run_details(
             "summary": summary,
             "config": runs::config_text(&run),
             "model": run.display().to_string(),
+            "ladder": runs::ladder(&run),
+            "evaluation_reports": runs::evaluation_reports(&run),
         })))
     })
     .await
@@ -202,6 +206,18 @@ async fn agent(
     tokio::task::spawn_blocking(search)
         .await
         .map_err(|e| WebError::internal(format!("the agent failed: {e}")))?
+}
+
+async fn agent_check(
+    State(state): Shared,
+    request: Result<Json<AgentCheckRequest>, JsonRejection>,
+) -> Result<impl IntoResponse, WebError> {
+    let request = body(request)?;
+    tokio::task::spawn_blocking(move || {
+        check_agent(&request, &state.agents).map(|()| Json(json!({"ok": true})))
+    })
+    .await
+    .map_err(|e| WebError::internal(format!("the agent could not be checked: {e}")))?
 }
 
 /// Sets its flag when dropped.

@@ -168,6 +168,64 @@ fn unknown_games_and_parameters_are_refused() {
     assert!(stderr(&out).contains("seeds"), "{}", stderr(&out));
 }
 
+/// A bare number is no duration: `time=50` once meant 50 seconds a move to users who meant
+/// milliseconds. On the command line, in an agent spec and in a YAML file, the message says
+/// which unit to add.
+#[test]
+fn durations_without_a_unit_are_refused_naming_the_fix() {
+    let out = descent(&[
+        "eval",
+        "--game",
+        "tic_tac_toe",
+        "--agent",
+        "mcts:time=50",
+        "--opponent",
+        "random",
+        "--games",
+        "2",
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("add a unit: 50ms or 50s"),
+        "{}",
+        stderr(&out)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("bare.yaml");
+    std::fs::write(&config, "game: tic_tac_toe\nsearch:\n  time: 2\n").unwrap();
+    let run = dir.path().join("run");
+    let out = descent(&[
+        "train",
+        config.to_str().unwrap(),
+        "--run-dir",
+        run.to_str().unwrap(),
+        "--max-games",
+        "1",
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("add a unit: 2ms or 2s") && stderr(&out).contains("time"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!run.exists(), "nothing written for a refused config");
+    let out = descent(&[
+        "play",
+        "--game",
+        "tic_tac_toe",
+        "--agent",
+        "random",
+        "--time",
+        "3",
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("add a unit: 3ms or 3s"),
+        "{}",
+        stderr(&out)
+    );
+}
+
 #[test]
 fn bench_rules_prints_one_json_object() {
     let out = descent(&[

@@ -22,7 +22,7 @@ fn trained_run(dir: &Path) -> PathBuf {
     let config = dir.join("ttt.yaml");
     std::fs::write(
         &config,
-        "game: tic_tac_toe\nseed: 3\nsearch:\n  iterations: 20\nreplay:\n  games: 4\n  batch_size: 32\n",
+        "game: tic_tac_toe\nseed: 3\nsearch:\n  iterations: 20\nreplay:\n  games: 4\n  batch_size: 32\nevaluation:\n  at_end: false\n",
     )
     .unwrap();
     let run = dir.join("run");
@@ -363,6 +363,41 @@ fn play_through_stdin_refuses_bad_moves_gives_hints_and_finishes() {
     );
 }
 
+/// A network that knows its game makes `--game` optional; without one, the message says to
+/// give it.
+#[test]
+fn the_game_defaults_to_the_networks_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, file, _) = trained_and_exported(dir.path(), &["--no-safetensors"]);
+    let agent = format!("ubfms:model={},iters=10", file.display());
+    let out = descent(&[
+        "eval",
+        "--agent",
+        &agent,
+        "--opponent",
+        "random",
+        "--games",
+        "2",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("on tic_tac_toe: 2 games"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let out = descent(&[
+        "eval",
+        "--agent",
+        "random",
+        "--opponent",
+        "greedy",
+        "--games",
+        "2",
+    ]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("give --game"), "{}", stderr(&out));
+}
+
 #[test]
 fn play_quits_on_request_and_at_end_of_input() {
     for input in ["quit\n", ""] {
@@ -378,6 +413,13 @@ fn play_quits_on_request_and_at_end_of_input() {
             "{stdout}"
         );
     }
+    // P1 plays the lower-case houses: `C` is refused naming `c`.
+    let output = descent_with_input(
+        &["play", "--game", "awale", "--agent", "greedy", "--as", "p1"],
+        "C\nquit\n",
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("did you mean \"c\"?"), "{stdout}");
 }
 
 /// Every weight times NaN.

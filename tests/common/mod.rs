@@ -49,6 +49,15 @@ pub fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
+/// `extra` YAML with `evaluation.at_end` off (20 games at 100 ms a move would make every small
+/// run of the tests slow) unless it has its own `evaluation:` section.
+pub fn without_end_evaluation(extra: &str) -> String {
+    match extra.contains("evaluation:") {
+        true => extra.to_string(),
+        false => format!("{extra}\nevaluation: {{at_end: false}}\n"),
+    }
+}
+
 /// Writes a small tic-tac-toe training configuration (fast enough to run several times) with
 /// `extra` YAML appended, as `dir/small.yaml`; returns its path.
 pub fn write_small_config(dir: &std::path::Path, extra: &str) -> String {
@@ -56,7 +65,8 @@ pub fn write_small_config(dir: &std::path::Path, extra: &str) -> String {
     std::fs::write(
         &path,
         format!(
-            "game: tic_tac_toe\nseed: 5\nsearch:\n  iterations: 20\nreplay:\n  games: 4\n  duplication: 2\n  batch_size: 32\n{extra}"
+            "game: tic_tac_toe\nseed: 5\nsearch:\n  iterations: 20\nreplay:\n  games: 4\n  duplication: 2\n  batch_size: 32\n{}",
+            without_end_evaluation(extra)
         ),
     )
     .unwrap();

@@ -309,3 +309,28 @@ fn bad_descriptions_are_refused_with_a_reason() {
         assert!(err.problem.contains(needle), "{text:?}: {err}");
     }
 }
+
+/// A move in the other player's case is refused naming the move meant: P0 plays `C`, `c` is a
+/// house of P1's.
+#[test]
+fn a_move_in_the_wrong_case_is_refused_with_the_move_meant() {
+    let start = Awale::new(&AwaleParams::default());
+    let error = start.parse_legal_move("c").unwrap_err();
+    assert!(
+        matches!(&error, descent::games::MoveError::WrongCase { meant, .. } if meant == "C"),
+        "{error:?}"
+    );
+    assert!(error.to_string().contains("did you mean \"C\"?"), "{error}");
+    // A text that is no move in either case keeps its own error.
+    let error = start.parse_legal_move("z").unwrap_err();
+    assert!(
+        !matches!(error, descent::games::MoveError::WrongCase { .. }),
+        "{error:?}"
+    );
+    let mut after = start.clone();
+    after.play(start.parse_legal_move("C").unwrap());
+    assert_eq!(
+        after.move_to_text(after.parse_legal_move("c").unwrap()),
+        "c"
+    );
+}

@@ -1,7 +1,7 @@
 //! `descent serve` in a real browser: headless Chromium driven through chromedriver (WebDriver)
-//! opens a training run, sees its loss curve drawn, steps through one of its self-play games,
-//! and plays a whole tic-tac-toe game against an agent by clicking the legal moves until the
-//! result shows.
+//! opens a training run, sees its loss curve drawn, steps through one of its self-play games on
+//! the drawn board, and plays whole games against an agent by clicking the cells of the drawn
+//! board — tic-tac-toe (squares), Hex (hexagons) and Awale (pits) — until the result shows.
 //!
 //! Needs `chromium` and `chromedriver` (Debian: `apt-get install chromium chromium-driver`;
 //! `.ci/run` installs them). Without them the test says so and passes, unless
@@ -119,27 +119,51 @@ fn drive(session: &Session, url: &str) {
     assert_eq!(path.matches('L').count(), 3, "4 games, 4 points: {path}");
     assert!(text_of(session, "#run-summary").contains("4 games learned"));
 
-    // A self-play game, one move forward.
+    // A self-play game on the drawn board, one move forward: its first stone appears, and
+    // the move is marked.
     session.goto(&format!("{url}/#/run/tiny/game/0"));
-    let start = text_of(session, "#viewer-board");
+    session.wait_for("#viewer-drawing svg.board");
+    assert!(
+        session.find("#viewer-drawing .piece").is_err(),
+        "ply 0: an empty board"
+    );
     click(session, "#viewer-next");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while text_of(session, "#viewer-board") == start {
-        assert!(
-            Instant::now() < deadline,
-            "the board did not change after ▶"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    session.wait_for("#viewer-drawing .cell.last .piece");
     assert!(text_of(session, "#viewer-info").contains("search value"));
 
-    // A whole game against MCTS, clicking the first legal move each turn, with an undo.
+    // Whole games against MCTS, clicking the cells the page offers, with an undo in the first.
     session.goto(&format!(
         "{url}/#/play?game=tic_tac_toe&agent=mcts:iters=300&side=p0"
     ));
-    click(session, "#legal-moves button.legal-move");
+    click(session, "#board-drawing .cell.target");
     click(session, "#undo");
-    let deadline = Instant::now() + Duration::from_secs(60);
+    play_to_the_end(session, 9);
+    let status = text_of(session, "#status");
+    assert!(
+        status.contains("agent's value") && status.contains("game over"),
+        "{status}"
+    );
+    for (game, side, moves) in [("hex", "p0", 121), ("awale", "p1", 400)] {
+        session.goto(&format!(
+            "{url}/#/play?game={game}&agent=mcts:iters=50&side={side}"
+        ));
+        assert!(text_of(session, "#sides").contains(&format!("You: {side}")));
+        play_to_the_end(session, moves);
+    }
+    let error = session.find("#error").unwrap();
+    assert!(
+        session.attribute(&error, "hidden").unwrap().is_some(),
+        "no error shown"
+    );
+}
+
+/// Plays the person's side of the game on the page to its end by clicking a cell the board
+/// marks as a target (or a move's button where a move has no cell: a pass), at most
+/// `max_clicks` times; checks the result shown.
+fn play_to_the_end(session: &Session, max_clicks: usize) {
+    session.wait_for("#board-drawing svg.board");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut clicks = 0;
     loop {
         assert!(Instant::now() < deadline, "the game did not end");
         let result = text_of(session, "#result");
@@ -150,19 +174,21 @@ fn drive(session: &Session, url: &str) {
                     .any(|r| result.contains(r)),
                 "{result}"
             );
-            break;
+            assert!(clicks > 0, "the person played");
+            return;
         }
-        match session.find("#legal-moves button.legal-move") {
+        let target = session
+            .find("#board-drawing .cell.target")
+            .or_else(|_| session.find("#legal-moves button.legal-move"));
+        match target {
             // The page may redraw between finding and clicking: try again then.
-            Ok(button) => drop(session.click(&button)),
-            Err(_) => std::thread::sleep(Duration::from_millis(100)),
+            Ok(element) => {
+                if session.click(&element).is_ok() {
+                    clicks += 1;
+                    assert!(clicks <= max_clicks, "more clicks than the game has moves");
+                }
+            }
+            Err(_) => std::thread::sleep(Duration::from_millis(50)),
         }
     }
-    let status = text_of(session, "#status");
-    assert!(status.contains("agent's value"), "{status}");
-    let error = session.find("#error").unwrap();
-    assert!(
-        session.attribute(&error, "hidden").unwrap().is_some(),
-        "no error shown"
-    );
 }

@@ -70,8 +70,18 @@ fn the_api_shows_runs_and_plays_and_refuses_bad_requests() {
     );
     assert_eq!(status, 200, "{reply}");
     assert_eq!(reply["position"]["ply"], 2);
+    let (status, reply) = server.json(
+        "POST",
+        "/api/agent-check",
+        Some(r#"{"game": "connect_four", "agent": "mcts:iters=10"}"#),
+    );
+    assert_eq!(
+        (status, &reply["ok"]),
+        (200, &serde_json::json!(true)),
+        "{reply}"
+    );
 
-    let bad: [(&str, &str, Option<&str>, u16, &str); 9] = [
+    let bad: [(&str, &str, Option<&str>, u16, &str); 10] = [
         ("GET", "/api/runs/missing", None, 404, "missing"),
         (
             "GET",
@@ -116,6 +126,14 @@ fn the_api_shows_runs_and_plays_and_refuses_bad_requests() {
             Some(r#"{"game": "tic_tac_toe", "agent": "ubfms:model=/no/such/net"}"#),
             400,
             "/no/such/net",
+        ),
+        // A typo in the spec is refused before any game starts.
+        (
+            "POST",
+            "/api/agent-check",
+            Some(r#"{"game": "tic_tac_toe", "agent": "mcts:itres=10"}"#),
+            400,
+            "unknown key \"itres\"",
         ),
     ];
     for (method, path, body, expected, mention) in bad {

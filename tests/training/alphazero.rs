@@ -131,11 +131,20 @@ fn an_alphazero_run_checkpoints_resumes_and_plays_as_an_agent() {
 
     let yaml = "game: tic_tac_toe\nrecipe: alphazero\nnetwork: {architecture: resnet-b0c8-fc16}\n\
         alphazero: {simulations: 20, parallel_games: 16, window: 512, batch_size: 32}\n\
-        run: {max_games: 32}\ncheckpoint: {every_games: 16}\n";
+        run: {max_games: 32}\ncheckpoint: {every_games: 16}\n\
+        evaluation: {games: 2, iterations_per_move: 20}\n";
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("run");
     let (config, summary) = train_new_run(yaml, &root);
-    assert_eq!(summary.unwrap().total_games, 32);
+    let summary = summary.unwrap();
+    assert_eq!(summary.total_games, 32);
+    // No periodic evaluation; one at the run's end, of the final network, playing PUCT.
+    let strength = summary.strength.expect("an evaluation at the run's end");
+    assert_eq!(
+        (strength.games, strength.baseline.as_str()),
+        (2, "mcts:iters=20")
+    );
+    assert!(strength.player.starts_with("puct:"), "{}", strength.player);
     let mut settings = config.validate().unwrap();
     settings.run.max_games = Some(64);
     let run_dir = RunDir::open_for_writing(&root).unwrap();
@@ -152,6 +161,21 @@ fn an_alphazero_run_checkpoints_resumes_and_plays_as_an_agent() {
         .filter(|l| l.contains("alphazero_round"))
         .count();
     assert_eq!(rounds, 4, "16 games a round, 64 games");
+    let at_end: Vec<u64> = metrics
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|l| l["kind"] == "evaluation")
+        .map(|l| {
+            assert_eq!(l["at_end"], true, "{l}");
+            l["game"].as_u64().unwrap()
+        })
+        .collect();
+    assert_eq!(
+        at_end,
+        [32, 64],
+        "each session's end, kept across the resume"
+    );
+    assert!(summary.strength.is_some());
     drop(run_dir);
 
     assert_the_agent_plays_the_checkpoints_net(&root, dir.path(), "puct:iters=30");

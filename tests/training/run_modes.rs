@@ -12,7 +12,7 @@ use serde_json::Value;
 /// returns the metrics lines.
 fn train_ttt(root: &Path, run: &str, resume: bool) -> Vec<Value> {
     let text = format!(
-        "game: tic_tac_toe\nseed: 5\nsearch: {{iterations: 20}}\nrun: {{{run}}}\ncheckpoint: {{every_games: 4}}\n"
+        "game: tic_tac_toe\nseed: 5\nsearch: {{iterations: 20}}\nrun: {{{run}}}\ncheckpoint: {{every_games: 4}}\nevaluation: {{at_end: false}}\n"
     );
     let config = TrainConfig::from_yaml(&text).unwrap_or_else(|e| panic!("{text}\n{e}"));
     let settings = config.validate().unwrap_or_else(|e| panic!("{text}\n{e}"));

@@ -105,7 +105,8 @@ fn run(extra: &str, games: u64) -> Vec<serde_json::Value> {
 
 fn run_on_threads(extra: &str, games: u64, threads: usize) -> Vec<serde_json::Value> {
     let text = format!(
-        "game: tic_tac_toe\nseed: 3\nrun:\n  max_games: {games}\n  threads: {threads}\ncheckpoint:\n  every_games: 2\n{extra}"
+        "game: tic_tac_toe\nseed: 3\nrun:\n  max_games: {games}\n  threads: {threads}\ncheckpoint:\n  every_games: 2\n{}",
+        crate::common::without_end_evaluation(extra)
     );
     let config = TrainConfig::from_yaml(&text).unwrap_or_else(|e| panic!("{text}\n{e}"));
     let settings = config.validate().unwrap_or_else(|e| panic!("{text}\n{e}"));
@@ -261,7 +262,7 @@ fn additive_depth_estimates_the_longest_game_and_a_resume_keeps_the_estimate() {
     use descent::search::TerminalEval;
     use descent::value::saved_net::read_manifest;
     let tmp = tempfile::tempdir().unwrap();
-    let text = "game: awale\nseed: 3\nnetwork:\n  architecture: resnet-b0c8-fc16\nsearch:\n  iterations: 8\nlearning:\n  terminal_eval: additive-depth\nreplay:\n  games: 2\n  duplication: 1\ncheckpoint:\n  every_games: 1\n";
+    let text = "game: awale\nseed: 3\nnetwork:\n  architecture: resnet-b0c8-fc16\nsearch:\n  iterations: 8\nlearning:\n  terminal_eval: additive-depth\nreplay:\n  games: 2\n  duplication: 1\ncheckpoint:\n  every_games: 1\nevaluation:\n  at_end: false\n";
     let trained = |games: u64, resume: bool| {
         let mut config = TrainConfig::from_yaml(text).unwrap();
         config.run.max_games = Some(games);

@@ -301,6 +301,169 @@ fn kept_networks_outlive_pruned_checkpoints_and_a_resume_drops_lost_ones() {
     );
 }
 
+/// `descent ladder` rates a run's networks — its checkpoint and the networks kept of pruned
+/// ones — against an anchor and their neighbours, writes `ladder.json` with an Elo and an
+/// interval per network and names the best; refuses what it cannot do.
+#[test]
+fn the_ladder_rates_every_network_of_a_run_and_names_the_best() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = write_config(
+        tmp.path(),
+        "checkpoint:\n  every_games: 2\n  keep_last: 1\n  keep_nets: true\n",
+    );
+    let run = tmp.path().join("run");
+    let run_s = run.to_str().unwrap();
+    let out = descent(&[
+        "train",
+        &config,
+        "--run-dir",
+        run_s,
+        "--max-games",
+        "6",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let ladder = |(agent, games_per_pair): (&str, &str), extra: &[&str]| {
+        let mut args = vec!["ladder", run_s, "--anchor", "random", "--quiet"];
+        args.extend_from_slice(&["--agent", agent, "--games-per-pair", games_per_pair]);
+        args.extend_from_slice(extra);
+        descent(&args)
+    };
+    let usual = ("ubfms:iters=5", "2");
+    let out = ladder(usual, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("3 networks and the anchor random (rated 0)"),
+        "{said}"
+    );
+    assert_eq!(said.matches("← best").count(), 1, "{said}");
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("ladder.json")).unwrap()).unwrap();
+    let networks = report["networks"].as_array().unwrap();
+    let games: Vec<u64> = networks
+        .iter()
+        .map(|n| n["games"].as_u64().unwrap())
+        .collect();
+    assert_eq!(
+        games,
+        [2, 4, 6],
+        "two kept networks of pruned checkpoints, then the checkpoint"
+    );
+    assert!(
+        networks[0]["agent"]
+            .as_str()
+            .unwrap()
+            .ends_with("nets/net-2.json")
+    );
+    assert!(networks[2]["agent"].as_str().unwrap().ends_with("ckpt-6"));
+    assert_eq!(
+        report["tournament"]["pairs"].as_array().unwrap().len(),
+        5,
+        "2k − 3 matches"
+    );
+    let elo = |n: &Value| n["elo"].as_f64().unwrap();
+    for network in networks {
+        assert!(network["elo_ci95"].as_f64().unwrap() > 0.0, "{network}");
+    }
+    let best = networks
+        .iter()
+        .max_by(|a, b| elo(a).total_cmp(&elo(b)))
+        .unwrap();
+    assert_eq!(report["best"], best["games"]);
+    assert!(
+        report["tournament"]["matches"][0].get("games").is_none(),
+        "the matches without their games"
+    );
+    // Two networks: the first and the last.
+    let out = ladder(usual, &["--max-networks", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("ladder.json")).unwrap()).unwrap();
+    let games: Vec<u64> = report["networks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["games"].as_u64().unwrap())
+        .collect();
+    assert_eq!(games, [2, 6]);
+    for (options, extra, mention) in [
+        (("ubfms:iters=5", "3"), &[][..], "--games-per-pair 3"),
+        (usual, &["--max-networks", "0"][..], "--max-networks 0"),
+        (
+            ("ubfms:iters=5,model=x", "2"),
+            &[][..],
+            "give the search only",
+        ),
+    ] {
+        let out = ladder(options, extra);
+        assert!(!out.status.success());
+        assert!(
+            stderr(&out).contains(mention),
+            "{mention}: {}",
+            stderr(&out)
+        );
+    }
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    std::fs::copy(run.join("config.yaml"), empty.join("config.yaml")).unwrap();
+    let out = descent(&["ladder", empty.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("has no network yet"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// Every run says how strong it ended: one evaluation at its end (`evaluation.at_end`, on by
+/// default), in the closing summary with its interval and in metrics.jsonl, where a resume
+/// keeps it (it follows the final checkpoint, whose length the resume cuts the log back to).
+#[test]
+fn a_run_ends_with_its_strength_and_a_resume_keeps_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = write_config(
+        tmp.path(),
+        "evaluation:\n  games: 4\n  opponent: random\n  iterations_per_move: 10\n",
+    );
+    let run = tmp.path().join("run");
+    let run_s = run.to_str().unwrap();
+    let out = descent(&[
+        "train",
+        &config,
+        "--run-dir",
+        run_s,
+        "--max-games",
+        "6",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("strength: ubfms:model=<current>,iters=10 against random: W/D/L ")
+            && said.contains("over 4 games, both colours; score ")
+            && said.contains("win − loss "),
+        "{said}"
+    );
+    let evaluations = |run: &Path| -> Vec<(u64, bool)> {
+        metrics(run)
+            .iter()
+            .filter(|m| m["kind"] == "evaluation")
+            .map(|m| {
+                let [low, high] = [0, 1].map(|i| m["win_minus_loss_ci95"][i].as_f64().unwrap());
+                let score = m["win_minus_loss"].as_f64().unwrap();
+                assert!(low <= score && score <= high && high - low > 0.5, "{m}");
+                (m["game"].as_u64().unwrap(), m["at_end"].as_bool().unwrap())
+            })
+            .collect()
+    };
+    assert_eq!(evaluations(&run), [(6, true)]);
+    let out = descent(&["train", "--resume", run_s, "--max-games", "8", "--quiet"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("strength: "));
+    assert_eq!(evaluations(&run), [(6, true), (8, true)]);
+}
+
 #[test]
 fn periodic_evaluations_do_not_count_as_training_time() {
     let tmp = tempfile::tempdir().unwrap();
@@ -473,6 +636,10 @@ fn ctrl_c_checkpoints_what_was_played_and_a_second_stops_at_once() {
     assert!(out.status.success(), "{}", stderr(&out));
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(said.contains("stopped by Ctrl-C"), "{said}");
+    assert!(
+        said.contains("strength: not measured (stopped by Ctrl-C); measure it with: descent eval --game tic_tac_toe --agent ubfms:model="),
+        "no evaluation at the end after Ctrl-C: {said}"
+    );
     assert!(
         stderr(&out).contains("finishing the games in play"),
         "{}",

@@ -34,6 +34,16 @@ impl RecipeName {
             RecipeName::Exit => "exit",
         }
     }
+
+    /// The agent kind its networks play as: completed UBFM_s with the safest decision (the
+    /// paper's player), PUCT, or ExIt's expert search.
+    pub fn player_kind(self) -> &'static str {
+        match self {
+            RecipeName::Athenan => "ubfms",
+            RecipeName::Alphazero => "puct",
+            RecipeName::Exit => "exit",
+        }
+    }
 }
 
 /// AlphaZero's self-play and learning.

@@ -1,4 +1,5 @@
-//! `evaluation:` — the periodic evaluation inside a run.
+//! `evaluation:` — the evaluations inside a run: periodic ones, and one at its end so that every
+//! run says how strong it is.
 
 use std::time::Duration;
 
@@ -24,13 +25,16 @@ pub enum EvalOpponent {
 pub struct EvaluationSection {
     /// Every this many games (default 0: off).
     pub every_games: u64,
+    /// Once more when the run reaches its game or time limit (default true; not after Ctrl-C).
+    pub at_end: bool,
     /// Games per evaluation, half with each colour (default 20).
     pub games: u64,
     /// `mcts` (default: UCT with random playouts) or `random`.
     pub opponent: EvalOpponent,
-    /// Time per move for both sides (default 100ms).
+    /// Time per move for both sides (default: 100ms unless `iterations_per_move` is given).
     pub time_per_move: Option<DurationText>,
-    /// Or iterations per move for both sides (reproducible; default: none).
+    /// Or iterations per move for both sides (reproducible: no time limit unless
+    /// `time_per_move` is given too; default: none).
     pub iterations_per_move: Option<u64>,
 }
 
@@ -38,29 +42,35 @@ impl Default for EvaluationSection {
     fn default() -> Self {
         EvaluationSection {
             every_games: 0,
+            at_end: true,
             games: 20,
             opponent: EvalOpponent::Mcts,
-            time_per_move: Some(DurationText(Duration::from_millis(100))),
+            time_per_move: None,
             iterations_per_move: None,
         }
     }
 }
+/// The time per move of an evaluation that names no budget.
+pub const DEFAULT_TIME_PER_MOVE: Duration = Duration::from_millis(100);
+
 /// Validated periodic evaluation.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EvaluationSettings {
+    /// 0: no periodic evaluation.
     pub every_games: u64,
+    pub at_end: bool,
     pub games: u64,
     pub opponent: EvalOpponent,
     pub budget: Budget,
 }
 
 impl EvaluationSection {
-    /// `None` when evaluations are off (`every_games: 0`).
+    /// `None` when evaluations are off (`every_games: 0`, `at_end: false`).
     ///
     /// # Errors
     /// An odd or huge number of games, no budget, a zero budget.
     pub fn validate(&self) -> Result<Option<EvaluationSettings>, ConfigError> {
-        if self.every_games == 0 {
+        if self.every_games == 0 && !self.at_end {
             return Ok(None);
         }
         check(
@@ -69,11 +79,6 @@ impl EvaluationSection {
             "must be an even number ≥ 2 (both sides)",
         )?;
         limit("evaluation.games", self.games, MAX_GAMES)?;
-        check(
-            self.time_per_move.is_some() || self.iterations_per_move.is_some(),
-            "evaluation",
-            "give evaluation.time_per_move or evaluation.iterations_per_move",
-        )?;
         check(
             self.time_per_move.is_none_or(|t| !t.0.is_zero()),
             "evaluation.time_per_move",
@@ -86,11 +91,16 @@ impl EvaluationSection {
         )?;
         Ok(Some(EvaluationSettings {
             every_games: self.every_games,
+            at_end: self.at_end,
             games: self.games,
             opponent: self.opponent,
             budget: Budget {
                 iterations: self.iterations_per_move,
-                time: self.time_per_move.map(|d: DurationText| d.0),
+                time: match (self.time_per_move, self.iterations_per_move) {
+                    (Some(time), _) => Some(time.0),
+                    (None, Some(_)) => None,
+                    (None, None) => Some(DEFAULT_TIME_PER_MOVE),
+                },
             },
         }))
     }

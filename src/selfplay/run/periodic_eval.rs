@@ -13,20 +13,25 @@ use crate::arena::{AgentFactory, AgentSpec, play_match};
 use crate::games::Game;
 use crate::search::{Decision, MctsOptions, SearchSpec, TerminalEval, Variant};
 use crate::selfplay::config::{EvalOpponent, EvaluationSettings};
+use crate::selfplay::run::training::StopReason;
 
 /// The result of one evaluation, from the network's side.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct EvalReport {
     /// The network's agent, e.g. `ubfms:model=<current>,time=100ms`.
     pub player: String,
+    /// The baseline's agent, e.g. `mcts:time=100ms`.
+    pub baseline: String,
     pub games: u64,
     pub wins: u64,
     pub draws: u64,
     pub losses: u64,
     /// (wins - losses) / games.
     pub win_minus_loss: f64,
-    /// Half-width of the 95 % interval of `win_minus_loss`.
-    pub ci95: f64,
+    /// The 95 % interval of `win_minus_loss`, `[low, high]`: the Wilson interval of the score
+    /// mapped to win − loss (as wide as the sample allows at 10-0 or all draws). Lines written
+    /// before it held `ci95`, the half-width of a normal interval.
+    pub win_minus_loss_ci95: [f64; 2],
     /// Wins, draws, losses with the network as P0, then as P1.
     pub as_p0: [u64; 3],
     pub as_p1: [u64; 3],
@@ -69,13 +74,13 @@ pub fn budget_text(budget: &crate::search::Budget) -> String {
 }
 
 /// Plays `settings.games` games between the network (`net`, with completed UBFM_s) and the
-/// baseline, both with `settings.budget` per move.
+/// baseline, both with `settings.budget` per move, on `threads` threads.
 pub fn evaluate_against_baseline<G: Game>(
     initial: &G,
     net: SharedEvaluator<G>,
     settings: &EvaluationSettings,
     terminal_eval: TerminalEval,
-    seed: u64,
+    (seed, threads): (u64, usize),
 ) -> EvalReport {
     let player = SearchSpec::TreeSearch {
         budget: settings.budget,
@@ -84,7 +89,14 @@ pub fn evaluate_against_baseline<G: Game>(
         decision: Decision::Safest,
     };
     let text = format!("ubfms:model=<current>,{}", budget_text(&settings.budget));
-    evaluate_player(initial, (text, player), net, settings, terminal_eval, seed)
+    evaluate_player(
+        initial,
+        (text, player),
+        net,
+        settings,
+        terminal_eval,
+        (seed, threads),
+    )
 }
 
 /// `evaluate_against_baseline` with the network searching with `player` (its spec text and
@@ -95,7 +107,7 @@ pub fn evaluate_player<G: Game>(
     net: SharedEvaluator<G>,
     settings: &EvaluationSettings,
     terminal_eval: TerminalEval,
-    seed: u64,
+    (seed, threads): (u64, usize),
 ) -> EvalReport {
     let player = AgentFactory::with_evaluator(
         AgentSpec {
@@ -107,8 +119,10 @@ pub fn evaluate_player<G: Game>(
         terminal_eval,
         "the run's current network".to_string(),
     );
+    let baseline_spec = baseline_spec(settings);
+    let baseline_text = baseline_spec.text.clone();
     let baseline = AgentFactory::with_evaluator(
-        baseline_spec(settings),
+        baseline_spec,
         Arc::new(crate::search::ConstantEvaluator::default()),
         TerminalEval::Classic,
         String::new(),
@@ -119,23 +133,58 @@ pub fn evaluate_player<G: Game>(
         &baseline,
         settings.games,
         seed,
-        1,
+        threads,
         &|_| {},
     );
     let s = report.summary;
     EvalReport {
         player: text,
+        baseline: baseline_text,
         games: s.games,
         wins: s.wins,
         draws: s.draws,
         losses: s.losses,
         win_minus_loss: s.win_minus_loss,
-        ci95: s.win_minus_loss_ci95,
+        win_minus_loss_ci95: s.win_minus_loss_ci95,
         as_p0: report.as_p0,
         as_p1: report.as_p1,
         mean_score: report.scores.as_ref().map(|c| c.agent.mean),
         mean_score_ci95: report.scores.as_ref().map(|c| c.agent.ci95),
         best_score: report.scores.as_ref().map(|c| c.agent.best),
         baseline_mean_score: report.scores.as_ref().map(|c| c.opponent.mean),
+    }
+}
+
+/// A session's last evaluation: the game count it was made at, and its report.
+#[derive(Clone, Debug, Default)]
+pub struct LastEvaluation(Option<(u64, EvalReport)>);
+
+impl LastEvaluation {
+    pub fn record(&mut self, games: u64, report: &EvalReport) {
+        self.0 = Some((games, report.clone()));
+    }
+
+    /// The evaluation due at the run's end (`evaluation.at_end`) for a session that stopped by
+    /// `stopped_by` after `session_games` games, `games` in all: when it played games and
+    /// reached its limit (not after Ctrl-C: the user wants it to stop), unless its network was
+    /// evaluated already.
+    pub fn due_at_end(
+        &self,
+        settings: Option<EvaluationSettings>,
+        stopped_by: StopReason,
+        (session_games, games): (u64, u64),
+    ) -> Option<EvaluationSettings> {
+        let evaluated = self.0.as_ref().is_some_and(|(at, _)| *at == games);
+        settings.filter(|e| {
+            e.at_end && stopped_by != StopReason::Requested && session_games > 0 && !evaluated
+        })
+    }
+
+    /// The report of the evaluation made after `games` games, if the last one was.
+    pub fn strength(&self, games: u64) -> Option<EvalReport> {
+        self.0
+            .as_ref()
+            .filter(|(at, _)| *at == games)
+            .map(|(_, report)| report.clone())
     }
 }

@@ -22,7 +22,7 @@ use crate::selfplay::round_recipe::RoundRecipe;
 use crate::selfplay::run::checkpoint::{
     check_resume_settings, checkpoint_line, next_mark, stamp_checkpoint_state,
 };
-use crate::selfplay::run::periodic_eval::evaluate_player;
+use crate::selfplay::run::periodic_eval::{LastEvaluation, evaluate_player};
 use crate::selfplay::run::replay_file::REPLAY_FILE;
 use crate::selfplay::run::run_clock::RunClock;
 use crate::selfplay::run::run_dir::{MetricsLog, OPTIMIZER_FILE, RunDir, STATE_FILE};
@@ -54,6 +54,7 @@ struct RoundSession<'a, G: Game, R: RoundRecipe<G>> {
     next_timed_checkpoint: f64,
     last_checkpoint: Option<PathBuf>,
     checkpointed_games: Option<u64>,
+    last_evaluation: LastEvaluation,
 }
 
 /// Trains (or resumes) the AlphaZero run in `run_dir`.
@@ -145,7 +146,7 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
         };
         let metrics = MetricsLog::open(
             &run_dir.metrics_path(),
-            state.metrics_bytes,
+            (state.metrics_bytes, state.games),
             &closing_line,
             settings.run.tensorboard,
         )?;
@@ -162,6 +163,7 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
             games_at_start: state.games,
             next_timed_checkpoint: next_mark(settings.checkpoint.every_time, state.elapsed_seconds),
             checkpointed_games: checkpoint.as_ref().map(|_| state.games),
+            last_evaluation: LastEvaluation::default(),
             state,
             metrics,
             last_checkpoint: checkpoint,
@@ -210,7 +212,7 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
             if let Some(evaluation) = self.settings.evaluation
                 && crosses(games_before, self.state.games, evaluation.every_games)
             {
-                self.evaluate(&evaluation)?;
+                self.evaluate(&evaluation, false)?;
             }
             let every = self.settings.checkpoint.every_games;
             if (every > 0 && crosses(games_before, self.state.games, every))
@@ -222,13 +224,22 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
         if self.checkpointed_games != Some(self.state.games) {
             self.checkpoint()?;
         }
+        let (games, session_games) = (self.state.games, self.state.games - self.games_at_start);
+        let at_end = self.settings.evaluation;
+        if let Some(e) = self
+            .last_evaluation
+            .due_at_end(at_end, stopped_by, (session_games, games))
+        {
+            self.evaluate(&e, true)?;
+        }
         Ok(TrainSummary {
-            games_this_session: self.state.games - self.games_at_start,
-            total_games: self.state.games,
+            games_this_session: games - self.games_at_start,
+            total_games: games,
             games_dropped: 0,
             elapsed_seconds: self.clock.elapsed(),
             last_checkpoint: self.last_checkpoint.clone(),
             stopped_by,
+            strength: self.last_evaluation.strength(games),
         })
     }
 
@@ -262,8 +273,10 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
     }
 
     /// The current network, searching as its recipe plays (`RoundRecipe::evaluation_search`),
-    /// against the baseline at the evaluation's budget per move.
-    fn evaluate(&mut self, evaluation: &EvaluationSettings) -> anyhow::Result<()> {
+    /// against the baseline at the evaluation's budget per move: periodic on one thread, or at
+    /// the run's end (`at_end`) on the run's threads.
+    fn evaluate(&mut self, evaluation: &EvaluationSettings, at_end: bool) -> anyhow::Result<()> {
+        let threads = if at_end { self.settings.run.threads } else { 1 };
         let start = Instant::now();
         let evaluator = PolicyValueEvaluator::<G>::new(self.trainer.net().clone(), &self.device);
         let mut rng = stream_rng(self.settings.seed, STREAM_EVAL, self.state.games);
@@ -274,11 +287,12 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
             Arc::new(evaluator),
             evaluation,
             TerminalEval::Classic,
-            rand::Rng::next_u64(&mut rng),
+            (rand::Rng::next_u64(&mut rng), threads),
         );
         let seconds = start.elapsed().as_secs_f64();
         self.clock.pause_for(seconds);
-        let line = EvalMetrics::new(self.state.games, evaluation, seconds, report);
+        self.last_evaluation.record(self.state.games, &report);
+        let line = EvalMetrics::new((self.state.games, at_end), evaluation, seconds, report);
         self.metrics.write(&line)?;
         self.observer.on_evaluation(&line);
         Ok(())

@@ -48,6 +48,9 @@ pub const CHECKPOINT_FILES: [&str; 4] = [
 /// Adam's state: in the checkpoints of every recipe but ExIt (which trains a fresh network
 /// each phase), and of every checkpoint written before checksums existed.
 pub const OPTIMIZER_FILE: &str = "optimizer.bpk";
+/// `descent ladder`'s ratings of the run's networks (written by the ladder, read by the run's
+/// page; training never touches it).
+pub const LADDER_FILE: &str = "ladder.json";
 /// The run state of a checkpoint.
 pub const STATE_FILE: &str = "state.json";
 
@@ -385,6 +388,22 @@ impl RunDir {
         numbered_entries(&self.root, CHECKPOINT_PREFIX, "")
     }
 
+    /// Every network of the run, oldest first, as `(games, what an agent's model= takes)`: the
+    /// checkpoints' directories, and the networks kept in `nets/` (`checkpoint.keep_nets`) of
+    /// checkpoints since pruned.
+    ///
+    /// # Errors
+    /// The run directory cannot be read.
+    pub fn networks(&self) -> anyhow::Result<Vec<(u64, PathBuf)>> {
+        let mut networks: std::collections::BTreeMap<u64, PathBuf> = self
+            .kept_nets()?
+            .into_iter()
+            .map(|(games, base)| (games, base.with_extension("json")))
+            .collect();
+        networks.extend(self.checkpoints()?);
+        Ok(networks.into_iter().collect())
+    }
+
     /// Deletes all but the last `keep` checkpoints (0: keep all); `latest` is never deleted.
     ///
     /// # Errors
@@ -422,6 +441,32 @@ fn numbered_entries(dir: &Path, prefix: &str, suffix: &str) -> anyhow::Result<Ve
     Ok(found)
 }
 
+/// The whole `evaluation` lines at `games` games in `path` after its first `from` bytes (at most
+/// the last 16 MiB of them are read: a longer tail holds no such line, evaluations being made
+/// at the game they name).
+fn evaluations_after(path: &Path, from: u64, games: u64) -> anyhow::Result<String> {
+    use std::io::{Read, Seek, SeekFrom};
+    const MAX_TAIL: u64 = 16 << 20;
+    let mut file =
+        fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let length = file.metadata()?.len();
+    let start = from.max(length.saturating_sub(MAX_TAIL));
+    file.seek(SeekFrom::Start(start))?;
+    let mut tail = Vec::new();
+    file.take(MAX_TAIL).read_to_end(&mut tail)?;
+    let tail = String::from_utf8_lossy(&tail);
+    let mut kept = String::new();
+    for line in tail.split_inclusive('\n').filter(|l| l.ends_with('\n')) {
+        let Ok(value) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        if value["kind"] == "evaluation" && value["game"].as_u64() == Some(games) {
+            kept.push_str(line);
+        }
+    }
+    Ok(kept)
+}
+
 /// The append-only metrics log: one JSON object per line, flushed after each.
 pub struct MetricsLog {
     file: fs::File,
@@ -432,7 +477,9 @@ pub struct MetricsLog {
 
 impl MetricsLog {
     /// Opens the log for appending, first cutting it to `keep_bytes` (the length it had at the
-    /// checkpoint being resumed, so that lines of games lost in a kill do not remain). The log
+    /// checkpoint being resumed, so that lines of games lost in a kill do not remain) — all but
+    /// the evaluations of the checkpoint's own network (`evaluation` lines at `checkpoint_games`
+    /// games, such as the one at the run's end, made after its final checkpoint). The log
     /// then ends with `closing_line`, the resumed checkpoint's own line (written after the
     /// checkpoint, so a kill between the two leaves it out: it is written again here). With
     /// `tensorboard`, the run's TensorBoard event file is rebuilt from the lines kept and fed
@@ -442,7 +489,7 @@ impl MetricsLog {
     /// The directory (or file) is missing or not what it should be.
     pub fn open(
         path: &Path,
-        keep_bytes: u64,
+        (keep_bytes, checkpoint_games): (u64, u64),
         closing_line: &str,
         tensorboard: bool,
     ) -> anyhow::Result<MetricsLog> {
@@ -454,8 +501,11 @@ impl MetricsLog {
         let length = file.metadata()?.len();
         let before_line = keep_bytes.saturating_sub(closing_line.len() as u64);
         let bytes = if length >= keep_bytes {
+            let kept = evaluations_after(path, keep_bytes, checkpoint_games)?;
             file.set_len(keep_bytes)?;
-            keep_bytes
+            file.write_all(kept.as_bytes())?;
+            file.flush()?;
+            keep_bytes + kept.len() as u64
         } else {
             if length < before_line {
                 tracing::warn!(

@@ -40,7 +40,7 @@ use crate::selfplay::run::checkpoint::{
 use crate::selfplay::run::game_pool::{GameSink, Limits, Players, play_games};
 use crate::selfplay::run::learnable_game::LearnableGame;
 use crate::selfplay::run::learner::{Learner, PhaseReport};
-use crate::selfplay::run::periodic_eval::evaluate_against_baseline;
+use crate::selfplay::run::periodic_eval::{EvalReport, LastEvaluation, evaluate_against_baseline};
 use crate::selfplay::run::run_clock::RunClock;
 use crate::selfplay::run::run_dir::{MetricsLog, RunDir};
 use crate::selfplay::run::run_state::RunState;
@@ -72,6 +72,9 @@ pub struct TrainSummary {
     pub elapsed_seconds: f64,
     pub last_checkpoint: Option<PathBuf>,
     pub stopped_by: StopReason,
+    /// The evaluation of the final network against the baseline: the one at the run's end
+    /// (`evaluation.at_end`), or a periodic one that fell on the last game.
+    pub strength: Option<EvalReport>,
 }
 
 /// Trains (or resumes, with `resume`) the run in `run_dir` with `settings`.
@@ -79,7 +82,8 @@ pub struct TrainSummary {
 /// ```
 /// use descent::selfplay::{RunDir, SilentObserver, TrainConfig, train};
 ///
-/// let yaml = "game: tic_tac_toe\nsearch: {iterations: 20}\nrun: {max_games: 3}\n";
+/// let yaml = "game: tic_tac_toe\nsearch: {iterations: 20}\nrun: {max_games: 3}\n\
+///             evaluation: {games: 2, iterations_per_move: 10}\n";
 /// let config = TrainConfig::from_yaml(yaml).unwrap();
 /// let settings = config.validate().unwrap();
 /// let dir = tempfile::tempdir().unwrap();
@@ -87,6 +91,8 @@ pub struct TrainSummary {
 /// let summary = train(&settings, &run_dir, false, &mut SilentObserver).unwrap();
 /// assert_eq!(summary.total_games, 3);
 /// assert!(summary.last_checkpoint.unwrap().ends_with("ckpt-3"));
+/// // The final network against UCT at 10 iterations a move, 2 games (`evaluation.at_end`).
+/// assert_eq!(summary.strength.unwrap().games, 2);
 /// ```
 ///
 /// # Errors
@@ -171,6 +177,7 @@ struct Session<'a, G: Game> {
     checkpoints_written: u64,
     /// `checkpointed_counts()` at the last checkpoint.
     last_checkpoint_counts: (u64, u64, u64),
+    last_evaluation: LastEvaluation,
 }
 
 /// Algorithm 3 on the run directory: open the session (a new run, or the latest checkpoint),
@@ -284,7 +291,7 @@ impl<'a, G: Game> Session<'a, G> {
         };
         let mut metrics = MetricsLog::open(
             &run_dir.metrics_path(),
-            state.metrics_bytes,
+            (state.metrics_bytes, state.games),
             &closing_line,
             settings.run.tensorboard,
         )?;
@@ -315,6 +322,7 @@ impl<'a, G: Game> Session<'a, G> {
             last_checkpoint: checkpoint,
             checkpoints_written: 0,
             last_checkpoint_counts: (state_games, state_dropped, state_rejected),
+            last_evaluation: LastEvaluation::default(),
         })
     }
 
@@ -398,16 +406,25 @@ impl<'a, G: Game> Session<'a, G> {
         (s.games, s.games_dropped, s.records_rejected)
     }
 
-    /// The summary of the session that ends.
-    fn summary(&self, stopped_by: StopReason) -> TrainSummary {
-        TrainSummary {
-            games_this_session: self.state.games - self.games_at_start,
-            total_games: self.state.games,
+    /// The evaluation at the run's end (`evaluates_at_end`), then the summary of the session.
+    fn finish(&mut self, stopped_by: StopReason) -> anyhow::Result<TrainSummary> {
+        let (games, session_games) = (self.state.games, self.state.games - self.games_at_start);
+        let at_end = self.settings.evaluation;
+        if let Some(e) = self
+            .last_evaluation
+            .due_at_end(at_end, stopped_by, (session_games, games))
+        {
+            self.evaluate(&e, true)?;
+        }
+        Ok(TrainSummary {
+            games_this_session: games - self.games_at_start,
+            total_games: games,
             games_dropped: self.state.games_dropped,
             elapsed_seconds: self.elapsed(),
             last_checkpoint: self.last_checkpoint.clone(),
             stopped_by,
-        }
+            strength: self.last_evaluation.strength(games),
+        })
     }
 
     /// Checkpoints what the last checkpoint does not hold yet (games learned, dropped or
@@ -470,7 +487,7 @@ impl<'a, G: Game> Session<'a, G> {
         };
         let stopped_by = play_games(&players, mode, &limits, &mut sink)?;
         self.final_checkpoint()?;
-        Ok(self.summary(stopped_by))
+        self.finish(stopped_by)
     }
 
     /// Learns a finished game (or drops it when its network is too old), logs it, publishes
@@ -501,9 +518,10 @@ impl<'a, G: Game> Session<'a, G> {
             .write(&GameLine::new(&self.initial, &finished, self.state.games))?;
         self.observer.on_game(&line);
         if let Some(evaluation) = self.settings.evaluation
+            && evaluation.every_games > 0
             && self.state.games.is_multiple_of(evaluation.every_games)
         {
-            self.evaluate(&evaluation)?;
+            self.evaluate(&evaluation, false)?;
         }
         let every_games = self.settings.checkpoint.every_games;
         let by_games = every_games > 0 && self.state.games.is_multiple_of(every_games);
@@ -597,8 +615,10 @@ impl<'a, G: Game> Session<'a, G> {
         }
     }
 
-    /// The periodic evaluation (not counted as training time), logged.
-    fn evaluate(&mut self, evaluation: &EvaluationSettings) -> anyhow::Result<()> {
+    /// An evaluation (not counted as training time), logged: periodic on one thread, or the one
+    /// at the run's end (`at_end`) on the run's threads.
+    fn evaluate(&mut self, evaluation: &EvaluationSettings, at_end: bool) -> anyhow::Result<()> {
+        let threads = if at_end { self.settings.run.threads } else { 1 };
         let start = Instant::now();
         let net = NetEvaluator::<G>::new(self.learner.net_optimizer.inference_net(), &self.device);
         let mut rng = stream_rng(self.settings.seed, STREAM_EVAL, self.state.games);
@@ -607,11 +627,13 @@ impl<'a, G: Game> Session<'a, G> {
             std::sync::Arc::new(net),
             evaluation,
             self.terminal_eval,
-            rand::Rng::next_u64(&mut rng),
+            (rand::Rng::next_u64(&mut rng), threads),
         );
         let seconds = start.elapsed().as_secs_f64();
         self.clock.pause_for(seconds);
-        let line = EvalMetrics::new(self.state.games, evaluation, seconds, report);
+        let games = self.state.games;
+        self.last_evaluation.record(games, &report);
+        let line = EvalMetrics::new((games, at_end), evaluation, seconds, report);
         self.metrics.write(&line)?;
         self.observer.on_evaluation(&line);
         Ok(())

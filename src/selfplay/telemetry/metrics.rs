@@ -69,11 +69,13 @@ pub struct RejectedRecord {
     pub records_rejected: u64,
 }
 
-/// One line of metrics.jsonl per periodic evaluation.
+/// One line of metrics.jsonl per evaluation: periodic, or at the run's end (`at_end`).
 #[derive(Clone, Debug, Serialize)]
 pub struct EvalMetrics {
     pub kind: &'static str,
     pub game: u64,
+    /// The evaluation made when the run reached its limit (`evaluation.at_end`).
+    pub at_end: bool,
     pub opponent: String,
     pub seconds: f64,
     /// When the line was written, in seconds since the Unix epoch.
@@ -85,7 +87,7 @@ pub struct EvalMetrics {
 impl EvalMetrics {
     /// The line of an evaluation after `game` games learned, which took `seconds`.
     pub fn new(
-        game: u64,
+        (game, at_end): (u64, bool),
         evaluation: &EvaluationSettings,
         seconds: f64,
         report: EvalReport,
@@ -93,6 +95,7 @@ impl EvalMetrics {
         EvalMetrics {
             kind: "evaluation",
             game,
+            at_end,
             opponent: format!("{:?}", evaluation.opponent).to_lowercase(),
             seconds,
             unix_time: crate::selfplay::telemetry::tensorboard::unix_time(),

@@ -50,6 +50,18 @@ fn number(line: &Value, key: &str) -> Option<f64> {
     line.get(key).and_then(Value::as_f64)
 }
 
+/// An evaluation line's interval of win − loss: `win_minus_loss_ci95` (`[low, high]`), or, on
+/// lines written before it, `score` ± `ci95`.
+fn win_minus_loss_interval(line: &Value, score: Option<f64>) -> [Option<f64>; 2] {
+    match line.get("win_minus_loss_ci95").and_then(Value::as_array) {
+        Some(bounds) => [0, 1].map(|i| bounds.get(i).and_then(Value::as_f64)),
+        None => {
+            let half = number(line, "ci95").unwrap_or(0.0);
+            [score.map(|s| s - half), score.map(|s| s + half)]
+        }
+    }
+}
+
 impl ScalarMapper {
     /// The event of one metrics line, or `None` for lines without scalars (sessions,
     /// checkpoints, anything not understood). `now` is the wall time of lines without their
@@ -104,16 +116,10 @@ impl ScalarMapper {
                     .and_then(Value::as_str)
                     .unwrap_or("baseline");
                 let score = number(line, "win_minus_loss");
-                let half = number(line, "ci95").unwrap_or(0.0);
+                let [low, high] = win_minus_loss_interval(line, score);
                 add(&format!("eval/{opponent}/score"), score);
-                add(
-                    &format!("eval/{opponent}/score_low"),
-                    score.map(|s| s - half),
-                );
-                add(
-                    &format!("eval/{opponent}/score_high"),
-                    score.map(|s| s + half),
-                );
+                add(&format!("eval/{opponent}/score_low"), low);
+                add(&format!("eval/{opponent}/score_high"), high);
                 for count in ["wins", "draws", "losses"] {
                     add(&format!("eval/{opponent}/{count}"), number(line, count));
                 }
@@ -264,11 +270,17 @@ mod tests {
         );
         assert_eq!(event.wall_time, 9.0);
         let eval = serde_json::json!({"kind": "evaluation", "game": 8, "opponent": "mcts",
-            "win_minus_loss": 0.25, "ci95": 0.5, "wins": 5, "draws": 0, "losses": 3});
+            "win_minus_loss": 0.25, "win_minus_loss_ci95": [-0.125, 0.5],
+            "wins": 5, "draws": 0, "losses": 3});
         let event = mapper.event(&eval, 0.0).unwrap();
+        assert_eq!(scalar(&event, "eval/mcts/score_low"), Some(-0.125));
+        assert_eq!(scalar(&event, "eval/mcts/score_high"), Some(0.5));
+        assert_eq!(scalar(&event, "eval/mcts/wins"), Some(5.0));
+        let older = serde_json::json!({"kind": "evaluation", "game": 8, "opponent": "mcts",
+            "win_minus_loss": 0.25, "ci95": 0.5});
+        let event = mapper.event(&older, 0.0).unwrap();
         assert_eq!(scalar(&event, "eval/mcts/score_low"), Some(-0.25));
         assert_eq!(scalar(&event, "eval/mcts/score_high"), Some(0.75));
-        assert_eq!(scalar(&event, "eval/mcts/wins"), Some(5.0));
         for silent in [
             serde_json::json!({"kind": "checkpoint", "game": 8}),
             serde_json::json!({"kind": "session", "game": 8}),

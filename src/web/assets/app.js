@@ -38,6 +38,38 @@ function hours(seconds) {
   return seconds >= 3600 ? `${(seconds / 3600).toFixed(1)} h` : `${(seconds / 60).toFixed(1)} min`;
 }
 
+// An evaluation line's 95 % interval of win − loss, [low, high] (lines of earlier builds: ± ci95).
+function evaluationInterval(l) {
+  if (Array.isArray(l.win_minus_loss_ci95)) return l.win_minus_loss_ci95;
+  return [l.win_minus_loss - l.ci95, l.win_minus_loss + l.ci95];
+}
+
+function evaluationText(l) {
+  const [low, high] = evaluationInterval(l);
+  const signed = (v) => (v >= 0 ? "+" : "") + v.toFixed(2);
+  return `${signed(l.win_minus_loss)} [${signed(low)}, ${signed(high)}]`;
+}
+
+// A run's last evaluation in a few words: win − loss [interval] against whom, when.
+function strengthText(line) {
+  if (!line) return "not evaluated";
+  if (line.mean_score !== undefined) return `mean score ${line.mean_score.toFixed(1)} at ${line.game} games`;
+  const against = line.baseline || line.opponent;
+  return `${evaluationText(line)} vs ${against} at ${line.game} games${line.at_end ? " (end)" : ""}`;
+}
+
+// The position's drawing when the game has one (its SVG, made by the server), else the text.
+function showBoard(drawing, picture, position) {
+  if (position.board_svg) {
+    drawing.innerHTML = position.board_svg;
+    picture.hidden = true;
+  } else {
+    drawing.replaceChildren();
+    picture.hidden = false;
+    picture.textContent = position.picture;
+  }
+}
+
 // ---- charts ----
 
 // At most `limit` points: means over equal buckets of x.
@@ -53,9 +85,9 @@ function thin(points, limit = 400) {
   return out;
 }
 
-// A line chart of [x, y] points, or [x, y, low, high] with a band.
-function lineChart(id, title, points) {
-  const width = 320, height = 160, left = 44, bottom = 20, top = 8, right = 8;
+// A line chart of [x, y] points, or [x, y, low, high] with a band; `axes` titles its axes.
+function lineChart(id, title, points, axes) {
+  const width = 320, height = 176, left = 56, bottom = 34, top = 8, right = 8;
   const box = el("div", { class: "chart", id });
   box.append(el("h3", {}, title));
   const svgNS = "http://www.w3.org/2000/svg";
@@ -83,10 +115,13 @@ function lineChart(id, title, points) {
   add("line", { class: "axis", x1: left, y1: height - bottom, x2: width - right, y2: height - bottom });
   add("line", { class: "axis", x1: left, y1: top, x2: left, y2: height - bottom });
   const label = (v) => (Math.abs(v) >= 1000 ? v.toFixed(0) : +v.toPrecision(3)).toString();
-  add("text", { x: 2, y: top + 8 }, label(y1));
-  add("text", { x: 2, y: height - bottom }, label(y0));
-  add("text", { x: left, y: height - 4 }, label(x0));
-  add("text", { x: width - right - 30, y: height - 4 }, label(x1));
+  add("text", { x: 14, y: top + 8 }, label(y1));
+  add("text", { x: 14, y: height - bottom }, label(y0));
+  add("text", { x: left, y: height - bottom + 12 }, label(x0));
+  add("text", { x: width - right, y: height - bottom + 12, "text-anchor": "end" }, label(x1));
+  add("text", { class: "axis-title", x: (left + width - right) / 2, y: height - 4, "text-anchor": "middle" }, axes.x);
+  add("text", { class: "axis-title", x: 0, y: 0, "text-anchor": "middle",
+    transform: `translate(9 ${(top + height - bottom) / 2}) rotate(-90)` }, axes.y);
   if (points[0].length > 2) {
     const upper = points.map((p) => `${sx(p[0])},${sy(p[3])}`);
     const lower = points.map((p) => `${sx(p[0])},${sy(p[2])}`).reverse();
@@ -106,12 +141,14 @@ async function runsPage() {
   if (runs.length === 0) view.append(el("p", { class: "muted" }, "No run directories here yet (descent train …)."));
   else {
     const table = el("table", { id: "runs-list" },
-      el("tr", {}, el("th", {}, "run"), el("th", {}, "game"), el("th", {}, "games"),
-        el("th", {}, "training time"), el("th", {}, "checkpoints"), el("th", {}, "last change")));
+      el("tr", {}, el("th", {}, "run"), el("th", {}, "game"), el("th", {}, "recipe"), el("th", {}, "games"),
+        el("th", {}, "training time"), el("th", {}, "strength (win − loss, 95 %)"), el("th", {}, "checkpoints"),
+        el("th", {}, "last change")));
     for (const run of runs) {
       table.append(el("tr", {},
         el("td", {}, el("a", { class: "run", href: `#/run/${encodeURIComponent(run.name)}` }, run.name)),
-        el("td", {}, run.game || "?"), el("td", {}, String(run.games)), el("td", {}, hours(run.elapsed_seconds)),
+        el("td", {}, run.game || "?"), el("td", {}, run.recipe), el("td", {}, String(run.games)),
+        el("td", {}, hours(run.elapsed_seconds)), el("td", { class: "strength" }, strengthText(run.strength)),
         el("td", {}, String(run.checkpoints.length)), el("td", {}, `${hours(run.idle_seconds)} ago`)));
     }
     view.append(table);
@@ -132,12 +169,13 @@ async function runPage(name) {
     el("p", { id: "run-summary" }, `${summary.game || "?"} · ${summary.games || 0} games learned · ${hours(summary.elapsed_seconds || 0)} of training`));
   const charts = el("div", { class: "charts", id: "charts" });
   const evals = el("div", { id: "evaluations" });
-  view.append(charts, el("h2", {}, "Evaluations"), evals);
-  const agent = `ubfms:model=${details.model},time=1s`;
+  view.append(el("h2", {}, "Strength"), strengthSection(name, details), charts, el("h2", {}, "Evaluations"), evals);
+  const player = summary.player || "ubfms";
+  const agent = `${player}:model=${details.model},time=1s`;
   const checkpoints = el("ul", { id: "checkpoints" });
   for (const games of (summary.checkpoints || []).slice(-10).reverse()) {
     checkpoints.append(el("li", {}, `ckpt-${games} `,
-      el("a", { href: `#/play?game=${encodeURIComponent(summary.game)}&agent=${encodeURIComponent(`ubfms:model=${details.model}/ckpt-${games},time=1s`)}` }, "play against it")));
+      el("a", { href: `#/play?game=${encodeURIComponent(summary.game)}&agent=${encodeURIComponent(`${player}:model=${details.model}/ckpt-${games},time=1s`)}` }, "play against it")));
   }
   view.append(el("h2", {}, "Checkpoints"),
     el("p", {}, el("a", { id: "play-latest", href: `#/play?game=${encodeURIComponent(summary.game)}&agent=${encodeURIComponent(agent)}` }, "Play against the latest network")),
@@ -160,16 +198,16 @@ async function runPage(name) {
     const played = lines.filter((l) => l.kind === "game");
     const evaluations = lines.filter((l) => l.kind === "evaluation");
     charts.replaceChildren(
-      lineChart("chart-loss", "loss (per game learned)", played.map((l) => [l.game, l.loss])),
-      lineChart("chart-speed", "games per hour", played.map((l) => [l.game, l.games_per_hour])),
-      lineChart("chart-score", "evaluation score (wins − losses) / games, 95 % interval",
-        evaluations.map((l) => [l.game, l.win_minus_loss, l.win_minus_loss - l.ci95, l.win_minus_loss + l.ci95])),
-      lineChart("chart-lag", "network version lag", played.map((l) => [l.game, l.lag])),
-      lineChart("chart-plies", "game length (plies)", played.map((l) => [l.game, l.plies])));
+      lineChart("chart-loss", "loss (per game learned)", played.map((l) => [l.game, l.loss]), { x: "games learned", y: "loss" }),
+      lineChart("chart-speed", "games per hour", played.map((l) => [l.game, l.games_per_hour]), { x: "games learned", y: "games / hour" }),
+      lineChart("chart-score", "evaluation against the baseline, 95 % interval",
+        evaluations.map((l) => [l.game, l.win_minus_loss, ...evaluationInterval(l)]), { x: "games learned", y: "win − loss" }),
+      lineChart("chart-lag", "network version lag", played.map((l) => [l.game, l.lag]), { x: "games learned", y: "versions" }),
+      lineChart("chart-plies", "game length (plies)", played.map((l) => [l.game, l.plies]), { x: "games learned", y: "plies" }));
     evals.replaceChildren(evaluations.length === 0 ? el("p", { class: "muted" }, "none yet") :
       el("table", {}, el("tr", {}, el("th", {}, "games"), el("th", {}, "opponent"), el("th", {}, "W / D / L"), el("th", {}, "score")),
         ...evaluations.slice(-10).map((l) => el("tr", {}, el("td", {}, String(l.game)), el("td", {}, l.opponent),
-          el("td", {}, `${l.wins} / ${l.draws} / ${l.losses}`), el("td", {}, `${l.win_minus_loss.toFixed(2)} ± ${l.ci95.toFixed(2)}`)))));
+          el("td", {}, `${l.wins} / ${l.draws} / ${l.losses}`), el("td", {}, evaluationText(l))))));
   };
   const poll = async () => {
     if (!live) return;
@@ -187,17 +225,48 @@ async function runPage(name) {
   poll();
 }
 
+// What a run's page says of its strength: the last evaluation, the ladder of its networks
+// (`descent ladder`) with a chart, and the `descent eval --out` reports written inside it.
+function strengthSection(name, details) {
+  const box = el("div", { id: "strength" });
+  box.append(el("p", { id: "strength-now" }, `Last evaluation: ${strengthText(details.summary.strength)}`));
+  const ladder = details.ladder;
+  if (!ladder) {
+    box.append(el("p", { class: "muted", id: "ladder-none" },
+      `No ladder yet: descent ladder ${details.model} rates the run's networks against ${"mcts:time=100ms"} and each other.`));
+  } else {
+    const signed = (v) => (v >= 0 ? "+" : "") + v.toFixed(0);
+    box.append(el("h3", {}, `Ladder: Elo against ${ladder.anchor} (rated 0), ${ladder.games_per_pair} games a pair, 95 %`),
+      el("div", { class: "charts" }, lineChart("chart-ladder", "Elo of each network",
+        ladder.networks.map((n) => [n.games, n.elo, n.elo - n.elo_ci95, n.elo + n.elo_ci95]), { x: "games learned", y: "Elo" })),
+      el("table", { id: "ladder" }, el("tr", {}, el("th", {}, "games"), el("th", {}, "training time"), el("th", {}, "Elo (95 %)"), el("th", {}, "")),
+        ...ladder.networks.map((n) => el("tr", { class: n.games === ladder.best ? "best" : "" },
+          el("td", {}, String(n.games)), el("td", {}, n.training_seconds == null ? "-" : hours(n.training_seconds)),
+          el("td", {}, `${signed(n.elo)} ± ${n.elo_ci95.toFixed(0)}`), el("td", {}, n.games === ladder.best ? "best" : "")))));
+  }
+  const reports = details.evaluation_reports || [];
+  if (reports.length > 0) {
+    box.append(el("h3", {}, "Evaluations written inside the run (descent eval --out)"),
+      el("table", { id: "eval-reports" }, el("tr", {}, el("th", {}, "report"), el("th", {}, "agent"), el("th", {}, "opponent"),
+        el("th", {}, "W / D / L"), el("th", {}, "win − loss (95 %)")),
+        ...reports.map((r) => el("tr", {}, el("td", {}, r.dir), el("td", {}, r.agent), el("td", {}, r.opponent),
+          el("td", {}, `${r.wins} / ${r.draws} / ${r.losses}`), el("td", {}, evaluationText(r))))));
+  }
+  return box;
+}
+
 async function gameViewer(name, index) {
   const games = await api(`/api/runs/${encodeURIComponent(name)}/games?count=20`);
   const game = games.games[index];
   if (!game) throw new Error(`no game ${index} in run ${name}`);
   let ply = 0;
   const picture = el("pre", { class: "picture", id: "viewer-board" });
+  const drawing = el("div", { class: "drawing", id: "viewer-drawing" });
   const info = el("p", { id: "viewer-info" });
   const moves = el("div", { class: "moves" });
   const show = async () => {
     const position = await api("/api/position", { game: games.game, moves: game.moves.slice(0, ply) });
-    picture.textContent = position.picture;
+    showBoard(drawing, picture, position);
     const value = game.values_p0[ply];
     info.textContent = `ply ${ply} of ${game.moves.length}` +
       (ply < game.moves.length ? ` · next move ${game.moves[ply]}` : "") +
@@ -209,10 +278,10 @@ async function gameViewer(name, index) {
   const step = (d) => () => { ply = Math.max(0, Math.min(game.moves.length, ply + d)); show(); };
   view.replaceChildren(el("h1", {}, `Run ${name}: game ${game.game}`),
     el("p", {}, el("a", { href: `#/run/${encodeURIComponent(name)}` }, "back to the run")),
-    el("div", { class: "controls" }, el("button", { onclick: () => { ply = 0; show(); } }, "⏮"),
+    el("div", { class: "controls" }, el("button", { onclick: () => { ply = 0; show(); }, title: "start" }, "|◀"),
       el("button", { id: "viewer-back", onclick: step(-1) }, "◀"), el("button", { id: "viewer-next", onclick: step(1) }, "▶"),
-      el("button", { onclick: () => { ply = game.moves.length; show(); } }, "⏭")),
-    picture, info, moves);
+      el("button", { onclick: () => { ply = game.moves.length; show(); }, title: "end" }, "▶|")),
+    drawing, picture, info, moves);
   await show();
 }
 
@@ -232,27 +301,65 @@ async function playPage(params) {
   const sideSelect = el("select", { id: "side" }, el("option", { value: "p0" }, "I play p0 (first)"), el("option", { value: "p1" }, "I play p1 (second)"));
   sideSelect.value = state.human;
   const picture = el("pre", { class: "picture", id: "board" });
+  const drawing = el("div", { class: "drawing", id: "board-drawing" });
+  const sides = el("p", { id: "sides" });
   const status = el("p", { id: "status" });
+  // The cells clicked so far towards a move, and the legal moves with their cells.
+  let picked = [];
+  let current = null;
   const legal = el("div", { class: "legal", id: "legal-moves" });
   const result = el("p", { id: "result" });
   const moveInput = el("input", { type: "text", id: "move-text", placeholder: "or type a move" });
   const notation = el("p", { class: "muted", id: "notation" });
   let busy = false;
 
-  const render = (position) => {
-    picture.textContent = position.picture;
+  const myTurn = () => current && !current.terminal && current.to_move === state.human && !busy;
+  const candidates = (prefix) => current.legal.map((text, i) => ({ text, cells: current.legal_cells[i] }))
+    .filter((m) => m.cells.length >= prefix.length && prefix.every((c, k) => m.cells[k] === c));
+  // Marks the cells picked and those that continue a legal move; offers the moves the cells
+  // picked so far complete when more than one does (or moves without cells: a pass).
+  const markTargets = () => {
+    drawing.querySelectorAll("[data-cell]").forEach((g) => g.classList.remove("target", "picked"));
     legal.replaceChildren();
+    if (!myTurn()) return;
+    for (const cell of picked) drawing.querySelector(`[data-cell="${CSS.escape(cell)}"]`)?.classList.add("picked");
+    const next = candidates(picked);
+    for (const m of next) {
+      if (m.cells.length > picked.length) drawing.querySelector(`[data-cell="${CSS.escape(m.cells[picked.length])}"]`)?.classList.add("target");
+    }
+    const buttons = current.board_svg ? next.filter((m) => m.cells.length === picked.length) : next;
+    if (current.board_svg && picked.length > 0 && buttons.length === 1 && next.length === 1) return;
+    for (const m of buttons) legal.append(el("button", { class: "legal-move", "data-move": m.text, onclick: () => play(m.text) }, m.text));
+  };
+  const clickCell = (cell) => {
+    if (!myTurn()) return;
+    let next = candidates(picked.concat([cell]));
+    if (next.length === 0) { picked = []; next = candidates([cell]); }
+    if (next.length === 0) { markTargets(); return; }
+    picked.push(cell);
+    const complete = next.filter((m) => m.cells.length === picked.length);
+    if (complete.length === 1 && next.length === 1) { const text = complete[0].text; picked = []; play(text); return; }
+    markTargets();
+  };
+  drawing.addEventListener("click", (event) => {
+    const target = event.target.closest("[data-cell]");
+    if (target) clickCell(target.getAttribute("data-cell"));
+  });
+  const render = (position) => {
+    current = position;
+    picked = [];
+    showBoard(drawing, picture, position);
     state.moves = position.moves;
+    const agentSide = state.human === "p0" ? "p1" : "p0";
+    const colour = (side) => position.colours ? ` (${position.colours[side === "p0" ? 0 : 1]}${side === "p0" ? ", moves first" : ""})` : "";
+    sides.textContent = `You: ${state.human}${colour(state.human)} · agent ${state.agent}: ${agentSide}${colour(agentSide)}`;
     const url = `#/play?game=${encodeURIComponent(state.game)}&agent=${encodeURIComponent(state.agent)}&side=${state.human}&moves=${state.moves.map(encodeURIComponent).join(",")}`;
     history.replaceState(null, "", url);
     notation.textContent = position.notation;
     const value = state.value === null ? "" : ` · agent's value (p0's view) ${state.value.toFixed(3)}`;
-    status.textContent = `ply ${position.ply} · ${position.to_move} to move${value}`;
+    status.textContent = position.terminal ? `ply ${position.ply} · game over${value}` : `ply ${position.ply} · ${position.to_move} to move${value}`;
     result.textContent = position.result ? `Game over: ${position.result}` : "";
-    if (position.terminal || position.to_move !== state.human) return;
-    for (const move of position.legal) {
-      legal.append(el("button", { class: "legal-move", "data-move": move, onclick: () => play(move) }, move));
-    }
+    markTargets();
   };
   const refresh = async () => {
     const position = await api("/api/position", { game: state.game, moves: state.moves });
@@ -266,7 +373,7 @@ async function playPage(params) {
       const reply = await api("/api/agent-move", { game: state.game, moves: state.moves, agent: state.agent });
       state.value = reply.value_p0;
       render(reply.position);
-    } finally { busy = false; }
+    } finally { busy = false; markTargets(); }
   };
   const guard = (action) => async () => {
     if (busy) return;
@@ -285,14 +392,17 @@ async function playPage(params) {
     await refresh();
   });
   const restart = guard(async () => {
-    state.game = gameSelect.value; state.agent = agentInput.value.trim(); state.human = sideSelect.value;
+    const game = gameSelect.value, agent = agentInput.value.trim();
+    // Refused here, before the game starts, not at the agent's first move.
+    await api("/api/agent-check", { game, agent });
+    state.game = game; state.agent = agent; state.human = sideSelect.value;
     state.moves = []; state.value = null;
     await refresh();
   });
   view.replaceChildren(el("h1", {}, "Play"),
     el("div", { class: "controls" }, gameSelect, "against", agentInput, sideSelect,
       el("button", { id: "new-game", onclick: restart }, "New game"), el("button", { id: "undo", onclick: undo }, "Undo")),
-    picture, status, result, legal,
+    sides, drawing, picture, status, result, legal,
     el("form", { onsubmit: "return false" }, moveInput, el("button", { id: "play-typed", onclick: () => { play(moveInput.value.trim()); moveInput.value = ""; } }, "Play")),
     notation);
   await guard(refresh)();

@@ -102,7 +102,7 @@ impl<G: Game> Session<'_, G> {
             // Stopped by hand, the run is not over: its workers wait for a resumed learner.
             broker.finish_run()?;
         }
-        Ok(self.summary(stopped_by))
+        self.finish(stopped_by)
     }
 
     /// Learns (or drops, or refuses) one entry of the games stream; acknowledges what a
