@@ -144,9 +144,12 @@ fn drive(session: &Session, url: &str) {
         "{status}"
     );
     for (game, side, moves) in [("hex", "p0", 121), ("awale", "p1", 400)] {
+        // A new document, so that nothing of the finished game's page is read.
+        session.goto("about:blank");
         session.goto(&format!(
             "{url}/#/play?game={game}&agent=mcts:iters=50&side={side}"
         ));
+        session.wait_for("#board-drawing svg.board");
         assert!(text_of(session, "#sides").contains(&format!("You: {side}")));
         play_to_the_end(session, moves);
     }
