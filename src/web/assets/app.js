@@ -380,7 +380,13 @@ async function playPage(params) {
     showError("");
     try { await action(); } catch (e) { showError(e.message); }
   };
-  const play = (move) => guard(async () => { state.moves = state.moves.concat([move]); try { await refresh(); } catch (e) { state.moves.pop(); throw e; } })();
+  // Busy from the click on: a second click before the reply is ignored, not a second move.
+  const play = (move) => guard(async () => {
+    busy = true;
+    markTargets();
+    state.moves = state.moves.concat([move]);
+    try { await refresh(); } catch (e) { state.moves.pop(); throw e; } finally { busy = false; markTargets(); }
+  })();
   const undo = guard(async () => {
     // Back to the person's previous turn: the agent's replies and the person's last move.
     let position = null;
