@@ -151,29 +151,42 @@ fn grid_labels(
 
 type Drawing<'a> = (f64, f64, Vec<Placed<'a>>, String);
 
+/// The cells of `view` centred by `centre`, each with the clickable outline `outline` draws
+/// around its centre.
+fn placed_cells<'a>(
+    view: &'a BoardView,
+    centre: impl Fn(usize, usize) -> (f64, f64),
+    outline: impl Fn(&Cell, f64, f64) -> String,
+) -> Vec<Placed<'a>> {
+    view.cells
+        .iter()
+        .map(|cell| {
+            let (x, y) = centre(cell.row, cell.col);
+            let outline = outline(cell, x, y);
+            Placed {
+                cell,
+                x,
+                y,
+                outline,
+            }
+        })
+        .collect()
+}
+
 /// The cells of `view` as squares centred by `centre`, shaded `dark` or `light` by `shade`.
 fn square_cells<'a>(
     view: &'a BoardView,
     centre: impl Fn(usize, usize) -> (f64, f64),
     shade: impl Fn(&Cell) -> &'static str,
 ) -> Vec<Placed<'a>> {
-    view.cells
-        .iter()
-        .map(|cell| {
-            let (x, y) = centre(cell.row, cell.col);
-            Placed {
-                cell,
-                x,
-                y,
-                outline: format!(
-                    r#"<rect class="square {}" x="{:.1}" y="{:.1}" width="{UNIT}" height="{UNIT}"/>"#,
-                    shade(cell),
-                    x - UNIT / 2.0,
-                    y - UNIT / 2.0
-                ),
-            }
-        })
-        .collect()
+    placed_cells(view, centre, |cell, x, y| {
+        format!(
+            r#"<rect class="square {}" x="{:.1}" y="{:.1}" width="{UNIT}" height="{UNIT}"/>"#,
+            shade(cell),
+            x - UNIT / 2.0,
+            y - UNIT / 2.0
+        )
+    })
 }
 
 fn squares(view: &BoardView, rows: usize, cols: usize, checkered: bool) -> Drawing<'_> {
@@ -273,23 +286,13 @@ fn intersections<'a>(
         );
     }
     under.push_str(&grid_labels(view, (rows, cols), centre));
-    let placed = view
-        .cells
-        .iter()
-        .map(|cell| {
-            let (x, y) = centre(cell.row, cell.col);
-            Placed {
-                cell,
-                x,
-                y,
-                outline: format!(
-                    r#"<rect class="point" x="{:.1}" y="{:.1}" width="{UNIT}" height="{UNIT}"/>"#,
-                    x - UNIT / 2.0,
-                    y - UNIT / 2.0
-                ),
-            }
-        })
-        .collect();
+    let placed = placed_cells(view, centre, |_, x, y| {
+        format!(
+            r#"<rect class="point" x="{:.1}" y="{:.1}" width="{UNIT}" height="{UNIT}"/>"#,
+            x - UNIT / 2.0,
+            y - UNIT / 2.0
+        )
+    });
     let width = 2.0 * MARGIN + cols as f64 * UNIT;
     let height = 1.5 * MARGIN + rows as f64 * UNIT;
     (width, height, placed, under)
@@ -316,21 +319,12 @@ fn hex_cells<'a>(
     centre: impl Fn(usize, usize) -> (f64, f64),
 ) -> Vec<Placed<'a>> {
     let radius = UNIT / 3f64.sqrt();
-    view.cells
-        .iter()
-        .map(|cell| {
-            let (x, y) = centre(cell.row, cell.col);
-            Placed {
-                cell,
-                x,
-                y,
-                outline: format!(
-                    r#"<polygon class="hex" points="{}"/>"#,
-                    hexagon_points(x, y, radius)
-                ),
-            }
-        })
-        .collect()
+    placed_cells(view, centre, |_, x, y| {
+        format!(
+            r#"<polygon class="hex" points="{}"/>"#,
+            hexagon_points(x, y, radius)
+        )
+    })
 }
 
 fn hex_rhombus(view: &BoardView, size: usize, top_bottom: Player) -> Drawing<'_> {
@@ -429,21 +423,9 @@ fn pits(view: &BoardView, rows: usize, cols: usize, stores: Option<[u32; 2]>) ->
         )
     };
     let radius = 0.5 * UNIT;
-    let placed = view
-        .cells
-        .iter()
-        .map(|cell| {
-            let (x, y) = centre(cell.row, cell.col);
-            Placed {
-                cell,
-                x,
-                y,
-                outline: format!(
-                    r#"<circle class="pit" cx="{x:.1}" cy="{y:.1}" r="{radius:.1}"/>"#
-                ),
-            }
-        })
-        .collect();
+    let placed = placed_cells(view, centre, |_, x, y| {
+        format!(r#"<circle class="pit" cx="{x:.1}" cy="{y:.1}" r="{radius:.1}"/>"#)
+    });
     let board_width = cols as f64 * UNIT * 1.2;
     let height = 2.0 * MARGIN + rows as f64 * UNIT * 1.2 + 18.0;
     let mut under = format!(
