@@ -10,7 +10,11 @@ pub mod engine;
 mod eval;
 mod experiment;
 mod export;
+mod game_files;
+mod games_export;
 mod games_list;
+mod gtp_client;
+mod gtp_match;
 mod input_lines;
 mod ladder;
 mod perft;
@@ -60,8 +64,13 @@ enum Command {
     Export(export::ExportArgs),
     /// Play against an agent at the terminal.
     Play(play::PlayArgs),
-    /// Serve an agent over a GTP-style text protocol on stdin / stdout.
+    /// A run's self-play games as SGF (go, othello, gomoku, hex) or PDN (draughts).
+    GamesExport(games_export::GamesExportArgs),
+    /// Serve an agent over GTP (the Go Text Protocol) on stdin / stdout.
     Engine(engine::EngineArgs),
+    /// Games between two GTP engines (GNU Go, descent engine, …), each move checked by a
+    /// referee engine; the result with its interval, the games of Go as SGF.
+    GtpMatch(gtp_match::GtpMatchArgs),
     /// A local web application: runs with live curves, their games, a board to play any agent.
     Serve(serve::ServeArgs),
     /// A network's values of fixed positions on a device, against descent's own CPU pass and
@@ -106,7 +115,9 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Ladder(args) => ladder::run(args),
         Command::Export(args) => export::run(args),
         Command::Play(args) => play::run(args),
+        Command::GamesExport(args) => games_export::run(args),
         Command::Engine(args) => engine::run(args),
+        Command::GtpMatch(args) => gtp_match::run(args),
         Command::Serve(args) => serve::run(args),
         Command::CheckNet(args) => check_net::run(args),
         Command::Bench(command) => bench::run(command),

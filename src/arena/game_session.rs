@@ -125,17 +125,11 @@ impl<G: Game> GameSession<G> {
         self.history.is_empty()
     }
 
-    /// The result of a finished game in GTP's style: `p0+3` (P0 won by 3 points), `p1+win`
-    /// (games without a score), `0` for a draw; `None` while the game is in play.
+    /// The result of a finished game as GTP's `final_score` writes it: `B+3.5` (P0, Black,
+    /// won by 3.5 points), `W+` (P1, White, won a game without a score), `0` for a draw;
+    /// `None` while the game is in play.
     pub fn final_score(&self) -> Option<String> {
-        let outcome = self.position.outcome()?;
-        Some(match outcome.winner() {
-            None => "0".to_string(),
-            Some(winner) => match self.position.score_p0() {
-                Some(score) => format!("{winner}+{}", score.unsigned_abs()),
-                None => format!("{winner}+win"),
-            },
-        })
+        crate::games::sgf::result_text(&self.position)
     }
 
     /// A sentence for people about the finished game (see [`result_sentence`]).
@@ -202,7 +196,7 @@ mod tests {
         for m in ["a1", "c1", "c3", "a3"] {
             session.play_text(None, m).unwrap();
         }
-        assert_eq!(session.final_score().as_deref(), Some("p0+win"));
+        assert_eq!(session.final_score().as_deref(), Some("B+"));
         assert_eq!(session.result_sentence().as_deref(), Some("p0 wins"));
         assert!(
             session

@@ -1,8 +1,10 @@
-//! `descent engine`: an agent behind a text protocol on stdin / stdout with GTP version 2
-//! framing — each reply is `=[id] payload` or `?[id] message`, then an empty line; a command may
-//! start with a numeric id, which the reply echoes; `#` starts a comment. Players are `p0` / `p1`
-//! (`b` / `black` = p0, `w` / `white` = p1); moves are in the game's notation. A refused command
-//! leaves the game unchanged.
+//! `descent engine`: an agent behind GTP version 2 (the Go Text Protocol) on stdin / stdout —
+//! each reply is `=[id] payload` or `?[id] message`, then an empty line; a command may start with
+//! a numeric id, which the reply echoes; `#` starts a comment. Players are `b` / `black` (= p0)
+//! and `w` / `white` (= p1); moves are in the game's notation, read in either case. `boardsize`
+//! and `komi` change the game's parameters (a network plays only the board it was trained on);
+//! `genmove` answers `resign` when the agent's value stays hopeless. A refused command leaves
+//! the game unchanged.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -12,8 +14,10 @@ use rand::SeedableRng;
 
 use super::input_lines::{InputLine, InputLines};
 use crate::arena::game_session::MoveRefused;
+use crate::arena::model::model_game;
 use crate::arena::{Agent, AgentFactory, AgentRng, AgentSpec, GameSession, parse_player};
-use crate::games::{Game, GameExt, GameSpec, GameVisitor, Player};
+use crate::games::board_view::Layout;
+use crate::games::{Game, GameExt, GameSpec, GameVisitor, MoveError, Player};
 use crate::settings::config_error::ConfigError;
 use crate::settings::duration_text::{MAX_DURATION, seconds_to_duration};
 use crate::value::DeviceChoice;
@@ -33,6 +37,47 @@ pub struct EngineArgs {
     /// wgpu, cuda:N (all but descent-cpu and flex need their cargo feature).
     #[arg(long, default_value = "descent-cpu")]
     device: DeviceChoice,
+    /// `genmove` answers `resign` once the agent's value for its own side (−1 lost … +1 won)
+    /// has been at or below this for `--resign-moves` of its moves in a row; `never`: play on.
+    #[arg(long, default_value = "-0.9")]
+    resign_below: ResignBelow,
+    /// How many of its moves in a row the agent must find hopeless before it resigns.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    resign_moves: u32,
+}
+
+/// `--resign-below`: a value in [−1, 1], or `never`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ResignBelow(pub Option<f32>);
+
+impl std::str::FromStr for ResignBelow {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        if text == "never" {
+            return Ok(ResignBelow(None));
+        }
+        text.parse::<f32>()
+            .ok()
+            .filter(|v| (-1.0..=1.0).contains(v))
+            .map(|v| ResignBelow(Some(v)))
+            .ok_or_else(|| format!("{text:?}: expected a value from -1 to 1, or never"))
+    }
+}
+
+/// When the engine resigns: its value for its own side at or below `below` for `moves` of its
+/// moves in a row.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ResignRule {
+    pub below: Option<f32>,
+    pub moves: u32,
+}
+
+impl ResignRule {
+    pub const NEVER: ResignRule = ResignRule {
+        below: None,
+        moves: 1,
+    };
 }
 
 impl EngineArgs {
@@ -49,6 +94,8 @@ pub const COMMANDS: &[(&str, usize)] = &[
     ("version", 0),
     ("list_commands", 0),
     ("known_command", 1),
+    ("boardsize", 1),
+    ("komi", 1),
     ("clear_board", 0),
     ("play", 2),
     ("genmove", 1),
@@ -71,6 +118,17 @@ pub struct Engine<G: Game> {
     session: GameSession<G>,
     agent: Box<dyn Agent<G>>,
     rng: AgentRng,
+    /// The game played, as GTP's `boardsize` and `komi` left it.
+    rules: GameSpec,
+    /// The game the agent's network was trained on (`None`: no network); boards of another
+    /// size are refused, another komi is played with the network's values.
+    network_game: Option<GameSpec>,
+    resign: ResignRule,
+    /// The agent's moves in a row found hopeless so far.
+    hopeless_moves: u32,
+    /// A game of another type asked for by `boardsize` (Go's 9 × 9 to 11 × 11): the caller
+    /// starts an engine for it.
+    switch_to: Option<GameSpec>,
 }
 
 enum Reply {
@@ -125,13 +183,42 @@ fn arity(command: &str) -> Option<usize> {
 }
 
 impl<G: Game> Engine<G> {
-    /// An engine playing `agent` from `initial`, its random choices seeded by `seed`.
-    pub fn new(initial: G, agent: Box<dyn Agent<G>>, seed: u64) -> Engine<G> {
+    /// An engine playing `agent` in the game `rules` (of type `G`), its random choices seeded
+    /// by `seed`; it never resigns (see [`Engine::with_resign`]).
+    ///
+    /// # Panics
+    /// `rules` is not a game of type `G`.
+    pub fn new(rules: GameSpec, agent: Box<dyn Agent<G>>, seed: u64) -> Engine<G> {
+        let initial = rules
+            .initial_as::<G>()
+            .unwrap_or_else(|| panic!("{rules} is not a {}", G::NAME));
         Engine {
             session: GameSession::new(initial),
             agent,
             rng: AgentRng::seed_from_u64(seed),
+            rules,
+            network_game: None,
+            resign: ResignRule::NEVER,
+            hopeless_moves: 0,
+            switch_to: None,
         }
+    }
+
+    /// The same engine resigning by `resign`.
+    pub fn with_resign(mut self, resign: ResignRule) -> Engine<G> {
+        self.resign = resign;
+        self
+    }
+
+    /// The same engine knowing that its agent's network was trained on `game`.
+    pub fn with_network_game(mut self, game: Option<GameSpec>) -> Engine<G> {
+        self.network_game = game;
+        self
+    }
+
+    /// The game of another type that the last command asked for (`boardsize`), once.
+    pub fn take_switch(&mut self) -> Option<GameSpec> {
+        self.switch_to.take()
     }
 
     /// The reply to one input line — `=[id] payload` or `?[id] message`, then an empty line —
@@ -211,16 +298,14 @@ impl<G: Game> Engine<G> {
                 Ok(names.join("\n"))
             }
             "known_command" => Ok(arity(args[0]).is_some().to_string()),
+            "boardsize" => self.boardsize(args[0]),
+            "komi" => self.komi(args[0]),
             "clear_board" => {
                 self.session.reset();
-                self.agent.new_game();
+                self.new_game();
                 Ok(String::new())
             }
-            "play" => {
-                let player = parse_player(args[0])?;
-                self.session.play_text(Some(player), args[1])?;
-                Ok(String::new())
-            }
+            "play" => self.play(parse_player(args[0])?, args[1]),
             "genmove" => self.genmove(parse_player(args[0])?),
             "undo" => self.undo(),
             "showboard" => Ok(self.showboard()),
@@ -243,6 +328,22 @@ impl<G: Game> Engine<G> {
         }
     }
 
+    fn new_game(&mut self) {
+        self.agent.new_game();
+        self.hopeless_moves = 0;
+    }
+
+    /// Plays `text` for `player`, in either case (GTP's `D4` is `d4`).
+    fn play(&mut self, player: Player, text: &str) -> Answer {
+        match self.session.play_text(Some(player), text) {
+            Err(MoveRefused::Move(MoveError::WrongCase { meant, .. })) => {
+                self.session.play_text(Some(player), &meant)?
+            }
+            played => played?,
+        };
+        Ok(String::new())
+    }
+
     fn genmove(&mut self, player: Player) -> Answer {
         let position = self.session.position().clone();
         if position.is_terminal() {
@@ -253,13 +354,117 @@ impl<G: Game> Engine<G> {
             return Err(MoveRefused::NotYourMove { to_move, player }.into());
         }
         let choice = self.agent.choose_move(&position, &mut self.rng);
+        if self.hopeless(player, choice.value_p0) {
+            return Ok("resign".into());
+        }
         self.session.play(choice.action);
-        Ok(position.move_to_text(choice.action))
+        let text = position.move_to_text(choice.action);
+        Ok(if G::GTP_UPPER_CASE {
+            text.to_uppercase()
+        } else {
+            text
+        })
+    }
+
+    /// Counts the agent's hopeless moves in a row (its value for `player` at or below the
+    /// resign threshold); whether it is time to resign.
+    fn hopeless(&mut self, player: Player, value_p0: Option<f32>) -> bool {
+        let value = value_p0.map(|v| if player == Player::P0 { v } else { -v });
+        match (self.resign.below, value) {
+            (Some(below), Some(value)) if value <= below => self.hopeless_moves += 1,
+            _ => self.hopeless_moves = 0,
+        }
+        self.hopeless_moves >= self.resign.moves
+    }
+
+    /// GTP's `boardsize`: a new game on a board of `text` cells a side, the other parameters
+    /// kept; "unacceptable size" for a size the game (or the agent's network) does not have.
+    fn boardsize(&mut self, text: &str) -> Answer {
+        let size: usize = text
+            .parse()
+            .map_err(|_| Refusal(format!("{text:?} is not a board size")))?;
+        let rules = if self.rules.has_param("board_size") {
+            self.rules
+                .with_param("board_size", text)
+                .map_err(|e| Refusal(format!("unacceptable size: {e}")))?
+        } else {
+            match board_side(&self.session.position().board_view().layout) {
+                Some(side) if side == size => self.rules.clone(),
+                side => {
+                    let only = side.map_or(String::new(), |s| format!(" ({s} only)"));
+                    return Err(Refusal(format!(
+                        "unacceptable size: {} has one board size{only}",
+                        self.rules.name()
+                    )));
+                }
+            }
+        };
+        self.check_network_plays(&rules)?;
+        self.session.reset();
+        self.change_rules(rules, false);
+        Ok(String::new())
+    }
+
+    /// GTP's `komi`: the points given to White from now on, the moves kept. Games without a
+    /// komi accept and ignore it, as GTP asks of every engine.
+    fn komi(&mut self, text: &str) -> Answer {
+        if !self.rules.has_param("komi") {
+            text.parse::<f64>()
+                .ok()
+                .filter(|k| k.is_finite())
+                .ok_or_else(|| Refusal(format!("{text:?} is not a komi (a number)")))?;
+            return Ok(String::new());
+        }
+        let rules = self
+            .rules
+            .with_param("komi", text)
+            .map_err(|e| Refusal(format!("komi {text:?}: {e}")))?;
+        self.check_network_plays(&rules)?;
+        if let Some(network) = &self.network_game
+            && network.param("komi") != rules.param("komi")
+        {
+            eprintln!(
+                "descent engine: the network was trained on {network}; it now plays {rules} with the same values"
+            );
+        }
+        self.change_rules(rules, true);
+        Ok(String::new())
+    }
+
+    /// Refuses a game the agent's network was not trained on (komi aside).
+    fn check_network_plays(&self, rules: &GameSpec) -> Result<(), Refusal> {
+        match &self.network_game {
+            Some(network) if !network_plays(network, rules) => Err(Refusal(format!(
+                "unacceptable size: the agent's network plays {network} only"
+            ))),
+            _ => Ok(()),
+        }
+    }
+
+    /// Plays `rules` from now on: the moves so far replayed when `keep_moves` (a new komi);
+    /// a game of another type is left to the caller (`take_switch`).
+    fn change_rules(&mut self, rules: GameSpec, keep_moves: bool) {
+        let Some(initial) = rules.initial_as::<G>() else {
+            self.switch_to = Some(rules.clone());
+            self.rules = rules;
+            return;
+        };
+        let mut session = GameSession::new(initial);
+        if keep_moves {
+            for text in self.session.moves() {
+                session
+                    .play_text(None, text)
+                    .expect("a komi changes no move's legality");
+            }
+        }
+        self.session = session;
+        self.rules = rules;
+        self.new_game();
     }
 
     fn undo(&mut self) -> Answer {
         if self.session.undo() {
-            self.agent.new_game();
+            self.new_game();
             Ok(String::new())
         } else {
             Err(Refusal("cannot undo: no move played".into()))
@@ -302,22 +507,64 @@ impl<G: Game> Engine<G> {
     }
 }
 
-struct EngineVisitor<'a> {
-    args: &'a EngineArgs,
+/// The side of a square or hexagonal board (`boardsize`'s number), `None` for other boards.
+fn board_side(layout: &Layout) -> Option<usize> {
+    match *layout {
+        Layout::Squares { rows, cols, .. } | Layout::Intersections { rows, cols, .. }
+            if rows == cols =>
+        {
+            Some(rows)
+        }
+        Layout::HexRhombus { size, .. } => Some(size),
+        Layout::Hexagon { side } => Some(side),
+        _ => None,
+    }
 }
 
-impl GameVisitor for EngineVisitor<'_> {
-    type Output = anyhow::Result<()>;
+/// Whether a network trained on `network` plays `rules`: the same game, komi aside (its values
+/// ignore the komi; the rules score with it).
+fn network_plays(network: &GameSpec, rules: &GameSpec) -> bool {
+    let komi_aside = match rules.param("komi") {
+        Some(komi) => network.with_param("komi", &komi).ok(),
+        None => Some(network.clone()),
+    };
+    komi_aside.as_ref() == Some(rules)
+}
 
-    fn visit<G: Game>(self, initial: G) -> Self::Output {
+/// How a game's session ended: input over or `quit`, or `boardsize` asked for a game of
+/// another type.
+enum SessionEnd {
+    Over,
+    Switch(GameSpec),
+}
+
+/// Answers the protocol in one game type until the input ends, `quit`, or a switch of type.
+struct EngineSession<'a, R: std::io::BufRead> {
+    args: &'a EngineArgs,
+    rules: GameSpec,
+    network_game: Option<GameSpec>,
+    lines: &'a mut InputLines<R>,
+}
+
+impl<R: std::io::BufRead> GameVisitor for EngineSession<'_, R> {
+    type Output = anyhow::Result<SessionEnd>;
+
+    fn visit<G: Game>(self, _initial: G) -> Self::Output {
         let args = self.args;
         let device = args.device.device().map_err(anyhow::Error::msg)?;
+        // The network is loaded for the game it was trained on (komi may differ).
+        let network_game = self.network_game.as_ref().unwrap_or(&self.rules);
         let factory =
-            AgentFactory::<G>::new(args.agent.clone(), &args.game().to_string(), &device)?;
-        let mut engine = Engine::new(initial, factory.build(), args.seed);
-        let mut lines = InputLines::new(std::io::stdin().lock());
+            AgentFactory::<G>::new(args.agent.clone(), &network_game.to_string(), &device)?;
+        let resign = ResignRule {
+            below: args.resign_below.0,
+            moves: args.resign_moves,
+        };
+        let mut engine = Engine::<G>::new(self.rules, factory.build(), args.seed)
+            .with_resign(resign)
+            .with_network_game(self.network_game);
         let mut out = std::io::stdout().lock();
-        while let Some(line) = lines.next_line()? {
+        while let Some(line) = self.lines.next_line()? {
             let reply = match line {
                 InputLine::Text(line) => engine.respond(&line),
                 InputLine::NotUtf8 => Some((format!("? {}\n\n", InputLine::NOT_UTF8), false)),
@@ -326,12 +573,25 @@ impl GameVisitor for EngineVisitor<'_> {
                 out.write_all(text.as_bytes())?;
                 out.flush()?;
                 if quit {
-                    return Ok(());
+                    return Ok(SessionEnd::Over);
                 }
             }
+            if let Some(rules) = engine.take_switch() {
+                return Ok(SessionEnd::Switch(rules));
+            }
         }
-        Ok(())
+        Ok(SessionEnd::Over)
     }
+}
+
+/// The game the agents' networks were trained on, if one has a network.
+fn agents_network_game(agent: &AgentSpec) -> anyhow::Result<Option<GameSpec>> {
+    let Some(source) = &agent.model else {
+        return Ok(None);
+    };
+    model_game(source)?
+        .map(|game| game.parse::<GameSpec>().map_err(anyhow::Error::msg))
+        .transpose()
 }
 
 /// # Errors
@@ -341,6 +601,51 @@ pub fn run(mut args: EngineArgs) -> anyhow::Result<ExitCode> {
         args.game.take(),
         &[&args.agent],
     )?);
-    args.game().visit(EngineVisitor { args: &args })?;
-    Ok(ExitCode::SUCCESS)
+    let network_game = agents_network_game(&args.agent)?;
+    let mut rules = args.game().clone();
+    if let Some(network) = &network_game {
+        anyhow::ensure!(
+            network_plays(network, &rules),
+            "--game {rules}: the agent's network was trained on {network} (only the komi may differ)"
+        );
+    }
+    let mut lines = InputLines::new(std::io::stdin().lock());
+    loop {
+        let session = EngineSession {
+            args: &args,
+            rules: rules.clone(),
+            network_game: network_game.clone(),
+            lines: &mut lines,
+        };
+        match rules.clone().visit(session)? {
+            SessionEnd::Over => return Ok(ExitCode::SUCCESS),
+            SessionEnd::Switch(next) => rules = next,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A network plays its own game under any komi, and no other board or rule.
+    #[test]
+    fn a_network_plays_its_game_whatever_the_komi() {
+        let spec = |s: &str| s.parse::<GameSpec>().unwrap();
+        let network = spec("go");
+        assert!(network_plays(&network, &spec("go")));
+        assert!(network_plays(&network, &spec("go(komi=6.5)")));
+        assert!(!network_plays(&network, &spec("go(board_size=11)")));
+        assert!(!network_plays(&network, &spec("go(superko=illegal)")));
+        assert!(!network_plays(&spec("hex"), &spec("hex(board_size=13)")));
+        assert!(network_plays(&spec("hex"), &spec("hex")));
+    }
+
+    #[test]
+    fn resign_thresholds_are_values_or_never() {
+        assert_eq!("never".parse::<ResignBelow>(), Ok(ResignBelow(None)));
+        assert_eq!("-0.5".parse::<ResignBelow>(), Ok(ResignBelow(Some(-0.5))));
+        assert!("-1.5".parse::<ResignBelow>().unwrap_err().contains("-1.5"));
+        assert!("NaN".parse::<ResignBelow>().is_err());
+    }
 }

@@ -26,6 +26,10 @@ pub struct PlayArgs {
     /// Thinking time per move of the agent (replaces the spec's budget).
     #[arg(long)]
     time: Option<DurationText>,
+    /// When the game ends or you quit, writes it to this file in its community's format (SGF
+    /// for go, othello, gomoku and hex; PDN for draughts).
+    #[arg(long)]
+    save: Option<std::path::PathBuf>,
     /// Seed of the agent's random choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -62,7 +66,7 @@ impl GameVisitor for PlayVisitor<'_> {
             adviser: factory.build(),
             rng: AgentRng::seed_from_u64(args.seed),
             human: args.side.0,
-            session: GameSession::new(initial),
+            session: GameSession::new(initial.clone()),
         };
         if let Some(time) = args.time {
             game.agent.set_time_per_move(time.0);
@@ -84,12 +88,12 @@ impl GameVisitor for PlayVisitor<'_> {
                     game.human
                 );
                 println!("moves: {}", game.session.moves().join(" "));
-                return Ok(());
+                return game.save(&initial);
             }
             if position.to_move() != game.human {
                 game.agent_moves(&position);
             } else if game.human_turn(&position, &mut lines)? == Turn::Quit {
-                return Ok(());
+                return game.save(&initial);
             }
         }
     }
@@ -114,6 +118,28 @@ enum Turn {
 }
 
 impl<G: Game> TerminalGame<'_, G> {
+    /// Writes the game to `--save`, if given.
+    fn save(&self, initial: &G) -> anyhow::Result<()> {
+        let Some(path) = &self.args.save else {
+            return Ok(());
+        };
+        let agent = self.args.agent.to_string();
+        let players = match self.human {
+            Player::P0 => ["you".to_string(), agent],
+            Player::P1 => [agent, "you".to_string()],
+        };
+        let text = super::game_files::record_text(
+            self.args.game(),
+            initial,
+            self.session.moves(),
+            players,
+            "descent play",
+        )?;
+        crate::value::saved_net::write_atomically(path, text.as_bytes())?;
+        println!("game saved to {}", path.display());
+        Ok(())
+    }
+
     fn agent_moves(&mut self, position: &G) {
         let choice = self.agent.choose_move(position, &mut self.rng);
         let mover = position.to_move();
@@ -212,6 +238,12 @@ pub fn run(mut args: PlayArgs) -> anyhow::Result<ExitCode> {
         args.game.take(),
         &[&args.agent],
     )?);
+    if args.save.is_some() && super::game_files::record_extension(args.game()).is_none() {
+        anyhow::bail!(
+            "--save: {} has no standard game file (SGF records go, othello, gomoku and hex; PDN records draughts)",
+            args.game()
+        );
+    }
     args.game().visit(PlayVisitor { args: &args })?;
     Ok(ExitCode::SUCCESS)
 }

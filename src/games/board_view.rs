@@ -96,6 +96,8 @@ pub struct BoardView {
     pub colours: [&'static str; 2],
     /// Cells marked on the board, by (row, column): Arimaa's traps.
     pub marks: Vec<(usize, usize)>,
+    /// Lines drawn from one cell's centre to another's, by (row, column): Morpion's lines.
+    pub segments: Vec<[(usize, usize); 2]>,
 }
 
 impl Default for BoardView {
@@ -122,7 +124,13 @@ impl BoardView {
             row_labels,
             colours: BLACK_WHITE,
             marks: Vec::new(),
+            segments: Vec::new(),
         }
+    }
+
+    /// The same board with `segments` drawn.
+    pub fn with_segments(self, segments: Vec<[(usize, usize); 2]>) -> BoardView {
+        BoardView { segments, ..self }
     }
 
     /// The same board with the cells at `marks` marked.

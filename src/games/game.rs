@@ -268,6 +268,9 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
     /// A one-player game (Morpion Solitaire): P0 moves every turn, every search maximises, and
     /// the `score` heuristic values a finished game by its score whatever its outcome.
     const ONE_PLAYER: bool = false;
+    /// Whether GTP engines write this game's moves in upper case (Go's `D4`); input is read in
+    /// either case.
+    const GTP_UPPER_CASE: bool = false;
 
     /// Rule variants and other parameters of the game (board size, options).
     type Params: Clone + Default + fmt::Debug + PartialEq + Send + Sync;
@@ -315,6 +318,12 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
     /// The game's own score, P0 minus P1, if it has one (Awale: captured seeds).
     fn score_p0(&self) -> Option<i32> {
         None
+    }
+
+    /// The score exactly, P0 minus P1 (Go's half-point komi kept): what GTP's `final_score`
+    /// says. The game's own score unless a game rounds it.
+    fn exact_score_p0(&self) -> Option<f64> {
+        self.score_p0().map(f64::from)
     }
 
     /// Pieces each player has on the board, `[P0, P1]` (the presence heuristic).

@@ -358,6 +358,7 @@ impl<const N: usize> Game for Go<N> {
     const NAME: &'static str = "go";
     const NUM_ACTIONS: usize = N * N + 1;
     const HAS_DRAWS: bool = true;
+    const GTP_UPPER_CASE: bool = true;
     /// Planes over the board, cell `row·N + col` with row 0 = the row numbered 1: Black's
     /// stones, White's stones, Black to move, the ko point.
     const ENCODING: EncodingShape = EncodingShape {
@@ -489,6 +490,11 @@ impl<const N: usize> Game for Go<N> {
         } else {
             margin.floor() as i32
         })
+    }
+
+    /// The Tromp-Taylor margin, komi included, unrounded (`B+3.5`).
+    fn exact_score_p0(&self) -> Option<f64> {
+        Some(f64::from(self.area_difference()) - f64::from(self.params.komi))
     }
 
     fn piece_counts(&self) -> [u32; 2] {

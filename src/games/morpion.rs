@@ -24,6 +24,7 @@
 use std::fmt;
 
 use super::bitset::Bits;
+use super::board_view::{BoardView, Cell, Layout, stone};
 use super::game::{Action, EncodingShape, Game, MoveError, Outcome, Player, Symmetry};
 use super::game_params::GameParams;
 use super::registry::GameVisitor;
@@ -295,19 +296,68 @@ impl Game for Morpion {
 
     fn hash_from_scratch(&self) -> u64 {
         // A drawn line is the one set of 5 used points of its direction starting at its first.
-        let mut hash = 0;
-        for id in 0..NUM_ACTIONS {
-            let cells = &LINE_CELLS[id];
-            let drawn = cells[0] != OUTSIDE
-                && cells
-                    .iter()
-                    .all(|&c| self.used[id % 4].contains(c as usize))
-                && self.starts_a_line(id);
-            if drawn {
-                hash ^= LINE_KEYS[id];
+        (0..NUM_ACTIONS)
+            .filter(|&id| self.is_drawn(id))
+            .fold(0, |hash, id| hash ^ LINE_KEYS[id])
+    }
+
+    /// Points as stones (the cross's black, the added white) on the part of the window that
+    /// holds them and two cells around, the lines drawn between their ends; a cell is named
+    /// `row,column` as the move texts write a line's start.
+    fn board_view(&self) -> BoardView {
+        let start = cross();
+        let [first_row, last_row, first_col, last_col] = self.extent.map(usize::from);
+        let rows = first_row.saturating_sub(2)..=(last_row + 2).min(SIZE - 1);
+        let cols = first_col.saturating_sub(2)..=(last_col + 2).min(SIZE - 1);
+        let (top, left) = (*rows.start(), *cols.start());
+        let mut cells = Vec::new();
+        for row in rows.clone() {
+            for col in cols.clone() {
+                let cell = row * SIZE + col;
+                let owner = match (self.points.contains(cell), start.contains(cell)) {
+                    (true, true) => Some(Player::P0),
+                    (true, false) => Some(Player::P1),
+                    _ => None,
+                };
+                cells.push(Cell {
+                    id: format!("{row},{col}"),
+                    row: row - top,
+                    col: col - left,
+                    piece: stone(owner),
+                    count: None,
+                });
             }
         }
-        hash
+        let at = |cell: u16| (cell as usize / SIZE - top, cell as usize % SIZE - left);
+        let segments = (0..NUM_ACTIONS)
+            .filter(|&id| self.is_drawn(id))
+            .map(|id| [at(LINE_CELLS[id][0]), at(LINE_CELLS[id][4])])
+            .collect();
+        let layout = Layout::Intersections {
+            rows: rows.clone().count(),
+            cols: cols.clone().count(),
+            stars: Vec::new(),
+        };
+        let labels = (
+            cols.map(|c| c.to_string()).collect(),
+            rows.map(|r| r.to_string()).collect(),
+        );
+        BoardView::new(layout, cells, labels).with_segments(segments)
+    }
+
+    /// The new point, then the line's first point (its last when the new point is the first):
+    /// two clicks name one line.
+    fn move_cells(&self, action: Action) -> Vec<String> {
+        let cells = &LINE_CELLS[action as usize];
+        if cells[0] == OUTSIDE {
+            return Vec::new();
+        }
+        let name = |cell: u16| format!("{},{}", cell as usize / SIZE, cell as usize % SIZE);
+        let Some(&new) = cells.iter().find(|&&c| !self.points.contains(c as usize)) else {
+            return Vec::new();
+        };
+        let other = if new == cells[0] { cells[4] } else { cells[0] };
+        vec![name(new), name(other)]
     }
 
     fn score_p0(&self) -> Option<i32> {
@@ -402,6 +452,16 @@ impl Game for Morpion {
 }
 
 impl Morpion {
+    /// Whether line `id` is drawn: its 5 points used by its direction, a line starting there.
+    fn is_drawn(&self, id: usize) -> bool {
+        let cells = &LINE_CELLS[id];
+        cells[0] != OUTSIDE
+            && cells
+                .iter()
+                .all(|&c| self.used[id % 4].contains(c as usize))
+            && self.starts_a_line(id)
+    }
+
     /// Whether the used points of line `id`'s direction hold a line starting exactly at its
     /// first cell (lines of one direction are disjoint, so used points of a direction split
     /// into runs of multiples of 5 consecutive points; a line starts every 5 from a run's start).

@@ -87,6 +87,13 @@ macro_rules! register_games {
                 }
             }
 
+            /// The value of the parameter `key` as a spec writes it (`None`: no such key).
+            pub fn param(&self, key: &str) -> Option<String> {
+                match self {
+                    $(GameSpec::$variant(params) => param_value(params, key),)*
+                }
+            }
+
             /// `key=value` for each parameter that differs from its default, in the keys' order.
             fn changed_params(&self) -> Vec<String> {
                 match self {
@@ -130,6 +137,22 @@ register_games! {
 }
 
 impl GameSpec {
+    /// The initial position of this game if it is played by the type `G` (Go's 9 × 9 and
+    /// 11 × 11 boards are two types; a Go with another komi is the same type).
+    pub fn initial_as<G: Game>(&self) -> Option<G> {
+        struct Downcast<G>(std::marker::PhantomData<G>);
+        impl<G: Game> GameVisitor for Downcast<G> {
+            type Output = Option<G>;
+            fn visit<H: Game>(self, initial: H) -> Option<G> {
+                (Box::new(initial) as Box<dyn std::any::Any>)
+                    .downcast::<G>()
+                    .ok()
+                    .map(|g| *g)
+            }
+        }
+        self.visit(Downcast(std::marker::PhantomData))
+    }
+
     /// Whether the game has the parameter `key` (`board_size`, `komi`).
     pub fn has_param(&self, key: &str) -> bool {
         REGISTERED_GAMES
@@ -164,6 +187,14 @@ impl GameSpec {
         }
         self.visit(Dims)
     }
+}
+
+fn param_value<P: GameParams>(params: &P, key: &str) -> Option<String> {
+    P::KEYS
+        .iter()
+        .zip(params.values())
+        .find(|(k, _)| k.key == key)
+        .map(|(_, value)| value)
 }
 
 fn changed_params<P: GameParams>(params: &P) -> Vec<String> {
@@ -322,6 +353,23 @@ mod tests {
         assert!(go.with_param("board_size", "12").is_err());
         let awale: GameSpec = "awale".parse().unwrap();
         assert!(!awale.has_param("komi") && awale.with_param("komi", "1").is_err());
+        assert_eq!(go.param("komi").as_deref(), Some("6.5"));
+        assert_eq!(bigger.param("board_size").as_deref(), Some("11"));
+        assert_eq!(awale.param("komi"), None);
+    }
+
+    /// A spec's initial position is found as its own type only: Go 9 × 9 with another komi is
+    /// the same type, 11 × 11 is not.
+    #[test]
+    fn a_spec_gives_its_initial_position_as_its_own_type_only() {
+        use crate::games::Go;
+        let go: GameSpec = "go(komi=6.5)".parse().unwrap();
+        let nine = go.initial_as::<Go<9>>().expect("go is Go<9>");
+        assert_eq!(nine.exact_score_p0(), Some(-6.5), "the komi is the spec's");
+        assert!(go.initial_as::<Go<11>>().is_none());
+        let eleven = go.with_param("board_size", "11").unwrap();
+        assert!(eleven.initial_as::<Go<11>>().is_some());
+        assert!(eleven.initial_as::<Go<9>>().is_none());
     }
 
     /// Each game's `GameParams` agrees with itself and with its game: a value for every key,

@@ -285,6 +285,13 @@ fn intersections<'a>(
             r#"<circle class="star" cx="{x:.1}" cy="{y:.1}" r="4"/>"#
         );
     }
+    for &[from, to] in &view.segments {
+        let ((x1, y1), (x2, y2)) = (centre(from.0, from.1), centre(to.0, to.1));
+        let _ = write!(
+            under,
+            r#"<line class="drawn" x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}"/>"#
+        );
+    }
     under.push_str(&grid_labels(view, (rows, cols), centre));
     let placed = placed_cells(view, centre, |_, x, y| {
         format!(
@@ -819,6 +826,41 @@ mod tests {
             .parse::<GameSpec>()
             .unwrap()
             .visit(Check);
+    }
+
+    /// Morpion: the cross's 36 points on the cropped window, each drawn line from end to end,
+    /// and a line is its new point then its first point.
+    #[test]
+    fn morpion_draws_its_points_and_lines_and_a_line_is_two_clicks() {
+        use crate::games::{Morpion, MorpionParams};
+        let mut position = Morpion::new(&MorpionParams);
+        let svg = board_svg(&position.board_view(), &[]).unwrap();
+        assert_eq!(count(&svg, "stone p0"), 36, "{svg}");
+        assert_eq!(count(&svg, "class=\"drawn\""), 0);
+        // 10 × 10 points of the cross and two cells around: 14 × 14 clickable cells.
+        assert_eq!(count(&svg, "data-cell="), 14 * 14);
+        let action = position.parse_legal_move("11,14v").unwrap();
+        let clicks = position.move_cells(action);
+        assert_eq!(clicks.len(), 2, "{clicks:?}");
+        position.play(action);
+        let view = position.board_view();
+        assert_eq!(view.segments.len(), 1);
+        let svg = board_svg(&view, &clicks).unwrap();
+        assert_eq!(count(&svg, "class=\"drawn\""), 1);
+        assert_eq!(count(&svg, "stone p1"), 1, "the added point");
+        for cell in &clicks {
+            assert!(
+                svg.contains(&format!("class=\"cell last\" data-cell=\"{cell}\"")),
+                "{cell}"
+            );
+        }
+        // Every legal line is named by its two clicks, no two lines alike.
+        let mut seen = std::collections::HashSet::new();
+        let mut legal = Vec::new();
+        position.legal_actions(&mut legal);
+        for &action in &legal {
+            assert!(seen.insert(position.move_cells(action)), "{action}");
+        }
     }
 
     #[test]

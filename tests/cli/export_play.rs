@@ -2,11 +2,11 @@
 //! loaded back with the same values, refused for another game or a newer encoding; `descent
 //! engine` driven through its protocol; `descent play` driven through stdin.
 
+use crate::common::engine::Engine;
 use crate::common::{descent, descent_with_input, stderr};
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Output, Stdio};
+use std::process::Output;
 
 use burn::prelude::Device;
 use descent::arena::ModelSource;
@@ -187,73 +187,6 @@ fn export_loads_back_bit_exact_and_is_refused_where_it_does_not_fit() {
     assert!(load_model::<TicTacToe>(&ModelSource::Path(junk), "tic_tac_toe", &device).is_err());
 }
 
-/// A running `descent engine`.
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
-
-impl Engine {
-    fn start(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_descent"))
-            .arg("engine")
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        Engine {
-            child,
-            stdin,
-            stdout,
-        }
-    }
-
-    /// Sends one command; returns the raw reply, up to and including its empty line.
-    fn send(&mut self, command: &str) -> String {
-        writeln!(self.stdin, "{command}").unwrap();
-        self.stdin.flush().unwrap();
-        let mut reply = String::new();
-        loop {
-            let mut line = String::new();
-            assert!(
-                self.stdout.read_line(&mut line).unwrap() > 0,
-                "engine closed on {command}"
-            );
-            reply.push_str(&line);
-            if line == "\n" {
-                return reply;
-            }
-        }
-    }
-
-    /// Sends a command that must succeed; returns its payload.
-    fn ok(&mut self, command: &str) -> String {
-        let reply = self.send(command);
-        assert!(
-            reply.starts_with('=') && reply.ends_with("\n\n"),
-            "{command}: {reply:?}"
-        );
-        let body = &reply[..reply.len() - 2];
-        body.split_once(' ')
-            .map(|(_, p)| p.to_string())
-            .unwrap_or_default()
-    }
-
-    fn refused(&mut self, command: &str) -> String {
-        let reply = self.send(command);
-        assert!(
-            reply.starts_with('?') && reply.ends_with("\n\n"),
-            "{command}: {reply:?}"
-        );
-        reply
-    }
-}
-
 #[test]
 fn engine_plays_a_full_game_refuses_bad_commands_and_undoes() {
     let dir = tempfile::tempdir().unwrap();
@@ -318,8 +251,8 @@ fn engine_plays_a_full_game_refuses_bad_commands_and_undoes() {
     }
     let score = engine.ok("final_score");
     let expected = match game.outcome().unwrap().winner() {
-        Some(descent::games::Player::P0) => "p0+win",
-        Some(descent::games::Player::P1) => "p1+win",
+        Some(descent::games::Player::P0) => "B+",
+        Some(descent::games::Player::P1) => "W+",
         None => "0",
     };
     assert_eq!(score, expected);

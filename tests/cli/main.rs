@@ -8,4 +8,6 @@ mod commands;
 mod docs;
 mod export_play;
 mod fuzz_inputs;
+mod game_files;
+mod gtp;
 mod presets;

@@ -1,6 +1,7 @@
 //! Helpers shared by the tests that run the `descent` binary as a child process.
 #![allow(dead_code)] // each test crate uses its own subset
 
+pub mod engine;
 pub mod server;
 pub mod webdriver;
 

@@ -159,20 +159,22 @@ fn engine_line() -> impl Strategy<Value = String> {
 /// Feeds `lines` to an engine playing `random`: every line with a command gets exactly one
 /// reply, `=` or `?` framed by GTP's empty line, and nothing panics.
 struct EngineAnswers {
+    spec: GameSpec,
     lines: Vec<String>,
 }
 
 impl GameVisitor for EngineAnswers {
     type Output = Result<(), TestCaseError>;
 
-    fn visit<G: Game>(self, initial: G) -> Result<(), TestCaseError> {
+    fn visit<G: Game>(self, _initial: G) -> Result<(), TestCaseError> {
         let factory = descent::arena::AgentFactory::<G>::new(
             "random".parse().unwrap(),
             G::NAME,
             &descent::value::NetDevice::cpu(),
         )
         .unwrap();
-        let mut engine = descent::cli::engine::Engine::new(initial, factory.build(), 1);
+        let mut engine =
+            descent::cli::engine::Engine::<G>::new(self.spec.clone(), factory.build(), 1);
         for line in &self.lines {
             let has_command = line
                 .split('#')
@@ -201,7 +203,7 @@ proptest! {
     ) {
         for game in REGISTERED_GAMES {
             let spec: GameSpec = game.name.parse().unwrap();
-            spec.visit(EngineAnswers { lines: lines.clone() })?;
+            spec.clone().visit(EngineAnswers { spec, lines: lines.clone() })?;
         }
     }
 }

@@ -1,0 +1,154 @@
+//! The controller's side of GTP: a program started from a command line, spoken to on its stdin
+//! and heard on its stdout, every reply awaited at most a given time (`descent gtp-match`).
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+
+/// The longest reply line read from an engine: a longer one ends the match with an error
+/// rather than filling the memory.
+const MAX_REPLY_LINE: usize = 1 << 20;
+
+/// A GTP engine running as a child process.
+pub struct GtpClient {
+    /// How the engine is named in reports: its command line.
+    pub name: String,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<std::io::Result<String>>,
+    timeout: Duration,
+}
+
+/// Reads the engine's stdout line by line into `sender` until it closes.
+fn forward_lines(
+    stdout: impl std::io::Read,
+    sender: std::sync::mpsc::Sender<std::io::Result<String>>,
+) {
+    let mut reader = BufReader::new(stdout);
+    loop {
+        let mut line = Vec::new();
+        let read =
+            std::io::Read::take(&mut reader, MAX_REPLY_LINE as u64).read_until(b'\n', &mut line);
+        let message = match read {
+            Ok(0) => return,
+            Ok(_) if line.len() >= MAX_REPLY_LINE => Err(std::io::Error::other(format!(
+                "a reply line longer than {MAX_REPLY_LINE} bytes"
+            ))),
+            Ok(_) => Ok(String::from_utf8_lossy(&line).trim_end().to_string()),
+            Err(error) => Err(error),
+        };
+        let failed = message.is_err();
+        if sender.send(message).is_err() || failed {
+            return;
+        }
+    }
+}
+
+impl GtpClient {
+    /// Starts `command_line` (split as a shell would, without running one), each reply
+    /// awaited at most `timeout`.
+    ///
+    /// # Errors
+    /// An empty or unbalanced command line, or a program that cannot be started.
+    pub fn start(command_line: &str, timeout: Duration) -> anyhow::Result<GtpClient> {
+        let words = shlex::split(command_line)
+            .filter(|w| !w.is_empty())
+            .with_context(|| format!("{command_line:?}: not a command line"))?;
+        let mut child = Command::new(&words[0])
+            .args(&words[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .with_context(|| format!("cannot start {command_line:?}"))?;
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = child.stdout.take().expect("piped");
+        let (sender, lines) = channel();
+        std::thread::spawn(move || forward_lines(stdout, sender));
+        Ok(GtpClient {
+            name: command_line.to_string(),
+            child,
+            stdin,
+            lines,
+            timeout,
+        })
+    }
+
+    fn next_line(&self, command: &str) -> anyhow::Result<String> {
+        match self.lines.recv_timeout(self.timeout) {
+            Ok(line) => Ok(line.with_context(|| format!("{}: reading its reply", self.name))?),
+            Err(RecvTimeoutError::Timeout) => bail!(
+                "{}: no reply to {command:?} within {:?}",
+                self.name,
+                self.timeout
+            ),
+            Err(RecvTimeoutError::Disconnected) => {
+                bail!("{}: closed its output on {command:?}", self.name)
+            }
+        }
+    }
+
+    /// Sends `command`; its reply: `Ok(payload)` for `=`, `Err(message)` for `?`.
+    ///
+    /// # Errors
+    /// The engine hung, exited, or answered something that is not GTP.
+    pub fn send(&mut self, command: &str) -> anyhow::Result<Result<String, String>> {
+        writeln!(self.stdin, "{command}")
+            .and_then(|()| self.stdin.flush())
+            .with_context(|| format!("{}: sending {command:?}", self.name))?;
+        let mut first = self.next_line(command)?;
+        while first.is_empty() {
+            first = self.next_line(command)?;
+        }
+        let mut payload = vec![
+            first
+                .get(1..)
+                .unwrap_or("")
+                .trim_start_matches(|c: char| c.is_ascii_digit())
+                .trim()
+                .to_string(),
+        ];
+        loop {
+            let line = self.next_line(command)?;
+            if line.is_empty() {
+                break;
+            }
+            payload.push(line);
+        }
+        let payload = payload.join("\n");
+        match first.chars().next() {
+            Some('=') => Ok(Ok(payload)),
+            Some('?') => Ok(Err(payload)),
+            _ => bail!("{}: {first:?} is not a GTP reply to {command:?}", self.name),
+        }
+    }
+
+    /// Sends `command`, which must succeed; its payload.
+    ///
+    /// # Errors
+    /// A `?` reply, or the engine failed.
+    pub fn expect(&mut self, command: &str) -> anyhow::Result<String> {
+        match self.send(command)? {
+            Ok(payload) => Ok(payload),
+            Err(message) => bail!("{}: {command:?} refused: {message}", self.name),
+        }
+    }
+}
+
+impl Drop for GtpClient {
+    /// Asks the engine to quit, then makes sure it has.
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit").and_then(|()| self.stdin.flush());
+        for _ in 0..50 {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

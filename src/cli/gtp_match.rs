@@ -1,0 +1,337 @@
+//! `descent gtp-match`: games between two GTP engines — any programs that speak GTP (GNU Go,
+//! `descent engine`, …) — the engines swapping colours every game, every move first played on
+//! an optional third engine, the referee: a move it refuses loses the game, and its
+//! `final_score` decides. The result from the first engine's side with its Wilson interval;
+//! each game of Go saved as SGF.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use clap::Args;
+
+use super::gtp_client::GtpClient;
+use crate::arena::statistics::ResultSummary;
+use crate::games::Player;
+use crate::games::sgf::{SgfMove, SgfRecord};
+use crate::settings::DurationText;
+
+#[derive(Args, Debug)]
+pub struct GtpMatchArgs {
+    /// The first engine's command line, Black in the first game, e.g. "gnugo --mode gtp".
+    #[arg(long)]
+    black: String,
+    /// The second engine's command line, White in the first game.
+    #[arg(long)]
+    white: String,
+    /// A third engine's command line: every move is played on it first (a move it refuses
+    /// loses the game) and its `final_score` decides.
+    #[arg(long)]
+    referee: Option<String>,
+    /// How many games.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    games: u32,
+    /// Keep the colours: the first engine plays Black in every game.
+    #[arg(long)]
+    no_alternate: bool,
+    /// `boardsize` sent to every engine before each game.
+    #[arg(long)]
+    size: Option<u32>,
+    /// `komi` sent to every engine before each game.
+    #[arg(long)]
+    komi: Option<f64>,
+    /// A game not over after this many moves ends and is scored.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    max_moves: u32,
+    /// The longest wait for one reply (a `genmove` included).
+    #[arg(long, default_value = "10m")]
+    timeout: DurationText,
+    /// Writes each game of Go (`--size` given) as `game-NNN.sgf` in this directory.
+    #[arg(long)]
+    sgf_dir: Option<PathBuf>,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GameEnd {
+    Resigned(Player),
+    TwoPasses,
+    /// The mover's `genmove` was refused: the game is over for it.
+    NoMoveLeft,
+    MaxMoves,
+    /// `player` played a move the referee refused.
+    IllegalMove {
+        player: Player,
+        text: String,
+    },
+}
+
+/// One finished game, from the colours' side.
+#[derive(Clone, Debug)]
+pub struct PlayedGame {
+    pub moves: Vec<(Player, String)>,
+    pub end: GameEnd,
+    /// `B+3.5`, `W+R`, `0`; `None`: no engine could say.
+    pub result: Option<String>,
+    /// Engines whose own `final_score` differed from the referee's.
+    pub disagreements: Vec<String>,
+}
+
+fn colour(player: Player) -> &'static str {
+    if player == Player::P0 { "b" } else { "w" }
+}
+
+/// The winner of a GTP / SGF result: `Some(None)` a draw, `None` not a result.
+pub fn winner_of(result: &str) -> Option<Option<Player>> {
+    let result = result.trim();
+    if result == "0" || result.eq_ignore_ascii_case("draw") || result.eq_ignore_ascii_case("jigo") {
+        return Some(None);
+    }
+    match result.get(..2).map(str::to_ascii_uppercase).as_deref() {
+        Some("B+") => Some(Some(Player::P0)),
+        Some("W+") => Some(Some(Player::P1)),
+        _ => None,
+    }
+}
+
+fn is_pass(text: &str) -> bool {
+    text.eq_ignore_ascii_case("pass")
+}
+
+/// A Go vertex (`D4`, `pass`) as an SGF move on a `size` board; `None` if it is neither.
+pub fn go_vertex_to_sgf(vertex: &str, size: usize) -> Option<SgfMove> {
+    if is_pass(vertex) {
+        return Some(SgfMove::Pass);
+    }
+    let mut chars = vertex.chars();
+    let letter = chars.next()?.to_ascii_uppercase();
+    let number: usize = chars.as_str().parse().ok()?;
+    let col = ('A'..='Z')
+        .filter(|&c| c != 'I')
+        .position(|c| c == letter)?;
+    (col < size && (1..=size).contains(&number)).then(|| SgfMove::Point {
+        col,
+        row: size - number,
+    })
+}
+
+/// The engines of one game: Black, White, and the referee.
+struct Table<'a> {
+    players: [&'a mut GtpClient; 2],
+    referee: Option<&'a mut GtpClient>,
+}
+
+impl Table<'_> {
+    fn all(&mut self) -> impl Iterator<Item = &mut GtpClient> {
+        let [black, white] = &mut self.players;
+        [&mut **black, &mut **white]
+            .into_iter()
+            .chain(self.referee.as_deref_mut())
+    }
+
+    /// `boardsize`, `komi`, `clear_board` on every engine.
+    fn set_up(&mut self, args: &GtpMatchArgs) -> anyhow::Result<()> {
+        for engine in self.all() {
+            if let Some(size) = args.size {
+                engine.expect(&format!("boardsize {size}"))?;
+            }
+            engine.expect("clear_board")?;
+            if let Some(komi) = args.komi {
+                engine.expect(&format!("komi {komi}"))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Plays one game; an engine that fails (hangs, exits, answers nonsense, disagrees with
+    /// the referee) is an error.
+    fn play(&mut self, max_moves: u32) -> anyhow::Result<PlayedGame> {
+        let mut moves: Vec<(Player, String)> = Vec::new();
+        let mut mover = Player::P0;
+        let end = loop {
+            if moves.len() >= max_moves as usize {
+                break GameEnd::MaxMoves;
+            }
+            let text =
+                match self.players[mover.index()].send(&format!("genmove {}", colour(mover)))? {
+                    Ok(text) => text,
+                    Err(_) => break GameEnd::NoMoveLeft,
+                };
+            if text.eq_ignore_ascii_case("resign") {
+                break GameEnd::Resigned(mover);
+            }
+            let play = format!("play {} {text}", colour(mover));
+            if let Some(referee) = self.referee.as_deref_mut()
+                && let Err(message) = referee.send(&play)?
+            {
+                eprintln!("{}: refused {play:?}: {message}", referee.name);
+                break GameEnd::IllegalMove {
+                    player: mover,
+                    text,
+                };
+            }
+            let opponent = &mut self.players[mover.opponent().index()];
+            if let Err(message) = opponent.send(&play)? {
+                bail!(
+                    "{}: refused {play:?}, which the other engines accepted: {message}",
+                    opponent.name
+                );
+            }
+            let passed = is_pass(&text);
+            moves.push((mover, text));
+            if passed && moves.len() >= 2 && is_pass(&moves[moves.len() - 2].1) {
+                break GameEnd::TwoPasses;
+            }
+            mover = mover.opponent();
+        };
+        let (result, disagreements) = self.result(&end)?;
+        Ok(PlayedGame {
+            moves,
+            end,
+            result,
+            disagreements,
+        })
+    }
+
+    /// The result: by resignation or illegal move, else the referee's `final_score` (Black's
+    /// without a referee); the players whose own score differs from it.
+    fn result(&mut self, end: &GameEnd) -> anyhow::Result<(Option<String>, Vec<String>)> {
+        let loser = match end {
+            GameEnd::Resigned(player) | GameEnd::IllegalMove { player, .. } => Some(*player),
+            _ => None,
+        };
+        if let Some(loser) = loser {
+            let winner = if loser == Player::P0 { "W" } else { "B" };
+            return Ok((Some(format!("{winner}+R")), Vec::new()));
+        }
+        let mut scores = Vec::new();
+        for engine in self.all() {
+            let score = engine.send("final_score")?.ok();
+            scores.push((engine.name.clone(), score));
+        }
+        let decided_by = if self.referee.is_some() { 2 } else { 0 };
+        let result = scores[decided_by].1.clone();
+        let disagreements = scores
+            .iter()
+            .take(2)
+            .filter(|(_, score)| score.is_some() && *score != result)
+            .map(|(name, score)| format!("{name}: {}", score.as_deref().unwrap_or("")))
+            .collect();
+        Ok((result, disagreements))
+    }
+}
+
+fn end_text(end: &GameEnd) -> String {
+    match end {
+        GameEnd::Resigned(player) => format!("{} resigned", colour(*player)),
+        GameEnd::TwoPasses => "two passes".into(),
+        GameEnd::NoMoveLeft => "game over".into(),
+        GameEnd::MaxMoves => "move limit".into(),
+        GameEnd::IllegalMove { player, text } => {
+            format!("{} played {text}, refused by the referee", colour(*player))
+        }
+    }
+}
+
+/// The SGF record of a game of Go on a `size` board; `None` if a move is not a Go vertex.
+fn go_sgf(
+    game: &PlayedGame,
+    size: usize,
+    komi: Option<f64>,
+    names: [String; 2],
+) -> Option<SgfRecord> {
+    let moves = game
+        .moves
+        .iter()
+        .map(|(player, text)| go_vertex_to_sgf(text, size).map(|mv| (*player, mv)))
+        .collect::<Option<Vec<_>>>()?;
+    Some(SgfRecord {
+        game_number: 1,
+        size: (size, size),
+        komi,
+        players: names,
+        result: game.result.clone(),
+        comment: Some(format!("descent gtp-match: {}", end_text(&game.end))),
+        moves,
+    })
+}
+
+/// # Errors
+/// An engine that cannot be started, fails or disagrees; an unwritable SGF directory.
+pub fn run(args: GtpMatchArgs) -> anyhow::Result<ExitCode> {
+    let timeout: Duration = args.timeout.0;
+    if args.sgf_dir.is_some() && args.size.is_none() {
+        bail!("--sgf-dir writes games of Go: give the board's --size");
+    }
+    if let Some(dir) = &args.sgf_dir {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let mut engines = [
+        GtpClient::start(&args.black, timeout)?,
+        GtpClient::start(&args.white, timeout)?,
+    ];
+    let mut referee = args
+        .referee
+        .as_deref()
+        .map(|command| GtpClient::start(command, timeout))
+        .transpose()?;
+    let [mut wins, mut draws, mut losses, mut no_result] = [0u64; 4];
+    for game_index in 0..args.games {
+        let swapped = !args.no_alternate && game_index % 2 == 1;
+        let [first, second] = &mut engines;
+        let players = if swapped {
+            [second, first]
+        } else {
+            [first, second]
+        };
+        let names = players.each_ref().map(|e| e.name.clone());
+        let mut table = Table {
+            players,
+            referee: referee.as_mut(),
+        };
+        table.set_up(&args)?;
+        let game = table.play(args.max_moves)?;
+        let result = game.result.as_deref().unwrap_or("?");
+        println!(
+            "game {}: black {} · white {} · {result} after {} moves ({})",
+            game_index + 1,
+            names[0],
+            names[1],
+            game.moves.len(),
+            end_text(&game.end)
+        );
+        for disagreement in &game.disagreements {
+            println!("  final_score differs from the referee's: {disagreement}");
+        }
+        let first_plays = if swapped { Player::P1 } else { Player::P0 };
+        match game.result.as_deref().and_then(winner_of) {
+            None => no_result += 1,
+            Some(None) => draws += 1,
+            Some(Some(winner)) if winner == first_plays => wins += 1,
+            Some(Some(_)) => losses += 1,
+        }
+        if let (Some(dir), Some(size)) = (&args.sgf_dir, args.size)
+            && let Some(record) = go_sgf(&game, size as usize, args.komi, names)
+        {
+            let path = dir.join(format!("game-{:03}.sgf", game_index + 1));
+            crate::value::saved_net::write_atomically(&path, record.to_string().as_bytes())?;
+        }
+    }
+    let summary = ResultSummary::new(wins, draws, losses);
+    println!(
+        "{} against {}: {wins}/{draws}/{losses} (W/D/L), score {:.1} % [{:.1}, {:.1}] (Wilson 95 %), Elo {}{}",
+        args.black,
+        args.white,
+        100.0 * summary.score,
+        100.0 * summary.score_ci95[0],
+        100.0 * summary.score_ci95[1],
+        summary.elo_with_interval_text(),
+        if no_result > 0 {
+            format!(", {no_result} game(s) without a result")
+        } else {
+            String::new()
+        }
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,340 @@
+//! `descent engine` as a GTP engine among others: whole games of Go against GNU Go 3.8 and
+//! against a second `descent engine`, played by `descent gtp-match` with a third engine as
+//! referee that every move is played on first (GNU Go for Go, descent for Hex); the games' SGF
+//! read back by `sgf-parse` and scored again by descent's rules. GNU Go is Debian's `gnugo`
+//! (installed by `.ci/run`, where `DESCENT_REQUIRE_GNUGO=1` makes its absence a failure).
+//! Also the GTP commands a graphical program sends: `boardsize`, `komi`, upper-case vertices,
+//! `final_score`, `resign`.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::common::engine::Engine;
+
+use descent::games::sgf::result_text;
+use descent::games::{Game, GameExt, GameSpec, GameVisitor};
+
+const DESCENT: &str = env!("CARGO_BIN_EXE_descent");
+
+/// GNU Go's binary, or `None` (with a message) when it is not installed.
+fn gnugo() -> Option<String> {
+    let found = ["gnugo", "/usr/games/gnugo"].into_iter().find(|path| {
+        Command::new(path)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    if found.is_none() {
+        assert!(
+            std::env::var("DESCENT_REQUIRE_GNUGO").as_deref() != Ok("1"),
+            "DESCENT_REQUIRE_GNUGO=1 but GNU Go is not installed (apt-get install gnugo)"
+        );
+        eprintln!("SKIPPED: GNU Go is not installed (apt-get install gnugo)");
+    }
+    found.map(str::to_string)
+}
+
+/// Runs `descent gtp-match` with `args`; its stdout.
+fn gtp_match(args: &[&str]) -> String {
+    let output = Command::new(DESCENT)
+        .arg("gtp-match")
+        .args(args)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
+/// Checks a match's report: `games` games, each with a result, none with a move refused by
+/// the referee, and (`scores_agree`) none whose players' score differs from the referee's;
+/// returns the games' lines.
+fn check_report(stdout: &str, games: usize, scores_agree: bool) -> Vec<String> {
+    let lines: Vec<String> = stdout
+        .lines()
+        .filter(|l| l.starts_with("game "))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(lines.len(), games, "{stdout}");
+    assert!(!stdout.contains("refused by the referee"), "{stdout}");
+    assert!(
+        !scores_agree || !stdout.contains("differs from the referee"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("without a result"), "{stdout}");
+    assert!(!stdout.contains(" ? after"), "{stdout}");
+    let summary = stdout.lines().last().unwrap();
+    let counts = summary
+        .split_once(" (W/D/L)")
+        .and_then(|(before, _)| before.rsplit(' ').next())
+        .unwrap_or_else(|| panic!("no W/D/L in {summary:?}"));
+    let total: usize = counts.split('/').map(|n| n.parse::<usize>().unwrap()).sum();
+    assert_eq!(total, games, "{summary}");
+    lines
+}
+
+/// Each SGF of `dir` replayed by descent's `rules`: every move legal, the game over at its end
+/// (two passes) and descent's own result the record's (the referee's).
+struct ReplaySgf<'a> {
+    dir: &'a Path,
+    games: usize,
+    /// Whether the record's result must be descent's.
+    check_result: bool,
+}
+
+impl GameVisitor for ReplaySgf<'_> {
+    type Output = ();
+
+    fn visit<G: Game>(self, initial: G) {
+        for index in 1..=self.games {
+            let path = self.dir.join(format!("game-{index:03}.sgf"));
+            let text = std::fs::read_to_string(&path).unwrap();
+            let root = sgf_parse::go::parse(&text)
+                .expect("sgf-parse reads it")
+                .remove(0);
+            let mut position = initial.clone();
+            let mut result = None;
+            for node in root.main_variation() {
+                for prop in node.properties() {
+                    use sgf_parse::go::{Move, Prop};
+                    let vertex = match prop {
+                        Prop::RE(re) => {
+                            result = Some(re.text.clone());
+                            continue;
+                        }
+                        Prop::B(Move::Pass) | Prop::W(Move::Pass) => "pass".to_string(),
+                        Prop::B(Move::Move(p)) | Prop::W(Move::Move(p)) => {
+                            let col = b"abcdefghjklmnopqrst"[p.x as usize] as char;
+                            format!("{col}{}", 9 - p.y)
+                        }
+                        _ => continue,
+                    };
+                    position
+                        .play_moves(&vertex)
+                        .unwrap_or_else(|e| panic!("{e}\n{text}"));
+                }
+            }
+            let result = result.expect("RE");
+            if !result.ends_with("+R") {
+                assert!(position.is_terminal(), "two passes end the game\n{text}");
+                if self.check_result {
+                    assert_eq!(result_text(&position), Some(result), "{text}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn descent_plays_whole_games_against_gnu_go_every_move_refereed() {
+    let Some(gnugo) = gnugo() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let sgf_dir = dir.path().join("sgf");
+    let rules = "go(superko=illegal,max_plies=1000)";
+    let opponent = format!(
+        "{gnugo} --mode gtp --level 1 --chinese-rules --positional-superko --capture-all-dead"
+    );
+    let engine =
+        format!("{DESCENT} engine --game {rules} --agent mcts:iters=100 --resign-below never");
+    let referee = format!("{gnugo} --mode gtp --chinese-rules --positional-superko");
+    let stdout = gtp_match(&[
+        "--black",
+        &opponent,
+        "--white",
+        &engine,
+        "--referee",
+        &referee,
+        "--games",
+        "2",
+        "--size",
+        "9",
+        "--komi",
+        "7.5",
+        "--sgf-dir",
+        sgf_dir.to_str().unwrap(),
+    ]);
+    for line in check_report(&stdout, 2, true) {
+        assert!(line.contains("(two passes)"), "{stdout}");
+    }
+    // The referee's count (GNU Go, area scoring, dead stones captured) is descent's
+    // Tromp-Taylor result, half point of komi included.
+    let spec: GameSpec = rules.parse().unwrap();
+    spec.visit(ReplaySgf {
+        dir: &sgf_dir,
+        games: 2,
+        check_result: true,
+    });
+}
+
+#[test]
+fn two_descent_engines_play_go_refereed_by_gnu_go_and_hex_refereed_by_descent() {
+    if let Some(gnugo) = gnugo() {
+        let dir = tempfile::tempdir().unwrap();
+        let sgf_dir = dir.path().join("sgf");
+        let rules = "go(superko=illegal,max_plies=1000)";
+        let first =
+            format!("{DESCENT} engine --game {rules} --agent mcts:iters=30 --resign-below never");
+        let second = format!("{DESCENT} engine --game {rules} --agent random");
+        let referee = format!("{gnugo} --mode gtp --chinese-rules --positional-superko");
+        let stdout = gtp_match(&[
+            "--black",
+            &first,
+            "--white",
+            &second,
+            "--referee",
+            &referee,
+            "--games",
+            "2",
+            "--size",
+            "9",
+            "--komi",
+            "7.5",
+            "--sgf-dir",
+            sgf_dir.to_str().unwrap(),
+        ]);
+        // GNU Go's count judges dead stones, which these players leave on the board: only its
+        // judgment of the moves is asked here, and descent's rules replay them.
+        check_report(&stdout, 2, false);
+        let spec: GameSpec = rules.parse().unwrap();
+        spec.visit(ReplaySgf {
+            dir: &sgf_dir,
+            games: 2,
+            check_result: false,
+        });
+    }
+    // Hex has no pass: a game ends when the mover's engine says it is over, and the referee's
+    // final_score (B+ / W+) decides.
+    let first = format!("{DESCENT} engine --game hex --agent mcts:iters=20 --resign-below never");
+    let second = format!("{DESCENT} engine --game hex --agent random --seed 7");
+    let referee = format!("{DESCENT} engine --game hex --agent random");
+    let stdout = gtp_match(&[
+        "--black",
+        &first,
+        "--white",
+        &second,
+        "--referee",
+        &referee,
+        "--games",
+        "2",
+        "--size",
+        "11",
+    ]);
+    for line in check_report(&stdout, 2, true) {
+        assert!(
+            line.contains("B+ after") || line.contains("W+ after"),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn the_engine_answers_what_a_go_program_sends() {
+    let mut engine = Engine::start(&["--game", "go", "--agent", "mcts:iters=30"]);
+    assert_eq!(engine.reply("boardsize 9"), Ok(String::new()));
+    let refused = engine.reply("boardsize 13").unwrap_err();
+    assert!(refused.starts_with("unacceptable size"), "{refused}");
+    // Vertices in either case; Go's moves answered in upper case.
+    assert_eq!(engine.reply("play b D4"), Ok(String::new()));
+    assert_eq!(engine.reply("play w e5"), Ok(String::new()));
+    let reply = engine.reply("genmove black").unwrap();
+    assert!(
+        reply == "PASS" || reply.chars().all(|c| !c.is_ascii_lowercase()),
+        "{reply}"
+    );
+    // komi keeps the moves; boardsize starts a new game (here on 11 × 11, another type).
+    let board = engine.reply("showboard").unwrap();
+    assert_eq!(engine.reply("komi 0.5"), Ok(String::new()));
+    assert_eq!(
+        engine.reply("showboard").unwrap(),
+        board,
+        "komi keeps the moves"
+    );
+    assert_eq!(engine.reply("boardsize 11"), Ok(String::new()));
+    assert_eq!(
+        engine.reply("play b L11"),
+        Ok(String::new()),
+        "a point of 11 × 11 only"
+    );
+    assert_eq!(engine.reply("play w pass"), Ok(String::new()));
+    assert_eq!(engine.reply("play b PASS"), Ok(String::new()));
+    // One black stone owns the empty board: 121 points, komi 0.5 kept across boardsize.
+    assert_eq!(engine.reply("final_score"), Ok("B+120.5".to_string()));
+    assert_eq!(engine.reply("komi 6.5"), Ok(String::new()));
+    assert_eq!(engine.reply("final_score"), Ok("B+114.5".to_string()));
+    assert_eq!(engine.reply("clear_board"), Ok(String::new()));
+    assert_eq!(engine.reply("play b pass"), Ok(String::new()));
+    assert_eq!(engine.reply("play w pass"), Ok(String::new()));
+    assert_eq!(engine.reply("final_score"), Ok("W+6.5".to_string()));
+    assert!(engine.reply("komi lots").is_err());
+    assert!(engine.reply("boardsize nine").is_err());
+
+    // A game with one size accepts it and refuses others; a game without komi ignores it.
+    let mut engine = Engine::start(&["--game", "gomoku", "--agent", "random"]);
+    assert_eq!(engine.reply("boardsize 15"), Ok(String::new()));
+    assert!(
+        engine
+            .reply("boardsize 19")
+            .unwrap_err()
+            .contains("unacceptable size")
+    );
+    assert_eq!(engine.reply("komi 7.5"), Ok(String::new()));
+    assert!(engine.reply("komi nan").is_err());
+
+    // An agent whose value for its side is always at or below 1 resigns at its first move.
+    let mut engine = Engine::start(&[
+        "--game",
+        "go",
+        "--agent",
+        "mcts:iters=10",
+        "--resign-below",
+        "1",
+        "--resign-moves",
+        "1",
+    ]);
+    assert_eq!(engine.reply("genmove b"), Ok("resign".to_string()));
+    assert!(
+        engine.reply("showboard").unwrap().contains("p0 to move"),
+        "nothing played"
+    );
+}
+
+/// The SGF directory of a match must exist beside a size, and a bad engine command is refused
+/// by name.
+#[test]
+fn gtp_match_refuses_bad_arguments_by_name() {
+    let output = Command::new(DESCENT)
+        .args([
+            "gtp-match",
+            "--black",
+            "no-such-engine-x",
+            "--white",
+            "also-not",
+            "--games",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("no-such-engine-x"), "{stderr}");
+    let output = Command::new(DESCENT)
+        .args([
+            "gtp-match",
+            "--black",
+            "a",
+            "--white",
+            "b",
+            "--sgf-dir",
+            "/tmp/x",
+        ])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--size"));
+}
