@@ -255,3 +255,118 @@ fn draughts_games_written_as_pdn_are_replayed_by_pydraughts() {
         );
     }
 }
+
+/// A run directory holding `config` and the games `moves` as games.jsonl lines.
+fn run_with_games(dir: &std::path::Path, config: &str, games: &[Vec<String>]) -> PathBuf {
+    let run = dir.join("run");
+    std::fs::create_dir_all(&run).unwrap();
+    std::fs::write(run.join("config.yaml"), config).unwrap();
+    let mut lines = String::new();
+    for (i, moves) in games.iter().enumerate() {
+        let line = serde_json::json!({
+            "game": i + 1, "index": i, "net_version": i, "result_p0": 0.0,
+            "moves": moves, "values_p0": [],
+        });
+        lines.push_str(&format!("{line}\n"));
+    }
+    lines.push_str("{not a game\n");
+    std::fs::write(run.join("games.jsonl"), lines).unwrap();
+    run
+}
+
+/// The moves of a random game of `spec`, in its notation.
+fn random_moves(spec: &str, seed: u64) -> Vec<String> {
+    struct Moves(u64);
+    impl GameVisitor for Moves {
+        type Output = Vec<String>;
+        fn visit<G: Game>(self, initial: G) -> Vec<String> {
+            let (actions, _) = random_game(&initial, self.0, 200);
+            let mut position = initial;
+            actions
+                .iter()
+                .map(|&a| {
+                    let text = position.move_to_text(a);
+                    position.play(a);
+                    text
+                })
+                .collect()
+        }
+    }
+    spec.parse::<GameSpec>().unwrap().visit(Moves(seed))
+}
+
+#[test]
+fn games_export_writes_a_runs_games_as_one_sgf_collection_and_refuses_other_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let games: Vec<Vec<String>> = (0..3)
+        .map(|seed| random_moves("go(komi=6.5)", seed))
+        .collect();
+    let run = run_with_games(dir.path(), "game: go(komi=6.5)\n", &games);
+    let output = crate::common::descent(&["games-export", run.to_str().unwrap(), "--last", "2"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        crate::common::stderr(&output)
+    );
+    assert!(
+        stdout.contains("2 game(s) written") && stdout.contains("1 line(s)"),
+        "{stdout}"
+    );
+    let text = std::fs::read_to_string(run.join("games.sgf")).unwrap();
+    let trees = sgf_parse::go::parse(&text).expect("sgf-parse reads the collection");
+    assert_eq!(trees.len(), 2, "the last two games");
+    for (tree, moves) in trees.iter().zip(&games[1..]) {
+        assert!(
+            tree.properties()
+                .any(|p| *p == sgf_parse::go::Prop::KM(6.5))
+        );
+        let plies = tree.main_variation().skip(1).count();
+        assert_eq!(plies, moves.len());
+    }
+    // Awale has no standard file: refused by name, nothing written.
+    let run = run_with_games(&dir.path().join("awale"), "game: awale\n", &[]);
+    let output = crate::common::descent(&["games-export", run.to_str().unwrap()]);
+    assert!(!output.status.success());
+    assert!(crate::common::stderr(&output).contains("awale has no standard game file"));
+    assert!(!run.join("games.sgf").exists() && !run.join("games.pdn").exists());
+}
+
+#[test]
+fn play_saves_the_game_played_as_pdn() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.pdn");
+    let output = crate::common::descent_with_input(
+        &[
+            "play",
+            "--game",
+            "draughts",
+            "--agent",
+            "random",
+            "--save",
+            file.to_str().unwrap(),
+        ],
+        "32-28\nquit\n",
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        crate::common::stderr(&output)
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.contains("[GameType \"20\"]") && text.contains("[White \"you\"]"),
+        "{text}"
+    );
+    assert!(text.contains("1. 32-28 "), "{text}");
+    assert!(text.trim_end().ends_with('*'), "unfinished: {text}");
+    // A game without a file format is refused before it starts.
+    let output = crate::common::descent_with_input(
+        &[
+            "play", "--game", "awale", "--agent", "random", "--save", "x.sgf",
+        ],
+        "quit\n",
+    );
+    assert!(!output.status.success());
+    assert!(crate::common::stderr(&output).contains("no standard game file"));
+}
