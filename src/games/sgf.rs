@@ -1,4 +1,4 @@
-//! SGF (Smart Game Format, FF[4]) records of the games played by placing stones on cells: Go
+//! SGF (Smart Game Format, `FF[4]`) records of the games played by placing stones on cells: Go
 //! (`GM[1]`), Othello (`GM[2]`), Gomoku (`GM[4]`) and Hex (`GM[11]`). A point is written as
 //! SGF writes it: its column then its row as letters, `a` the left column and the top row, as
 //! the board is drawn (`Game::board_view`); a pass is `[]`, Hex's swap is HexGui's
@@ -49,7 +49,7 @@ pub fn game_number(game: &str) -> Option<u32> {
     }
 }
 
-/// A point's letter: `a`-`z`, then `A`-`Z` (FF[4] boards up to 52).
+/// A point's letter: `a`-`z`, then `A`-`Z` (`FF[4]` boards up to 52).
 fn coordinate(index: usize) -> char {
     const LETTERS: &[u8; 52] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
     char::from(LETTERS[index])
