@@ -567,7 +567,7 @@ impl<R: std::io::BufRead> GameVisitor for EngineSession<'_, R> {
         while let Some(line) = self.lines.next_line()? {
             let reply = match line {
                 InputLine::Text(line) => engine.respond(&line),
-                InputLine::NotUtf8 => Some((format!("? {}\n\n", InputLine::NOT_UTF8), false)),
+                InputLine::Refused(why) => Some((format!("? {why}\n\n"), false)),
             };
             if let Some((text, quit)) = reply {
                 out.write_all(text.as_bytes())?;

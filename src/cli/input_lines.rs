@@ -1,19 +1,25 @@
 //! Lines typed by a person or sent by a program on stdin (`descent play`, `descent engine`): a
-//! line that is not UTF-8 is reported to the caller, which answers it and reads on, instead of
-//! ending the session.
+//! line that is not UTF-8, or longer than [`MAX_LINE`] bytes, is reported to the caller, which
+//! answers it and reads on, instead of ending the session — and an endless line is never held in
+//! memory.
 
 use std::io::BufRead;
+
+/// The longest line read: no command of either protocol comes near it.
+pub(super) const MAX_LINE: usize = 64 * 1024;
 
 /// One line of input, without its line ending.
 pub(super) enum InputLine {
     Text(String),
-    /// The line's bytes are not UTF-8.
-    NotUtf8,
+    /// A line that cannot be a command: why (not UTF-8, too long).
+    Refused(&'static str),
 }
 
 impl InputLine {
     /// The message for a line that is not UTF-8.
     pub(super) const NOT_UTF8: &'static str = "the line is not valid UTF-8 text";
+    /// The message for a line longer than [`MAX_LINE`].
+    pub(super) const TOO_LONG: &'static str = "the line is longer than 65536 bytes";
 }
 
 /// Reads lines from a reader, reusing one buffer.
@@ -30,18 +36,43 @@ impl<R: BufRead> InputLines<R> {
         }
     }
 
+    /// Reads and drops the rest of a line too long to keep (through its newline).
+    fn skip_rest_of_line(&mut self) -> std::io::Result<()> {
+        loop {
+            let available = self.reader.fill_buf()?;
+            if available.is_empty() {
+                return Ok(());
+            }
+            match available.iter().position(|&b| b == b'\n') {
+                Some(at) => {
+                    self.reader.consume(at + 1);
+                    return Ok(());
+                }
+                None => {
+                    let all = available.len();
+                    self.reader.consume(all);
+                }
+            }
+        }
+    }
+
     /// The next line, or `None` at the end of the input.
     pub(super) fn next_line(&mut self) -> std::io::Result<Option<InputLine>> {
         self.buffer.clear();
-        if self.reader.read_until(b'\n', &mut self.buffer)? == 0 {
+        let limit = MAX_LINE as u64 + 1;
+        if std::io::Read::take(&mut self.reader, limit).read_until(b'\n', &mut self.buffer)? == 0 {
             return Ok(None);
+        }
+        if self.buffer.len() > MAX_LINE && self.buffer.last() != Some(&b'\n') {
+            self.skip_rest_of_line()?;
+            return Ok(Some(InputLine::Refused(InputLine::TOO_LONG)));
         }
         let mut bytes = self.buffer.as_slice();
         bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
         bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
         Ok(Some(match std::str::from_utf8(bytes) {
             Ok(text) => InputLine::Text(text.to_owned()),
-            Err(_) => InputLine::NotUtf8,
+            Err(_) => InputLine::Refused(InputLine::NOT_UTF8),
         }))
     }
 }
@@ -50,17 +81,51 @@ impl<R: BufRead> InputLines<R> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_bad_line_is_reported_and_the_next_one_read() {
-        let input: &[u8] = b"name\r\n\xff\xfe\nplay p0 a1\nlast";
+    fn read_all(input: &[u8]) -> Vec<String> {
         let mut lines = InputLines::new(input);
         let mut seen = Vec::new();
         while let Some(line) = lines.next_line().unwrap() {
             seen.push(match line {
                 InputLine::Text(text) => text,
-                InputLine::NotUtf8 => "<bad>".into(),
+                InputLine::Refused(why) => format!("<{why}>"),
             });
         }
-        assert_eq!(seen, ["name", "<bad>", "play p0 a1", "last"]);
+        seen
+    }
+
+    #[test]
+    fn a_bad_line_is_reported_and_the_next_one_read() {
+        let seen = read_all(b"name\r\n\xff\xfe\nplay p0 a1\nlast");
+        let bad = format!("<{}>", InputLine::NOT_UTF8);
+        assert_eq!(seen, ["name", bad.as_str(), "play p0 a1", "last"]);
+    }
+
+    /// A line past the limit is refused whole (the next line is read as it is, not the long
+    /// line's tail); a line of exactly the limit is kept.
+    #[test]
+    fn a_line_too_long_is_refused_and_skipped_to_its_end() {
+        let mut input = b"name\n".to_vec();
+        input.extend(std::iter::repeat_n(b'x', 3 * MAX_LINE));
+        input.extend(b"\nversion\n");
+        input.extend(std::iter::repeat_n(b'y', MAX_LINE));
+        input.extend(b"\nquit");
+        let seen = read_all(&input);
+        let long = format!("<{}>", InputLine::TOO_LONG);
+        assert_eq!(
+            seen.len(),
+            5,
+            "{:?}",
+            seen.iter().map(|s| s.len()).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            [&seen[0], &seen[1], &seen[2]],
+            ["name", long.as_str(), "version"]
+        );
+        assert_eq!(seen[3].len(), MAX_LINE);
+        assert_eq!(seen[4], "quit");
+        assert_eq!(
+            InputLine::TOO_LONG,
+            format!("the line is longer than {MAX_LINE} bytes")
+        );
     }
 }

@@ -175,8 +175,8 @@ impl<G: Game> TerminalGame<'_, G> {
                     println!("\nquit");
                     return Ok(Turn::Quit);
                 }
-                Some(InputLine::NotUtf8) => {
-                    println!("{}; {HELP}", InputLine::NOT_UTF8);
+                Some(InputLine::Refused(why)) => {
+                    println!("{why}; {HELP}");
                     continue;
                 }
                 Some(InputLine::Text(line)) => line,

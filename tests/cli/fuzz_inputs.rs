@@ -219,6 +219,8 @@ fn the_engine_answers_every_line_of_garbage() {
         "set_time",
         "time_settings",
         "time_left",
+        "boardsize",
+        "komi",
         "p0",
         "p1",
         "b",
@@ -248,7 +250,9 @@ fn the_engine_answers_every_line_of_garbage() {
         input.extend(soup(&mut rng, words, &[" ", " ", "  "], count));
         input.push(b'\n');
     }
-    input.extend_from_slice(b"name\n");
+    // A line of 8 MB (a stuck sender) is refused whole and the next line answered.
+    input.extend(std::iter::repeat_n(b'x', 8 << 20));
+    input.extend_from_slice(b"\nname\n");
     let output = descent_with_input(
         &[
             "engine",
@@ -271,6 +275,10 @@ fn the_engine_answers_every_line_of_garbage() {
         );
     }
     assert_eq!(replies.last(), Some(&"= descent"));
+    assert_eq!(
+        replies[replies.len() - 2],
+        "? the line is longer than 65536 bytes"
+    );
 }
 
 #[test]
