@@ -160,19 +160,30 @@ fn game_or_models_game(
     game: Option<crate::games::GameSpec>,
     agents: &[&crate::arena::AgentSpec],
 ) -> anyhow::Result<crate::games::GameSpec> {
-    if let Some(game) = game {
-        return Ok(game);
+    match game {
+        Some(game) => Ok(game),
+        None => models_game(agents)?.ok_or_else(|| anyhow::anyhow!(GIVE_GAME)),
     }
+}
+
+/// Why `--game` is needed: no agent's network knows its game.
+const GIVE_GAME: &str = "give --game: no agent names a network that knows its game (model=…)";
+
+/// The game of the first agent's network that knows its game (`model=`), if any.
+fn models_game(
+    agents: &[&crate::arena::AgentSpec],
+) -> anyhow::Result<Option<crate::games::GameSpec>> {
     for agent in agents {
         if let Some(source) = &agent.model
             && let Some(name) = crate::arena::model::model_game(source)?
         {
             return name
                 .parse()
+                .map(Some)
                 .map_err(|e| anyhow::anyhow!("the game of {agent}'s network: {e}"));
         }
     }
-    anyhow::bail!("give --game: no agent names a network that knows its game (model=…)")
+    Ok(None)
 }
 
 /// A `--seconds` argument as a duration: a positive number of seconds, at most

@@ -14,7 +14,6 @@ use rand::SeedableRng;
 
 use super::input_lines::{InputLine, InputLines};
 use crate::arena::game_session::MoveRefused;
-use crate::arena::model::model_game;
 use crate::arena::{Agent, AgentFactory, AgentRng, AgentSpec, GameSession, parse_player};
 use crate::games::board_view::Layout;
 use crate::games::{Game, GameExt, GameSpec, GameVisitor, MoveError, Player};
@@ -78,13 +77,6 @@ impl ResignRule {
         below: None,
         moves: 1,
     };
-}
-
-impl EngineArgs {
-    /// `--game`, or the game of the agents' network (`run` sets it).
-    fn game(&self) -> &GameSpec {
-        self.game.as_ref().expect("run resolves the game first")
-    }
 }
 
 /// The commands the engine knows (`list_commands`), each with its number of arguments.
@@ -584,25 +576,14 @@ impl<R: std::io::BufRead> GameVisitor for EngineSession<'_, R> {
     }
 }
 
-/// The game the agents' networks were trained on, if one has a network.
-fn agents_network_game(agent: &AgentSpec) -> anyhow::Result<Option<GameSpec>> {
-    let Some(source) = &agent.model else {
-        return Ok(None);
-    };
-    model_game(source)?
-        .map(|game| game.parse::<GameSpec>().map_err(anyhow::Error::msg))
-        .transpose()
-}
-
 /// # Errors
 /// Bad arguments or a failed subcommand, as one message for the user.
-pub fn run(mut args: EngineArgs) -> anyhow::Result<ExitCode> {
-    args.game = Some(super::game_or_models_game(
-        args.game.take(),
-        &[&args.agent],
-    )?);
-    let network_game = agents_network_game(&args.agent)?;
-    let mut rules = args.game().clone();
+pub fn run(args: EngineArgs) -> anyhow::Result<ExitCode> {
+    // The network's manifest is read once: it gives the default game and the boards it plays.
+    let network_game = super::models_game(&[&args.agent])?;
+    let Some(mut rules) = args.game.clone().or_else(|| network_game.clone()) else {
+        anyhow::bail!(super::GIVE_GAME);
+    };
     if let Some(network) = &network_game {
         anyhow::ensure!(
             network_plays(network, &rules),

@@ -50,6 +50,27 @@ fn gtp_match(args: &[&str]) -> String {
     stdout
 }
 
+/// Two games of Go on 9 × 9, komi 7.5, between `black` and `white` refereed by `referee`, each
+/// saved in `sgf_dir`; the match's stdout.
+fn go_match_with_sgf([black, white, referee]: [&str; 3], sgf_dir: &Path) -> String {
+    gtp_match(&[
+        "--black",
+        black,
+        "--white",
+        white,
+        "--referee",
+        referee,
+        "--games",
+        "2",
+        "--size",
+        "9",
+        "--komi",
+        "7.5",
+        "--sgf-dir",
+        sgf_dir.to_str().unwrap(),
+    ])
+}
+
 /// Checks a match's report: `games` games, each with a result, none with a move refused by
 /// the referee, and (`scores_agree`) none whose players' score differs from the referee's;
 /// returns the games' lines.
@@ -143,22 +164,7 @@ fn descent_plays_whole_games_against_gnu_go_every_move_refereed() {
     let engine =
         format!("{DESCENT} engine --game {rules} --agent mcts:iters=100 --resign-below never");
     let referee = format!("{gnugo} --mode gtp --chinese-rules --positional-superko");
-    let stdout = gtp_match(&[
-        "--black",
-        &opponent,
-        "--white",
-        &engine,
-        "--referee",
-        &referee,
-        "--games",
-        "2",
-        "--size",
-        "9",
-        "--komi",
-        "7.5",
-        "--sgf-dir",
-        sgf_dir.to_str().unwrap(),
-    ]);
+    let stdout = go_match_with_sgf([&opponent, &engine, &referee], &sgf_dir);
     for line in check_report(&stdout, 2, true) {
         assert!(line.contains("(two passes)"), "{stdout}");
     }
@@ -182,22 +188,7 @@ fn two_descent_engines_play_go_refereed_by_gnu_go_and_hex_refereed_by_descent() 
             format!("{DESCENT} engine --game {rules} --agent mcts:iters=30 --resign-below never");
         let second = format!("{DESCENT} engine --game {rules} --agent random");
         let referee = format!("{gnugo} --mode gtp --chinese-rules --positional-superko");
-        let stdout = gtp_match(&[
-            "--black",
-            &first,
-            "--white",
-            &second,
-            "--referee",
-            &referee,
-            "--games",
-            "2",
-            "--size",
-            "9",
-            "--komi",
-            "7.5",
-            "--sgf-dir",
-            sgf_dir.to_str().unwrap(),
-        ]);
+        let stdout = go_match_with_sgf([&first, &second, &referee], &sgf_dir);
         // GNU Go's count judges dead stones, which these players leave on the board: only its
         // judgment of the moves is asked here, and descent's rules replay them.
         check_report(&stdout, 2, false);
