@@ -121,13 +121,19 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
         .unwrap_or_else(|| PathBuf::from("experiments").join(&plan.name));
     let _lock = open_experiment_dir(&dir, &text)?;
     let start = Instant::now();
-    let mut observer = RunsObserver {
+    let observer = RunsObserver {
         quiet: args.quiet,
         train_time: plan.train_time,
-        current: None,
     };
-    train_runs(&plan, &dir, &mut observer)?;
-    observer.current = None;
+    if !args.quiet && plan.parallel_runs > 1 {
+        info!(
+            "{} runs at once, each with {} core{} for its learning",
+            plan.parallel_runs,
+            plan.learning_threads.unwrap_or(1),
+            if plan.learning_threads == Some(1) { "" } else { "s" }
+        );
+    }
+    train_runs(&plan, &dir, &observer)?;
     let runs = stage_nets(&plan, &dir)?;
     let game: GameSpec = plan
         .game
@@ -197,24 +203,21 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Announces each run and draws its training progress bar.
+/// Announces each run and draws its training progress bar (one per run under way).
 struct RunsObserver {
     quiet: bool,
     train_time: std::time::Duration,
-    current: Option<ProgressObserver>,
 }
 
 impl ExperimentObserver for RunsObserver {
     fn on_run(
-        &mut self,
+        &self,
         variant: &str,
         repeat: u32,
         index: usize,
         total: usize,
         start: RunStart,
-    ) -> &mut dyn TrainingObserver {
-        // The previous run's bar closes with its span.
-        self.current = None;
+    ) -> Box<dyn TrainingObserver + Send> {
         let what = match start {
             RunStart::New => "training",
             RunStart::Resumed => "resuming",
@@ -233,7 +236,8 @@ impl ExperimentObserver for RunsObserver {
             span.pb_start();
             span
         };
-        self.current.insert(ProgressObserver::new(span, self.quiet))
+        // The run's bar closes with its span, when the run drops its observer.
+        Box::new(ProgressObserver::new(span, self.quiet))
     }
 }
 

@@ -26,6 +26,10 @@ fn default_repeats() -> u32 {
     1
 }
 
+fn default_parallel_runs() -> usize {
+    1
+}
+
 /// The experiment file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -45,6 +49,12 @@ pub struct ExperimentConfig {
     pub train_time: DurationText,
     /// Evaluation stages: a network is kept every this much training time, e.g. `1h`.
     pub stage_every: DurationText,
+    /// Runs trained at once (default 1), each with its share of the machine's cores: its
+    /// `run.threads` games and cores ÷ `parallel_runs` threads for its learning steps. Every
+    /// run trains for `train_time` of wall-clock time, so runs at once must not share a core:
+    /// `parallel_runs` × a run's threads may not exceed the machine's cores.
+    #[serde(default = "default_parallel_runs")]
+    pub parallel_runs: usize,
     /// The training configuration every variant starts from (a path, relative to the
     /// experiment file; default: none, the defaults of `descent train`).
     pub base: Option<String>,
@@ -153,6 +163,10 @@ pub struct ExperimentPlan {
     pub baseline: Option<AgentSpec>,
     pub games_against_baseline: u64,
     pub threads: usize,
+    /// Runs trained at once, and the threads of each one's learning steps (its share of the
+    /// cores; `None` with one run at a time: the whole machine's pool).
+    pub parallel_runs: usize,
+    pub learning_threads: Option<usize>,
     pub variants: Vec<VariantPlan>,
 }
 
@@ -262,6 +276,7 @@ impl ExperimentConfig {
             variants.push(self.variant_plan(variant, agent, &tree).context(at)?);
         }
         let game = same_game(&variants)?;
+        let learning_threads = self.cores_per_run(&variants, cores)?;
         let baseline = e
             .baseline
             .as_deref()
@@ -279,8 +294,36 @@ impl ExperimentConfig {
             baseline,
             games_against_baseline: e.games_against_baseline,
             threads: e.threads.unwrap_or(cores).max(1),
+            parallel_runs: self.parallel_runs,
+            learning_threads,
             variants,
         })
+    }
+
+    /// The cores of each run when `parallel_runs` train at once on `cores` (`None` for one at
+    /// a time); refuses runs at once that would share cores, since each trains for the same
+    /// wall-clock time.
+    fn cores_per_run(&self, variants: &[VariantPlan], cores: usize) -> anyhow::Result<Option<usize>> {
+        let at_once = self.parallel_runs;
+        if at_once == 0 || at_once > MAX_THREADS {
+            bail!("parallel_runs: {at_once} — expected from 1 to {MAX_THREADS} runs at once");
+        }
+        if at_once == 1 {
+            return Ok(None);
+        }
+        let share = cores / at_once;
+        for variant in variants {
+            let threads = variant.settings[0].run.threads;
+            if threads > share {
+                bail!(
+                    "parallel_runs: {at_once} runs at once on {cores} cores leave {share} a run, \
+                     but variant {} plays {threads} games at once (run.threads); runs that share \
+                     cores lose training time unequally — lower parallel_runs or run.threads",
+                    variant.name
+                );
+            }
+        }
+        Ok(Some(share))
     }
 
     /// The protocol's own keys: repeats, times, evaluation games and threads, variants.
@@ -638,6 +681,27 @@ mod tests {
         );
         assert!(
             error(&format!("{TWO}evaluation: {{games_per_pair: 3}}\n")).contains("games_per_pair")
+        );
+    }
+
+    /// Runs at once share the cores: each gets cores ÷ parallel_runs for its learning, and
+    /// none may play more games at once than its share.
+    #[test]
+    fn runs_at_once_get_their_share_of_the_cores() {
+        let one = plan(TWO).unwrap();
+        assert_eq!((one.parallel_runs, one.learning_threads), (1, None));
+        let two = plan(&format!("{TWO}parallel_runs: 2\n")).unwrap();
+        assert_eq!((two.parallel_runs, two.learning_threads), (2, Some(1)));
+        let e = error(&format!("{TWO}parallel_runs: 3\n"));
+        assert!(e.contains("parallel_runs: 3 runs at once on 2 cores leave 0"), "{e}");
+        let e = error(&format!("{TWO}parallel_runs: 0\n"));
+        assert!(e.contains("parallel_runs: 0 — expected from 1"), "{e}");
+        let threads = TWO.replace("      learning: {targets: root}\n", "      learning: {targets: root}\n      run.threads: 2\n");
+        assert_eq!(plan(&threads).unwrap().learning_threads, None);
+        let e = error(&format!("{threads}parallel_runs: 2\n"));
+        assert!(
+            e.contains("variant b plays 2 games at once (run.threads)"),
+            "{e}"
         );
     }
 

@@ -9,6 +9,8 @@
 //! its latest checkpoint; one whose configuration differs from the experiment's is refused.
 
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use anyhow::{Context, bail};
 
@@ -27,18 +29,19 @@ pub enum RunStart {
     Finished,
 }
 
-/// Receives the experiment's training progress.
-pub trait ExperimentObserver {
+/// Receives the experiment's training progress; with `parallel_runs`, from several runs at
+/// once.
+pub trait ExperimentObserver: Sync {
     /// Run `index` of `total` (`variant`, repetition `repeat` from 1) is starting; returns the
-    /// observer of its training.
+    /// observer of its training, dropped when the run ends.
     fn on_run(
-        &mut self,
+        &self,
         variant: &str,
         repeat: u32,
         index: usize,
         total: usize,
         start: RunStart,
-    ) -> &mut dyn TrainingObserver;
+    ) -> Box<dyn TrainingObserver + Send>;
 }
 
 /// The run directory of `variant`, repetition `repeat` (from 1).
@@ -50,30 +53,77 @@ pub fn run_path(experiment_dir: &Path, variant: &str, repeat: u32) -> PathBuf {
 }
 
 /// Trains every run of the plan that is not finished yet, repetition by repetition (so that an
-/// experiment stopped early has whole repetitions).
+/// experiment stopped early has whole repetitions), `plan.parallel_runs` at a time, each with
+/// its own pool of `plan.learning_threads` for its learning steps. After a run fails no other
+/// starts; those under way finish.
 ///
 /// # Errors
-/// A run that cannot be created, resumed or trained.
+/// A run that cannot be created, resumed or trained (the first one, in the plan's order).
 pub fn train_runs(
     plan: &ExperimentPlan,
     experiment_dir: &Path,
-    observer: &mut dyn ExperimentObserver,
+    observer: &dyn ExperimentObserver,
 ) -> anyhow::Result<()> {
-    let total = plan.variants.len() * plan.repeats as usize;
-    let mut index = 0;
-    for repeat in 0..plan.repeats {
-        for variant in &plan.variants {
-            index += 1;
-            let config = &variant.configs[repeat as usize];
-            let settings = &variant.settings[repeat as usize];
-            let path = run_path(experiment_dir, &variant.name, repeat + 1);
-            let (run_dir, start) = open_run(&path, config, plan)?;
-            let run_observer = observer.on_run(&variant.name, repeat + 1, index, total, start);
-            if start != RunStart::Finished {
-                train(settings, &run_dir, start == RunStart::Resumed, run_observer)
-                    .with_context(|| format!("training {}", path.display()))?;
+    let jobs: Vec<(usize, u32)> = (0..plan.repeats)
+        .flat_map(|repeat| (0..plan.variants.len()).map(move |variant| (variant, repeat)))
+        .collect();
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let errors: Mutex<Vec<(usize, anyhow::Error)>> = Mutex::new(Vec::new());
+    let worker = || {
+        while !failed.load(Ordering::SeqCst) {
+            let index = next.fetch_add(1, Ordering::SeqCst);
+            let Some(&(variant, repeat)) = jobs.get(index) else {
+                return;
+            };
+            let run = || train_one(plan, experiment_dir, observer, variant, repeat, (index + 1, jobs.len()));
+            let result = match plan.learning_threads {
+                None => run(),
+                Some(threads) => rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .context("cannot start a run's learning threads")
+                    .and_then(|pool| pool.install(run)),
+            };
+            if let Err(e) = result {
+                failed.store(true, Ordering::SeqCst);
+                errors.lock().expect("no panic holds it").push((index, e));
             }
         }
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..plan.parallel_runs.min(jobs.len()) {
+            scope.spawn(worker);
+        }
+        worker();
+    });
+    let mut errors = errors.into_inner().expect("no panic holds it");
+    errors.sort_by_key(|(index, _)| *index);
+    match errors.into_iter().next() {
+        Some((_, e)) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Trains run `index` of `total` (from 1): `variant` (an index into the plan), repetition
+/// `repeat` (from 0), unless it is finished.
+fn train_one(
+    plan: &ExperimentPlan,
+    experiment_dir: &Path,
+    observer: &dyn ExperimentObserver,
+    variant: usize,
+    repeat: u32,
+    (index, total): (usize, usize),
+) -> anyhow::Result<()> {
+    let variant = &plan.variants[variant];
+    let config = &variant.configs[repeat as usize];
+    let settings = &variant.settings[repeat as usize];
+    let path = run_path(experiment_dir, &variant.name, repeat + 1);
+    let (run_dir, start) = open_run(&path, config, plan)?;
+    let mut run_observer = observer.on_run(&variant.name, repeat + 1, index, total, start);
+    if start != RunStart::Finished {
+        train(settings, &run_dir, start == RunStart::Resumed, run_observer.as_mut())
+            .with_context(|| format!("training {}", path.display()))?;
     }
     Ok(())
 }
@@ -197,4 +247,89 @@ pub fn stage_nets(plan: &ExperimentPlan, experiment_dir: &Path) -> anyhow::Resul
         }
     }
     Ok(all)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiment::ExperimentConfig;
+    use std::sync::Arc;
+    use std::time::Instant;
+
+    /// When each run started and ended, and the threads of the pool it learned on.
+    #[derive(Default)]
+    struct Timeline(Mutex<Vec<(String, Instant, Option<Instant>, usize)>>);
+
+    struct RunTimer {
+        name: String,
+        timeline: Arc<Timeline>,
+    }
+
+    impl TrainingObserver for RunTimer {
+        fn on_start(&mut self, _: u64, _: Option<u64>, _: Option<&Path>) {
+            let mut all = self.timeline.0.lock().unwrap();
+            all.push((
+                self.name.clone(),
+                Instant::now(),
+                None,
+                rayon::current_num_threads(),
+            ));
+        }
+    }
+
+    impl Drop for RunTimer {
+        fn drop(&mut self) {
+            let mut all = self.timeline.0.lock().unwrap();
+            if let Some(run) = all.iter_mut().find(|run| run.0 == self.name) {
+                run.2 = Some(Instant::now());
+            }
+        }
+    }
+
+    struct Recorder(Arc<Timeline>);
+
+    impl ExperimentObserver for Recorder {
+        fn on_run(
+            &self,
+            variant: &str,
+            repeat: u32,
+            _: usize,
+            _: usize,
+            _: RunStart,
+        ) -> Box<dyn TrainingObserver + Send> {
+            Box::new(RunTimer {
+                name: format!("{variant}#{repeat}"),
+                timeline: self.0.clone(),
+            })
+        }
+    }
+
+    /// Two runs at once on two cores: both train at the same time, each learning on a pool of
+    /// one thread, and both finish their whole training time.
+    #[test]
+    fn parallel_runs_train_at_once_each_on_its_share_of_the_cores() {
+        let text = "game: tic_tac_toe\ntrain_time: 2s\nstage_every: 1s\nparallel_runs: 2\n\
+                    set:\n  search.iterations: 10\n  network.architecture: resnet-b0c8-fc16\n  \
+                    replay: {games: 4, duplication: 2, batch_size: 16}\n\
+                    variants:\n  - name: a\n  - name: b\n";
+        let config = ExperimentConfig::from_yaml(text).unwrap();
+        let plan = config.plan("x", 2, &|_| unreachable!("no base")).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let timeline = Arc::new(Timeline::default());
+        train_runs(&plan, dir.path(), &Recorder(timeline.clone())).unwrap();
+        let runs = timeline.0.lock().unwrap();
+        assert_eq!(runs.len(), 2);
+        for (name, _, end, pool) in runs.iter() {
+            assert_eq!(*pool, 1, "{name} learned on its own one-thread pool");
+            assert!(end.is_some(), "{name} ended");
+        }
+        let (a, b) = (&runs[0], &runs[1]);
+        assert!(
+            b.1 < a.2.unwrap() && a.1 < b.2.unwrap(),
+            "the runs overlap in time"
+        );
+        let nets = stage_nets(&plan, dir.path()).unwrap();
+        assert_eq!(nets.len(), 2);
+        assert!(nets.iter().all(|run| run.final_net().train_seconds >= 2.0));
+    }
 }
