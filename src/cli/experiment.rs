@@ -130,7 +130,11 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
             "{} runs at once, each with {} core{} for its learning",
             plan.parallel_runs,
             plan.learning_threads.unwrap_or(1),
-            if plan.learning_threads == Some(1) { "" } else { "s" }
+            if plan.learning_threads == Some(1) {
+                ""
+            } else {
+                "s"
+            }
         );
     }
     train_runs(&plan, &dir, &observer)?;

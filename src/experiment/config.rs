@@ -303,7 +303,11 @@ impl ExperimentConfig {
     /// The cores of each run when `parallel_runs` train at once on `cores` (`None` for one at
     /// a time); refuses runs at once that would share cores, since each trains for the same
     /// wall-clock time.
-    fn cores_per_run(&self, variants: &[VariantPlan], cores: usize) -> anyhow::Result<Option<usize>> {
+    fn cores_per_run(
+        &self,
+        variants: &[VariantPlan],
+        cores: usize,
+    ) -> anyhow::Result<Option<usize>> {
         let at_once = self.parallel_runs;
         if at_once == 0 || at_once > MAX_THREADS {
             bail!("parallel_runs: {at_once} — expected from 1 to {MAX_THREADS} runs at once");
@@ -693,10 +697,16 @@ mod tests {
         let two = plan(&format!("{TWO}parallel_runs: 2\n")).unwrap();
         assert_eq!((two.parallel_runs, two.learning_threads), (2, Some(1)));
         let e = error(&format!("{TWO}parallel_runs: 3\n"));
-        assert!(e.contains("parallel_runs: 3 runs at once on 2 cores leave 0"), "{e}");
+        assert!(
+            e.contains("parallel_runs: 3 runs at once on 2 cores leave 0"),
+            "{e}"
+        );
         let e = error(&format!("{TWO}parallel_runs: 0\n"));
         assert!(e.contains("parallel_runs: 0 — expected from 1"), "{e}");
-        let threads = TWO.replace("      learning: {targets: root}\n", "      learning: {targets: root}\n      run.threads: 2\n");
+        let threads = TWO.replace(
+            "      learning: {targets: root}\n",
+            "      learning: {targets: root}\n      run.threads: 2\n",
+        );
         assert_eq!(plan(&threads).unwrap().learning_threads, None);
         let e = error(&format!("{threads}parallel_runs: 2\n"));
         assert!(

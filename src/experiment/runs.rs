@@ -76,7 +76,16 @@ pub fn train_runs(
             let Some(&(variant, repeat)) = jobs.get(index) else {
                 return;
             };
-            let run = || train_one(plan, experiment_dir, observer, variant, repeat, (index + 1, jobs.len()));
+            let run = || {
+                train_one(
+                    plan,
+                    experiment_dir,
+                    observer,
+                    variant,
+                    repeat,
+                    (index + 1, jobs.len()),
+                )
+            };
             let result = match plan.learning_threads {
                 None => run(),
                 Some(threads) => rayon::ThreadPoolBuilder::new()
@@ -122,8 +131,13 @@ fn train_one(
     let (run_dir, start) = open_run(&path, config, plan)?;
     let mut run_observer = observer.on_run(&variant.name, repeat + 1, index, total, start);
     if start != RunStart::Finished {
-        train(settings, &run_dir, start == RunStart::Resumed, run_observer.as_mut())
-            .with_context(|| format!("training {}", path.display()))?;
+        train(
+            settings,
+            &run_dir,
+            start == RunStart::Resumed,
+            run_observer.as_mut(),
+        )
+        .with_context(|| format!("training {}", path.display()))?;
     }
     Ok(())
 }
