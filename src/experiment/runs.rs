@@ -270,9 +270,16 @@ mod tests {
     use std::sync::Arc;
     use std::time::Instant;
 
-    /// When each run started and ended, and the threads of the pool it learned on.
+    /// When a run started and ended, and the threads of the pool it learned on.
+    struct RunSpan {
+        name: String,
+        start: Instant,
+        end: Option<Instant>,
+        pool: usize,
+    }
+
     #[derive(Default)]
-    struct Timeline(Mutex<Vec<(String, Instant, Option<Instant>, usize)>>);
+    struct Timeline(Mutex<Vec<RunSpan>>);
 
     struct RunTimer {
         name: String,
@@ -282,20 +289,20 @@ mod tests {
     impl TrainingObserver for RunTimer {
         fn on_start(&mut self, _: u64, _: Option<u64>, _: Option<&Path>) {
             let mut all = self.timeline.0.lock().unwrap();
-            all.push((
-                self.name.clone(),
-                Instant::now(),
-                None,
-                rayon::current_num_threads(),
-            ));
+            all.push(RunSpan {
+                name: self.name.clone(),
+                start: Instant::now(),
+                end: None,
+                pool: rayon::current_num_threads(),
+            });
         }
     }
 
     impl Drop for RunTimer {
         fn drop(&mut self) {
             let mut all = self.timeline.0.lock().unwrap();
-            if let Some(run) = all.iter_mut().find(|run| run.0 == self.name) {
-                run.2 = Some(Instant::now());
+            if let Some(run) = all.iter_mut().find(|run| run.name == self.name) {
+                run.end = Some(Instant::now());
             }
         }
     }
@@ -333,13 +340,17 @@ mod tests {
         train_runs(&plan, dir.path(), &Recorder(timeline.clone())).unwrap();
         let runs = timeline.0.lock().unwrap();
         assert_eq!(runs.len(), 2);
-        for (name, _, end, pool) in runs.iter() {
-            assert_eq!(*pool, 1, "{name} learned on its own one-thread pool");
-            assert!(end.is_some(), "{name} ended");
+        for run in runs.iter() {
+            assert_eq!(
+                run.pool, 1,
+                "{} learned on its own one-thread pool",
+                run.name
+            );
+            assert!(run.end.is_some(), "{} ended", run.name);
         }
         let (a, b) = (&runs[0], &runs[1]);
         assert!(
-            b.1 < a.2.unwrap() && a.1 < b.2.unwrap(),
+            b.start < a.end.unwrap() && a.start < b.end.unwrap(),
             "the runs overlap in time"
         );
         let nets = stage_nets(&plan, dir.path()).unwrap();
