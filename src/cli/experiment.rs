@@ -125,16 +125,11 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
         quiet: args.quiet,
         train_time: plan.train_time,
     };
-    if !args.quiet && plan.parallel_runs > 1 {
+    if let Some(threads) = plan.learning_threads.filter(|_| !args.quiet) {
         info!(
-            "{} runs at once, each with {} core{} for its learning",
+            "{} runs at once, each with {threads} core{} for its learning",
             plan.parallel_runs,
-            plan.learning_threads.unwrap_or(1),
-            if plan.learning_threads == Some(1) {
-                ""
-            } else {
-                "s"
-            }
+            if threads == 1 { "" } else { "s" }
         );
     }
     train_runs(&plan, &dir, &observer)?;

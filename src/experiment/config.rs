@@ -309,9 +309,6 @@ impl ExperimentConfig {
         cores: usize,
     ) -> anyhow::Result<Option<usize>> {
         let at_once = self.parallel_runs;
-        if at_once == 0 || at_once > MAX_THREADS {
-            bail!("parallel_runs: {at_once} — expected from 1 to {MAX_THREADS} runs at once");
-        }
         if at_once == 1 {
             return Ok(None);
         }
@@ -362,6 +359,12 @@ impl ExperimentConfig {
         }
         if e.threads.is_some_and(|t| t == 0 || t > MAX_THREADS) {
             bail!("evaluation.threads: must be from 1 to {MAX_THREADS}");
+        }
+        if self.parallel_runs == 0 || self.parallel_runs > MAX_THREADS {
+            bail!(
+                "parallel_runs: {} — expected from 1 to {MAX_THREADS} runs at once",
+                self.parallel_runs
+            );
         }
         if self.variants.len() < 2 {
             bail!("variants: give at least two (the protocol compares them)");
