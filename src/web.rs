@@ -6,6 +6,7 @@
 //! Between `experiment` and `cli` in the layers: it uses games, arena (agents) and selfplay
 //! (the run directory's files), and only `cli` uses it.
 
+pub mod agent_cache;
 pub mod board_svg;
 pub mod host_check;
 pub mod play;

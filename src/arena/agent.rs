@@ -68,6 +68,12 @@ pub struct AgentFactory<G: Game> {
 }
 
 impl<G: Game> AgentFactory<G> {
+    /// The terminal evaluation the agent's values are scaled to (its network's; classic
+    /// without one).
+    pub fn terminal_eval(&self) -> TerminalEval {
+        self.terminal_eval
+    }
+
     /// Loads the spec's model (if any) on `device` for game `game` (its spec text).
     ///
     /// # Errors

@@ -12,7 +12,7 @@ use super::agent_spec::ModelSource;
 use crate::games::Game;
 use crate::search::TerminalEval;
 use crate::value::ValueNet;
-use crate::value::exported_net::{is_export_file, load_export, read_export};
+use crate::value::exported_net::{is_export_path, load_export, read_export};
 use crate::value::saved_net::{
     LoadedNet, NetManifest, check_manifest, load_any_weights, read_manifest,
 };
@@ -45,9 +45,7 @@ pub fn network_base(path: &Path) -> PathBuf {
 pub fn model_game(source: &ModelSource) -> anyhow::Result<Option<String>> {
     match source {
         ModelSource::Untrained(_) => Ok(None),
-        ModelSource::Path(path) if path.is_file() && is_export_file(path) => {
-            Ok(Some(read_export(path)?.0.net.game))
-        }
+        ModelSource::Path(path) if is_export_path(path) => Ok(Some(read_export(path)?.0.net.game)),
         ModelSource::Path(path) => Ok(Some(read_manifest(&network_base(path))?.game)),
     }
 }
@@ -72,7 +70,7 @@ pub fn load_model<G: Game>(
             terminal_eval: TerminalEval::Classic,
             origin: format!("untrained {architecture}"),
         }),
-        ModelSource::Path(path) if path.is_file() && is_export_file(path) => {
+        ModelSource::Path(path) if is_export_path(path) => {
             let (net, manifest) = load_export(path, game, G::ENCODING_VERSION, shape, device)?;
             Ok(LoadedModel {
                 net,

@@ -9,7 +9,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::games::GameSpec;
-use crate::value::saved_net::write_atomically;
+use crate::settings::files::{Existing, check_output, write_atomically};
 use crate::value::{DeviceChoice, NetDevice};
 
 /// Options of every command that plays matches.
@@ -132,7 +132,7 @@ pub(super) fn games_progress(games: u64, quiet: bool) -> ProgressBar {
 /// Checks that `dir` can take a report named `report_name` without overwriting one.
 fn check_out_dir(dir: &Path, report_name: &str) -> anyhow::Result<()> {
     let report = dir.join(report_name);
-    if report.exists() {
+    if std::fs::symlink_metadata(&report).is_ok() {
         bail!(
             "{} already exists; choose another --out directory (reports are never overwritten)",
             report.display()
@@ -141,14 +141,23 @@ fn check_out_dir(dir: &Path, report_name: &str) -> anyhow::Result<()> {
     if dir.exists() && !dir.is_dir() {
         bail!("--out {}: not a directory", dir.display());
     }
+    if dir.is_dir() {
+        check_output(&report, Existing::Refuse)?;
+    }
     Ok(())
 }
 
-/// Writes `files` (name, contents) into `dir`, each atomically.
+/// Writes `files` (name, contents) into `dir`, each atomically; the first is the report.
 fn write_out_dir(dir: &Path, files: &[(&str, &[u8])]) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    for (name, bytes) in files {
-        write_atomically(&dir.join(name), bytes)?;
+    // The report is never replaced; a chart drawn from an earlier one may be.
+    for (index, (name, bytes)) in files.iter().enumerate() {
+        let existing = if index == 0 {
+            Existing::Refuse
+        } else {
+            Existing::Replace
+        };
+        write_atomically(&dir.join(name), bytes, existing)?;
     }
     Ok(())
 }

@@ -8,7 +8,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 use clap::Args;
 use serde::{Deserialize, Serialize};
 
@@ -16,8 +16,8 @@ use crate::arena::agent_spec::ModelSource;
 use crate::arena::model::load_model;
 use crate::games::random_positions::encoded_random_positions;
 use crate::games::{Game, GameSpec, GameVisitor};
+use crate::settings::files::{Existing, check_output, write_atomically};
 use crate::settings::limits::{MAX_BATCH, at_most};
-use crate::value::saved_net::write_atomically;
 use crate::value::{DeviceChoice, InferenceNet};
 
 /// The largest `--against` file read.
@@ -45,6 +45,9 @@ pub struct CheckNetArgs {
     /// Write this machine's values (JSON) for `--against` elsewhere.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Replace an existing `--out` file.
+    #[arg(long)]
+    force: bool,
     /// Compare with the values of a `--out` file written elsewhere.
     #[arg(long)]
     against: Option<PathBuf>,
@@ -105,9 +108,25 @@ impl GameVisitor for ValuesOn<'_> {
     }
 }
 
+/// Refuses values that are not all finite (a network whose activations overflow f32): a
+/// comparison of NaN with NaN says nothing.
+fn check_finite(values: &[f32], model: &Path, device: &str) -> anyhow::Result<()> {
+    let mut bad = values.iter().enumerate().filter(|(_, v)| !v.is_finite());
+    if let Some((first, value)) = bad.next() {
+        bail!(
+            "{} on {device}: the network's values are not finite at {} of {} positions (position {first}: {value}) — its weights or activations overflow f32",
+            model.display(),
+            1 + bad.count(),
+            values.len()
+        );
+    }
+    Ok(())
+}
+
 /// The values a `--out` file holds, checked to be comparable with `args`.
 fn read_values(path: &Path, args: &CheckNetArgs) -> anyhow::Result<DeviceValues> {
-    let file = std::fs::File::open(path).with_context(|| path.display().to_string())?;
+    let file =
+        crate::settings::files::open_regular(path).with_context(|| path.display().to_string())?;
     let mut text = String::new();
     file.take(MAX_VALUES_FILE_BYTES + 1)
         .read_to_string(&mut text)
@@ -158,6 +177,10 @@ pub fn run(args: CheckNetArgs) -> anyhow::Result<ExitCode> {
         "--tolerance must be a non-negative number, got {}",
         args.tolerance
     );
+    if let Some(path) = &args.out {
+        check_output(path, Existing::replaced_if(args.force))
+            .map_err(|e| anyhow::anyhow!("--out: {e:#}"))?;
+    }
     let against = args
         .against
         .as_deref()
@@ -171,6 +194,8 @@ pub fn run(args: CheckNetArgs) -> anyhow::Result<ExitCode> {
         args: &args,
         device: DeviceChoice::DescentCpu,
     })?;
+    check_finite(&values, &args.model, &args.device.to_string())?;
+    check_finite(&reference, &args.model, "descent-cpu")?;
     println!(
         "{} positions of {} (seed {}), {} on {}",
         args.positions,
@@ -204,7 +229,11 @@ pub fn run(args: CheckNetArgs) -> anyhow::Result<ExitCode> {
             seed: args.seed,
             values,
         };
-        write_atomically(path, serde_json::to_string(&written)?.as_bytes())?;
+        write_atomically(
+            path,
+            serde_json::to_string(&written)?.as_bytes(),
+            Existing::replaced_if(args.force),
+        )?;
         println!("values written to {}", path.display());
     }
     Ok(if same {

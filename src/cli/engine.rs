@@ -17,6 +17,7 @@ use crate::arena::game_session::MoveRefused;
 use crate::arena::{Agent, AgentFactory, AgentRng, AgentSpec, GameSession, parse_player};
 use crate::games::board_view::Layout;
 use crate::games::{Game, GameExt, GameSpec, GameVisitor, MoveError, Player};
+use crate::search::TerminalEval;
 use crate::settings::config_error::ConfigError;
 use crate::settings::duration_text::{MAX_DURATION, seconds_to_duration};
 use crate::value::DeviceChoice;
@@ -36,8 +37,11 @@ pub struct EngineArgs {
     /// wgpu, cuda:N (all but descent-cpu and flex need their cargo feature).
     #[arg(long, default_value = "descent-cpu")]
     device: DeviceChoice,
-    /// `genmove` answers `resign` once the agent's value for its own side (−1 lost … +1 won)
-    /// has been at or below this for `--resign-moves` of its moves in a row; `never`: play on.
+    /// `genmove` answers `resign` once the agent's value for its own side has been at or below
+    /// this for `--resign-moves` of its moves in a row; `never`: play on. The value is read on
+    /// the scale its network learned: an expected result (−1 lost … +1 won) for the classic
+    /// evaluation, a margin as a share of the board's cells for `score` and `presence` (−0.9:
+    /// losing by 90 % of the board); with the other evaluations the engine plays on.
     #[arg(long, default_value = "-0.9")]
     resign_below: ResignBelow,
     /// How many of its moves in a row the agent must find hopeless before it resigns.
@@ -64,19 +68,57 @@ impl std::str::FromStr for ResignBelow {
     }
 }
 
-/// When the engine resigns: its value for its own side at or below `below` for `moves` of its
-/// moves in a row.
+/// When the engine resigns: its value for its own side, read on `scale`, at or below `below`
+/// for `moves` of its moves in a row.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ResignRule {
     pub below: Option<f32>,
     pub moves: u32,
+    pub scale: ValueScale,
 }
 
 impl ResignRule {
     pub const NEVER: ResignRule = ResignRule {
         below: None,
         moves: 1,
+        scale: ValueScale::Unreadable,
     };
+}
+
+/// How an agent's values read as a chance of winning, for the resign rule.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ValueScale {
+    /// An expected result, −1 lost … +1 won (the classic evaluation; agents without a network).
+    Outcome,
+    /// A margin of points or pieces (`score`, `presence`), read as a share of `cells`, the
+    /// board's cells: −7.5 on 9 × 9 is −0.09, not a lost game.
+    Margin { cells: f32 },
+    /// Values that say nothing of the odds (depth, mobility): the engine plays on.
+    Unreadable,
+}
+
+impl ValueScale {
+    /// The scale of values learned with `terminal_eval` in a game of `G`.
+    pub fn of<G: Game>(terminal_eval: TerminalEval) -> ValueScale {
+        let [_, rows, cols] = G::ENCODING.dims();
+        match terminal_eval {
+            TerminalEval::Classic => ValueScale::Outcome,
+            TerminalEval::Score | TerminalEval::Presence => ValueScale::Margin {
+                cells: (rows * cols).max(1) as f32,
+            },
+            _ => ValueScale::Unreadable,
+        }
+    }
+
+    /// `value` on the resign threshold's scale (−1 … +1), `None` where it cannot be read so.
+    pub fn reading(self, value: f32) -> Option<f32> {
+        match self {
+            ValueScale::Outcome => Some(value),
+            ValueScale::Margin { cells } => Some((value / cells).clamp(-1.0, 1.0)),
+            ValueScale::Unreadable => None,
+        }
+        .filter(|v| v.is_finite())
+    }
 }
 
 /// The commands the engine knows (`list_commands`), each with its number of arguments.
@@ -248,10 +290,8 @@ impl<G: Game> Engine<G> {
 
     /// Sets the agent's time per move; a search always runs at least one iteration, so a
     /// tiny time still gives a legal move.
+    /// The agent's time per move; 0 too (a search runs at least one iteration).
     fn set_time(&mut self, per_move: f64) -> Answer {
-        if per_move <= 0.0 {
-            return Err(Refusal("the time per move must be positive".into()));
-        }
         let per_move = seconds_to_duration(per_move)
             .ok_or_else(|| Refusal(format!("{per_move} s is not a time per move")))?;
         self.agent.set_time_per_move(per_move);
@@ -361,7 +401,9 @@ impl<G: Game> Engine<G> {
     /// Counts the agent's hopeless moves in a row (its value for `player` at or below the
     /// resign threshold); whether it is time to resign.
     fn hopeless(&mut self, player: Player, value_p0: Option<f32>) -> bool {
-        let value = value_p0.map(|v| if player == Player::P0 { v } else { -v });
+        let value = value_p0
+            .map(|v| if player == Player::P0 { v } else { -v })
+            .and_then(|v| self.resign.scale.reading(v));
         match (self.resign.below, value) {
             (Some(below), Some(value)) if value <= below => self.hopeless_moves += 1,
             _ => self.hopeless_moves = 0,
@@ -551,6 +593,7 @@ impl<R: std::io::BufRead> GameVisitor for EngineSession<'_, R> {
         let resign = ResignRule {
             below: args.resign_below.0,
             moves: args.resign_moves,
+            scale: ValueScale::of::<G>(factory.terminal_eval()),
         };
         let mut engine = Engine::<G>::new(self.rules, factory.build(), args.seed)
             .with_resign(resign)
@@ -620,6 +663,43 @@ mod tests {
         assert!(!network_plays(&network, &spec("go(superko=illegal)")));
         assert!(!network_plays(&spec("hex"), &spec("hex(board_size=13)")));
         assert!(network_plays(&spec("hex"), &spec("hex")));
+    }
+
+    /// Black facing komi 7.5 with a score network sits near −7.5 points: not a lost game.
+    #[test]
+    fn a_score_networks_margin_is_read_as_a_share_of_the_board() {
+        use crate::games::Go;
+        let rules: GameSpec = "go".parse().unwrap();
+        let random = AgentFactory::<Go<9>>::new(
+            "random".parse().unwrap(),
+            "go",
+            &crate::value::NetDevice::cpu(),
+        )
+        .unwrap();
+        let resign = ResignRule {
+            below: Some(-0.9),
+            moves: 3,
+            scale: ValueScale::of::<Go<9>>(TerminalEval::Score),
+        };
+        let mut engine = Engine::<Go<9>>::new(rules, random.build(), 1).with_resign(resign);
+        for _ in 0..10 {
+            assert!(!engine.hopeless(Player::P0, Some(-7.5)));
+            assert!(!engine.hopeless(Player::P1, Some(7.5)));
+        }
+        // Behind by 75 of 81 points, three moves in a row: lost.
+        assert!(!engine.hopeless(Player::P0, Some(-75.0)));
+        assert!(!engine.hopeless(Player::P0, Some(-75.0)));
+        assert!(engine.hopeless(Player::P0, Some(-75.0)));
+        // The classic scale reads values as they are; depth evaluations are never read.
+        assert_eq!(
+            ValueScale::of::<Go<9>>(TerminalEval::Classic).reading(-0.95),
+            Some(-0.95)
+        );
+        let depth = TerminalEval::AdditiveDepth {
+            max_length: 100.0,
+            estimated: false,
+        };
+        assert_eq!(ValueScale::of::<Go<9>>(depth).reading(-50.0), None);
     }
 
     #[test]

@@ -31,7 +31,7 @@ use crate::experiment::{
 use crate::games::{Game, GameSpec, GameVisitor};
 use crate::selfplay::TrainingObserver;
 use crate::selfplay::run::dir_lock::{DirLock, holds_more_than_its_lock};
-use crate::value::saved_net::write_atomically;
+use crate::settings::files::{Existing, write_atomically};
 
 const EXPERIMENT_FILE: &str = "experiment.yaml";
 
@@ -107,7 +107,7 @@ fn open_experiment_dir(dir: &Path, text: &str) -> anyhow::Result<DirLock> {
             dir.display()
         );
     }
-    write_atomically(&file, text.as_bytes())?;
+    write_atomically(&file, text.as_bytes(), Existing::Replace)?;
     Ok(lock)
 }
 
@@ -182,7 +182,7 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
         ));
     }
     for (name, bytes) in &files {
-        write_atomically(&dir.join(name), bytes)?;
+        write_atomically(&dir.join(name), bytes, Existing::Replace)?;
     }
     println!(
         "experiment {} on {}: {} variants × {} repetition{}, {} of training each ({:.0} s this session)",

@@ -14,6 +14,7 @@ use crate::games::{Game, GameSpec, GameVisitor};
 use crate::selfplay::TrainConfig;
 use crate::selfplay::run::run_dir::RunDir;
 use crate::selfplay::telemetry::games_log::{GAMES_FILE, GameLine};
+use crate::settings::files::{Existing, check_output, open_regular, write_atomically};
 
 #[derive(Args, Debug)]
 pub struct GamesExportArgs {
@@ -25,48 +26,84 @@ pub struct GamesExportArgs {
     /// Only the last N games.
     #[arg(long)]
     last: Option<usize>,
+    /// Replace an existing output file.
+    #[arg(long)]
+    force: bool,
 }
 
-/// The games of games.jsonl (the last `last` of them), and how many lines were not games.
-fn read_games(args: &GamesExportArgs) -> anyhow::Result<(Vec<GameLine>, usize)> {
+/// The lines of games.jsonl that could not be exported: how many, and the first one's reason.
+#[derive(Default)]
+struct Skipped {
+    count: usize,
+    first: Option<String>,
+}
+
+impl Skipped {
+    fn add(&mut self, reason: String) {
+        self.count += 1;
+        self.first.get_or_insert(reason);
+    }
+}
+
+/// The games of games.jsonl (the last `last` of them), each with its line number; a line that
+/// is not UTF-8 or not a game is skipped and counted.
+fn read_games(
+    args: &GamesExportArgs,
+    skipped: &mut Skipped,
+) -> anyhow::Result<Vec<(usize, GameLine)>> {
     let path = args.run.join(GAMES_FILE);
-    let file = std::fs::File::open(&path).with_context(|| format!("opening {}", path.display()))?;
+    let file = open_regular(&path).with_context(|| format!("opening {}", path.display()))?;
     let mut games = Vec::new();
-    let mut bad = 0;
-    for line in std::io::BufReader::new(file).lines() {
-        match serde_json::from_str::<GameLine>(&line?) {
-            Ok(game) => games.push(game),
-            Err(_) => bad += 1,
+    for (index, line) in std::io::BufReader::new(file).split(b'\n').enumerate() {
+        let line = line.with_context(|| format!("reading {}", path.display()))?;
+        let at = format!("{}:{}", path.display(), index + 1);
+        match std::str::from_utf8(&line) {
+            Err(_) => skipped.add(format!("{at}: not UTF-8 text")),
+            Ok(text) => match serde_json::from_str::<GameLine>(text) {
+                Ok(game) => games.push((index + 1, game)),
+                Err(e) => skipped.add(format!("{at}: not a game ({e})")),
+            },
         }
     }
     let keep = args.last.map_or(0, |n| games.len().saturating_sub(n));
     games.drain(..keep);
-    Ok((games, bad))
+    Ok(games)
 }
 
 struct Export<'a> {
     rules: &'a GameSpec,
-    run: String,
-    games: &'a [GameLine],
+    run: &'a std::path::Path,
+    games: &'a [(usize, GameLine)],
+    skipped: &'a mut Skipped,
 }
 
 impl GameVisitor for Export<'_> {
-    type Output = anyhow::Result<String>;
+    /// The file's text and the number of games in it.
+    type Output = (String, usize);
 
+    /// Every game whose moves are legal; the others skipped and counted, like malformed lines.
     fn visit<G: Game>(self, initial: G) -> Self::Output {
         let mut out = String::new();
-        for game in self.games {
-            let event = format!("{} self-play game {}", self.run, game.game);
+        let mut exported = 0;
+        for (line, game) in self.games {
+            let event = format!("{} self-play game {}", self.run.display(), game.game);
             let players = [
                 format!("descent net {}", game.net_version),
                 format!("descent net {}", game.net_version),
             ];
-            out.push_str(
-                &record_text(self.rules, &initial, &game.moves, players, &event)
-                    .with_context(|| format!("game {} of {}", game.game, self.run))?,
-            );
+            match record_text(self.rules, &initial, &game.moves, players, &event) {
+                Ok(text) => {
+                    out.push_str(&text);
+                    exported += 1;
+                }
+                Err(e) => self.skipped.add(format!(
+                    "{}:{line}: game {}: {e:#}",
+                    self.run.join(GAMES_FILE).display(),
+                    game.game
+                )),
+            }
         }
-        Ok(out)
+        (out, exported)
     }
 }
 
@@ -82,20 +119,27 @@ pub fn run(args: GamesExportArgs) -> anyhow::Result<ExitCode> {
             "{rules} has no standard game file: SGF records go, othello, gomoku and hex, PDN records draughts"
         );
     };
-    let (games, bad) = read_games(&args)?;
-    let text = rules.visit(Export {
-        rules: &rules,
-        run: args.run.display().to_string(),
-        games: &games,
-    })?;
     let out = args
         .out
         .clone()
         .unwrap_or_else(|| args.run.join(format!("games.{extension}")));
-    crate::value::saved_net::write_atomically(&out, text.as_bytes())?;
-    println!("{} game(s) written to {}", games.len(), out.display());
-    if bad > 0 {
-        println!("{bad} line(s) of {GAMES_FILE} were not games and were skipped");
+    let existing = Existing::replaced_if(args.force);
+    check_output(&out, existing).map_err(|e| anyhow::anyhow!("--out: {e:#}"))?;
+    let mut skipped = Skipped::default();
+    let games = read_games(&args, &mut skipped)?;
+    let (text, exported) = rules.visit(Export {
+        rules: &rules,
+        run: &args.run,
+        games: &games,
+        skipped: &mut skipped,
+    });
+    write_atomically(&out, text.as_bytes(), existing)?;
+    println!("{exported} game(s) written to {}", out.display());
+    if let Some(first) = &skipped.first {
+        println!(
+            "{} line(s) of {GAMES_FILE} skipped (not UTF-8, not a game, or an illegal game); the first: {first}",
+            skipped.count
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -20,6 +20,11 @@ pub struct GtpClient {
     stdin: ChildStdin,
     lines: Receiver<std::io::Result<String>>,
     timeout: Duration,
+    /// The id of the next command (GTP's optional numeric id, which the reply must echo).
+    next_id: u64,
+    /// Why the engine can no longer be spoken to (it hung, exited, closed its input, answered
+    /// out of step or not in GTP); `None` while it follows the protocol.
+    broken: Option<String>,
 }
 
 /// Reads the engine's stdout line by line into `sender` until it closes.
@@ -74,7 +79,14 @@ impl GtpClient {
             stdin,
             lines,
             timeout,
+            next_id: 1,
+            broken: None,
         })
+    }
+
+    /// Why the engine failed the protocol, if it did: no command can be sent to it since.
+    pub fn broken(&self) -> Option<&str> {
+        self.broken.as_deref()
     }
 
     fn next_line(&self, command: &str) -> anyhow::Result<String> {
@@ -91,26 +103,47 @@ impl GtpClient {
         }
     }
 
-    /// Sends `command`; its reply: `Ok(payload)` for `=`, `Err(message)` for `?`.
+    /// Sends `command` (with an id, which the reply must echo); its reply: `Ok(payload)` for
+    /// `=`, `Err(message)` for `?`. A payload of several lines comes joined by `\n`.
     ///
     /// # Errors
-    /// The engine hung, exited, or answered something that is not GTP.
+    /// The engine hung, exited, closed its input, or answered something that is not GTP or
+    /// not this command's reply; it is broken from then on (see [`GtpClient::broken`]).
     pub fn send(&mut self, command: &str) -> anyhow::Result<Result<String, String>> {
-        writeln!(self.stdin, "{command}")
+        if let Some(why) = &self.broken {
+            bail!("{}: not sent {command:?}: {why}", self.name);
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        let reply = self.exchange(id, command);
+        if let Err(error) = &reply {
+            self.broken = Some(format!("{error:#}"));
+        }
+        reply
+    }
+
+    /// One command and its reply.
+    fn exchange(&mut self, id: u64, command: &str) -> anyhow::Result<Result<String, String>> {
+        // A closed pipe is an error here (EPIPE), not a signal: `gtp-match` ignores SIGPIPE.
+        writeln!(self.stdin, "{id} {command}")
             .and_then(|()| self.stdin.flush())
             .with_context(|| format!("{}: sending {command:?}", self.name))?;
         let mut first = self.next_line(command)?;
         while first.is_empty() {
             first = self.next_line(command)?;
         }
-        let mut payload = vec![
-            first
-                .get(1..)
-                .unwrap_or("")
-                .trim_start_matches(|c: char| c.is_ascii_digit())
-                .trim()
-                .to_string(),
-        ];
+        let status = first.chars().next();
+        let rest = first.get(1..).unwrap_or("");
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        // GTP: the reply carries the command's id; a reply without one is taken as this
+        // command's, one with another id is out of step.
+        if digits > 0 && rest[..digits].parse::<u64>().ok() != Some(id) {
+            bail!(
+                "{}: {first:?} is the reply to another command than {command:?} (id {id})",
+                self.name
+            );
+        }
+        let mut payload = vec![rest[digits..].trim().to_string()];
         loop {
             let line = self.next_line(command)?;
             if line.is_empty() {
@@ -119,7 +152,7 @@ impl GtpClient {
             payload.push(line);
         }
         let payload = payload.join("\n");
-        match first.chars().next() {
+        match status {
             Some('=') => Ok(Ok(payload)),
             Some('?') => Ok(Err(payload)),
             _ => bail!("{}: {first:?} is not a GTP reply to {command:?}", self.name),

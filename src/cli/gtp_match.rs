@@ -4,7 +4,7 @@
 //! `final_score` decides. The result from the first engine's side with its Wilson interval;
 //! each game of Go saved as SGF.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -16,6 +16,7 @@ use crate::arena::statistics::ResultSummary;
 use crate::games::Player;
 use crate::games::sgf::{SgfMove, SgfRecord};
 use crate::settings::DurationText;
+use crate::settings::files::{Existing, check_output, write_atomically};
 
 #[derive(Args, Debug)]
 pub struct GtpMatchArgs {
@@ -50,6 +51,9 @@ pub struct GtpMatchArgs {
     /// Writes each game of Go (`--size` given) as `game-NNN.sgf` in this directory.
     #[arg(long)]
     sgf_dir: Option<PathBuf>,
+    /// Replace existing `game-NNN.sgf` files in `--sgf-dir`.
+    #[arg(long)]
+    force: bool,
 }
 
 /// How a game ended.
@@ -64,6 +68,12 @@ pub enum GameEnd {
     IllegalMove {
         player: Player,
         text: String,
+    },
+    /// `player`'s engine broke the protocol (a `genmove` reply that is not one move, a
+    /// hang, an exit, a reply out of step) or refused a move the referee accepted.
+    Forfeit {
+        player: Player,
+        reason: String,
     },
 }
 
@@ -97,6 +107,25 @@ pub fn winner_of(result: &str) -> Option<Option<Player>> {
 
 fn is_pass(text: &str) -> bool {
     text.eq_ignore_ascii_case("pass")
+}
+
+/// The longest move text taken from a `genmove` reply.
+const MAX_MOVE_TEXT: usize = 32;
+
+/// A `genmove` reply checked before it is sent to any other engine: one token of printable
+/// ASCII (a vertex, `pass`, `resign`, or a move in the game's notation) — no space, line break
+/// or comment that would carry other commands with it.
+fn checked_move_text(reply: &str) -> Result<&str, String> {
+    let token = reply.trim();
+    let one_token = !token.is_empty()
+        && token.len() <= MAX_MOVE_TEXT
+        && token.bytes().all(|b| b.is_ascii_graphic() && b != b'#');
+    if one_token {
+        Ok(token)
+    } else {
+        let shown: String = reply.chars().take(60).collect();
+        Err(format!("genmove answered {shown:?}, not one move"))
+    }
 }
 
 /// A Go vertex (`D4`, `pass`) as an SGF move on a `size` board; `None` if it is neither.
@@ -144,20 +173,26 @@ impl Table<'_> {
         Ok(())
     }
 
-    /// Plays one game; an engine that fails (hangs, exits, answers nonsense, disagrees with
-    /// the referee) is an error.
+    /// Plays one game. A player's engine that fails (hangs, exits, answers something that is
+    /// not one move, refuses a move the referee accepted) forfeits it; a failing referee is an
+    /// error.
     fn play(&mut self, max_moves: u32) -> anyhow::Result<PlayedGame> {
         let mut moves: Vec<(Player, String)> = Vec::new();
         let mut mover = Player::P0;
+        let forfeit = |player: Player, reason: String| GameEnd::Forfeit { player, reason };
         let end = loop {
             if moves.len() >= max_moves as usize {
                 break GameEnd::MaxMoves;
             }
-            let text =
-                match self.players[mover.index()].send(&format!("genmove {}", colour(mover)))? {
-                    Ok(text) => text,
-                    Err(_) => break GameEnd::NoMoveLeft,
-                };
+            let reply = self.players[mover.index()].send(&format!("genmove {}", colour(mover)));
+            let text = match reply {
+                Ok(Ok(reply)) => match checked_move_text(&reply) {
+                    Ok(text) => text.to_string(),
+                    Err(reason) => break forfeit(mover, reason),
+                },
+                Ok(Err(_)) => break GameEnd::NoMoveLeft,
+                Err(error) => break forfeit(mover, format!("{error:#}")),
+            };
             if text.eq_ignore_ascii_case("resign") {
                 break GameEnd::Resigned(mover);
             }
@@ -172,11 +207,15 @@ impl Table<'_> {
                 };
             }
             let opponent = &mut self.players[mover.opponent().index()];
-            if let Err(message) = opponent.send(&play)? {
-                bail!(
-                    "{}: refused {play:?}, which the other engines accepted: {message}",
-                    opponent.name
-                );
+            match opponent.send(&play) {
+                Ok(Ok(_)) => {}
+                Ok(Err(message)) => {
+                    break forfeit(
+                        mover.opponent(),
+                        format!("refused {play:?}, which the other engines accepted: {message}"),
+                    );
+                }
+                Err(error) => break forfeit(mover.opponent(), format!("{error:#}")),
             }
             let passed = is_pass(&text);
             moves.push((mover, text));
@@ -197,18 +236,25 @@ impl Table<'_> {
     /// The result: by resignation or illegal move, else the referee's `final_score` (Black's
     /// without a referee); the players whose own score differs from it.
     fn result(&mut self, end: &GameEnd) -> anyhow::Result<(Option<String>, Vec<String>)> {
-        let loser = match end {
-            GameEnd::Resigned(player) | GameEnd::IllegalMove { player, .. } => Some(*player),
-            _ => None,
+        let (loser, how) = match end {
+            GameEnd::Resigned(player) | GameEnd::IllegalMove { player, .. } => (Some(*player), "R"),
+            // SGF's result of a game won by forfeit.
+            GameEnd::Forfeit { player, .. } => (Some(*player), "F"),
+            _ => (None, ""),
         };
         if let Some(loser) = loser {
             let winner = if loser == Player::P0 { "W" } else { "B" };
-            return Ok((Some(format!("{winner}+R")), Vec::new()));
+            return Ok((Some(format!("{winner}+{how}")), Vec::new()));
         }
+        // A player's score only checks the referee's: a player that fails it is not asked.
         let mut scores = Vec::new();
-        for engine in self.all() {
-            let score = engine.send("final_score")?.ok();
-            scores.push((engine.name.clone(), score));
+        for player in &mut self.players {
+            let score = player.send("final_score").ok().and_then(Result::ok);
+            scores.push((player.name.clone(), score));
+        }
+        if let Some(referee) = self.referee.as_deref_mut() {
+            let score = referee.send("final_score")?.ok();
+            scores.push((referee.name.clone(), score));
         }
         let decided_by = if self.referee.is_some() { 2 } else { 0 };
         let result = scores[decided_by].1.clone();
@@ -230,6 +276,9 @@ fn end_text(end: &GameEnd) -> String {
         GameEnd::MaxMoves => "move limit".into(),
         GameEnd::IllegalMove { player, text } => {
             format!("{} played {text}, refused by the referee", colour(*player))
+        }
+        GameEnd::Forfeit { player, reason } => {
+            format!("{} forfeits: {reason}", colour(*player))
         }
     }
 }
@@ -257,16 +306,79 @@ fn go_sgf(
     })
 }
 
-/// # Errors
-/// An engine that cannot be started, fails or disagrees; an unwritable SGF directory.
-pub fn run(args: GtpMatchArgs) -> anyhow::Result<ExitCode> {
-    let timeout: Duration = args.timeout.0;
+/// The SGF file of game `index` (from 0) in `dir`.
+fn sgf_path(dir: &Path, index: u32) -> PathBuf {
+    dir.join(format!("game-{:03}.sgf", index + 1))
+}
+
+/// The match's score so far, from the first engine's side.
+#[derive(Default)]
+struct Tally {
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    no_result: u64,
+}
+
+impl Tally {
+    fn add(&mut self, game: &PlayedGame, first_plays: Player) {
+        match game.result.as_deref().and_then(winner_of) {
+            None => self.no_result += 1,
+            Some(None) => self.draws += 1,
+            Some(Some(winner)) if winner == first_plays => self.wins += 1,
+            Some(Some(_)) => self.losses += 1,
+        }
+    }
+
+    fn print(&self, args: &GtpMatchArgs) {
+        let summary = ResultSummary::new(self.wins, self.draws, self.losses);
+        println!(
+            "{} against {}: {}/{}/{} (W/D/L), score {:.1} % [{:.1}, {:.1}] (Wilson 95 %), Elo {}{}",
+            args.black,
+            args.white,
+            self.wins,
+            self.draws,
+            self.losses,
+            100.0 * summary.score,
+            100.0 * summary.score_ci95[0],
+            100.0 * summary.score_ci95[1],
+            summary.elo_with_interval_text(),
+            if self.no_result > 0 {
+                format!(", {} game(s) without a result", self.no_result)
+            } else {
+                String::new()
+            }
+        );
+    }
+}
+
+/// Checks the arguments and the SGF files before any engine starts.
+fn check_args(args: &GtpMatchArgs) -> anyhow::Result<()> {
     if args.sgf_dir.is_some() && args.size.is_none() {
         bail!("--sgf-dir writes games of Go: give the board's --size");
     }
     if let Some(dir) = &args.sgf_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        for index in 0..args.games {
+            check_output(&sgf_path(dir, index), Existing::replaced_if(args.force))
+                .map_err(|e| anyhow::anyhow!("--sgf-dir: {e:#}"))?;
+        }
     }
+    Ok(())
+}
+
+/// # Errors
+/// An engine that cannot be started, a referee that fails, an engine that broke the protocol
+/// (after the summary of the games played); an unwritable SGF directory.
+pub fn run(args: GtpMatchArgs) -> anyhow::Result<ExitCode> {
+    check_args(&args)?;
+    // An engine that exits closes its pipe: writing to it must be an error (EPIPE) that
+    // forfeits its game, not a signal that ends the match silently.
+    // SAFETY: SIG_IGN is a valid disposition; no engine thread is started yet.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+    let timeout: Duration = args.timeout.0;
     let mut engines = [
         GtpClient::start(&args.black, timeout)?,
         GtpClient::start(&args.white, timeout)?,
@@ -276,10 +388,23 @@ pub fn run(args: GtpMatchArgs) -> anyhow::Result<ExitCode> {
         .as_deref()
         .map(|command| GtpClient::start(command, timeout))
         .transpose()?;
-    let [mut wins, mut draws, mut losses, mut no_result] = [0u64; 4];
+    let mut tally = Tally::default();
+    let played = play_games(&args, &mut engines, referee.as_mut(), &mut tally);
+    tally.print(&args);
+    played?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Plays the match's games into `tally`, until the last or until an engine breaks.
+fn play_games(
+    args: &GtpMatchArgs,
+    engines: &mut [GtpClient; 2],
+    mut referee: Option<&mut GtpClient>,
+    tally: &mut Tally,
+) -> anyhow::Result<()> {
     for game_index in 0..args.games {
         let swapped = !args.no_alternate && game_index % 2 == 1;
-        let [first, second] = &mut engines;
+        let [first, second] = &mut *engines;
         let players = if swapped {
             [second, first]
         } else {
@@ -288,9 +413,9 @@ pub fn run(args: GtpMatchArgs) -> anyhow::Result<ExitCode> {
         let names = players.each_ref().map(|e| e.name.clone());
         let mut table = Table {
             players,
-            referee: referee.as_mut(),
+            referee: referee.as_deref_mut(),
         };
-        table.set_up(&args)?;
+        table.set_up(args)?;
         let game = table.play(args.max_moves)?;
         let result = game.result.as_deref().unwrap_or("?");
         println!(
@@ -304,34 +429,22 @@ pub fn run(args: GtpMatchArgs) -> anyhow::Result<ExitCode> {
         for disagreement in &game.disagreements {
             println!("  final_score differs from the referee's: {disagreement}");
         }
-        let first_plays = if swapped { Player::P1 } else { Player::P0 };
-        match game.result.as_deref().and_then(winner_of) {
-            None => no_result += 1,
-            Some(None) => draws += 1,
-            Some(Some(winner)) if winner == first_plays => wins += 1,
-            Some(Some(_)) => losses += 1,
-        }
+        tally.add(&game, if swapped { Player::P1 } else { Player::P0 });
         if let (Some(dir), Some(size)) = (&args.sgf_dir, args.size)
             && let Some(record) = go_sgf(&game, size as usize, args.komi, names)
         {
-            let path = dir.join(format!("game-{:03}.sgf", game_index + 1));
-            crate::value::saved_net::write_atomically(&path, record.to_string().as_bytes())?;
+            let path = sgf_path(dir, game_index);
+            let existing = Existing::replaced_if(args.force);
+            write_atomically(&path, record.to_string().as_bytes(), existing)?;
+        }
+        if let Some(engine) = engines.iter().find(|e| e.broken().is_some()) {
+            bail!(
+                "the match stops after game {}: {} can no longer play ({})",
+                game_index + 1,
+                engine.name,
+                engine.broken().unwrap_or_default()
+            );
         }
     }
-    let summary = ResultSummary::new(wins, draws, losses);
-    println!(
-        "{} against {}: {wins}/{draws}/{losses} (W/D/L), score {:.1} % [{:.1}, {:.1}] (Wilson 95 %), Elo {}{}",
-        args.black,
-        args.white,
-        100.0 * summary.score,
-        100.0 * summary.score_ci95[0],
-        100.0 * summary.score_ci95[1],
-        summary.elo_with_interval_text(),
-        if no_result > 0 {
-            format!(", {no_result} game(s) without a result")
-        } else {
-            String::new()
-        }
-    );
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }

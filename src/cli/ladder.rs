@@ -5,7 +5,7 @@
 //! 0 on the anchor. Written to `RUN/ladder.json`, which the run's page shows (a later ladder
 //! replaces it).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -20,7 +20,7 @@ use crate::arena::{AgentFactory, AgentSpec, TournamentReport};
 use crate::games::{Game, GameSpec, GameVisitor};
 use crate::selfplay::run::run_dir::LADDER_FILE;
 use crate::selfplay::{RunDir, TrainConfig};
-use crate::value::saved_net::write_atomically;
+use crate::settings::files::{Existing, write_atomically};
 
 #[derive(Args, Debug)]
 pub struct LadderArgs {
@@ -150,7 +150,7 @@ pub fn run(args: LadderArgs) -> anyhow::Result<ExitCode> {
         .unwrap_or_else(|| format!("{}:time=100ms", config.recipe.player_kind()));
     let mut agents = vec![args.anchor.clone()];
     for (_, path) in &networks {
-        let text = format!("{search},model={}", path.display());
+        let text = with_model(&search, path);
         agents.push(text.parse().with_context(|| format!("--agent {search}"))?);
     }
     let start = Instant::now();
@@ -169,7 +169,11 @@ pub fn run(args: LadderArgs) -> anyhow::Result<ExitCode> {
         m.as_object_mut().expect("an object").remove("games");
     }
     let text = serde_json::to_string_pretty(&json)?;
-    write_atomically(&args.run.join(LADDER_FILE), text.as_bytes())?;
+    write_atomically(
+        &args.run.join(LADDER_FILE),
+        text.as_bytes(),
+        Existing::Replace,
+    )?;
     if args.options.json {
         println!("{text}");
     } else {
@@ -177,6 +181,13 @@ pub fn run(args: LadderArgs) -> anyhow::Result<ExitCode> {
         println!("wrote {}", args.run.join(LADDER_FILE).display());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The agent spec `search` (`ubfms:time=100ms`, or a bare `greedy`) playing the network at
+/// `path`.
+fn with_model(search: &str, path: &Path) -> String {
+    let separator = if search.contains(':') { ',' } else { ':' };
+    format!("{search}{separator}model={}", path.display())
 }
 
 fn check_args(args: &LadderArgs) -> anyhow::Result<()> {
@@ -299,5 +310,17 @@ mod tests {
         let picked = evenly_spaced(&all, 5);
         assert_eq!((picked[0], picked[4], picked.len()), (1, 10, 5));
         assert!(picked.windows(2).all(|w| w[0] < w[1]), "{picked:?}");
+    }
+
+    /// A bare search (`greedy`) gets its model after a colon, and parses.
+    #[test]
+    fn a_bare_search_takes_its_model_as_its_first_option() {
+        let path = Path::new("runs/a/ckpt-4");
+        for search in ["greedy", "ubfms:time=100ms", "mcts:iters=10"] {
+            let spec = with_model(search, path);
+            let parsed: Result<crate::arena::AgentSpec, _> = spec.parse();
+            assert!(parsed.is_ok(), "{spec}: {:?}", parsed.err());
+        }
+        assert_eq!(with_model("greedy", path), "greedy:model=runs/a/ckpt-4");
     }
 }

@@ -10,6 +10,7 @@ use super::input_lines::{InputLine, InputLines};
 use crate::arena::{Agent, AgentFactory, AgentRng, AgentSpec, GameSession, Side};
 use crate::games::{Game, GameExt, GameSpec, GameVisitor, Player};
 use crate::settings::DurationText;
+use crate::settings::files::{Existing, check_output, write_atomically};
 use crate::value::DeviceChoice;
 
 #[derive(Args, Debug)]
@@ -30,6 +31,9 @@ pub struct PlayArgs {
     /// for go, othello, gomoku and hex; PDN for draughts).
     #[arg(long)]
     save: Option<std::path::PathBuf>,
+    /// Replace an existing `--save` file.
+    #[arg(long)]
+    force: bool,
     /// Seed of the agent's random choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -135,7 +139,11 @@ impl<G: Game> TerminalGame<'_, G> {
             players,
             "descent play",
         )?;
-        crate::value::saved_net::write_atomically(path, text.as_bytes())?;
+        write_atomically(
+            path,
+            text.as_bytes(),
+            Existing::replaced_if(self.args.force),
+        )?;
         println!("game saved to {}", path.display());
         Ok(())
     }
@@ -243,6 +251,11 @@ pub fn run(mut args: PlayArgs) -> anyhow::Result<ExitCode> {
             "--save: {} has no standard game file (SGF records go, othello, gomoku and hex; PDN records draughts)",
             args.game()
         );
+    }
+    // Checked before the game: a bad path must not lose the game just played.
+    if let Some(path) = &args.save {
+        check_output(path, Existing::replaced_if(args.force))
+            .map_err(|e| anyhow::anyhow!("--save: {e:#}"))?;
     }
     args.game().visit(PlayVisitor { args: &args })?;
     Ok(ExitCode::SUCCESS)

@@ -93,7 +93,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     drop(_entered);
     drop(observer);
     drop(span);
-    print_summary(&summary, &run_dir);
+    print_summary(&summary, &run_dir, args.broker.as_deref());
     print_strength(&summary, &settings, &run_dir);
     Ok(ExitCode::SUCCESS)
 }
@@ -147,7 +147,8 @@ fn new_run_root(args: &TrainArgs, config: &TrainConfig) -> PathBuf {
     PathBuf::from("checkpoints").join(name)
 }
 
-fn print_summary(summary: &TrainSummary, run_dir: &RunDir) {
+/// What the run did, and the command that resumes it (with its `--broker`, password hidden).
+fn print_summary(summary: &TrainSummary, run_dir: &RunDir, broker: Option<&str>) {
     let stop = match summary.stopped_by {
         crate::selfplay::StopReason::MaxGames => "the game limit",
         crate::selfplay::StopReason::MaxTime => "the time limit",
@@ -168,7 +169,14 @@ fn print_summary(summary: &TrainSummary, run_dir: &RunDir) {
     if let Some(path) = &summary.last_checkpoint {
         println!("latest checkpoint: {}", path.display());
     }
-    let root = run_dir.root().display();
+    let root = match broker {
+        Some(url) => format!(
+            "{} --broker {}",
+            run_dir.root().display(),
+            crate::selfplay::distributed::broker::without_password(url)
+        ),
+        None => run_dir.root().display().to_string(),
+    };
     match (summary.games_this_session, summary.stopped_by) {
         (0, crate::selfplay::StopReason::MaxGames) => println!(
             "the run had reached its game limit; to go on, raise it: descent train --resume {root} --max-games {}",

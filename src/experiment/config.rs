@@ -16,7 +16,7 @@ use crate::selfplay::TrainConfig;
 use crate::selfplay::config::TrainSettings;
 use crate::settings::DurationText;
 use crate::settings::config_error::ConfigError;
-use crate::settings::limits::{MAX_GAMES, MAX_THREADS};
+use crate::settings::limits::{MAX_GAMES, MAX_REPEATS, MAX_STAGES, MAX_THREADS, MAX_VARIANTS};
 
 fn default_seed() -> u64 {
     1
@@ -329,8 +329,11 @@ impl ExperimentConfig {
 
     /// The protocol's own keys: repeats, times, evaluation games and threads, variants.
     fn check_protocol(&self) -> anyhow::Result<()> {
-        if self.repeats == 0 {
-            bail!("repeats: must be at least 1");
+        if self.repeats == 0 || self.repeats > MAX_REPEATS {
+            bail!(
+                "repeats: {} — expected from 1 to {MAX_REPEATS} repetitions",
+                self.repeats
+            );
         }
         let (train_time, stage_every) = (self.train_time.0, self.stage_every.0);
         if train_time.is_zero() {
@@ -339,6 +342,14 @@ impl ExperimentConfig {
         if stage_every.is_zero() || stage_every > train_time {
             bail!(
                 "stage_every: {} must be longer than 0s and at most train_time ({})",
+                self.stage_every,
+                self.train_time
+            );
+        }
+        let stages = (train_time.as_secs_f64() / stage_every.as_secs_f64()).ceil();
+        if stages > MAX_STAGES as f64 {
+            bail!(
+                "stage_every: {} gives {stages} evaluation stages in train_time ({}), more than the limit of {MAX_STAGES}",
                 self.stage_every,
                 self.train_time
             );
@@ -366,8 +377,11 @@ impl ExperimentConfig {
                 self.parallel_runs
             );
         }
-        if self.variants.len() < 2 {
-            bail!("variants: give at least two (the protocol compares them)");
+        if self.variants.len() < 2 || self.variants.len() > MAX_VARIANTS {
+            bail!(
+                "variants: {} given — expected from 2 (the protocol compares them) to {MAX_VARIANTS}",
+                self.variants.len()
+            );
         }
         Ok(())
     }

@@ -12,7 +12,7 @@ use std::path::Path;
 use anyhow::{Context, bail};
 use sha2::{Digest, Sha256};
 
-use super::saved_net::write_atomically;
+use crate::settings::files::{Existing, write_atomically};
 
 /// The checksum file of a directory.
 pub const CHECKSUM_FILE: &str = "checksums.sha256";
@@ -27,8 +27,8 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 /// # Errors
 /// The file cannot be read.
 pub fn sha256_file(path: &Path) -> anyhow::Result<String> {
-    let mut file =
-        fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut file = crate::settings::files::open_regular(path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
     let mut hasher = Sha256::new();
     let mut block = vec![0u8; 1 << 20];
     loop {
@@ -77,7 +77,7 @@ pub fn write_checksum_file(dir: &Path) -> anyhow::Result<()> {
     for (name, path) in files_of(dir)? {
         text.push_str(&format!("{}  {name}\n", sha256_file(&path)?));
     }
-    write_atomically(&dir.join(CHECKSUM_FILE), text.as_bytes())
+    write_atomically(&dir.join(CHECKSUM_FILE), text.as_bytes(), Existing::Replace)
 }
 
 /// The regular files of `dir` by name, the checksum file and temporary files excepted.

@@ -17,7 +17,6 @@
 //! checksum does not match (a flipped bit, a truncated copy). Format 1 files (no checksum) still
 //! load.
 
-use std::fs;
 use std::path::Path;
 
 use anyhow::{Context, bail};
@@ -25,9 +24,8 @@ use burn::prelude::*;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::saved_net::{
-    LoadedNet, NetManifest, any_net_from_burnpack, burnpack_bytes, write_atomically,
-};
+use super::saved_net::{LoadedNet, NetManifest, any_net_from_burnpack, burnpack_bytes};
+use crate::settings::files::{Existing, write_atomically};
 
 const MAGIC: &[u8; 15] = b"descent-export\n";
 /// Version of the file layout and manifest; bumped on incompatible changes.
@@ -62,20 +60,32 @@ pub struct ExportManifest {
 pub fn is_export_file(path: &Path) -> bool {
     use std::io::Read;
     let mut magic = [0u8; MAGIC.len()];
-    fs::File::open(path)
+    crate::settings::files::open_regular(path)
         .and_then(|mut f| f.read_exact(&mut magic))
         .is_ok()
         && &magic == MAGIC
 }
 
-/// Writes an export file atomically.
+/// Whether the model path `path` is to be read as an export file: a file with the export's
+/// magic bytes, or any other file but a saved network's `.json` / `.bpk` (an empty or damaged
+/// `awale.descent` is then refused naming it, not its missing `awale.json`).
+pub fn is_export_path(path: &Path) -> bool {
+    let saved_net_file = matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("json" | "bpk")
+    );
+    path.is_file() && (is_export_file(path) || !saved_net_file)
+}
+
+/// Writes an export file atomically, over an existing one only where `existing` allows it.
 ///
 /// # Errors
-/// A failed write.
+/// A failed write, or a path [`check_output`](crate::settings::files::check_output) refuses.
 pub fn write_export<M: Module>(
     path: &Path,
     manifest: &ExportManifest,
     net: &M,
+    existing: Existing,
 ) -> anyhow::Result<()> {
     let weights = burnpack_bytes(net)?;
     let mut manifest = manifest.clone();
@@ -91,7 +101,7 @@ pub fn write_export<M: Module>(
     let digest = Sha256::digest(&bytes);
     bytes.extend_from_slice(&(digest.len() as u64).to_le_bytes());
     bytes.extend_from_slice(&digest);
-    write_atomically(path, &bytes)
+    write_atomically(path, &bytes, existing)
 }
 
 /// Splits `bytes` into a length-prefixed section and the rest.
@@ -110,8 +120,9 @@ fn section<'a>(bytes: &'a [u8], what: &str, path: &Path) -> anyhow::Result<(&'a 
 /// # Errors
 /// A file that is not a `descent` export, of another format version, or damaged.
 pub fn read_export(path: &Path) -> anyhow::Result<(ExportManifest, Vec<u8>)> {
-    let bytes = fs::read(path)
-        .with_context(|| format!("cannot read the export file {}", path.display()))?;
+    let bytes =
+        crate::settings::files::read_regular(path, crate::settings::limits::MAX_NET_FILE_BYTES)
+            .with_context(|| format!("cannot read the export file {}", path.display()))?;
     let Some(rest) = bytes.strip_prefix(MAGIC.as_slice()) else {
         bail!(
             "{} is not a descent export file (made by `descent export`)",

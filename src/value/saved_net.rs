@@ -4,8 +4,6 @@
 //! another game, shape or encoding is a clear error, not a panic. Both files are written
 //! atomically (temporary file, fsync, rename).
 
-use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
@@ -17,6 +15,8 @@ use super::checksum::{check_digest, sha256_hex};
 use super::network::ValueNet;
 use super::policy_value_net::PolicyValueNet;
 use crate::search::TerminalEval;
+use crate::settings::files::{Existing, read_regular, read_regular_text, write_atomically};
+use crate::settings::limits::{MAX_NET_FILE_BYTES, MAX_SMALL_FILE_BYTES};
 
 /// What a saved network is.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -93,34 +93,6 @@ impl NetManifest {
 
 fn paths(base: &Path) -> (PathBuf, PathBuf) {
     (base.with_extension("bpk"), base.with_extension("json"))
-}
-
-/// Writes `bytes` to `path` atomically: a temporary file beside it, fsync, rename.
-/// A failure (a full disk) removes the temporary file and leaves `path` as it was.
-///
-/// # Errors
-/// A failed write or rename, or a path that is a directory (the temporary file is removed).
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    if path.is_dir() {
-        bail!("{} is a directory, not a file", path.display());
-    }
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let written = (|| {
-        let mut file =
-            fs::File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
-        file.write_all(bytes)
-            .with_context(|| format!("cannot write {}", tmp.display()))?;
-        file.sync_all()
-            .with_context(|| format!("cannot write {}", tmp.display()))?;
-        fs::rename(&tmp, path)
-            .with_context(|| format!("cannot rename {} to {}", tmp.display(), path.display()))
-    })();
-    if written.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    written
 }
 
 /// The weights of `net` (a `ValueNet` or a `PolicyValueNet`) as burnpack bytes.
@@ -303,10 +275,11 @@ fn save_module<M: Module>(
         weights_sha256: Some(sha256_hex(&bytes)),
         ..manifest.clone()
     };
-    write_atomically(&weights, &bytes)?;
+    write_atomically(&weights, &bytes, Existing::Replace)?;
     write_atomically(
         &manifest_path,
         serde_json::to_string_pretty(&manifest)?.as_bytes(),
+        Existing::Replace,
     )
 }
 
@@ -316,7 +289,7 @@ fn save_module<M: Module>(
 /// A missing or malformed `net.json`.
 pub fn read_manifest(base: &Path) -> anyhow::Result<NetManifest> {
     let (_, manifest_path) = paths(base);
-    let text = fs::read_to_string(&manifest_path).with_context(|| {
+    let text = read_regular_text(&manifest_path, MAX_SMALL_FILE_BYTES).with_context(|| {
         format!(
             "cannot read the network manifest {}",
             manifest_path.display()
@@ -413,7 +386,7 @@ pub fn load_any_weights(
 /// The weights file's bytes, checked against the manifest's checksum, and its name.
 fn checked_weights(base: &Path, found: &NetManifest) -> anyhow::Result<(Vec<u8>, String)> {
     let (weights, manifest_path) = paths(base);
-    let bytes = fs::read(&weights)
+    let bytes = read_regular(&weights, MAX_NET_FILE_BYTES)
         .with_context(|| format!("cannot read the network weights {}", weights.display()))?;
     if let Some(recorded) = &found.weights_sha256 {
         check_digest(&weights, &sha256_hex(&bytes), recorded, &manifest_path)?;

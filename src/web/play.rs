@@ -2,20 +2,15 @@
 //! (the page keeps the moves, so undo is a shorter list and the server keeps no game state),
 //! and an agent's move in it. Every game of the registry, every agent spec.
 
-use std::any::Any;
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
-
 use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 
+pub use super::agent_cache::{AgentCache, CACHED_AGENTS, MAX_MOVE_TIME};
 use super::board_svg::board_svg;
 use super::web_error::WebError;
+use crate::arena::AgentRng;
 use crate::arena::game_session::result_sentence;
-use crate::arena::{AgentFactory, AgentRng, AgentSpec, ModelSource};
 use crate::games::{Game, GameExt, GameSpec, GameVisitor};
-use crate::value::NetDevice;
 
 /// A position: the game spec and the moves played from its start, in its notation.
 #[derive(Clone, Debug, Deserialize)]
@@ -150,112 +145,6 @@ fn replay<G: Game>(
     Ok((position, texts, last_cells))
 }
 
-/// The longest an agent of `descent serve` may think about one move: a spec asking for more
-/// is refused, and an iteration budget stops there too (a request cannot pin a core).
-pub const MAX_MOVE_TIME: Duration = Duration::from_secs(10);
-/// Agents kept loaded (their networks in memory), the least recently used dropped first.
-pub const CACHED_AGENTS: usize = 4;
-
-type CacheKey = (String, String);
-
-/// The agents built lately, one factory (its network loaded once) per game and agent spec, at
-/// most `CACHED_AGENTS`; networks come from under `root` only.
-pub struct AgentCache {
-    root: PathBuf,
-    /// Most recently used last.
-    factories: Mutex<Vec<(CacheKey, Arc<dyn Any + Send + Sync>)>>,
-}
-
-impl AgentCache {
-    /// A cache whose agents may load networks under `root` (the served runs) only.
-    pub fn new(root: &Path) -> AgentCache {
-        AgentCache {
-            root: root.to_path_buf(),
-            factories: Mutex::new(Vec::new()),
-        }
-    }
-
-    /// The factory of `agent` for game `game` (`G`), loaded on first use.
-    fn factory<G: Game>(&self, game: &str, agent: &str) -> Result<Arc<AgentFactory<G>>, WebError> {
-        let key = (game.to_string(), agent.to_string());
-        {
-            let mut factories = self.factories.lock().expect("not poisoned");
-            if let Some(at) = factories.iter().position(|(k, _)| *k == key) {
-                let entry = factories.remove(at);
-                let found = entry.1.clone();
-                factories.push(entry);
-                if let Ok(factory) = found.downcast::<AgentFactory<G>>() {
-                    return Ok(factory);
-                }
-            }
-        }
-        let refuse = |message: String| WebError::bad_request(format!("agent {agent:?}: {message}"));
-        // A spec's own error names the spec already.
-        let mut spec: AgentSpec = agent
-            .parse()
-            .map_err(|e: crate::ConfigError| WebError::bad_request(e.to_string()))?;
-        spec.search = spec.search.capped(MAX_MOVE_TIME).map_err(|time| {
-            refuse(format!(
-                "{time:?} a move is more than this server allows ({MAX_MOVE_TIME:?})"
-            ))
-        })?;
-        if let Some(ModelSource::Path(path)) = &spec.model {
-            spec.model = Some(ModelSource::Path(self.served_path(path).map_err(refuse)?));
-        }
-        let factory = AgentFactory::<G>::new(spec, game, &NetDevice::cpu())
-            .map_err(|e| refuse(format!("{e:#}")))?;
-        let factory = Arc::new(factory);
-        let mut factories = self.factories.lock().expect("not poisoned");
-        factories.retain(|(k, _)| *k != key);
-        if factories.len() >= CACHED_AGENTS {
-            factories.remove(0);
-        }
-        factories.push((key, factory.clone()));
-        Ok(factory)
-    }
-
-    /// `model` as a run, checkpoint, network or export under the served directory: a name
-    /// relative to it (or a path inside it). Anything else gets one answer, whether it exists
-    /// or not (a page cannot probe the disk through it).
-    fn served_path(&self, model: &Path) -> Result<PathBuf, String> {
-        let outside = || {
-            format!(
-                "model={}: not a run or export under the served directory (give its name there, e.g. model=RUN)",
-                model.display()
-            )
-        };
-        let root = std::fs::canonicalize(&self.root).map_err(|_| outside())?;
-        // As given (the page names runs by their path) or relative to the served directory;
-        // a saved network is named by its base (`net` for net.json / net.bpk).
-        let inside = |candidate: &PathBuf| {
-            // The name, and the network files it leads to (through a run's `latest`), inside.
-            let base = crate::arena::model::network_base(candidate);
-            let named = [candidate.clone(), candidate.with_extension("json")]
-                .into_iter()
-                .filter_map(|p| std::fs::canonicalize(p).ok())
-                .any(|p| p.starts_with(&root));
-            let files_inside = [base.with_extension("json"), base.with_extension("bpk")]
-                .into_iter()
-                .filter_map(|p| std::fs::canonicalize(p).ok())
-                .all(|p| p.starts_with(&root));
-            named && files_inside
-        };
-        [model.to_path_buf(), self.root.join(model)]
-            .into_iter()
-            .find(inside)
-            .ok_or_else(outside)
-    }
-
-    /// The agents loaded now.
-    pub fn len(&self) -> usize {
-        self.factories.lock().expect("not poisoned").len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-}
-
 /// The move `request.agent` chooses in the position, and the position after it. The agent's
 /// random choices are seeded by the position's moves, so a position asked twice gets the same
 /// answer.
@@ -344,6 +233,7 @@ pub fn game_list() -> Vec<GameEntry> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     fn request(game: &str, moves: &[&str]) -> PositionRequest {
         PositionRequest {
@@ -417,15 +307,8 @@ mod tests {
         // The oldest kept, used again, becomes the newest: the next new agent drops another.
         ask(3);
         ask(7);
-        let kept: Vec<String> = cache
-            .factories
-            .lock()
-            .unwrap()
-            .iter()
-            .map(|(key, _)| key.1.clone())
-            .collect();
         assert_eq!(
-            kept,
+            cache.kept_specs(),
             [
                 "mcts:iters=5",
                 "mcts:iters=6",

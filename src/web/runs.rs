@@ -12,30 +12,13 @@ use serde_json::{Value, json};
 use super::web_error::WebError;
 use crate::selfplay::config::RecipeName;
 use crate::selfplay::run::run_dir::{CONFIG_FILE, LADDER_FILE, METRICS_FILE};
+use crate::settings::files::open_regular;
 
 /// The file of a run's self-play games (one JSON line per game learned).
 pub use crate::selfplay::telemetry::games_log::GAMES_FILE;
 
 /// The largest configuration read (a run's config.yaml is a few kilobytes).
 const MAX_CONFIG_BYTES: u64 = 1 << 20;
-
-/// Opens `path` for reading if it is a regular file: a FIFO, a device or a directory put in a
-/// run directory is refused at once instead of blocking a server thread (opened without
-/// waiting, then checked on the open file, so it cannot change in between).
-fn open_regular(path: &Path) -> std::io::Result<fs::File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let file = fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)?;
-    if !file.metadata()?.is_file() {
-        return Err(std::io::Error::other(format!(
-            "{} is not a regular file",
-            path.display()
-        )));
-    }
-    Ok(file)
-}
 
 /// A regular file's text, at most `MAX_CONFIG_BYTES`.
 fn read_small_text(path: &Path) -> std::io::Result<String> {
@@ -72,6 +55,16 @@ pub struct RunSummary {
     pub player: String,
 }
 
+/// Whether the run directory `path` lies under `root` once links are followed: a link in the
+/// served directory to a run elsewhere is not served — neither listed, nor its files, nor its
+/// networks (`model=`), one rule for all.
+fn served(root: &Path, path: &Path) -> bool {
+    match (fs::canonicalize(root), fs::canonicalize(path)) {
+        (Ok(root), Ok(path)) => path.starts_with(root),
+        _ => false,
+    }
+}
+
 /// The runs under `root` (the root itself when it is one, and its subdirectories that are),
 /// by name.
 ///
@@ -86,7 +79,7 @@ pub fn list_runs(root: &Path) -> Result<Vec<RunSummary>, WebError> {
         .map_err(|e| WebError::internal(format!("cannot read {}: {e}", root.display())))?;
     for entry in entries.flatten() {
         let path = entry.path();
-        if path.join(METRICS_FILE).is_file() {
+        if path.join(METRICS_FILE).is_file() && served(root, &path) {
             runs.push(summary(
                 &path,
                 entry.file_name().to_string_lossy().into_owned(),
@@ -112,7 +105,7 @@ pub fn run_path(root: &Path, name: &str) -> Result<PathBuf, WebError> {
     } else {
         root.join(name)
     };
-    if !plain || !path.join(METRICS_FILE).is_file() {
+    if !plain || !path.join(METRICS_FILE).is_file() || !served(root, &path) {
         return Err(WebError::not_found(format!(
             "no run {name:?} under {} (the list of runs is at /api/runs)",
             root.display()

@@ -39,6 +39,15 @@ impl WebError {
         }
     }
 
+    /// 503: the server is busy with other requests (the budget of networks loading at once);
+    /// the same request may succeed in a moment.
+    pub fn unavailable(message: impl Into<String>) -> Self {
+        WebError {
+            status: 503,
+            message: message.into(),
+        }
+    }
+
     pub fn internal(message: impl Into<String>) -> Self {
         WebError {
             status: 500,

@@ -3,7 +3,7 @@
 //! engine` driven through its protocol; `descent play` driven through stdin.
 
 use crate::common::engine::Engine;
-use crate::common::{descent, descent_with_input, stderr};
+use crate::common::{descent, descent_with_input, stderr, stdout};
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -13,6 +13,7 @@ use descent::arena::ModelSource;
 use descent::arena::model::load_model;
 use descent::games::{Game, GameExt, TicTacToe};
 use descent::search::Evaluator;
+use descent::settings::files::Existing;
 use descent::value::exported_net::{read_export, write_export};
 use descent::value::{NetDevice, NetEvaluator};
 use rand::{RngExt, SeedableRng};
@@ -166,7 +167,13 @@ fn export_loads_back_bit_exact_and_is_refused_where_it_does_not_fit() {
     let model =
         load_model::<TicTacToe>(&ModelSource::Path(file.clone()), "tic_tac_toe", &device).unwrap();
     let newer_file = dir.path().join("newer.descent");
-    write_export(&newer_file, &newer, &model.net.into_value_net()).unwrap();
+    write_export(
+        &newer_file,
+        &newer,
+        &model.net.into_value_net(),
+        Existing::Replace,
+    )
+    .unwrap();
     let error = load_model::<TicTacToe>(&ModelSource::Path(newer_file), "tic_tac_toe", &device)
         .err()
         .unwrap();
@@ -228,6 +235,13 @@ fn engine_plays_a_full_game_refuses_bad_commands_and_undoes() {
     assert!(engine.ok("showboard").contains("p1 to move"));
     engine.ok("undo");
     assert_eq!(engine.ok("showboard"), board);
+
+    // No time at all still gets a legal move (docs/engine-protocol.md).
+    engine.ok("set_time 0");
+    let mv = engine.ok("genmove p0");
+    let initial = TicTacToe::new(&Default::default()).legal_moves_text();
+    assert!(initial.split(' ').any(|m| m == mv), "{mv} in {initial}");
+    engine.ok("undo");
 
     // A full game: the engine as p0 against random moves.
     let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(1);
@@ -358,6 +372,19 @@ fn play_quits_on_request_and_at_end_of_input() {
 /// Every weight times NaN.
 struct Poison;
 
+/// Every weight times a factor.
+struct Scaled(f32);
+
+impl burn::module::ModuleMapper for Scaled {
+    fn map_float<const D: usize>(
+        &mut self,
+        param: burn::module::Param<burn::prelude::Tensor<D>>,
+    ) -> burn::module::Param<burn::prelude::Tensor<D>> {
+        let factor = self.0;
+        param.map(|t| t.mul_scalar(factor))
+    }
+}
+
 impl burn::module::ModuleMapper for Poison {
     fn map_float<const D: usize>(
         &mut self,
@@ -383,7 +410,7 @@ fn a_network_with_non_finite_weights_is_refused_naming_the_file() {
     )
     .unwrap();
     let bad = dir.path().join("diverged.descent");
-    write_export(&bad, &manifest, &net.map(&mut Poison)).unwrap();
+    write_export(&bad, &manifest, &net.map(&mut Poison), Existing::Replace).unwrap();
     let agent = format!("greedy:model={}", bad.display());
     for args in [
         vec![
@@ -432,6 +459,40 @@ fn check_net(file: &Path, extra: &[&str]) -> Output {
     ];
     args.extend_from_slice(extra);
     descent(&args)
+}
+
+/// Finite weights whose activations overflow f32: check-net names the values that are not
+/// finite instead of comparing NaN with NaN.
+#[test]
+fn check_net_names_values_that_are_not_finite() {
+    use burn::module::Module;
+    let dir = tempfile::tempdir().unwrap();
+    let (_, file, _) = trained_and_exported(dir.path(), &[]);
+    let (manifest, weights) = read_export(&file).unwrap();
+    let net = descent::value::saved_net::net_from_burnpack(
+        weights,
+        &manifest.net,
+        &Device::flex(),
+        "the export",
+    )
+    .unwrap();
+    // A linear output (a score network's), so that the overflow reaches the values.
+    let mut manifest = manifest;
+    manifest.net.tanh_output = false;
+    manifest.net.terminal_eval = Some(descent::search::TerminalEval::Score);
+    let huge = dir.path().join("huge.descent");
+    write_export(
+        &huge,
+        &manifest,
+        &net.map(&mut Scaled(1e30)),
+        Existing::Replace,
+    )
+    .unwrap();
+    let output = check_net(&huge, &[]);
+    let (out, err) = (stdout(&output), stderr(&output));
+    assert!(!output.status.success(), "{out}");
+    assert!(err.contains("not finite at"), "{out}{err}");
+    assert!(!out.contains("NaN vs NaN"), "{out}");
 }
 
 #[test]

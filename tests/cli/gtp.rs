@@ -329,3 +329,52 @@ fn gtp_match_refuses_bad_arguments_by_name() {
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("--size"));
 }
+
+/// A network trained with `terminal_eval: score` answers in points: Black facing komi 20 on
+/// 9 × 9 sits tens of points behind from the start. The engine reads that as a margin (a share
+/// of the board), not as a lost game, and plays the whole game instead of resigning at its
+/// third move.
+#[test]
+fn a_score_trained_go_network_plays_a_whole_game_through_the_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("go-score.yaml");
+    std::fs::write(
+        &config,
+        "game: go(komi=20)
+seed: 1
+network: {architecture: resnet-b0c8-fc16}
+search: {algorithm: descent, iterations: 2}
+learning: {targets: tree, terminal_eval: score, pretrain_terminal_states: 3000, pretrain_epochs: 3}
+replay: {games: 4, duplication: 2, batch_size: 32}
+evaluation: {at_end: false}
+",
+    )
+    .unwrap();
+    let run = dir.path().join("run");
+    crate::common::train_games(config.to_str().unwrap(), &run, 1);
+    let black = format!(
+        "{DESCENT} engine --agent ubfms:model={},iters=20",
+        run.display()
+    );
+    let white = format!("{DESCENT} engine --game go(komi=20) --agent random --seed 3");
+    let stdout = gtp_match(&[
+        "--black",
+        &black,
+        "--white",
+        &white,
+        "--games",
+        "1",
+        "--no-alternate",
+        "--size",
+        "9",
+        "--komi",
+        "20",
+        "--max-moves",
+        "80",
+    ]);
+    assert!(!stdout.contains("resigned"), "{stdout}");
+    assert!(
+        stdout.contains("after 80 moves") || stdout.contains("two passes"),
+        "{stdout}"
+    );
+}

@@ -10,4 +10,6 @@ mod export_play;
 mod fuzz_inputs;
 mod game_files;
 mod gtp;
+mod gtp_misbehaving;
+mod hostile_files;
 mod presets;

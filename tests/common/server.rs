@@ -139,3 +139,10 @@ fn read_reply(stream: &mut TcpStream) -> String {
         }
     }
 }
+
+/// A field of /proc/PID/status in kB (VmRSS, VmHWM).
+pub fn memory_kb(pid: u32, field: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with(field)).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}

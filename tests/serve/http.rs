@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime};
 
-use crate::common::server::Server;
+use crate::common::server::{Server, memory_kb};
 use crate::common::small_run;
 
 /// Every file under `dir` with its length and modification time.
@@ -192,13 +192,6 @@ fn metrics_polled_from_an_offset_follow_a_growing_log() {
         );
     }
     assert_eq!(seen, [serde_json::json!(3)], "after the long line");
-}
-
-/// A field of /proc/PID/status in kB (VmRSS, VmHWM).
-fn memory_kb(pid: u32, field: &str) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    let line = status.lines().find(|l| l.starts_with(field)).unwrap();
-    line.split_whitespace().nth(1).unwrap().parse().unwrap()
 }
 
 /// CPU seconds (user + system) the process has used.

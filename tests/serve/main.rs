@@ -5,3 +5,4 @@ mod common;
 
 mod browser;
 mod http;
+mod load;

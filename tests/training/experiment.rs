@@ -242,6 +242,25 @@ fn bad_experiment_files_are_refused_before_anything_is_written() {
             &experiment_text(1).replace("stage_every: 1s", "stage_every: 1 parsec"),
             "stage_every",
         ),
+        // Counts past their limits, refused before anything is allocated for them (a billion
+        // repetitions once took 3.8 GB in 24 s, saying nothing).
+        (&experiment_text(1_000_000_000), "repeats: 1000000000"),
+        (
+            &experiment_text(1)
+                .replace("train_time: 3s", "train_time: 1000d")
+                .replace("stage_every: 1s", "stage_every: 1ms"),
+            "evaluation stages",
+        ),
+        (
+            &format!(
+                "{}{}",
+                experiment_text(1),
+                (0..200)
+                    .map(|i| format!("  - name: v{i}\n"))
+                    .collect::<String>()
+            ),
+            "variants: 202 given",
+        ),
     ] {
         let file = tmp.path().join("bad.yaml");
         std::fs::write(&file, bad).unwrap();

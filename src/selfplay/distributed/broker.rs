@@ -57,11 +57,10 @@ pub struct Broker {
     run: Option<String>,
 }
 
-/// An entry of the `games` stream: its id and its record's bytes (empty if the field is
-/// missing or not bytes).
+/// An entry of the `games` stream: its id and its record's bytes, or why it has none.
 pub struct StreamEntry {
     pub id: String,
-    pub record: Vec<u8>,
+    pub record: Result<Vec<u8>, String>,
 }
 
 /// The keys of one run: `descent:<run>:<name>`.
@@ -82,8 +81,9 @@ impl Keys {
     }
 }
 
-/// `url` with any password replaced by `***`: in the user part (`redis://user:pw@host`) and in
-/// the query (`redis+unix:///s.sock?pass=pw`, `?password=pw`).
+/// `url` with any password replaced by `***`: in the user part (`redis://user:pw@host`; a user
+/// part without `:`, `redis://SECRET@host`, which some clients read as a password, is hidden
+/// whole) and in the query (`redis+unix:///s.sock?pass=pw`, `?password=pw`).
 pub fn without_password(url: &str) -> String {
     let (base, query) = match url.split_once('?') {
         Some((base, query)) => (base, Some(query)),
@@ -92,8 +92,11 @@ pub fn without_password(url: &str) -> String {
     let mut shown = match (base.find("://"), base.rfind('@')) {
         (Some(scheme), Some(at)) if at > scheme => {
             let credentials = &base[scheme + 3..at];
-            let user = credentials.split(':').next().unwrap_or("");
-            format!("{}{user}:***{}", &base[..scheme + 3], &base[at..])
+            let hidden = match credentials.split_once(':') {
+                Some((user, _)) => format!("{user}:***"),
+                None => "***".to_string(),
+            };
+            format!("{}{hidden}{}", &base[..scheme + 3], &base[at..])
         }
         _ => base.to_string(),
     };
@@ -418,13 +421,29 @@ impl Broker {
             .into_iter()
             .flat_map(|r| r.keys)
             .flat_map(|k| k.ids)
-            .map(|entry| StreamEntry {
-                record: entry
-                    .map
-                    .get("record")
-                    .and_then(|v| redis::from_redis_value::<Vec<u8>>(v).ok())
-                    .unwrap_or_default(),
-                id: entry.id,
+            .map(|entry| {
+                let record = match entry.map.get("record") {
+                    Some(value) => redis::from_redis_value::<Vec<u8>>(value)
+                        .map_err(|_| "its `record` field is not bytes".to_string()),
+                    None => {
+                        // Named shortly: a hostile entry's names may be long.
+                        let mut fields: Vec<String> = entry
+                            .map
+                            .keys()
+                            .map(|k| k.chars().take(40).collect())
+                            .collect();
+                        fields.sort_unstable();
+                        fields.truncate(8);
+                        Err(format!(
+                            "the entry has no `record` field (its fields: {})",
+                            fields.join(", ")
+                        ))
+                    }
+                };
+                StreamEntry {
+                    record,
+                    id: entry.id,
+                }
             })
             .collect();
         Ok(entries)
@@ -676,6 +695,7 @@ mod tests {
         );
         assert_eq!(without_password("redis://:secret@h"), "redis://:***@h");
         assert_eq!(without_password("redis://h:6379"), "redis://h:6379");
+        assert_eq!(without_password("redis://SECRET@h"), "redis://***@h");
         assert_eq!(
             without_password("redis+unix:///s.sock?db=2&pass=SECRET"),
             "redis+unix:///s.sock?db=2&pass=***"

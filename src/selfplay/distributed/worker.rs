@@ -5,7 +5,7 @@
 //! alive; it stops when the learner marks the run finished (or after `--max-games`). Killed at
 //! any instant, it loses only its games in progress.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
@@ -142,6 +142,8 @@ struct Worker<'a, G: Game> {
     stop: AtomicBool,
     /// The learner's heartbeat was missing at the last look.
     waiting_for_learner: AtomicBool,
+    /// Player threads waiting for the learner to read its backlog (`wait_for_room`).
+    waiting_for_room: AtomicUsize,
     started: Instant,
 }
 
@@ -204,6 +206,7 @@ impl<'a, G: Game> Worker<'a, G> {
             taken: AtomicU64::new(0),
             stop: AtomicBool::new(false),
             waiting_for_learner: AtomicBool::new(false),
+            waiting_for_room: AtomicUsize::new(0),
             started: Instant::now(),
         })
     }
@@ -269,7 +272,11 @@ impl<'a, G: Game> Worker<'a, G> {
             learner.saw(alive, broker.url())?;
             self.waiting_for_learner.store(!alive, Ordering::Relaxed);
             broker.worker_alive(&self.origin.worker, &self.status_json())?;
-            std::thread::sleep(Duration::from_millis(if alive { 100 } else { 1000 }));
+            // Nothing to pick up quickly while the learner is gone or reads nothing (a learner
+            // stopped while its heartbeat lives on): every player waits for room.
+            let stalled = self.waiting_for_room.load(Ordering::Relaxed) >= self.options.threads;
+            let idle = !alive || stalled;
+            std::thread::sleep(Duration::from_millis(if idle { 1000 } else { 100 }));
         }
         Ok(())
     }
@@ -343,15 +350,25 @@ impl<'a, G: Game> Worker<'a, G> {
     /// every player poll Redis 50 times a second).
     fn wait_for_room(&self, broker: &mut Broker) -> anyhow::Result<bool> {
         let limit = (self.settings.run.max_lag / 2).max(2);
-        let mut wait = Duration::from_millis(20);
-        while broker.backlog()? >= limit {
-            if self.stop.load(Ordering::Relaxed) || broker.run_finished()? {
-                return Ok(false);
-            }
-            std::thread::sleep(wait);
-            wait = (wait * 2).min(Duration::from_secs(1));
+        if broker.backlog()? < limit {
+            return Ok(true);
         }
-        Ok(true)
+        self.waiting_for_room.fetch_add(1, Ordering::Relaxed);
+        let waited = (|| {
+            let mut wait = Duration::from_millis(20);
+            loop {
+                if self.stop.load(Ordering::Relaxed) || broker.run_finished()? {
+                    return Ok(false);
+                }
+                std::thread::sleep(wait);
+                wait = (wait * 2).min(Duration::from_secs(1));
+                if broker.backlog()? < limit {
+                    return Ok(true);
+                }
+            }
+        })();
+        self.waiting_for_room.fetch_sub(1, Ordering::Relaxed);
+        waited
     }
 
     /// Takes a game within `--max-games`; false once that many were taken.

@@ -14,7 +14,8 @@ use crate::selfplay::run::learner::Learner;
 use crate::selfplay::run::replay_file::{read_replay, write_replay};
 use crate::selfplay::run::run_dir::{MetricsLog, OPTIMIZER_FILE, RunDir, STATE_FILE};
 use crate::selfplay::run::run_state::RunState;
-use crate::value::saved_net::{NetManifest, load_net, save_net, write_atomically};
+use crate::settings::files::{Existing, write_atomically};
+use crate::value::saved_net::{NetManifest, load_net, save_net};
 use crate::value::{NetDevice, NetOptimizer};
 
 /// Environment variable (a testing aid): pause this many milliseconds in the middle of every
@@ -175,6 +176,7 @@ pub fn save_checkpoint(
         write_atomically(
             &dir.join(OPTIMIZER_FILE),
             &learner.net_optimizer.optimizer_bytes()?,
+            Existing::Replace,
         )?;
         if let Some(ms) = pause {
             std::thread::sleep(Duration::from_millis(ms));
@@ -183,6 +185,7 @@ pub fn save_checkpoint(
         write_atomically(
             &dir.join(STATE_FILE),
             serde_json::to_string_pretty(state)?.as_bytes(),
+            Existing::Replace,
         )
     })
 }

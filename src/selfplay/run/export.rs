@@ -10,10 +10,11 @@ use burn::prelude::Device;
 use crate::games::GameSpec;
 use crate::selfplay::run::run_dir::RunDir;
 use crate::selfplay::run::run_state::RunState;
+use crate::settings::files::{Existing, check_output, write_atomically};
 use crate::value::exported_net::{
     EXPORT_FORMAT_VERSION, ExportManifest, Provenance, fnv1a64, safetensors_bytes, write_export,
 };
-use crate::value::saved_net::{LoadedNet, load_any_weights, read_manifest, write_atomically};
+use crate::value::saved_net::{LoadedNet, load_any_weights, read_manifest};
 
 /// What `export_checkpoint` wrote.
 #[derive(Clone, Debug)]
@@ -59,6 +60,7 @@ pub fn export_checkpoint(
             out.join("net.descent").display()
         );
     }
+    let existing = Existing::replaced_if(overwrite);
     let side = safetensors_path(out);
     let onnx = cfg!(feature = "onnx").then(|| beside(out, ".onnx"));
     let onnx_check = beside(out, ".onnx-check.json");
@@ -67,12 +69,7 @@ pub fn export_checkpoint(
         .chain(onnx.as_deref())
         .chain(onnx.is_some().then_some(onnx_check.as_path()))
     {
-        if path.exists() && !overwrite {
-            bail!(
-                "{} already exists; remove it or pass --force",
-                path.display()
-            );
-        }
+        check_output(path, existing)?;
     }
     let (manifest, net) = read_export(&checkpoint)?;
     // Everything is computed before anything is written: a failed export leaves no files.
@@ -89,25 +86,29 @@ pub fn export_checkpoint(
     let result = (|| -> anyhow::Result<Option<PathBuf>> {
         let safetensors_file = match &net {
             LoadedNet::Value(net) => {
-                write_export(out, &manifest, net)?;
+                write_export(out, &manifest, net, existing)?;
                 safetensors.then(|| safetensors_bytes(net, &manifest))
             }
             LoadedNet::PolicyValue(net) => {
-                write_export(out, &manifest, &**net)?;
+                write_export(out, &manifest, &**net, existing)?;
                 safetensors.then(|| safetensors_bytes(&**net, &manifest))
             }
         };
         written.push(out.to_path_buf());
         if let Some(bytes) = safetensors_file {
-            write_atomically(&side, &bytes?)?;
+            write_atomically(&side, &bytes?, existing)?;
             written.push(side.clone());
         }
         #[cfg(feature = "onnx")]
         if let Some(path) = &onnx {
             let (model, check) = onnx_files;
-            write_atomically(path, &model)?;
+            write_atomically(path, &model, existing)?;
             written.push(path.clone());
-            write_atomically(&onnx_check, serde_json::to_string(&check)?.as_bytes())?;
+            write_atomically(
+                &onnx_check,
+                serde_json::to_string(&check)?.as_bytes(),
+                existing,
+            )?;
         }
         Ok(safetensors.then(|| side.clone()))
     })();

@@ -10,7 +10,7 @@ use std::path::Path;
 use anyhow::{Context, bail};
 
 use crate::learn::ReplayBuffer;
-use crate::value::saved_net::write_atomically;
+use crate::settings::files::{Existing, write_atomically};
 
 /// The compressed replay file of a checkpoint.
 pub const REPLAY_FILE: &str = "replay.bin.zst";
@@ -28,7 +28,11 @@ pub fn write_replay(dir: &Path, replay: &ReplayBuffer) -> anyhow::Result<()> {
     encoder.include_checksum(true)?;
     bincode::serde::encode_into_std_write(replay, &mut encoder, bincode::config::standard())
         .context("cannot serialise the replay buffer")?;
-    write_atomically(&dir.join(REPLAY_FILE), &encoder.finish()?)
+    write_atomically(
+        &dir.join(REPLAY_FILE),
+        &encoder.finish()?,
+        Existing::Replace,
+    )
 }
 
 /// Reads the replay buffer of the checkpoint directory `dir`; returns it with the path read.

@@ -31,10 +31,10 @@ use crate::selfplay::run::streams::{STREAM_EVAL, STREAM_LEARNER, stream_rng};
 use crate::selfplay::run::training::{StopReason, TrainSummary, checkpoint_to_resume};
 use crate::selfplay::telemetry::metrics::EvalMetrics;
 use crate::selfplay::telemetry::observer::TrainingObserver;
+use crate::settings::files::{Existing, write_atomically};
 use crate::value::policy_value_net::PolicyValueNet;
 use crate::value::saved_net::{
     LoadedNet, NetManifest, load_any_weights, read_manifest, save_policy_value_net,
-    write_atomically,
 };
 use crate::value::{NetDevice, PolicyValueEvaluator};
 
@@ -325,12 +325,17 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
         let path = self.run_dir.write_checkpoint(state.games, |dir| {
             save_policy_value_net(net, &manifest, &dir.join("net"))?;
             if let Some(optimizer) = &optimizer {
-                write_atomically(&dir.join(OPTIMIZER_FILE), optimizer)?;
+                write_atomically(&dir.join(OPTIMIZER_FILE), optimizer, Existing::Replace)?;
             }
-            write_atomically(&dir.join(REPLAY_FILE), &zstd::encode_all(&window[..], 3)?)?;
+            write_atomically(
+                &dir.join(REPLAY_FILE),
+                &zstd::encode_all(&window[..], 3)?,
+                Existing::Replace,
+            )?;
             write_atomically(
                 &dir.join(STATE_FILE),
                 serde_json::to_string_pretty(state)?.as_bytes(),
+                Existing::Replace,
             )
         })?;
         self.metrics.write_text(&line)?;

@@ -27,6 +27,7 @@ use std::sync::Arc;
 use anyhow::{Context, bail};
 
 use crate::selfplay::run::dir_lock::{DirLock, holds_more_than_its_lock};
+use crate::settings::files::{Existing, write_atomically};
 use crate::value::checksum::{
     CHECKSUM_FILE, read_checksum_file, verify_checksum_file, write_checksum_file,
 };
@@ -97,7 +98,11 @@ impl RunDir {
         let lock = DirLock::acquire(root, "run")?;
         // Another process may have created the run between the check and the lock.
         refuse_existing()?;
-        crate::value::saved_net::write_atomically(&root.join(CONFIG_FILE), config_yaml.as_bytes())?;
+        write_atomically(
+            &root.join(CONFIG_FILE),
+            config_yaml.as_bytes(),
+            Existing::Replace,
+        )?;
         Ok(RunDir {
             root: root.to_path_buf(),
             lock: Some(Arc::new(lock)),

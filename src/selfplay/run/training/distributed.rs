@@ -129,7 +129,11 @@ impl<G: Game> Session<'_, G> {
             terminal_eval: self.terminal_eval,
         };
         let games_taken = &self.state.games_taken;
-        let game = GameRecord::from_bytes(&entry.record).and_then(|record| {
+        let bytes = entry
+            .record
+            .as_deref()
+            .map_err(|why| RecordError::Malformed(why.clone()));
+        let game = bytes.and_then(GameRecord::from_bytes).and_then(|record| {
             // Before the replay: a game sent again costs nothing.
             if games_taken.contains(record.index) {
                 return Err(RecordError::AlreadyLearned(record.index));

@@ -1,0 +1,249 @@
+//! How descent touches the files people name and the files of its runs: it reads regular files
+//! only (a FIFO or a device is refused at once, never waited on), and it writes every file
+//! atomically — a temporary file beside the target, fsync, rename — over nothing but a regular
+//! file, and over one that exists only where the caller allows it (a command's `--force`, or a
+//! run's own files). The checks run before the work whose result the file holds
+//! ([`check_output`]) and again at the write.
+
+use std::fs;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+
+/// Whether a write may replace a regular file already at its path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Existing {
+    /// Replace it: a run's own files (checkpoints, checksums), or a command given `--force`.
+    Replace,
+    /// Refuse: the file was not ours to replace (a command without `--force`).
+    Refuse,
+}
+
+impl Existing {
+    /// `Replace` when the command's `--force` was given.
+    pub fn replaced_if(force: bool) -> Existing {
+        if force {
+            Existing::Replace
+        } else {
+            Existing::Refuse
+        }
+    }
+}
+
+/// Checks that `path` can be written: its directory exists, and nothing is there but (when
+/// `existing` allows it) a regular file. Called before the work whose result the file holds,
+/// so that a bad path costs nothing.
+///
+/// # Errors
+/// A missing directory; a directory, device, FIFO or socket at `path`; an existing file that
+/// `existing` does not let us replace.
+pub fn check_output(path: &Path, existing: Existing) -> anyhow::Result<()> {
+    let parent = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    if !parent.is_dir() {
+        bail!(
+            "{}: the directory {} does not exist",
+            path.display(),
+            parent.display()
+        );
+    }
+    // Follows a symbolic link: a link to /dev/null is a device.
+    let Ok(found) = fs::metadata(path) else {
+        if fs::symlink_metadata(path).is_ok() {
+            bail!(
+                "{} is a symbolic link to nothing; remove it or choose another path",
+                path.display()
+            );
+        }
+        return Ok(());
+    };
+    if found.is_dir() {
+        bail!("{} is a directory, not a file", path.display());
+    }
+    if !found.is_file() {
+        bail!(
+            "{} exists and is not a regular file (a device, FIFO or socket): descent writes regular files only",
+            path.display()
+        );
+    }
+    if existing == Existing::Refuse {
+        bail!(
+            "{} already exists; remove it or pass --force to replace it",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+/// `path` with `suffix` added to its file name: `net.json` → `net.json.tmp`.
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file beside it (created new, never opened
+/// if something else is there), fsync, rename. A failure (a full disk) removes the temporary
+/// file and leaves `path` as it was.
+///
+/// # Errors
+/// Whatever [`check_output`] refuses; a failed write or rename.
+pub fn write_atomically(path: &Path, bytes: &[u8], existing: Existing) -> anyhow::Result<()> {
+    check_output(path, existing)?;
+    let tmp = with_suffix(path, ".tmp");
+    // A temporary file left by a killed process is ours to remove; anything else there is not.
+    if let Ok(stale) = fs::symlink_metadata(&tmp) {
+        if !stale.is_file() {
+            bail!(
+                "{} exists and is not a regular file: descent writes regular files only",
+                tmp.display()
+            );
+        }
+        fs::remove_file(&tmp).with_context(|| format!("cannot remove {}", tmp.display()))?;
+    }
+    let written = (|| {
+        let mut file = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+            .with_context(|| format!("cannot create {}", tmp.display()))?;
+        file.write_all(bytes)
+            .with_context(|| format!("cannot write {}", tmp.display()))?;
+        file.sync_all()
+            .with_context(|| format!("cannot write {}", tmp.display()))?;
+        // Checked again just before the rename: what is at `path` may have changed meanwhile.
+        check_output(path, existing)?;
+        fs::rename(&tmp, path)
+            .with_context(|| format!("cannot rename {} to {}", tmp.display(), path.display()))
+    })();
+    if written.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    written
+}
+
+/// Opens `path` for reading if it is a regular file: a FIFO, a device or a directory is refused
+/// at once instead of blocking the thread (opened without waiting, then checked on the open
+/// file, so it cannot change in between).
+///
+/// # Errors
+/// A missing or unreadable path, or one that is not a regular file.
+pub fn open_regular(path: &Path) -> std::io::Result<fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::other(format!(
+            "{} is not a regular file",
+            path.display()
+        )));
+    }
+    Ok(file)
+}
+
+/// The bytes of the regular file `path`, at most `max_bytes` of them.
+///
+/// # Errors
+/// What [`open_regular`] refuses, a failed read, or a file longer than `max_bytes`.
+pub fn read_regular(path: &Path, max_bytes: u64) -> anyhow::Result<Vec<u8>> {
+    let file = open_regular(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let length = file.metadata().map(|m| m.len()).unwrap_or(0);
+    if length > max_bytes {
+        bail!(
+            "{}: {length} bytes, more than the {max_bytes} expected at most",
+            path.display()
+        );
+    }
+    let mut bytes = Vec::with_capacity(length as usize);
+    file.take(max_bytes + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    if bytes.len() as u64 > max_bytes {
+        bail!(
+            "{}: more than the {max_bytes} bytes expected at most",
+            path.display()
+        );
+    }
+    Ok(bytes)
+}
+
+/// The text of the regular file `path`, at most `max_bytes` long.
+///
+/// # Errors
+/// What [`read_regular`] refuses, or text that is not UTF-8.
+pub fn read_regular_text(path: &Path, max_bytes: u64) -> anyhow::Result<String> {
+    String::from_utf8(read_regular(path, max_bytes)?)
+        .map_err(|e| anyhow::anyhow!("{}: not UTF-8 text ({e})", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_write_replaces_a_regular_file_only_where_allowed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.txt");
+        write_atomically(&path, b"one", Existing::Refuse).unwrap();
+        let refused = write_atomically(&path, b"two", Existing::Refuse).unwrap_err();
+        assert!(refused.to_string().contains("--force"), "{refused}");
+        assert_eq!(fs::read(&path).unwrap(), b"one");
+        write_atomically(&path, b"two", Existing::Replace).unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"two");
+        assert!(!with_suffix(&path, ".tmp").exists());
+    }
+
+    #[test]
+    fn a_fifo_is_never_replaced_nor_opened() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("pipe");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("skipped: mkfifo is not available");
+            return;
+        }
+        let refused = write_atomically(&fifo, b"x", Existing::Replace).unwrap_err();
+        assert!(
+            refused.to_string().contains("not a regular file"),
+            "{refused}"
+        );
+        assert!(!fs::symlink_metadata(&fifo).unwrap().is_file());
+        // A FIFO where the temporary file goes is refused, not opened (which would block).
+        let target = dir.path().join("out");
+        let tmp_fifo = with_suffix(&target, ".tmp");
+        std::process::Command::new("mkfifo")
+            .arg(&tmp_fifo)
+            .status()
+            .unwrap();
+        assert!(write_atomically(&target, b"x", Existing::Replace).is_err());
+        // Reading one is refused at once.
+        let read = read_regular(&fifo, 10).unwrap_err();
+        assert!(
+            format!("{read:#}").contains("not a regular file"),
+            "{read:#}"
+        );
+    }
+
+    #[test]
+    fn a_missing_directory_and_a_directory_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let error = check_output(&dir.path().join("no/such/file"), Existing::Replace).unwrap_err();
+        assert!(error.to_string().contains("does not exist"), "{error}");
+        let error = check_output(dir.path(), Existing::Replace).unwrap_err();
+        assert!(error.to_string().contains("is a directory"), "{error}");
+    }
+
+    #[test]
+    fn a_read_past_its_limit_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big");
+        fs::write(&path, [0u8; 100]).unwrap();
+        assert_eq!(read_regular(&path, 100).unwrap().len(), 100);
+        assert!(read_regular(&path, 99).is_err());
+    }
+}

@@ -1,0 +1,163 @@
+//! `descent gtp-match` against engines that misbehave on purpose (a small bash engine): a
+//! `genmove` reply that carries other commands, an empty one, one with another command's id,
+//! an engine that exits mid-game. Each ends the game as that engine's forfeit, named in the
+//! result; nothing it said reaches the other engines; the summary is always printed.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A GTP engine in bash: it answers every command `=` with the command's id, and its `genmove`
+/// as `$1` says: `pass`, `a1` (always A1), `inject` (a move followed by two commands), `empty`, `wrong-id`, or
+/// `exit-after-play` (answers its first `play`, then exits). Every line it reads is appended
+/// to the file `$2`.
+const SCRIPT_ENGINE: &str = r#"#!/usr/bin/env bash
+mode="$1"
+log="$2"
+while IFS= read -r line; do
+  printf '%s\n' "$line" >> "$log"
+  read -r -a words <<< "$line"
+  id=""
+  if [[ "${words[0]}" =~ ^[0-9]+$ ]]; then id="${words[0]}"; words=("${words[@]:1}"); fi
+  case "${words[0]}" in
+    genmove)
+      case "$mode" in
+        pass) printf '=%s pass\n\n' "$id" ;;
+        a1) printf '=%s A1\n\n' "$id" ;;
+        inject) printf '=%s C3\nkomi 1000\nboardsize 19\n\n' "$id" ;;
+        empty) printf '=%s \n\n' "$id" ;;
+        wrong-id) printf '=999 A1\n\n' ;;
+        *) printf '=%s pass\n\n' "$id" ;;
+      esac ;;
+    play)
+      printf '=%s\n\n' "$id"
+      if [[ "$mode" == exit-after-play ]]; then exit 0; fi ;;
+    quit) printf '=%s\n\n' "$id"; exit 0 ;;
+    *) printf '=%s\n\n' "$id" ;;
+  esac
+done
+"#;
+
+/// The script engine written into `dir`; its command line for `mode`, logging to `log`.
+fn script_engine(dir: &Path, mode: &str, log: &Path) -> String {
+    let path = dir.join("engine.sh");
+    if !path.exists() {
+        std::fs::write(&path, SCRIPT_ENGINE).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    format!("{} {mode} {}", path.display(), log.display())
+}
+
+/// `descent gtp-match` of `black` against `white` refereed by a logging script engine, `games`
+/// games on 9 × 9; the output and the referee's log.
+fn script_match(dir: &Path, black: &str, white: &str, games: &str) -> (Output, PathBuf) {
+    let referee_log = dir.join("referee.log");
+    let referee = script_engine(dir, "pass", &referee_log);
+    let output = Command::new(env!("CARGO_BIN_EXE_descent"))
+        .args(["gtp-match", "--black", black, "--white", white])
+        .args(["--referee", &referee, "--games", games, "--size", "9"])
+        .args(["--timeout", "20s"])
+        .output()
+        .unwrap();
+    (output, referee_log)
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn a_genmove_reply_carrying_commands_is_a_forfeit_and_reaches_no_other_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let opponent_log = dir.path().join("opponent.log");
+    let injector = script_engine(dir.path(), "inject", &dir.path().join("injector.log"));
+    let opponent = script_engine(dir.path(), "pass", &opponent_log);
+    let (output, referee_log) = script_match(dir.path(), &injector, &opponent, "2");
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{stdout}{}", text(&output.stderr));
+    // Black in game 1, White in game 2: it forfeits both, and the match goes on.
+    assert!(
+        stdout.contains("game 1: ") && stdout.contains("W+F"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("game 2: ") && stdout.contains("B+F"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("forfeits: genmove answered"), "{stdout}");
+    assert!(stdout.contains("0/0/2 (W/D/L)"), "{stdout}");
+    for log in [&opponent_log, &referee_log] {
+        let heard = std::fs::read_to_string(log).unwrap();
+        assert!(
+            !heard.contains("komi 1000")
+                && !heard.contains("boardsize 19")
+                && !heard.contains("C3"),
+            "{heard}"
+        );
+    }
+}
+
+#[test]
+fn an_empty_genmove_reply_is_a_forfeit_not_an_empty_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let opponent_log = dir.path().join("opponent.log");
+    let empty = script_engine(dir.path(), "empty", &dir.path().join("empty.log"));
+    let opponent = script_engine(dir.path(), "pass", &opponent_log);
+    let (output, referee_log) = script_match(dir.path(), &empty, &opponent, "1");
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{stdout}{}", text(&output.stderr));
+    assert!(
+        stdout.contains("W+F") && stdout.contains("not one move"),
+        "{stdout}"
+    );
+    for log in [&opponent_log, &referee_log] {
+        let heard = std::fs::read_to_string(log).unwrap();
+        assert!(!heard.lines().any(|l| l.ends_with("play b")), "{heard}");
+    }
+}
+
+#[test]
+fn a_reply_with_another_commands_id_forfeits_and_stops_the_match_with_its_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let wrong = script_engine(dir.path(), "wrong-id", &dir.path().join("wrong.log"));
+    let opponent = script_engine(dir.path(), "pass", &dir.path().join("opponent.log"));
+    let (output, _) = script_match(dir.path(), &wrong, &opponent, "4");
+    let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
+    assert!(!output.status.success(), "{stdout}");
+    assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("W+F") && stdout.contains("another command"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("0/0/1 (W/D/L)"), "the summary: {stdout}");
+    assert!(!stdout.contains("game 2:"), "{stdout}");
+    assert!(
+        stderr.contains("the match stops after game 1") && stderr.contains("wrong-id"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn an_engine_that_exits_mid_game_forfeits_and_the_summary_is_printed() {
+    for exiting_is_black in [true, false] {
+        let dir = tempfile::tempdir().unwrap();
+        let exiting = script_engine(
+            dir.path(),
+            "exit-after-play",
+            &dir.path().join("exiting.log"),
+        );
+        let other = script_engine(dir.path(), "a1", &dir.path().join("other.log"));
+        let (black, white) = if exiting_is_black {
+            (&exiting, &other)
+        } else {
+            (&other, &exiting)
+        };
+        let (output, _) = script_match(dir.path(), black, white, "3");
+        let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
+        // Not killed by SIGPIPE (141): an error exit with the match's summary.
+        assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+        assert!(stdout.contains("forfeits"), "{stdout}");
+        assert!(stdout.contains("(W/D/L)"), "{stdout}");
+        assert!(stderr.contains("exit-after-play"), "{stderr}");
+    }
+}

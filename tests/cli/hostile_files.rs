@@ -1,0 +1,277 @@
+//! The files descent writes and reads, met as a hostile but fair user would: a device, a FIFO
+//! or an existing file at an output path, a FIFO or an empty file as a network. Every file is
+//! written by one function (`settings::files`): it replaces nothing but a regular file, and that
+//! only with the command's `--force`, and checks the path before the work. Devices are made
+//! with `mknod` where the tests run as root (skipped with a message otherwise).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use crate::common::{assert_no_crash, descent, descent_with_input, stderr, stdout};
+
+/// Makes a FIFO at `path`; false (with a message) where `mkfifo` fails.
+fn mkfifo(path: &Path) -> bool {
+    let made = Command::new("mkfifo").arg(path).status();
+    let ok = made.is_ok_and(|s| s.success());
+    if !ok {
+        eprintln!("SKIPPED: mkfifo failed");
+    }
+    ok
+}
+
+/// Makes a character device like /dev/null at `path`; false (with a message) where the test
+/// may not (not root).
+fn mknod_null(path: &Path) -> bool {
+    let made = Command::new("mknod")
+        .arg(path)
+        .args(["c", "1", "3"])
+        .status();
+    let ok = made.is_ok_and(|s| s.success());
+    if !ok {
+        eprintln!("SKIPPED: mknod needs root");
+    }
+    ok
+}
+
+/// Whether `path` is still what it was made as: not a regular file.
+fn still_special(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_file())
+}
+
+/// A trained tic-tac-toe run (one checkpoint) in `dir`.
+fn trained_run(dir: &Path) -> PathBuf {
+    crate::common::small_run(dir, "run", "", 2)
+}
+
+/// The special files an output may meet: a FIFO, and a device where we may make one.
+fn special_targets(dir: &Path) -> Vec<PathBuf> {
+    let mut targets = Vec::new();
+    let fifo = dir.join("fifo");
+    if mkfifo(&fifo) {
+        targets.push(fifo);
+    }
+    let device = dir.join("null");
+    if mknod_null(&device) {
+        targets.push(device);
+    }
+    targets
+}
+
+/// Runs `descent` with `args`, a watchdog killing it after 60 s (a FIFO opened for writing
+/// would block for ever).
+fn descent_within_a_minute(args: &[&str]) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_descent"))
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!("descent {args:?} hung");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn no_command_writes_over_a_device_or_a_fifo() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = trained_run(dir.path());
+    let export = dir.path().join("ttt.descent");
+    let done = descent(&[
+        "export",
+        run.to_str().unwrap(),
+        "--out",
+        export.to_str().unwrap(),
+    ]);
+    assert!(done.status.success(), "{}", stderr(&done));
+    for target in special_targets(dir.path()) {
+        let out = target.to_str().unwrap();
+        let commands: Vec<Vec<&str>> = vec![
+            vec!["export", run.to_str().unwrap(), "--out", out, "--force"],
+            vec![
+                "check-net",
+                run.to_str().unwrap(),
+                "--game",
+                "tic_tac_toe",
+                "--out",
+                out,
+            ],
+            vec![
+                "check-net",
+                run.to_str().unwrap(),
+                "--game",
+                "tic_tac_toe",
+                "--out",
+                out,
+                "--force",
+            ],
+        ];
+        for args in commands {
+            let output = descent_within_a_minute(&args);
+            assert_no_crash(&output, &format!("{args:?}"));
+            assert!(!output.status.success(), "{args:?}: {}", stdout(&output));
+            assert!(
+                stderr(&output).contains("not a regular file"),
+                "{args:?}: {}",
+                stderr(&output)
+            );
+            assert!(still_special(&target), "{args:?} replaced {out}");
+        }
+        // `play --save` is checked before the game: nothing is asked of the player.
+        let output = descent_with_input(
+            &["play", "--game", "go", "--agent", "random", "--save", out],
+            "quit\n",
+        );
+        assert!(!output.status.success());
+        assert!(stderr(&output).contains("--save"), "{}", stderr(&output));
+        assert!(still_special(&target));
+    }
+}
+
+#[test]
+fn games_export_refuses_a_device_and_keeps_an_existing_file_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    std::fs::create_dir_all(&run).unwrap();
+    std::fs::write(run.join("config.yaml"), "game: go\n").unwrap();
+    // A legal game, a line that is not UTF-8, an illegal game, a line that is not a game.
+    let mut lines = Vec::new();
+    lines.extend_from_slice(
+        b"{\"game\":1,\"index\":0,\"net_version\":0,\"result_p0\":0.0,\"moves\":[\"e5\",\"pass\",\"pass\"],\"values_p0\":[]}\n",
+    );
+    lines.extend_from_slice(b"\xff\xfe not text\n");
+    lines.extend_from_slice(
+        b"{\"game\":2,\"index\":1,\"net_version\":0,\"result_p0\":0.0,\"moves\":[\"e5\",\"e5\"],\"values_p0\":[]}\n",
+    );
+    lines.extend_from_slice(b"{not a game\n");
+    std::fs::write(run.join("games.jsonl"), lines).unwrap();
+    for target in special_targets(dir.path()) {
+        let output = descent_within_a_minute(&[
+            "games-export",
+            run.to_str().unwrap(),
+            "--out",
+            target.to_str().unwrap(),
+            "--force",
+        ]);
+        assert!(!output.status.success(), "{}", stdout(&output));
+        assert!(stderr(&output).contains("not a regular file"));
+        assert!(still_special(&target));
+    }
+    let out = dir.path().join("games.sgf");
+    std::fs::write(&out, "mine").unwrap();
+    let output = descent(&[
+        "games-export",
+        run.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!output.status.success());
+    assert!(stderr(&output).contains("--force"), "{}", stderr(&output));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "mine");
+    // With --force: the legal game written; the three others skipped, counted, the first named
+    // with its file and line.
+    let output = descent(&[
+        "games-export",
+        run.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--force",
+    ]);
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}{}", stderr(&output));
+    assert!(text.contains("1 game(s) written"), "{text}");
+    assert!(text.contains("3 line(s) of games.jsonl skipped"), "{text}");
+    assert!(text.contains("games.jsonl:2: not UTF-8"), "{text}");
+    assert!(std::fs::read_to_string(&out).unwrap().starts_with("(;"));
+}
+
+#[test]
+fn play_keeps_an_existing_save_file_without_force_and_checks_the_path_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("game.sgf");
+    std::fs::write(&save, "an earlier game").unwrap();
+    let play = |save: &Path, force: bool| {
+        let mut args = vec!["play", "--game", "go", "--agent", "random"];
+        args.extend(["--save", save.to_str().unwrap()]);
+        if force {
+            args.push("--force");
+        }
+        descent_with_input(&args, "e5\nquit\n")
+    };
+    let output = play(&save, false);
+    assert!(!output.status.success());
+    assert!(stderr(&output).contains("--force"), "{}", stderr(&output));
+    assert!(
+        !stdout(&output).contains("e5"),
+        "refused before the game starts: {}",
+        stdout(&output)
+    );
+    assert_eq!(std::fs::read_to_string(&save).unwrap(), "an earlier game");
+    let output = play(&save, true);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(std::fs::read_to_string(&save).unwrap().contains(";B[ee]"));
+    // A directory that does not exist: refused before the game, naming it.
+    let output = play(&dir.path().join("no/such/dir/game.sgf"), false);
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("does not exist"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn a_fifo_or_an_empty_file_as_a_network_is_refused_at_once_and_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = trained_run(dir.path());
+    // A checkpoint whose manifest is a FIFO: refused at once, not waited on.
+    let fake = dir.path().join("fake");
+    std::fs::create_dir_all(&fake).unwrap();
+    std::fs::copy(run.join("latest/net.bpk"), fake.join("net.bpk")).unwrap();
+    if mkfifo(&fake.join("net.json")) {
+        let model = format!("greedy:model={}", fake.join("net").display());
+        let output = descent_within_a_minute(&[
+            "eval",
+            "--game",
+            "tic_tac_toe",
+            "--agent",
+            &model,
+            "--opponent",
+            "random",
+            "--games",
+            "2",
+        ]);
+        assert!(!output.status.success());
+        assert!(
+            stderr(&output).contains("not a regular file"),
+            "{}",
+            stderr(&output)
+        );
+    }
+    // An empty export file is named as such, not as a missing `…json` manifest.
+    let empty = dir.path().join("empty.descent");
+    std::fs::write(&empty, "").unwrap();
+    let model = format!("greedy:model={}", empty.display());
+    let output = descent(&[
+        "eval",
+        "--game",
+        "tic_tac_toe",
+        "--agent",
+        &model,
+        "--opponent",
+        "random",
+        "--games",
+        "2",
+    ]);
+    let err = stderr(&output);
+    assert!(!output.status.success());
+    assert!(err.contains("empty.descent"), "{err}");
+    assert!(!err.contains("empty.json"), "{err}");
+}
