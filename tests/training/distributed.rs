@@ -309,6 +309,14 @@ fn two_workers_feed_a_learner_to_the_end_of_its_budget() {
         sent += games_sent(&out);
     }
     assert!(summary.contains("stopped by the game limit"), "{summary}");
+    // The resume hint is a command that resumes this run: with its broker.
+    assert!(
+        summary.contains(&format!(
+            "descent train --resume {}",
+            tmp.path().join("run").display()
+        )) && summary.contains(&format!("--broker {url}")),
+        "{summary}"
+    );
     let (learned, dropped, rejected) = check_finished_run(tmp.path(), 40);
     assert!(learned > 0);
     assert_eq!(rejected, 0);
