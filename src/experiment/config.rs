@@ -379,7 +379,7 @@ impl ExperimentConfig {
         }
         if self.variants.len() < 2 || self.variants.len() > MAX_VARIANTS {
             bail!(
-                "variants: {} given — expected from 2 (the protocol compares them) to {MAX_VARIANTS}",
+                "variants: {} given — give at least two (the protocol compares them) and at most {MAX_VARIANTS}",
                 self.variants.len()
             );
         }

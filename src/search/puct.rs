@@ -226,6 +226,69 @@ impl<G: Game> PuctTree<G> {
         }
     }
 
+    /// The tree re-rooted at the descendant whose position is `target` — the move played and
+    /// the replies since, at most `max_plies` deep — its subtree and statistics kept (the
+    /// AlphaZero paper keeps "the subtree below this child"); `false`, the tree unchanged, when
+    /// no visited descendant is that position. Positions are matched by their hash, side to
+    /// move and ply.
+    pub fn reroot_at(&mut self, target: &G, max_plies: usize) -> bool {
+        let Some((node, position)) = self.find_descendant(0, self.root.clone(), target, max_plies)
+        else {
+            return false;
+        };
+        let mut nodes = Vec::with_capacity(self.nodes.len());
+        nodes.push(PuctNode {
+            action: 0,
+            prior: 1.0,
+            ..self.nodes[node as usize].clone()
+        });
+        // Breadth first, so that each node's children stay contiguous.
+        let mut queue = std::collections::VecDeque::from([(0usize, node)]);
+        while let Some((new_index, old_index)) = queue.pop_front() {
+            let old = &self.nodes[old_index as usize];
+            if !old.expanded {
+                continue;
+            }
+            let first = nodes.len();
+            for child in old.first_child..old.first_child + old.children {
+                nodes.push(self.nodes[child as usize].clone());
+                queue.push_back((nodes.len() - 1, child));
+            }
+            nodes[new_index].first_child = first as u32;
+        }
+        self.nodes = nodes;
+        self.root = position;
+        true
+    }
+
+    /// The visited descendant of `node` (whose position is `position`) at `target`, depth first.
+    fn find_descendant(
+        &self,
+        node: u32,
+        position: G,
+        target: &G,
+        max_plies: usize,
+    ) -> Option<(u32, G)> {
+        let here = &self.nodes[node as usize];
+        if here.visits == 0 {
+            return None;
+        }
+        let same = position.ply() == target.ply()
+            && position.to_move() == target.to_move()
+            && position.hash() == target.hash();
+        if same {
+            return Some((node, position));
+        }
+        if max_plies == 0 || !here.expanded || position.ply() >= target.ply() {
+            return None;
+        }
+        (here.first_child..here.first_child + here.children).find_map(|child| {
+            let mut next = position.clone();
+            next.play(self.nodes[child as usize].action);
+            self.find_descendant(child, next, target, max_plies - 1)
+        })
+    }
+
     /// The root's legal actions with their visit counts (empty before the first expansion).
     pub fn root_visits(&self) -> Vec<(Action, u32)> {
         let root = &self.nodes[0];

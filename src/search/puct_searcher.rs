@@ -3,7 +3,9 @@
 //! One leaf is evaluated at a time, with the evaluator's policy as the priors when it has one
 //! (a policy-value network) and the same prior for every move when it has none. No noise; the
 //! move played is the most visited (the first of equals); the root's value is the mean value of
-//! that child, as MCTS reports it.
+//! that child, as MCTS reports it. Between the moves of a game the tree is kept: the next search
+//! starts from the subtree of the position reached (the move played and the replies since), its
+//! visits kept, as the AlphaZero paper does; a budget counts the new simulations.
 
 use std::time::Instant;
 
@@ -15,30 +17,56 @@ use super::stats::SearchStats;
 use super::table::ChildEdge;
 use crate::games::{Action, Game};
 
+/// The deepest descendant of the last root looked for when a search starts (the move played
+/// and the replies: several plies in games where a turn makes several actions).
+const REUSE_PLIES: usize = 8;
+
 /// PUCT as a `Searcher`.
-pub struct PuctSearcher {
+pub struct PuctSearcher<G: Game> {
     pub options: PuctOptions,
     children: Vec<ChildEdge>,
     value_p0: Option<f32>,
     /// Scratch: one leaf's policy logits over every action id.
     logits: Vec<f32>,
+    /// The last search's tree, kept for the next move of the game.
+    tree: Option<PuctTree<G>>,
 }
 
-impl PuctSearcher {
+impl<G: Game> PuctSearcher<G> {
     pub fn new(options: PuctOptions) -> Self {
         PuctSearcher {
             options,
             children: Vec::new(),
             value_p0: None,
             logits: Vec::new(),
+            tree: None,
         }
+    }
+
+    /// The tree to search `position` with: the last one re-rooted there, or a new one.
+    fn tree_for(&mut self, position: &G) -> PuctTree<G> {
+        if let Some(mut tree) = self.tree.take()
+            && tree.reroot_at(position, REUSE_PLIES)
+        {
+            return tree;
+        }
+        PuctTree::new(position, self.options)
+    }
+
+    /// Simulations of the tree the next search of `position` starts from (0: a new tree).
+    pub fn kept_simulations(&mut self, position: &G) -> u32 {
+        let tree = self.tree_for(position);
+        let kept = tree.simulations();
+        self.tree = Some(tree);
+        kept
     }
 }
 
-impl<G: Game> Searcher<G> for PuctSearcher {
+impl<G: Game> Searcher<G> for PuctSearcher<G> {
     fn new_game(&mut self, _keep_resolved: bool) {
         self.children.clear();
         self.value_p0 = None;
+        self.tree = None;
     }
 
     fn search(
@@ -50,7 +78,7 @@ impl<G: Game> Searcher<G> for PuctSearcher {
     ) -> SearchStats {
         let start = Instant::now();
         let clock = budget.start();
-        let mut tree = PuctTree::new(position, self.options);
+        let mut tree = self.tree_for(position);
         let mut stats = SearchStats::default();
         self.logits.resize(G::NUM_ACTIONS, 0.0);
         while !clock.exhausted(stats.iterations) {
@@ -78,6 +106,7 @@ impl<G: Game> Searcher<G> for PuctSearcher {
         }
         tree.root_edges(&mut self.children);
         self.value_p0 = most_visited(&self.children).map(|c| c.value_p0);
+        self.tree = Some(tree);
         stats.seconds = start.elapsed().as_secs_f64();
         stats
     }
@@ -120,7 +149,7 @@ mod tests {
     }
 
     fn visits(evaluator: &dyn Evaluator<TicTacToe>, iterations: u64) -> Vec<u32> {
-        let mut searcher = PuctSearcher::new(PuctOptions::default());
+        let mut searcher = PuctSearcher::<TicTacToe>::new(PuctOptions::default());
         let position = TicTacToe::new(&Default::default());
         let mut rng = SearchRng::seed_from_u64(1);
         let stats = searcher.search(
@@ -149,6 +178,49 @@ mod tests {
         assert_eq!(visits(&ConstantEvaluator(0.0), 19), vec![2; 9]);
     }
 
+    /// After a move, the next search starts with the played child's subtree: its visits kept,
+    /// the budget's simulations added; a position outside the tree, or a new game, starts anew.
+    #[test]
+    fn the_next_search_starts_from_the_played_childs_subtree() {
+        let mut rng = SearchRng::seed_from_u64(4);
+        let evaluator = ConstantEvaluator(0.0);
+        let mut searcher = PuctSearcher::<TicTacToe>::new(PuctOptions::default());
+        let position = TicTacToe::new(&Default::default());
+        searcher.search(&position, &evaluator, &Budget::iterations(200), &mut rng);
+        let played = searcher.decide(&position, &mut rng).unwrap();
+        let root = Searcher::<TicTacToe>::root(&searcher, &position);
+        let child_visits = root
+            .children
+            .iter()
+            .find(|c| c.action == played)
+            .unwrap()
+            .visits;
+        assert!(child_visits > 1);
+        let mut after = position.clone();
+        after.play(played);
+        assert_eq!(searcher.kept_simulations(&after), child_visits);
+        searcher.search(&after, &evaluator, &Budget::iterations(50), &mut rng);
+        let root = Searcher::<TicTacToe>::root(&searcher, &after);
+        let visits: u32 = root.children.iter().map(|c| c.visits).sum();
+        assert_eq!(
+            visits + 1,
+            child_visits + 50,
+            "kept visits and 50 new simulations"
+        );
+        // The reply the search liked best is kept too, two plies below the last root.
+        let reply = searcher.decide(&after, &mut rng).unwrap();
+        let mut replied = after.clone();
+        replied.play(reply);
+        assert!(searcher.kept_simulations(&replied) > 0);
+        // Another game's position, or a new game: a new tree.
+        let mut elsewhere = TicTacToe::new(&Default::default());
+        elsewhere.play_moves("a1 a2 b1").unwrap();
+        assert_eq!(searcher.kept_simulations(&elsewhere), 0);
+        searcher.search(&replied, &evaluator, &Budget::iterations(10), &mut rng);
+        Searcher::<TicTacToe>::new_game(&mut searcher, false);
+        assert_eq!(searcher.kept_simulations(&replied), 0);
+    }
+
     /// Terminal states are found by the search: X to move wins at c1, and avoids losing.
     #[test]
     fn it_takes_a_win_and_blocks_a_loss() {
@@ -156,7 +228,7 @@ mod tests {
         for (moves, expected) in [("a1 a2 b1 b2", "c1"), ("a1 a2 c3 b2", "c2")] {
             let mut position = TicTacToe::new(&Default::default());
             position.play_moves(moves).unwrap();
-            let mut searcher = PuctSearcher::new(PuctOptions::default());
+            let mut searcher = PuctSearcher::<TicTacToe>::new(PuctOptions::default());
             searcher.search(
                 &position,
                 &ConstantEvaluator(0.0),

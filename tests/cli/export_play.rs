@@ -369,6 +369,25 @@ fn play_quits_on_request_and_at_end_of_input() {
     assert!(stdout.contains("did you mean \"c\"?"), "{stdout}");
 }
 
+/// A trained tic-tac-toe network exported into `dir`, read back: its manifest and network.
+fn exported_net(
+    dir: &Path,
+) -> (
+    descent::value::exported_net::ExportManifest,
+    descent::value::ValueNet,
+) {
+    let (_, file, _) = trained_and_exported(dir, &[]);
+    let (manifest, weights) = read_export(&file).unwrap();
+    let net = descent::value::saved_net::net_from_burnpack(
+        weights,
+        &manifest.net,
+        &Device::flex(),
+        "the export",
+    )
+    .unwrap();
+    (manifest, net)
+}
+
 /// Every weight times NaN.
 struct Poison;
 
@@ -400,15 +419,7 @@ impl burn::module::ModuleMapper for Poison {
 fn a_network_with_non_finite_weights_is_refused_naming_the_file() {
     use burn::module::Module;
     let dir = tempfile::tempdir().unwrap();
-    let (_, file, _) = trained_and_exported(dir.path(), &[]);
-    let (manifest, weights) = read_export(&file).unwrap();
-    let net = descent::value::saved_net::net_from_burnpack(
-        weights,
-        &manifest.net,
-        &Device::flex(),
-        "the export",
-    )
-    .unwrap();
+    let (manifest, net) = exported_net(dir.path());
     let bad = dir.path().join("diverged.descent");
     write_export(&bad, &manifest, &net.map(&mut Poison), Existing::Replace).unwrap();
     let agent = format!("greedy:model={}", bad.display());
@@ -467,15 +478,7 @@ fn check_net(file: &Path, extra: &[&str]) -> Output {
 fn check_net_names_values_that_are_not_finite() {
     use burn::module::Module;
     let dir = tempfile::tempdir().unwrap();
-    let (_, file, _) = trained_and_exported(dir.path(), &[]);
-    let (manifest, weights) = read_export(&file).unwrap();
-    let net = descent::value::saved_net::net_from_burnpack(
-        weights,
-        &manifest.net,
-        &Device::flex(),
-        "the export",
-    )
-    .unwrap();
+    let (manifest, net) = exported_net(dir.path());
     // A linear output (a score network's), so that the overflow reaches the values.
     let mut manifest = manifest;
     manifest.net.tanh_output = false;

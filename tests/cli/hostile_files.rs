@@ -227,6 +227,22 @@ fn play_keeps_an_existing_save_file_without_force_and_checks_the_path_first() {
     );
 }
 
+/// Two games of tic-tac-toe of `greedy:model=MODEL` against random, within a minute.
+fn eval_greedy_of(model: &Path) -> std::process::Output {
+    let agent = format!("greedy:model={}", model.display());
+    descent_within_a_minute(&[
+        "eval",
+        "--game",
+        "tic_tac_toe",
+        "--agent",
+        &agent,
+        "--opponent",
+        "random",
+        "--games",
+        "2",
+    ])
+}
+
 #[test]
 fn a_fifo_or_an_empty_file_as_a_network_is_refused_at_once_and_named() {
     let dir = tempfile::tempdir().unwrap();
@@ -236,18 +252,7 @@ fn a_fifo_or_an_empty_file_as_a_network_is_refused_at_once_and_named() {
     std::fs::create_dir_all(&fake).unwrap();
     std::fs::copy(run.join("latest/net.bpk"), fake.join("net.bpk")).unwrap();
     if mkfifo(&fake.join("net.json")) {
-        let model = format!("greedy:model={}", fake.join("net").display());
-        let output = descent_within_a_minute(&[
-            "eval",
-            "--game",
-            "tic_tac_toe",
-            "--agent",
-            &model,
-            "--opponent",
-            "random",
-            "--games",
-            "2",
-        ]);
+        let output = eval_greedy_of(&fake.join("net"));
         assert!(!output.status.success());
         assert!(
             stderr(&output).contains("not a regular file"),
@@ -258,18 +263,7 @@ fn a_fifo_or_an_empty_file_as_a_network_is_refused_at_once_and_named() {
     // An empty export file is named as such, not as a missing `…json` manifest.
     let empty = dir.path().join("empty.descent");
     std::fs::write(&empty, "").unwrap();
-    let model = format!("greedy:model={}", empty.display());
-    let output = descent(&[
-        "eval",
-        "--game",
-        "tic_tac_toe",
-        "--agent",
-        &model,
-        "--opponent",
-        "random",
-        "--games",
-        "2",
-    ]);
+    let output = eval_greedy_of(&empty);
     let err = stderr(&output);
     assert!(!output.status.success());
     assert!(err.contains("empty.descent"), "{err}");

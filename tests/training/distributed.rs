@@ -813,9 +813,23 @@ fn commands_per_second(c: &mut redis::Connection, span: Duration) -> f64 {
     (calls(c) - before - 1) as f64 / span.as_secs_f64()
 }
 
+/// A worker `id` of two threads (its environment `env`) feeding a learner under `dir`, the
+/// learner killed (SIGKILL) once it has checkpointed 5 games.
+fn worker_of_a_killed_learner(dir: &Path, url: &str, id: &str, env: &[(&str, &str)]) -> Child {
+    let mut learner = learner(dir, url, "max_games: 1000, max_lag: 4");
+    let worker = descent(&["worker", url, "--id", id, "--threads", "2"])
+        .envs(env.iter().copied())
+        .spawn()
+        .unwrap();
+    wait_for_checkpoint(dir, 5);
+    learner.kill().unwrap();
+    learner.wait().unwrap();
+    worker
+}
+
 /// A learner stopped while its heartbeat lives on (30 s): the workers' players wait for room
-/// in its backlog, and the worker polls as gently as when the learner is gone (it polled
-/// ~30 commands a second a thread there).
+/// in its backlog, and the worker polls as gently as when the learner is gone (45 commands a
+/// second for two threads before).
 #[test]
 fn workers_poll_gently_while_a_stopped_learners_heartbeat_lives_on() {
     let tmp = tempfile::tempdir().unwrap();
@@ -823,13 +837,7 @@ fn workers_poll_gently_while_a_stopped_learners_heartbeat_lives_on() {
         return;
     };
     let url = redis.url();
-    let mut learner = learner(tmp.path(), &url, "max_games: 1000, max_lag: 4");
-    let mut worker = descent(&["worker", &url, "--id", "patient", "--threads", "2"])
-        .spawn()
-        .unwrap();
-    wait_for_checkpoint(tmp.path(), 5);
-    learner.kill().unwrap();
-    learner.wait().unwrap();
+    let mut worker = worker_of_a_killed_learner(tmp.path(), &url, "patient", &[]);
     let mut c = redis.connection();
     let live: bool = redis::cmd("EXISTS")
         .arg("descent:run:learner")
@@ -857,14 +865,12 @@ fn a_worker_whose_learner_is_gone_gives_up_after_the_patience() {
         return;
     };
     let url = redis.url();
-    let mut learner = learner(tmp.path(), &url, "max_games: 1000, max_lag: 4");
-    let worker = descent(&["worker", &url, "--id", "orphan", "--threads", "2"])
-        .env("DESCENT_BROKER_PATIENCE", "4")
-        .spawn()
-        .unwrap();
-    wait_for_checkpoint(tmp.path(), 5);
-    learner.kill().unwrap();
-    learner.wait().unwrap();
+    let worker = worker_of_a_killed_learner(
+        tmp.path(),
+        &url,
+        "orphan",
+        &[("DESCENT_BROKER_PATIENCE", "4")],
+    );
     let mut c = redis.connection();
     // As if its heartbeat had lapsed (30 s).
     let _: () = redis::cmd("DEL")
