@@ -196,7 +196,7 @@ mod tests {
             .unwrap()
             .visits;
         assert!(child_visits > 1);
-        let mut after = position.clone();
+        let mut after = position;
         after.play(played);
         assert_eq!(searcher.kept_simulations(&after), child_visits);
         searcher.search(&after, &evaluator, &Budget::iterations(50), &mut rng);
@@ -209,7 +209,7 @@ mod tests {
         );
         // The reply the search liked best is kept too, two plies below the last root.
         let reply = searcher.decide(&after, &mut rng).unwrap();
-        let mut replied = after.clone();
+        let mut replied = after;
         replied.play(reply);
         assert!(searcher.kept_simulations(&replied) > 0);
         // Another game's position, or a new game: a new tree.
