@@ -3,8 +3,10 @@
 //!
 //! `Q(s, a) + c(s) · P(s, a) · √N(s) / (1 + N(s, a))`, `c(s) = ln((1 + N(s) + c_base) / c_base) + c_init`
 //!
-//! (Q the mean value of the child for the player choosing at s — `fpu` before its first visit —,
-//! P the network's prior, N visit counts; N(s) counts the node's own expansion), until it reaches
+//! (Q the mean value of the child for the player choosing at s — `fpu` before its first visit —
+//! mapped from our values' [−1, 1] to the pseudocode's [0, 1], `(1 + v) / 2`, so that c_init and
+//! c_base weigh exploration against value as they do there; P the network's prior, N visit
+//! counts; N(s) counts the node's own expansion), until it reaches
 //! a node never expanded: a terminal one is worth its terminal evaluation (the classic gain,
 //! ±1 / 0, in AlphaZero), any other is expanded with the
 //! network's priors over its legal actions (a softmax of the policy logits) and valued by the
@@ -26,7 +28,8 @@ use crate::search::{ChildEdge, TerminalEval};
 pub struct PuctOptions {
     pub c_init: f32,
     pub c_base: f32,
-    /// Q of a child never visited, from the chooser's view (OpenSpiel: 0, a draw).
+    /// Q of a child never visited, from the chooser's view, on the values' scale [−1, 1]
+    /// (OpenSpiel: 0, a draw; 0.5 once mapped to the pseudocode's [0, 1]).
     pub fpu: f32,
     /// Dirichlet α of the root noise; `None`: 10 / the root's legal actions, within
     /// [0.03, 1] (the AlphaZero paper's 0.3 for chess's ~35 moves, 0.03 for Go's ~250).
@@ -126,10 +129,12 @@ impl<G: Game> PuctTree<G> {
 
     /// The PUCT score of child `child` of `parent`, for `chooser_sign` (+1: P0 chooses).
     fn score(&self, parent: &PuctNode, child: &PuctNode, chooser_sign: f32) -> f32 {
-        let q = match child.visits {
+        let q_chooser = match child.visits {
             0 => self.options.fpu,
             n => chooser_sign * child.value_sum_p0 / n as f32,
         };
+        // The pseudocode's values are in [0, 1], ours in [−1, 1].
+        let q = (1.0 + q_chooser) / 2.0;
         let n = parent.visits as f32;
         let c = ((1.0 + n + self.options.c_base) / self.options.c_base).ln() + self.options.c_init;
         q + c * child.prior * n.sqrt() / (1.0 + child.visits as f32)
@@ -413,7 +418,8 @@ mod tests {
                         -mean_p0
                     }
                 };
-                q + c * node.prior as f64 * n.sqrt() / (1.0 + node.visits as f64)
+                // The pseudocode's value scale, [0, 1].
+                (1.0 + q) / 2.0 + c * node.prior as f64 * n.sqrt() / (1.0 + node.visits as f64)
             };
             let expected = (1..tree.nodes.len())
                 .max_by(|&a, &b| formula(&tree.nodes[a]).total_cmp(&formula(&tree.nodes[b])))
