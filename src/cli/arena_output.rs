@@ -9,7 +9,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::games::GameSpec;
-use crate::settings::files::{Existing, check_output, write_atomically};
+use crate::settings::files::{Existing, write_atomically};
 use crate::value::{DeviceChoice, NetDevice};
 
 /// Options of every command that plays matches.
@@ -140,9 +140,6 @@ fn check_out_dir(dir: &Path, report_name: &str) -> anyhow::Result<()> {
     }
     if dir.exists() && !dir.is_dir() {
         bail!("--out {}: not a directory", dir.display());
-    }
-    if dir.is_dir() {
-        check_output(&report, Existing::Refuse)?;
     }
     Ok(())
 }

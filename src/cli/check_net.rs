@@ -4,7 +4,6 @@
 //! (`--out`) — the check that a network moved between machines or backends still gives the
 //! same values. Any value apart by more than `--tolerance` × (1 + |reference|) fails.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -125,17 +124,8 @@ fn check_finite(values: &[f32], model: &Path, device: &str) -> anyhow::Result<()
 
 /// The values a `--out` file holds, checked to be comparable with `args`.
 fn read_values(path: &Path, args: &CheckNetArgs) -> anyhow::Result<DeviceValues> {
-    let file =
-        crate::settings::files::open_regular(path).with_context(|| path.display().to_string())?;
-    let mut text = String::new();
-    file.take(MAX_VALUES_FILE_BYTES + 1)
-        .read_to_string(&mut text)
-        .with_context(|| path.display().to_string())?;
-    anyhow::ensure!(
-        text.len() as u64 <= MAX_VALUES_FILE_BYTES,
-        "{}: over {MAX_VALUES_FILE_BYTES} bytes: not a check-net values file",
-        path.display()
-    );
+    let text = crate::settings::files::read_regular_text(path, MAX_VALUES_FILE_BYTES)
+        .with_context(|| format!("{}: not a check-net values file", path.display()))?;
     let found: DeviceValues = serde_json::from_str(&text)
         .with_context(|| format!("{}: not a check-net values file", path.display()))?;
     let game = args.game.to_string();

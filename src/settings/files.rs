@@ -79,7 +79,7 @@ pub fn check_output(path: &Path, existing: Existing) -> anyhow::Result<()> {
 }
 
 /// `path` with `suffix` added to its file name: `net.json` → `net.json.tmp`.
-fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+pub fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
     name.push(suffix);
     PathBuf::from(name)

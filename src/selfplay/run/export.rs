@@ -29,9 +29,7 @@ pub struct ExportSummary {
 
 /// A file written beside an export file: `<out><suffix>`, e.g. `awale.descent.safetensors`.
 pub fn beside(out: &Path, suffix: &str) -> PathBuf {
-    let mut name = out.as_os_str().to_owned();
-    name.push(suffix);
-    PathBuf::from(name)
+    crate::settings::files::with_suffix(out, suffix)
 }
 
 /// The safetensors file written beside an export file: `<out>.safetensors`.
