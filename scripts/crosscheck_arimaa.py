@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Differential check of descent's Arimaa against `pyrimaa.board` (PyPI `aei` 1.4, the Arimaa
-Engine Interface's reference board; GAMES.md §3.3).
+Engine Interface's reference board; docs/games.md).
 
 The library generates the steps of a turn (`Position.get_steps()`: own steps, pushes, pulls, the
 completion of a push) and plays them (`do_step`: traps, the end of a turn after four steps); it

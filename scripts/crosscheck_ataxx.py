@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Differential check of descent's Ataxx against the PyPI `ataxx` library (2.2.0, the UAI
-engines' rules library; GAMES.md §3.15).
+engines' rules library; docs/games.md).
 
 Plays games with `ataxx.Board` under two move policies — uniformly random, and a biased one that
 reaches the rare rules: in half of its games it prefers doubles (jumps never reset the 50-move

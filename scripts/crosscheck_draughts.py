@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Differential check of descent's draughts against the PyPI `pydraughts` library (0.6.7;
-GAMES.md §3.16-3.18): `brazilian` on 8 × 8 and `standard` (international) on 10 × 10.
+docs/games.md): `brazilian` on 8 × 8 and `standard` (international) on 10 × 10.
 
 Plays games with `draughts.Board` — uniformly random, and a biased policy that reaches the rare
 rules (it prefers promotions and the moves of kings, so games reach flying-king captures, the

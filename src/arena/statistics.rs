@@ -1,8 +1,9 @@
 //! Statistics of match results (docs/algorithms.md §8, the Awale MCTS thesis, "Method", paper section 8.5).
 //!
 //! - The exact binomial test of "equal strength" on the decisive games (the sign test: draws
-//!   carry no information about which side is stronger and are left out). Seed 000 calls a
-//!   player significantly better when it wins at least 32 of 50 games: one-sided p ≈ 0.0325.
+//!   carry no information about which side is stronger and are left out). The Awale MCTS
+//!   thesis (N. Marchant, *Playing Awale with MCTS*, 2021) calls a player significantly
+//!   better when it wins at least 32 of 50 games: one-sided p ≈ 0.0325.
 //! - The Wilson interval of a proportion (better than the normal one near 0 and 1).
 //! - The score (draws half a win) with its Wilson interval, and what follows from it: the win −
 //!   loss rate (paper section 8.5), which is 2·score − 1, and the Elo difference the score
@@ -398,8 +399,9 @@ mod tests {
     }
 
     #[test]
-    fn seed_000_threshold_32_of_50() {
-        // Seed 000: 32 wins of 50 is significant at 5 % (one-sided p ≈ 0.0325), 31 is not.
+    fn awale_thesis_threshold_32_of_50() {
+        // The Awale MCTS thesis: 32 wins of 50 is significant at 5 % (one-sided p ≈ 0.0325),
+        // 31 is not.
         let p32 = binomial_p_at_least(32, 50, 0.5);
         assert!((p32 - 0.03245).abs() < 5e-4, "{p32}");
         assert!(binomial_p_at_least(31, 50, 0.5) > 0.05);

@@ -1,4 +1,4 @@
-//! The Game of the Amazons on 10 × 10 (GAMES.md §3.6): White (P0, `X`) has amazons on a4, d1,
+//! The Game of the Amazons on 10 × 10 (docs/games.md): White (P0, `X`) has amazons on a4, d1,
 //! g1, j4, Black (P1, `O`) on a7, d10, g10, j7; White first. A turn moves one own amazon like a
 //! chess queen over empty squares, then shoots an arrow from its landing square, again like a
 //! queen (the square it left counts as empty); the arrow's square is blocked for good. A player
@@ -16,7 +16,7 @@
 //! `2:N3/SE2` (amazon rank, move, arrow) for ids alone.
 //!
 //! Score (the paper's score heuristic, "the territory of the winner", whose exact definition the
-//! paper leaves open — GAMES.md §7.9): the empty squares 8-connected, through empty squares, to a
+//! paper leaves open): the empty squares 8-connected, through empty squares, to a
 //! player's amazons, P0's minus P1's; at the end the loser's is 0, so it is ± the winner's.
 
 use std::fmt;

@@ -1,4 +1,4 @@
-//! Arimaa (arimaa.com's rules; GAMES.md §3.3), one **step** per action. Gold (P0, upper-case
+//! Arimaa (arimaa.com's rules; docs/games.md), one **step** per action. Gold (P0, upper-case
 //! letters) and Silver (P1, lower-case) each have an Elephant, a Camel, two Horses, two Dogs, two
 //! Cats and eight Rabbits (`E M H D C R`, strongest first) on an 8 × 8 board with traps on c3,
 //! f3, c6 and f6.

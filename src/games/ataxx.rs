@@ -1,4 +1,4 @@
-//! Ataxx on 7 × 7, as the PyPI `ataxx` library (2.2.0) plays it (GAMES.md §3.15): Black (P0,
+//! Ataxx on 7 × 7, as the PyPI `ataxx` library (2.2.0) plays it (docs/games.md): Black (P0,
 //! `x`) on a7 and g1, White (P1, `o`) on g7 and a1, Black first. A move is a **single** (a new
 //! own piece on an empty square next to an own piece, diagonals included) or a **double** (an own
 //! piece jumps to an empty square at king distance exactly 2, leaving its square empty); then

@@ -1,4 +1,4 @@
-//! Breakthrough on 8 × 8, as OpenSpiel's `breakthrough` (GAMES.md §3.5): each side has 16 pawns
+//! Breakthrough on 8 × 8, as OpenSpiel's `breakthrough` (docs/games.md): each side has 16 pawns
 //! on its two home rows; a pawn steps one row forward, straight onto an empty square or
 //! diagonally onto an empty square or an enemy pawn (a capture). Reaching the far row wins;
 //! capturing every enemy pawn wins.

@@ -1,5 +1,5 @@
 //! Clobber on `R × C` (10 × 10, the Computer Olympiad's board, by default; 8 × 8 and OpenSpiel's
-//! 5 × 6 too), as OpenSpiel's `clobber(rows=R,columns=C)` (GAMES.md §3.7): the board starts full
+//! 5 × 6 too), as OpenSpiel's `clobber(rows=R,columns=C)` (docs/games.md): the board starts full
 //! in a checkerboard, a1 (bottom left) holding a stone of the first player; a move takes an own
 //! stone onto an orthogonally adjacent enemy stone, which is removed. A player who cannot move
 //! loses.

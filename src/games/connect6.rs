@@ -1,4 +1,4 @@
-//! Connect6 on 19 × 19 (GAMES.md §3.12; I-C. Wu's rules, Ludii's `Connect6.lud`): Black (P0)
+//! Connect6 on 19 × 19 (docs/games.md; I-C. Wu's rules, Ludii's `Connect6.lud`): Black (P0)
 //! places one stone, then the players place two stones a turn, White (P1) first; six **or more**
 //! in a row — horizontally, vertically or diagonally — wins, checked after every stone (a line
 //! made by a turn's first stone ends the game there); a full board draws.

@@ -1,4 +1,4 @@
-//! International draughts (FMJD rules) on an N × N board, GAMES.md §3.16-3.18: Brazilian on
+//! International draughts (FMJD rules) on an N × N board, docs/games.md: Brazilian on
 //! 8 × 8 (12 men each), International on 10 × 10 (20), Canadian on 12 × 12 (30). White (P0,
 //! `w` / `W` for a king) starts at the bottom and moves first, Black (P1, `b` / `B`) at the top.
 //! Men step diagonally forward and capture both ways; kings fly; capturing is compulsory and only
@@ -6,7 +6,7 @@
 //! board after the whole sequence; a man promotes only if it ends its move on the far row. A
 //! player who cannot move loses. The move generation is in `draughts_moves.rs`.
 //!
-//! **Draws** (FMJD article 6; which ones the Olympiad applies is not known, GAMES.md §7.7, so the
+//! **Draws** (FMJD article 6; which ones the Olympiad applies is not known, so the
 //! last two are parameters): the third occurrence of a position with the same side to move; 25
 //! moves each of king moves without a capture (`king_moves`); three pieces with at least one king
 //! against a lone king after 16 more moves each, two pieces or fewer with a king against a lone

@@ -1,5 +1,5 @@
 //! Go on `N × N` (9 and 11 in the registry), as OpenSpiel's `go(board_size=N, komi=…)`
-//! (GAMES.md §3.14): Black (P0) first; a stone without liberties is captured; suicide is illegal;
+//! (docs/games.md): Black (P0) first; a stone without liberties is captured; suicide is illegal;
 //! simple ko (a single stone that captured a single stone in an enemy eye cannot be retaken at
 //! once); two passes in a row end the game, as do `max_plies` plies (OpenSpiel's 2·N²). Scoring
 //! is Tromp-Taylor: stones plus empty regions that reach only one colour, Black's minus White's,

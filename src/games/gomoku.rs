@@ -1,9 +1,9 @@
-//! Outer-Open Gomoku on 15 × 15 (GAMES.md §3.11): Black (P0) and White place stones in turn;
+//! Outer-Open Gomoku on 15 × 15 (docs/games.md): Black (P0) and White place stones in turn;
 //! five in a row — horizontally, vertically or diagonally — wins; a full board draws. The
 //! outer-open opening rule: Black's first stone goes in the outer band, the two outermost lines
 //! (the 104 cells with min(row, col, 14 − row, 14 − col) ≤ 1).
 //!
-//! The two questions the sources leave open (GAMES.md §7.3), as chosen here:
+//! The two questions the sources leave open, as chosen here:
 //! - the band is the two outer lines, as Ludii's `Gomoku.lud` ("Open-Outer") computes it and as
 //!   the paper's "at a distance of 2 from the sides" reads;
 //! - five **or more** in a row wins (freestyle, OpenSpiel's `gomoku`), since the Olympiad's rule

@@ -1,5 +1,5 @@
 //! Havannah on a hexagon of base `B` (8 and 10 in the registry), as OpenSpiel's
-//! `havannah(board_size=B, swap=…)` (GAMES.md §3.13): players place stones in turn; a player wins
+//! `havannah(board_size=B, swap=…)` (docs/games.md): players place stones in turn; a player wins
 //! with a chain that forms a **ring** (a closed loop around at least one cell, whatever that cell
 //! holds), a **bridge** (joins two of the six corners) or a **fork** (joins three of the six
 //! edges; corners belong to no edge). A full board without a winner is a draw.

@@ -1,4 +1,4 @@
-//! Hex on an `N × N` rhombus, as OpenSpiel's `hex(board_size=N, swap=…)` (GAMES.md §3.1):
+//! Hex on an `N × N` rhombus, as OpenSpiel's `hex(board_size=N, swap=…)` (docs/games.md):
 //! players place stones in turn; P0 (Black, `x`) connects the top and bottom rows, P1 (White,
 //! `o`) the left and right columns; the first to connect wins (no draws).
 //!

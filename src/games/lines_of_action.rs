@@ -1,4 +1,4 @@
-//! Lines of Action on 8 × 8 (GAMES.md §3.8), the Computer Olympiad's rules by default:
+//! Lines of Action on 8 × 8 (docs/games.md), the Computer Olympiad's rules by default:
 //! Black (P0, `x`) on b1-g1 and b8-g8, White (P1, `o`) on a2-a7 and h2-h7, Black first. A piece
 //! moves along a rank, file or diagonal exactly as many squares as there are pieces (of both
 //! colours) on that whole line; it may jump over its own pieces, not over enemy ones, and captures

@@ -1,4 +1,4 @@
-//! Morpion Solitaire 5D (join five, disjoint version; paper §12.1, GAMES.md §3.4): a
+//! Morpion Solitaire 5D (join five, disjoint version; paper §12.1, docs/games.md): a
 //! **one-player** game. The start is a Greek cross of 36 points; a move adds one point so that a
 //! line of 5 consecutive points through it — horizontal, vertical, diagonal or anti-diagonal — is
 //! entirely occupied, and draws that line; two lines of the same direction may not share any
@@ -99,7 +99,7 @@ const SYMMETRIES: [Symmetry; 1] = [Symmetry {
     action_image: &ROTATED_ACTIONS,
 }];
 
-/// The cells of the Greek cross (GAMES.md §3.4), in the window.
+/// The cells of the Greek cross (docs/games.md), in the window.
 fn cross() -> Board {
     let mut board = Board::EMPTY;
     let mut add = |row: usize, col: usize| {

@@ -1,5 +1,5 @@
 //! Othello on `N × N` (8, 10 and 16 in the registry), 8 × 8 as OpenSpiel's `othello`
-//! (GAMES.md §3.2): Black (P0, `x`) moves first from the four central discs (on 8 × 8: d4 and e5
+//! (docs/games.md): Black (P0, `x`) moves first from the four central discs (on 8 × 8: d4 and e5
 //! White, e4 and d5 Black); a move places a disc that brackets at least one line of enemy discs,
 //! and every bracketed line flips. A player without such a move passes (action `N²`, then its only
 //! legal action); the game ends when neither can place; more discs wins, equal counts draw. Score

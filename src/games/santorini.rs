@@ -1,4 +1,4 @@
-//! Santorini on 5 × 5 without god powers (GAMES.md §3.9; Roxley's 2016 rules, basic game). Each
+//! Santorini on 5 × 5 without god powers (docs/games.md; Roxley's 2016 rules, basic game). Each
 //! player has two workers. **Setup**: P0 places its two workers on empty squares, then P1 its
 //! two (four placement plies, one action each; `placement=false` starts instead from fixed
 //! squares, P0 on b2 and d4, P1 on d2 and b4). **Turn**: move one of your workers to an adjacent
@@ -7,7 +7,7 @@
 //! level up, a dome on level 3. **Win**: moving a worker up onto level 3 wins at once (no build).
 //! **Loss**: a player who cannot move at the start of its turn. Every turn adds a block, so a
 //! game has at most 4 + 100 plies and no draw. The block supply of the box (22 / 18 / 14 / 18) is
-//! not limited, as computer versions do (the Olympiad's rule was not found, GAMES.md §7.4).
+//! not limited, as computer versions do (the Olympiad's rule was not found).
 //!
 //! Cell `row·5 + col`, row 0 = rank 1, col 0 = file a. Ids: a placement is its cell (0-24); a
 //! turn `25 + (from·8 + move)·8 + build` with directions N, NE, E, SE, S, SW, W, NW (N = towards

@@ -1,4 +1,4 @@
-//! Surakarta on 6 × 6 points (GAMES.md §3.10; Ludii's "Official" rules, the Computer Olympiad's
+//! Surakarta on 6 × 6 points (docs/games.md; Ludii's "Official" rules, the Computer Olympiad's
 //! end rule). Each player has 12 pieces: P0 on rows 1-2, P1 on rows 5-6; P0 moves first.
 //!
 //! - **Step**: a piece moves to one of its 8 neighbouring points, if empty.
@@ -9,8 +9,8 @@
 //! - **Circuits**: the inner one runs along lines 2 and 5 (columns b, e and rows 2, 5), the outer
 //!   one along lines 3 and 4; each joins the ends of its lines by four loops around the corners.
 //!   The corner points lie on no circuit.
-//! - **End**: a player left without pieces loses, and so does a player with no move (GAMES.md
-//!   §7.5: the sources do not cover it). The Olympiad's rule ends the game, counting pieces (more
+//! - **End**: a player left without pieces loses, and so does a player with no move (the
+//!   sources do not cover it). The Olympiad's rule ends the game, counting pieces (more
 //!   wins, equal draws), after 50 plies without a capture (`no_capture_plies`) or as soon as a
 //!   position recurs with the same side to move (`repetition=false` turns that off). After a
 //!   move, in this order: the opponent has no piece, the count of plies, the repetition, the

@@ -84,7 +84,7 @@ impl MctsOptions {
         }
     }
 
-    /// Seed 000's plain MCTS: random tree policy, random playouts, best mean.
+    /// The Awale MCTS thesis' plain MCTS: random tree policy, random playouts, best mean.
     pub fn plain() -> Self {
         MctsOptions {
             tree_policy: TreePolicy::Random,

@@ -1,4 +1,4 @@
-//! Ataxx's rules on hand-built positions (the PyPI `ataxx` library's, GAMES.md §3.15): singles
+//! Ataxx's rules on hand-built positions (the PyPI `ataxx` library's, docs/games.md): singles
 //! and doubles, flips around the destination, the forced pass, the ends (nobody can move, a side
 //! wiped out, 100 plies without a single), the move texts.
 

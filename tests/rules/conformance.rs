@@ -804,7 +804,7 @@ fn a_move_list_plays_until_its_first_bad_move() {
     ));
 }
 
-/// perft of the paper's games through the registry, GAMES.md §4.1 (OpenSpiel's counts, pyspiel
+/// perft of the paper's games through the registry (OpenSpiel's counts, pyspiel
 /// 2.0.2; Hex 13's from the closed form N·(N−1)·…·(N−d+2)·(N−d+2) that reproduces Hex 11's;
 /// Outer-Open Gomoku's from OpenSpiel's with a first factor of 104 band cells instead of 225).
 #[test]
@@ -822,9 +822,9 @@ fn paper_games_perft_matches_openspiel() {
         ("othello", &[4, 12, 56, 244, 1_396, 8_200, 55_092][..]),
         ("breakthrough", &[22, 484, 11_132, 256_036, 6_182_818]),
         ("clobber", &[180, 31_252, 5_231_000]),
-        // The PyPI ataxx library's Board.perft (GAMES.md §4.2).
+        // The PyPI ataxx library's Board.perft.
         ("ataxx", &[16, 256, 6_460, 155_888, 4_752_668]),
-        // PyPI pydraughts 0.6.7 `brazilian` and `standard` (GAMES.md §4.2); International's
+        // PyPI pydraughts 0.6.7 `brazilian` and `standard`; International's
         // depths 7-9 are the published 1 049 442 / 6 483 961 / 41 022 423.
         (
             "draughts(board_size=8)",
@@ -849,9 +849,9 @@ fn paper_games_perft_matches_openspiel() {
             &[36, 1_244, 44_952, 1_563_208, 55_934_908],
         ),
         ("go", &[82, 6_643, 531_522]),
-        // Whole turns: OpenSpiel's sub-ply perft 3 and 6 (GAMES.md §3.6).
+        // Whole turns: OpenSpiel's sub-ply perft 3 and 6.
         ("amazons", &[2_176, 4_307_152]),
-        // Depth 5 differs under the Olympiad's repetition rule (GAMES.md §3.8).
+        // Depth 5 differs under the Olympiad's repetition rule.
         ("lines_of_action", &[36, 1_244, 44_952, 1_563_208]),
     ] {
         let counts = spec.parse::<GameSpec>().unwrap().visit(Perft(expected));

@@ -132,8 +132,9 @@ fn mcts_crushes_random_at_connect_four() {
 #[test]
 fn awale_tournament_reproduces_the_awale_thesis_order() {
     use descent::games::{Awale, AwaleParams};
-    // Seed 000's greedy player with ε = 0.95 picks a random move with probability 0.95 (its
-    // code, `random() < eps`); its tournament found UCT ≥ MCTS > greedy ≈ random.
+    // The Awale MCTS thesis' greedy player with ε = 0.95 picks a random move with
+    // probability 0.95 (its code, `random() < eps`); its tournament found UCT ≥ MCTS >
+    // greedy ≈ random.
     let initial = Awale::new(&AwaleParams::default());
     let specs = [
         "random",

@@ -1,4 +1,4 @@
-//! Naive Morpion Solitaire 5D, written from the rules (GAMES.md §3.4) without the fast version's
+//! Naive Morpion Solitaire 5D, written from the rules (docs/games.md) without the fast version's
 //! tables: points in a `HashSet` of (x, y) with y growing downwards, the cross listed arm by arm
 //! as its 12 edges, drawn lines kept as lists of their five points; a line is legal when its five
 //! points lie in the 32 × 32 window, exactly one is missing, and no drawn line of its direction
