@@ -17,6 +17,8 @@ pub mod network;
 #[cfg(feature = "onnx")]
 pub mod onnx_export;
 pub mod policy_value_evaluator;
+pub mod policy_value_inference;
+pub mod policy_value_loss;
 pub mod policy_value_net;
 pub mod saved_net;
 
@@ -31,4 +33,5 @@ pub use net_evaluator::NetEvaluator;
 pub use net_optimizer::{AdamSettings, NetOptimizer};
 pub use network::ValueNet;
 pub use policy_value_evaluator::PolicyValueEvaluator;
+pub use policy_value_inference::PolicyValueInference;
 pub use policy_value_net::PolicyValueNet;

@@ -1,7 +1,9 @@
-//! `descent bench nn <game> --arch … --batch 1,6,32,256 [--device …] [--train] [--json]`:
-//! inference positions/s and GFLOP/s per batch size on random positions; with `--train`, the
-//! training step's samples/s and GFLOP/s on each engine (the direct CPU step and burn), next to
-//! the matrix peak measured in the same run.
+//! `descent bench nn <game> --arch … --batch 1,6,32,256 [--device …] [--train] [--policy]
+//! [--json]`: inference positions/s and GFLOP/s per batch size on random positions; with
+//! `--train`, the training step's samples/s and GFLOP/s on each engine (the direct CPU step and
+//! burn), next to the matrix peak measured in the same run. With `--policy`, every figure is
+//! measured for the value network and for the policy-value network on the same trunk
+//! (AlphaZero's and ExIt's, both heads), one line each.
 
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -18,8 +20,10 @@ use crate::value::direct::cpu_training::matmul::{Strides, View, library_matmul};
 use burn::prelude::{Device, Tensor};
 use burn::tensor::Distribution;
 
+use crate::value::policy_value_net::PolicyValueTrainer;
 use crate::value::{
-    AdamSettings, Architecture, DeviceChoice, InferenceNet, NetDevice, NetOptimizer, ValueNet,
+    AdamSettings, Architecture, DeviceChoice, InferenceNet, NetDevice, NetOptimizer,
+    PolicyValueInference, PolicyValueNet,
 };
 
 #[derive(Args, Debug)]
@@ -38,6 +42,10 @@ pub struct NnArgs {
     /// on the GPU alone, with the GPU's matrix peak.
     #[arg(long)]
     train: bool,
+    /// Also measure the policy-value network on the same trunk (AlphaZero's and ExIt's: the
+    /// policy head beside the value head), every figure beside the value network's.
+    #[arg(long)]
+    policy: bool,
     /// Training minibatch sizes, comma-separated.
     #[arg(long, default_value = "128", value_delimiter = ',')]
     train_batch: Vec<usize>,
@@ -53,8 +61,28 @@ pub struct NnArgs {
     json: bool,
 }
 
+/// Which network a figure measured.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+enum Heads {
+    /// The value network (Athénan's).
+    Value,
+    /// The same trunk with the policy head beside the value head (AlphaZero's, ExIt's).
+    PolicyValue,
+}
+
+impl Heads {
+    fn name(self) -> &'static str {
+        match self {
+            Heads::Value => "value",
+            Heads::PolicyValue => "policy-value",
+        }
+    }
+}
+
 #[derive(Serialize, Clone, Copy)]
 struct InferenceFigure {
+    net: Heads,
     batch: usize,
     positions_per_s: f64,
     gflops: f64,
@@ -63,6 +91,7 @@ struct InferenceFigure {
 
 #[derive(Serialize)]
 struct TrainingFigure {
+    net: Heads,
     engine: String,
     batch: usize,
     samples_per_s: f64,
@@ -97,14 +126,16 @@ struct NnBench {
     device: NetDevice,
     /// The training engines to time, by name (empty: no training measurement).
     engines: Vec<(String, NetDevice)>,
+    /// The networks to measure.
+    heads: Vec<Heads>,
     seconds: Duration,
 }
 
 /// What the bench measured for one game.
 struct NnFigures {
     inference: Vec<InferenceFigure>,
-    /// What each engine's steps took, by engine and batch.
-    training: Vec<(String, usize, StepTimes)>,
+    /// What each engine's steps took, by network, engine and batch.
+    training: Vec<(Heads, String, usize, StepTimes)>,
 }
 
 /// An engine's training steps, timed.
@@ -114,54 +145,61 @@ struct StepTimes {
 }
 
 impl NnBench {
-    /// Inference figures of `net` at each batch size, after checking the timed engine agrees
-    /// with burn's forward pass.
+    /// The inference figure of `net` (with `heads`) at `batch`, after checking the timed engine
+    /// agrees with burn's forward pass.
     fn inference<G: Game>(
         &self,
         initial: &G,
-        net: &ValueNet,
-    ) -> anyhow::Result<Vec<InferenceFigure>> {
+        (net, heads): (&PolicyValueNet, Heads),
+        batch: usize,
+    ) -> anyhow::Result<InferenceFigure> {
         let e = G::ENCODING;
         let shape = e.dims();
         let flops = self.arch.flops(e.planes, e.rows, e.cols);
-        let inference = InferenceNet::new(net.clone(), shape, &self.device);
-        let mut figures = Vec::new();
-        for &batch in &self.batches {
-            let inputs = encoded_random_positions(initial, batch, 0);
-            let expected = net.predict(inputs.clone(), batch, shape, &self.device.burn);
-            let mut values = vec![f32::NAN; batch];
-            inference.predict_into(&inputs, &mut values);
-            anyhow::ensure!(
-                values
-                    .iter()
-                    .zip(&expected)
-                    .all(|(v, e)| v.is_finite() && (v - e).abs() <= 1e-4 * (1.0 + e.abs())),
-                "the network returned bad values: {values:?}, burn gives {expected:?}"
-            );
-            let start = Instant::now();
-            let mut passes = 0u64;
-            while start.elapsed() < self.seconds {
-                inference.predict_into(&inputs, &mut values);
-                passes += 1;
+        let inference = BenchedNet::new(net, heads, shape, &self.device);
+        let inputs = encoded_random_positions(initial, batch, 0);
+        let expected = match heads {
+            Heads::Value => net
+                .value
+                .predict(inputs.clone(), batch, shape, &self.device.burn),
+            Heads::PolicyValue => {
+                net.predict(inputs.clone(), batch, shape, &self.device.burn)
+                    .0
             }
-            let seconds = start.elapsed().as_secs_f64();
-            let positions_per_s = (passes * batch as u64) as f64 / seconds;
-            figures.push(InferenceFigure {
-                batch,
-                positions_per_s,
-                gflops: positions_per_s * flops as f64 / 1e9,
-                ms_per_batch: seconds * 1e3 / passes as f64,
-            });
+        };
+        let mut values = vec![f32::NAN; batch];
+        let mut logits = vec![f32::NAN; batch * net.num_actions()];
+        inference.predict(&inputs, &mut values, &mut logits);
+        anyhow::ensure!(
+            values
+                .iter()
+                .zip(&expected)
+                .all(|(v, e)| v.is_finite() && (v - e).abs() <= 1e-4 * (1.0 + e.abs())),
+            "the network returned bad values: {values:?}, burn gives {expected:?}"
+        );
+        let start = Instant::now();
+        let mut passes = 0u64;
+        while start.elapsed() < self.seconds {
+            inference.predict(&inputs, &mut values, &mut logits);
+            passes += 1;
         }
-        Ok(figures)
+        let seconds = start.elapsed().as_secs_f64();
+        let positions_per_s = (passes * batch as u64) as f64 / seconds;
+        Ok(InferenceFigure {
+            net: heads,
+            batch,
+            positions_per_s,
+            gflops: positions_per_s * flops as f64 / 1e9,
+            ms_per_batch: seconds * 1e3 / passes as f64,
+        })
     }
 
-    /// Training samples/s of `net` on `engine`, stepping on one minibatch of `batch` random
-    /// positions.
+    /// Training samples/s of `net` (with `heads`) on `engine`, stepping on one minibatch of
+    /// `batch` random positions (value targets ±0.5, uniform policy targets).
     fn training<G: Game>(
         &self,
         initial: &G,
-        net: &ValueNet,
+        (net, heads): (&PolicyValueNet, Heads),
         engine: &NetDevice,
         batch: usize,
     ) -> anyhow::Result<StepTimes> {
@@ -169,13 +207,24 @@ impl NnBench {
         let targets: Vec<f32> = (0..batch)
             .map(|i| if i % 2 == 0 { 0.5 } else { -0.5 })
             .collect();
-        let mut net_optimizer = NetOptimizer::new(
-            net.clone(),
-            AdamSettings::default(),
-            engine,
-            G::ENCODING.dims(),
-        );
-        let first = net_optimizer.step(&inputs, &targets);
+        let policies = vec![1.0 / G::NUM_ACTIONS as f32; batch * G::NUM_ACTIONS];
+        let (settings, shape) = (AdamSettings::default(), G::ENCODING.dims());
+        let mut trainer = match heads {
+            Heads::Value => BenchedTrainer::Value(NetOptimizer::new(
+                net.value.clone(),
+                settings,
+                engine,
+                shape,
+            )),
+            Heads::PolicyValue => BenchedTrainer::PolicyValue(PolicyValueTrainer::new(
+                net.clone(),
+                settings,
+                engine,
+                shape,
+            )),
+        };
+        let mut step = || trainer.step(&inputs, &policies, &targets);
+        let first = step();
         let start = Instant::now();
         let mut step_seconds = Vec::with_capacity(1 << 16);
         // Adam on one repeated minibatch may overshoot on a large network: the steps learn if
@@ -183,7 +232,7 @@ impl NnBench {
         let (mut lowest, mut finite) = (first, first.is_finite());
         while start.elapsed() < self.seconds {
             let step_start = Instant::now();
-            let loss = net_optimizer.step(&inputs, &targets);
+            let loss = step();
             step_seconds.push(step_start.elapsed().as_secs_f64());
             finite &= loss.is_finite();
             lowest = lowest.min(loss);
@@ -205,16 +254,72 @@ impl NnBench {
     }
 }
 
+/// The network a bench times, as the engine evaluates it.
+enum BenchedNet {
+    Value(InferenceNet),
+    PolicyValue(PolicyValueInference),
+}
+
+impl BenchedNet {
+    fn new(net: &PolicyValueNet, heads: Heads, shape: [usize; 3], device: &NetDevice) -> Self {
+        match heads {
+            Heads::Value => BenchedNet::Value(InferenceNet::new(net.value.clone(), shape, device)),
+            Heads::PolicyValue => {
+                BenchedNet::PolicyValue(PolicyValueInference::new(net.clone(), shape, device))
+            }
+        }
+    }
+
+    /// Values (and, for the policy-value network, logits) of the encoded `inputs`.
+    fn predict(&self, inputs: &[f32], values: &mut [f32], logits: &mut [f32]) {
+        match self {
+            BenchedNet::Value(net) => net.predict_into(inputs, values),
+            BenchedNet::PolicyValue(net) => net.predict_into(inputs, values, Some(logits)),
+        }
+    }
+}
+
+/// The network a bench trains.
+enum BenchedTrainer {
+    Value(NetOptimizer),
+    PolicyValue(PolicyValueTrainer),
+}
+
+impl BenchedTrainer {
+    /// One step; the loss it minimises (the policy-value network's: value plus policy).
+    fn step(&mut self, inputs: &[f32], policies: &[f32], targets: &[f32]) -> f32 {
+        match self {
+            BenchedTrainer::Value(trainer) => trainer.step(inputs, targets),
+            BenchedTrainer::PolicyValue(trainer) => {
+                let loss = trainer.step(inputs, policies, targets);
+                loss.value + loss.policy_cross_entropy
+            }
+        }
+    }
+}
+
 impl GameVisitor for NnBench {
     type Output = anyhow::Result<NnFigures>;
     fn visit<G: Game>(self, initial: G) -> Self::Output {
-        let net = ValueNet::new(&self.arch, G::ENCODING.dims(), true, &self.device.burn);
-        let inference = self.inference(&initial, &net)?;
+        let (shape, actions) = (G::ENCODING.dims(), G::NUM_ACTIONS);
+        let net = PolicyValueNet::new(&self.arch, shape, actions, &self.device.burn);
+        // Each batch is timed on both networks one after the other (and each training batch on
+        // each engine), so that the two are compared in the same seconds of a machine whose
+        // speed drifts; the lines are printed network by network.
+        let mut inference = Vec::new();
+        for &batch in &self.batches {
+            for &heads in &self.heads {
+                inference.push(self.inference(&initial, (&net, heads), batch)?);
+            }
+        }
+        inference.sort_by_key(|f| f.net == Heads::PolicyValue);
         let mut training = Vec::new();
         for (name, engine) in &self.engines {
             for &batch in &self.train_batches {
-                let times = self.training(&initial, &net, engine, batch)?;
-                training.push((name.clone(), batch, times));
+                for &heads in &self.heads {
+                    let times = self.training(&initial, (&net, heads), engine, batch)?;
+                    training.push((heads, name.clone(), batch, times));
+                }
             }
         }
         Ok(NnFigures {
@@ -332,6 +437,11 @@ pub fn run(args: NnArgs) -> anyhow::Result<ExitCode> {
         train_batches: args.train_batch.clone(),
         device: device.clone(),
         engines,
+        heads: if args.policy {
+            vec![Heads::Value, Heads::PolicyValue]
+        } else {
+            vec![Heads::Value]
+        },
         seconds,
     };
     let figures = args.game.visit(bench)?;
@@ -363,9 +473,10 @@ fn report(args: &NnArgs, figures: NnFigures, peak: Option<(f64, String)>) -> NnR
     let training = figures
         .training
         .into_iter()
-        .map(|(engine, batch, times)| {
+        .map(|(net, engine, batch, times)| {
             let gflops = times.samples_per_s * training_flops as f64 / 1e9;
             TrainingFigure {
+                net,
                 engine,
                 batch,
                 samples_per_s: times.samples_per_s,
@@ -390,6 +501,46 @@ fn report(args: &NnArgs, figures: NnFigures, peak: Option<(f64, String)>) -> NnR
     }
 }
 
+/// Each policy-value figure as a share of the value network's of the same batch (and engine):
+/// what the policy head costs.
+fn print_policy_shares(report: &NnReport) {
+    for f in report
+        .inference
+        .iter()
+        .filter(|f| f.net == Heads::PolicyValue)
+    {
+        let value = report
+            .inference
+            .iter()
+            .find(|v| v.net == Heads::Value && v.batch == f.batch);
+        if let Some(v) = value {
+            println!(
+                "  policy-value / value, inference batch {:>5}: {:.0} %",
+                f.batch,
+                100.0 * f.positions_per_s / v.positions_per_s
+            );
+        }
+    }
+    for t in report
+        .training
+        .iter()
+        .filter(|t| t.net == Heads::PolicyValue)
+    {
+        let value = report
+            .training
+            .iter()
+            .find(|v| v.net == Heads::Value && v.batch == t.batch && v.engine == t.engine);
+        if let Some(v) = value {
+            println!(
+                "  policy-value / value, training batch {:>4} on {}: {:.0} %",
+                t.batch,
+                t.engine,
+                100.0 * t.samples_per_s / v.samples_per_s
+            );
+        }
+    }
+}
+
 fn print_report(report: &NnReport, json: bool) -> anyhow::Result<ExitCode> {
     if json {
         println!("{}", serde_json::to_string(&report)?);
@@ -404,13 +555,18 @@ fn print_report(report: &NnReport, json: bool) -> anyhow::Result<ExitCode> {
     );
     for f in &report.inference {
         println!(
-            "  inference batch {:>5}: {:>10.0} positions/s {:>7.1} GFLOP/s {:>8.3} ms/batch",
-            f.batch, f.positions_per_s, f.gflops, f.ms_per_batch
+            "  {:>12} inference batch {:>5}: {:>10.0} positions/s {:>7.1} GFLOP/s {:>8.3} ms/batch",
+            f.net.name(),
+            f.batch,
+            f.positions_per_s,
+            f.gflops,
+            f.ms_per_batch,
         );
     }
     for t in &report.training {
         println!(
-            "  training batch {:>4} on {:>11}: {:>10.0} samples/s {:>7.1} GFLOP/s ({:.0} % of the matrix peak), median step {:.3} ms",
+            "  {:>12} training batch {:>4} on {:>11}: {:>10.0} samples/s {:>7.1} GFLOP/s ({:.0} % of the matrix peak), median step {:.3} ms",
+            t.net.name(),
             t.batch,
             t.engine,
             t.samples_per_s,
@@ -419,6 +575,7 @@ fn print_report(report: &NnReport, json: bool) -> anyhow::Result<ExitCode> {
             t.median_step_ms
         );
     }
+    print_policy_shares(report);
     if let (Some(peak), Some(of)) = (report.matrix_peak_gflops, &report.matrix_peak_of) {
         println!(
             "  matrix peak: {peak:.1} GFLOP/s ({of}); training counts {:.2} MFLOP per sample",

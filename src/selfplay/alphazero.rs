@@ -11,7 +11,6 @@
 
 use std::time::{Duration, Instant};
 
-use burn::prelude::Device;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
@@ -22,7 +21,7 @@ use crate::search::puct::{Leaf, PuctOptions, PuctTree, choose_by_visits, visit_d
 use crate::search::{Budget, SearchSpec};
 use crate::selfplay::run::periodic_eval::budget_text;
 use crate::value::policy_value_net::{PolicyValueLoss, PolicyValueNet, PolicyValueTrainer};
-use crate::value::{AdamSettings, Architecture};
+use crate::value::{AdamSettings, Architecture, NetDevice, PolicyValueInference};
 
 /// AlphaZero's training settings.
 #[derive(Clone, Debug, PartialEq)]
@@ -93,7 +92,9 @@ pub struct AlphaZeroTrainer<G: Game> {
     settings: AlphaZeroSettings,
     trainer: PolicyValueTrainer,
     net: PolicyValueNet,
-    device: Device,
+    /// `net` as self-play evaluates it (on `descent-cpu`, the direct CPU pass).
+    inference: PolicyValueInference,
+    device: NetDevice,
     window: Window,
     rng: Xoshiro256PlusPlus,
     progress: AlphaZeroProgress,
@@ -120,10 +121,14 @@ pub struct RoundReport {
 }
 
 impl<G: Game> AlphaZeroTrainer<G> {
-    /// A new network for `initial`'s game, trained on burn's `device`.
-    pub fn new(initial: &G, settings: AlphaZeroSettings, device: &Device) -> AlphaZeroTrainer<G> {
+    /// A new network for `initial`'s game, trained and evaluated on `device`'s engines.
+    pub fn new(
+        initial: &G,
+        settings: AlphaZeroSettings,
+        device: &NetDevice,
+    ) -> AlphaZeroTrainer<G> {
         let shape = G::ENCODING.dims();
-        let net = PolicyValueNet::new(&settings.architecture, shape, G::NUM_ACTIONS, device);
+        let net = PolicyValueNet::new(&settings.architecture, shape, G::NUM_ACTIONS, &device.burn);
         let trainer = PolicyValueTrainer::new(net.clone(), settings.adam, device, shape);
         let window = settings.window;
         AlphaZeroTrainer {
@@ -131,6 +136,7 @@ impl<G: Game> AlphaZeroTrainer<G> {
             rng: Xoshiro256PlusPlus::seed_from_u64(settings.seed),
             settings,
             trainer,
+            inference: PolicyValueInference::new(net.clone(), shape, device),
             net,
             device: device.clone(),
             window: Window::new(window),
@@ -145,7 +151,7 @@ impl<G: Game> AlphaZeroTrainer<G> {
     pub fn resume(
         initial: &G,
         settings: AlphaZeroSettings,
-        device: &Device,
+        device: &NetDevice,
         parts: ResumedParts,
     ) -> anyhow::Result<AlphaZeroTrainer<G>> {
         let ResumedParts {
@@ -162,6 +168,7 @@ impl<G: Game> AlphaZeroTrainer<G> {
             initial: initial.clone(),
             settings,
             trainer,
+            inference: PolicyValueInference::new(net.clone(), shape, device),
             net,
             device: device.clone(),
             window,
@@ -216,7 +223,7 @@ impl<G: Game> AlphaZeroTrainer<G> {
             })
             .collect();
         let actions = G::NUM_ACTIONS;
-        let mut inputs = Vec::new();
+        let (mut inputs, mut values, mut logits) = (Vec::new(), Vec::new(), Vec::new());
         let mut waiting = Vec::new();
         let mut added = 0;
         while !games.is_empty() {
@@ -234,12 +241,10 @@ impl<G: Game> AlphaZeroTrainer<G> {
             if waiting.is_empty() {
                 continue;
             }
-            let (values, logits) = self.net.predict(
-                inputs.clone(),
-                waiting.len(),
-                G::ENCODING.dims(),
-                &self.device,
-            );
+            values.resize(waiting.len(), 0.0);
+            logits.resize(waiting.len() * actions, 0.0);
+            self.inference
+                .predict_into(&inputs, &mut values, Some(&mut logits));
             for (k, &g) in waiting.iter().enumerate() {
                 let logits = &logits[k * actions..(k + 1) * actions];
                 games[g].tree.expand(values[k], logits, &mut self.rng);
@@ -316,6 +321,8 @@ impl<G: Game> AlphaZeroTrainer<G> {
             self.progress.steps += 1;
         }
         self.net = self.trainer.inference_net();
+        self.inference =
+            PolicyValueInference::new(self.net.clone(), G::ENCODING.dims(), &self.device);
     }
 }
 

@@ -30,8 +30,11 @@ use crate::search::mcts::{Mcts, MctsOptions, TreePolicy};
 use crate::search::puct::visit_distribution;
 use crate::search::{Budget, ConstantEvaluator, SearchSpec};
 use crate::selfplay::run::periodic_eval::budget_text;
+use crate::value::policy_value_loss::mean_losses;
 use crate::value::policy_value_net::{PolicyValueNet, PolicyValueTrainer, ValueLoss};
-use crate::value::{AdamSettings, Architecture, NetDevice, PolicyValueEvaluator};
+use crate::value::{
+    AdamSettings, Architecture, NetDevice, PolicyValueEvaluator, PolicyValueInference,
+};
 
 /// One position in this many is held out for early stopping.
 pub const VALIDATION_EVERY: usize = 10;
@@ -232,6 +235,9 @@ impl<G: Game> ExitTrainer<G> {
         let mut positions = vec![self.initial.clone(); games];
         let mut histories: Vec<Vec<G>> = vec![Vec::new(); games];
         let (mut inputs, mut actions, mut weights) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut values, mut logits) = (Vec::new(), Vec::new());
+        let apprentice =
+            PolicyValueInference::new(self.net.clone(), G::ENCODING.dims(), &self.device);
         loop {
             let playing: Vec<usize> = (0..games)
                 .filter(|&g| !positions[g].is_terminal())
@@ -245,12 +251,9 @@ impl<G: Game> ExitTrainer<G> {
                 positions[g]
                     .encode(&mut inputs[k * G::ENCODING.len()..(k + 1) * G::ENCODING.len()]);
             }
-            let (_, logits) = self.net.predict(
-                inputs.clone(),
-                playing.len(),
-                G::ENCODING.dims(),
-                &self.device.burn,
-            );
+            values.resize(playing.len(), 0.0);
+            logits.resize(playing.len() * G::NUM_ACTIONS, 0.0);
+            apprentice.predict_into(&inputs, &mut values, Some(&mut logits));
             for (k, &g) in playing.iter().enumerate() {
                 let logits = &logits[k * G::NUM_ACTIONS..(k + 1) * G::NUM_ACTIONS];
                 positions[g].legal_actions(&mut actions);
@@ -305,7 +308,7 @@ impl<G: Game> ExitTrainer<G> {
         let mut trainer = PolicyValueTrainer::new(
             fresh_net::<G>(&self.settings.architecture, &self.device.burn),
             self.settings.adam,
-            &self.device.burn,
+            &self.device,
             shape,
         );
         trainer.value_loss = kind;
@@ -324,7 +327,7 @@ impl<G: Game> ExitTrainer<G> {
                 self.progress.steps += 1;
             }
             let net = trainer.inference_net();
-            let loss = held_out_loss::<G>(&net, samples, &held_out, kind, &self.device.burn);
+            let loss = held_out_loss::<G>(&net, samples, &held_out, kind, &self.device);
             if loss < best.0 {
                 best = (loss, net);
                 since_best = 0;
@@ -403,22 +406,32 @@ fn fresh_net<G: Game>(architecture: &Architecture, device: &Device) -> PolicyVal
     PolicyValueNet::new(architecture, G::ENCODING.dims(), G::NUM_ACTIONS, device)
 }
 
+/// Held-out positions evaluated per network call.
+const HELD_OUT_BATCH: usize = 256;
+
 /// The mean loss of `net` on the samples `indices`: policy cross-entropy plus the value loss
-/// `kind` (the trainer's own loss, `PolicyValueNet::losses`).
+/// `kind` (the trainer's own loss), the network run on `device`'s inference engine.
 fn held_out_loss<G: Game>(
     net: &PolicyValueNet,
     samples: &std::collections::VecDeque<Sample>,
     indices: &[usize],
     kind: ValueLoss,
-    device: &Device,
+    device: &NetDevice,
 ) -> f64 {
-    if indices.is_empty() {
-        return 0.0;
-    }
+    let inference = PolicyValueInference::new(net.clone(), G::ENCODING.dims(), device);
     let mut batch = SampleBatch::default();
-    let held_out = batch.fill(indices.iter().map(|&i| &samples[i]));
-    let loss = net.losses(held_out, G::ENCODING.dims(), kind, device);
-    f64::from(loss.value) + f64::from(loss.policy_cross_entropy)
+    let (mut values, mut logits, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
+    let mut sum = 0.0;
+    for part in indices.chunks(HELD_OUT_BATCH) {
+        let (inputs, policies, outcomes) = batch.fill(part.iter().map(|&i| &samples[i]));
+        values.resize(part.len(), 0.0);
+        logits.resize(part.len() * G::NUM_ACTIONS, 0.0);
+        inference.predict_into(inputs, &mut values, Some(&mut logits));
+        let loss = mean_losses((&values, &logits), (outcomes, policies), kind, &mut scratch);
+        let mean = f64::from(loss.value) + f64::from(loss.policy_cross_entropy);
+        sum += mean * part.len() as f64;
+    }
+    sum / indices.len().max(1) as f64
 }
 
 #[cfg(test)]
@@ -509,7 +522,7 @@ mod tests {
                 &trainer.data.samples,
                 &indices,
                 ValueLoss::Off,
-                &device.burn,
+                &device,
             )
         };
         let entropy: f64 = trainer

@@ -1,4 +1,5 @@
-//! What a training step learns from: a minibatch of encoded positions and their targets, either
+//! What a training step learns from: a minibatch of encoded positions and their targets (values,
+//! and for a policy-value network policies), either
 //! held contiguously (`Minibatch`, `MinibatchRef`) or gathered where it lies (a replay buffer's
 //! pairs) by the threads of the step itself (`MinibatchSource`). Gathering inside the step keeps
 //! the step's threads busy from one step to the next: gathered on one thread between steps, the
@@ -11,7 +12,11 @@ use std::ops::Range;
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Minibatch {
     pub inputs: Vec<f32>,
+    /// Value targets (P0's view), one per position.
     pub targets: Vec<f32>,
+    /// Policy targets, a distribution over the action ids per position; empty for a value
+    /// network.
+    pub policies: Vec<f32>,
 }
 
 impl Minibatch {
@@ -19,21 +24,25 @@ impl Minibatch {
     pub fn clear(&mut self) {
         self.inputs.clear();
         self.targets.clear();
+        self.policies.clear();
     }
 
     pub fn as_ref(&self) -> MinibatchRef<'_> {
         MinibatchRef {
             inputs: &self.inputs,
             targets: &self.targets,
+            policies: &self.policies,
         }
     }
 }
 
-/// A minibatch held elsewhere: `targets.len()` encoded positions in `inputs`, contiguous.
+/// A minibatch held elsewhere: `targets.len()` encoded positions in `inputs`, contiguous, their
+/// value targets and (a policy-value network's) policy targets, as `Minibatch` holds them.
 #[derive(Clone, Copy, Debug)]
 pub struct MinibatchRef<'a> {
     pub inputs: &'a [f32],
     pub targets: &'a [f32],
+    pub policies: &'a [f32],
 }
 
 /// A minibatch a step reads a range of positions at a time, from any thread.
@@ -57,8 +66,10 @@ impl MinibatchSource for MinibatchRef<'_> {
 
     fn read<'a>(&'a self, range: Range<usize>, _: &'a mut Minibatch) -> MinibatchRef<'a> {
         let size = self.inputs.len() / self.targets.len().max(1);
+        let actions = self.policies.len() / self.targets.len().max(1);
         MinibatchRef {
             inputs: &self.inputs[range.start * size..range.end * size],
+            policies: &self.policies[range.start * actions..range.end * actions],
             targets: &self.targets[range],
         }
     }
@@ -73,6 +84,7 @@ mod tests {
         let batch = Minibatch {
             inputs: (0..12).map(|i| i as f32).collect(),
             targets: vec![0.5, -0.5, 1.0, 0.0],
+            policies: (0..8).map(|i| i as f32 / 10.0).collect(),
         };
         let source = batch.as_ref();
         assert_eq!(source.len(), 4);
@@ -80,6 +92,7 @@ mod tests {
         let part = source.read(1..3, &mut scratch);
         assert_eq!(part.inputs, &[3.0, 4.0, 5.0, 6.0, 7.0, 8.0]);
         assert_eq!(part.targets, &[-0.5, 1.0]);
+        assert_eq!(part.policies, &[0.2, 0.3, 0.4, 0.5]);
         assert!(scratch.inputs.is_empty(), "nothing copied");
     }
 }

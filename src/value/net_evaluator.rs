@@ -32,13 +32,18 @@ thread_local! {
     static ENCODED: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Encodes `positions` in this thread's reusable buffer and evaluates them with `net` at once.
-pub(super) fn evaluate_now<G: Game>(net: &InferenceNet, positions: &[G], values_p0: &mut [f32]) {
+/// Encodes `positions` in this thread's reusable buffer and hands the encoding to `read`.
+pub(super) fn with_encoded<G: Game, R>(positions: &[G], read: impl FnOnce(&[f32]) -> R) -> R {
     ENCODED.with(|buffer| {
         let mut inputs = buffer.borrow_mut();
         encode_batch_into(positions, &mut inputs);
-        net.predict_into(&inputs, values_p0);
-    });
+        read(&inputs)
+    })
+}
+
+/// Encodes `positions` in this thread's reusable buffer and evaluates them with `net` at once.
+pub(super) fn evaluate_now<G: Game>(net: &InferenceNet, positions: &[G], values_p0: &mut [f32]) {
+    with_encoded(positions, |inputs| net.predict_into(inputs, values_p0));
 }
 
 /// A network evaluating positions of game `G` (inference only).

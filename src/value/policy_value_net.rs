@@ -5,7 +5,8 @@
 //!
 //! `PolicyValueTrainer`: Adam on `(v − z)² − Σ_a π(a) log p(a) + λ Σ‖W‖²` (value MSE, policy
 //! cross-entropy over all action ids, the L2 penalty on every kernel as the value network's),
-//! on burn's autodiff.
+//! on the device's training engine as the value network's: on `descent-cpu` the direct CPU step
+//! (`CpuTrainer::with_policy`), elsewhere burn's autodiff (the reference it is tested against).
 
 use burn::nn::conv::{Conv2d, Conv2dConfig};
 use burn::nn::{Linear, LinearConfig};
@@ -14,6 +15,8 @@ use burn::prelude::*;
 use burn::tensor::activation::log_softmax;
 
 use super::architecture::Architecture;
+use super::device::NetDevice;
+use super::direct::cpu_training::CpuTrainer;
 use super::net_optimizer::{AdamSettings, new_optimizer};
 use super::network::{ValueNet, encoded_batch};
 
@@ -125,7 +128,7 @@ pub enum ValueLoss {
 }
 
 /// The smallest probability the value cross-entropy takes the log of.
-const VALUE_EPSILON: f32 = 1e-6;
+pub const VALUE_EPSILON: f32 = 1e-6;
 
 /// The mean losses of a batch's outputs — values `v` and policy `logits` — against outcomes
 /// `z` (P0's view) and policy targets `pi` (over every action id): the value loss `kind` and
@@ -187,46 +190,79 @@ impl PolicyValueNet {
     /// without a step): the value loss `kind` and the policy cross-entropy.
     pub fn losses(
         &self,
-        (inputs, policies, values): (&[f32], &[f32], &[f32]),
+        batch: (&[f32], &[f32], &[f32]),
         shape: [usize; 3],
         kind: ValueLoss,
         device: &Device,
     ) -> PolicyValueLoss {
-        let (x, z, pi) = batch_tensors(inputs, policies, values, shape, device);
-        let (v, logits) = self.forward(x);
-        let (value, cross_entropy) = mean_losses(v, logits, z, pi, kind);
+        let (value, cross_entropy) = self.loss_tensors(batch, shape, kind, device);
         PolicyValueLoss {
             value: scalar(&value),
             policy_cross_entropy: scalar(&cross_entropy),
         }
     }
+
+    /// The losses of `losses` as burn's one-element tensors (on an autodiff `device`, what the
+    /// gradients of the reference step are taken of).
+    pub fn loss_tensors(
+        &self,
+        (inputs, policies, values): (&[f32], &[f32], &[f32]),
+        shape: [usize; 3],
+        kind: ValueLoss,
+        device: &Device,
+    ) -> (Tensor<1>, Tensor<1>) {
+        let (x, z, pi) = batch_tensors(inputs, policies, values, shape, device);
+        let (v, logits) = self.forward(x);
+        mean_losses(v, logits, z, pi, kind)
+    }
 }
 
-/// A policy-value network being trained, with its Adam state (burn's autodiff).
+/// A policy-value network being trained, with its Adam state.
 pub struct PolicyValueTrainer {
-    model: PolicyValueNet,
-    optimizer: ModuleOptimizer,
-    settings: AdamSettings,
-    device: Device,
+    engine: Engine,
     shape: [usize; 3],
     /// How the value head learns (default MSE).
     pub value_loss: ValueLoss,
 }
 
+/// Who computes the step.
+enum Engine {
+    /// burn's autodiff and optimiser, on any backend.
+    Burn(Box<BurnStep>),
+    /// The direct CPU step, on device `descent-cpu`.
+    Direct(Box<CpuTrainer>),
+}
+
+/// The network on burn's autodiff device with burn's optimiser.
+struct BurnStep {
+    model: PolicyValueNet,
+    optimizer: ModuleOptimizer,
+    settings: AdamSettings,
+    device: Device,
+}
+
 impl PolicyValueTrainer {
-    /// Starts training `net` on `device`'s autodiff twin.
+    /// Starts training `net` on `device`: the direct CPU step where `device.direct_training`,
+    /// else burn on `device.burn`'s autodiff twin.
     pub fn new(
         net: PolicyValueNet,
         settings: AdamSettings,
-        device: &Device,
+        device: &NetDevice,
         shape: [usize; 3],
     ) -> PolicyValueTrainer {
-        let device = device.clone().autodiff();
+        let engine = if device.direct_training {
+            Engine::Direct(Box::new(CpuTrainer::with_policy(net, settings, shape)))
+        } else {
+            let device = device.burn.clone().autodiff();
+            Engine::Burn(Box::new(BurnStep {
+                model: net.fork(&device).train(),
+                optimizer: new_optimizer(&settings),
+                settings,
+                device,
+            }))
+        };
         PolicyValueTrainer {
-            model: net.fork(&device).train(),
-            optimizer: new_optimizer(&settings),
-            settings,
-            device,
+            engine,
             shape,
             value_loss: ValueLoss::Mse,
         }
@@ -236,9 +272,66 @@ impl PolicyValueTrainer {
     /// distributions over the action ids (`num_actions` each), `values` the outcomes (P0's
     /// view). Returns the losses before the step.
     pub fn step(&mut self, inputs: &[f32], policies: &[f32], values: &[f32]) -> PolicyValueLoss {
-        let (x, z, pi) = batch_tensors(inputs, policies, values, self.shape, &self.device);
+        match &mut self.engine {
+            Engine::Direct(trainer) => {
+                trainer.step_policy_value(inputs, policies, values, self.value_loss)
+            }
+            Engine::Burn(step) => step.step(inputs, policies, values, self.shape, self.value_loss),
+        }
+    }
+
+    /// A copy of the current weights for inference (on the plain device).
+    pub fn inference_net(&self) -> PolicyValueNet {
+        match &self.engine {
+            Engine::Direct(trainer) => trainer.inference_policy_value_net(),
+            Engine::Burn(step) => step.model.valid(),
+        }
+    }
+
+    /// Adam's state, to checkpoint (burn's optimiser-state format on either engine).
+    ///
+    /// # Errors
+    /// The state cannot be serialised.
+    pub fn optimizer_bytes(&self) -> anyhow::Result<Vec<u8>> {
+        match &self.engine {
+            Engine::Direct(trainer) => trainer.optimizer_bytes(),
+            Engine::Burn(step) => Ok(step
+                .optimizer
+                .into_bytes()
+                .map_err(|e| anyhow::anyhow!("cannot serialise the optimiser state: {e:?}"))?
+                .to_vec()),
+        }
+    }
+
+    /// Restores Adam's state saved by `optimizer_bytes` (by either engine).
+    ///
+    /// # Errors
+    /// Bytes that are not an optimiser state.
+    pub fn load_optimizer_bytes(&mut self, bytes: Vec<u8>) -> anyhow::Result<()> {
+        match &mut self.engine {
+            Engine::Direct(trainer) => trainer.load_optimizer_bytes(bytes),
+            Engine::Burn(step) => {
+                step.optimizer = new_optimizer(&step.settings)
+                    .from_bytes(burn::tensor::Bytes::from_bytes_vec(bytes))
+                    .map_err(|e| anyhow::anyhow!("not an optimiser state: {e:?}"))?;
+                Ok(())
+            }
+        }
+    }
+}
+
+impl BurnStep {
+    fn step(
+        &mut self,
+        inputs: &[f32],
+        policies: &[f32],
+        values: &[f32],
+        shape: [usize; 3],
+        kind: ValueLoss,
+    ) -> PolicyValueLoss {
+        let (x, z, pi) = batch_tensors(inputs, policies, values, shape, &self.device);
         let (v, logits) = self.model.forward(x);
-        let (value_loss, cross_entropy) = mean_losses(v, logits, z, pi, self.value_loss);
+        let (value_loss, cross_entropy) = mean_losses(v, logits, z, pi, kind);
         let loss = PolicyValueLoss {
             value: scalar(&value_loss),
             policy_cross_entropy: scalar(&cross_entropy),
@@ -253,39 +346,16 @@ impl PolicyValueTrainer {
             .step(self.settings.learning_rate, self.model.clone(), grads);
         loss
     }
-
-    /// A copy of the current weights for inference (on the plain device).
-    pub fn inference_net(&self) -> PolicyValueNet {
-        self.model.valid()
-    }
-
-    /// Adam's state, to checkpoint.
-    ///
-    /// # Errors
-    /// The state cannot be serialised.
-    pub fn optimizer_bytes(&self) -> anyhow::Result<Vec<u8>> {
-        Ok(self
-            .optimizer
-            .into_bytes()
-            .map_err(|e| anyhow::anyhow!("cannot serialise the optimiser state: {e:?}"))?
-            .to_vec())
-    }
-
-    /// Restores Adam's state saved by `optimizer_bytes`.
-    ///
-    /// # Errors
-    /// Bytes that are not an optimiser state.
-    pub fn load_optimizer_bytes(&mut self, bytes: Vec<u8>) -> anyhow::Result<()> {
-        self.optimizer = new_optimizer(&self.settings)
-            .from_bytes(burn::tensor::Bytes::from_bytes_vec(bytes))
-            .map_err(|e| anyhow::anyhow!("not an optimiser state: {e:?}"))?;
-        Ok(())
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Both training engines: burn's autodiff (the reference) and the direct CPU step.
+    fn engines() -> [NetDevice; 2] {
+        [NetDevice::burn(Device::flex()), NetDevice::cpu()]
+    }
 
     /// The value loss `kind` of values `v` and outcomes `z` (P0's view), by hand in f64: the
     /// oracle the tensor version is checked against.
@@ -308,6 +378,12 @@ mod tests {
     /// one position move the policy toward its target and the value toward its outcome.
     #[test]
     fn the_step_minimises_the_value_error_and_the_policy_cross_entropy() {
+        for engine in engines() {
+            the_step_minimises_the_value_error_and_the_policy_cross_entropy_on(&engine);
+        }
+    }
+
+    fn the_step_minimises_the_value_error_and_the_policy_cross_entropy_on(engine: &NetDevice) {
         let device = Device::flex();
         let architecture: Architecture = "resnet-b0c8-fc16".parse().unwrap();
         let shape = [2, 3, 3];
@@ -328,7 +404,7 @@ mod tests {
             l2: 0.0,
             ..AdamSettings::default()
         };
-        let mut trainer = PolicyValueTrainer::new(net, settings, &device, shape);
+        let mut trainer = PolicyValueTrainer::new(net, settings, engine, shape);
         let first = trainer.step(&inputs, &target, &[0.5]);
         assert!(
             (first.policy_cross_entropy - by_hand).abs() < 1e-4,
@@ -354,6 +430,12 @@ mod tests {
     /// and leaves the value where it was.
     #[test]
     fn the_value_cross_entropy_learns_the_outcome_and_off_leaves_the_value() {
+        for engine in engines() {
+            the_value_cross_entropy_learns_the_outcome_and_off_leaves_the_value_on(&engine);
+        }
+    }
+
+    fn the_value_cross_entropy_learns_the_outcome_and_off_leaves_the_value_on(engine: &NetDevice) {
         let device = Device::flex();
         let architecture: Architecture = "resnet-b0c8-fc16".parse().unwrap();
         let shape = [2, 3, 3];
@@ -366,7 +448,7 @@ mod tests {
             l2: 0.0,
             ..AdamSettings::default()
         };
-        let mut off = PolicyValueTrainer::new(net.clone(), settings, &device, shape);
+        let mut off = PolicyValueTrainer::new(net.clone(), settings, engine, shape);
         off.value_loss = ValueLoss::Off;
         for _ in 0..50 {
             assert_eq!(off.step(&inputs, &target, &[1.0]).value, 0.0);
@@ -374,7 +456,7 @@ mod tests {
         let (v_off, _) = off
             .inference_net()
             .predict(inputs.clone(), 1, shape, &device);
-        let mut trainer = PolicyValueTrainer::new(net, settings, &device, shape);
+        let mut trainer = PolicyValueTrainer::new(net, settings, engine, shape);
         trainer.value_loss = ValueLoss::CrossEntropy;
         let first = trainer.step(&inputs, &target, &[0.5]);
         let by_hand = value_loss(ValueLoss::CrossEntropy, &v0, &[0.5]) as f32;
@@ -401,6 +483,12 @@ mod tests {
     /// positions got the same policy, cross-entropy ≥ ln 2).
     #[test]
     fn the_policy_learns_through_a_negative_channel() {
+        for engine in engines() {
+            the_policy_learns_through_a_negative_channel_on(&engine);
+        }
+    }
+
+    fn the_policy_learns_through_a_negative_channel_on(engine: &NetDevice) {
         let device = Device::flex();
         let architecture: Architecture = "resnet-b0c8-fc16".parse().unwrap();
         let shape = [2, 3, 3];
@@ -418,7 +506,7 @@ mod tests {
             l2: 0.0,
             ..AdamSettings::default()
         };
-        let mut trainer = PolicyValueTrainer::new(net, settings, &device, shape);
+        let mut trainer = PolicyValueTrainer::new(net, settings, engine, shape);
         trainer.value_loss = ValueLoss::Off;
         let mut last = None;
         for _ in 0..300 {

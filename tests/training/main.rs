@@ -6,6 +6,7 @@
 mod common;
 
 mod alphazero;
+mod cpu_policy_value;
 mod cpu_training;
 mod distributed;
 mod exit;

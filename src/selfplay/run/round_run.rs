@@ -74,7 +74,7 @@ pub fn train_alphazero<G: Game>(
             match checkpoint {
                 Some(dir) => resume_alphazero(initial, dir, settings, alphazero, manifest, device),
                 None => {
-                    let trainer = AlphaZeroTrainer::new(initial, alphazero.clone(), &device.burn);
+                    let trainer = AlphaZeroTrainer::new(initial, alphazero.clone(), device);
                     Ok((trainer, new_state(settings)))
                 }
             }
@@ -439,7 +439,7 @@ fn resume_alphazero<G: Game>(
         rng: parts.state.learner_rng.clone(),
         progress: parts.progress,
     };
-    let trainer = AlphaZeroTrainer::resume(initial, alphazero.clone(), &device.burn, resumed)?;
+    let trainer = AlphaZeroTrainer::resume(initial, alphazero.clone(), device, resumed)?;
     Ok((trainer, parts.state))
 }
 

@@ -7,6 +7,10 @@
 //! Layout: activations are `[positions · cells, channels]` (channels last); a 3×3 'same'
 //! convolution is an im2col row per cell (`9 · channels`, zero where a tap falls off the board)
 //! times the packed kernel. The result equals `ValueNet::forward` up to float rounding (tested).
+//!
+//! A policy-value network's (`CpuNet::with_policy`) adds the policy head on the same trunk: the
+//! 1×1 convolution to one channel, then the dense layer from the board's cells to one logit per
+//! action id, as `PolicyValueNet::forward` (tested against it).
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -18,6 +22,7 @@ use burn::prelude::*;
 use super::board_layout::{board_taps, channels_last, im2col, sum_over_cells, take};
 use super::packed_matmul::{Activation, PackedMatrix};
 use crate::value::network::{SqueezeExcitation, ValueNet};
+use crate::value::policy_value_net::PolicyValueNet;
 
 struct SeLayer {
     squeeze: PackedMatrix,
@@ -30,7 +35,15 @@ struct Block {
     se: Option<SeLayer>,
 }
 
-/// A `ValueNet`'s weights laid out for a direct forward pass on the CPU.
+/// A policy-value network's policy head: the 1×1 convolution from the trunk's channels to one,
+/// then the dense layer from the board's cells (one value each) to the action ids' logits.
+struct PolicyHead {
+    conv: PackedMatrix,
+    dense: PackedMatrix,
+}
+
+/// A `ValueNet`'s weights (and a `PolicyValueNet`'s policy head) laid out for a direct forward
+/// pass on the CPU.
 pub struct CpuNet {
     planes: usize,
     cells: usize,
@@ -46,6 +59,7 @@ pub struct CpuNet {
     dense: Vec<PackedMatrix>,
     out: PackedMatrix,
     tanh_output: bool,
+    policy: Option<Box<PolicyHead>>,
 }
 
 /// Buffers of one thread's forward passes, grown on demand and kept.
@@ -57,6 +71,8 @@ struct Scratch {
     pooled: Vec<f32>,
     hidden: Vec<f32>,
     flat: [Vec<f32>; 2],
+    /// The policy head's one channel, per cell.
+    policy_cells: Vec<f32>,
 }
 
 thread_local! {
@@ -194,12 +210,50 @@ impl CpuNet {
             dense,
             out: pack_linear(&net.out, |row| row),
             tanh_output: net.tanh_output,
+            policy: None,
         }
+    }
+
+    /// Copies a policy-value network's weights, both heads, for inputs of shape
+    /// `[planes, rows, cols]`.
+    pub fn with_policy(net: &PolicyValueNet, shape: [usize; 3]) -> CpuNet {
+        let mut cpu_net = CpuNet::new(&net.value, shape);
+        let conv = pack_conv1x1(&net.policy_conv);
+        assert_eq!(
+            conv.outputs(),
+            1,
+            "the policy head's convolution has one filter"
+        );
+        // burn flattens the one channel's `[rows, cols]` in cell order: our rows as they are.
+        let dense = pack_linear(&net.policy_out, |row| row);
+        assert_eq!(dense.inputs(), cpu_net.cells, "a dense input per cell");
+        cpu_net.policy = Some(Box::new(PolicyHead { conv, dense }));
+        cpu_net
+    }
+
+    /// The number of action ids of the policy head (0 without one).
+    pub fn num_actions(&self) -> usize {
+        self.policy.as_ref().map_or(0, |p| p.dense.outputs())
     }
 
     /// Values (P0's view) of `values.len()` encoded positions laid out contiguously in
     /// `inputs` as `[batch, planes, rows, cols]`.
     pub fn predict_into(&self, inputs: &[f32], values: &mut [f32]) {
+        self.predict_heads(inputs, values, None);
+    }
+
+    /// Values (P0's view) and policy logits (`num_actions` per position, for the player to
+    /// move) of `values.len()` encoded positions, as `predict_into` lays them out.
+    ///
+    /// # Panics
+    /// A network without a policy head (`CpuNet::new`), or `logits` of another length.
+    pub fn predict_with_policy_into(&self, inputs: &[f32], values: &mut [f32], logits: &mut [f32]) {
+        assert!(self.policy.is_some(), "a value network has no policy head");
+        assert_eq!(logits.len(), values.len() * self.num_actions(), "logits");
+        self.predict_heads(inputs, values, Some(logits));
+    }
+
+    fn predict_heads(&self, inputs: &[f32], values: &mut [f32], logits: Option<&mut [f32]>) {
         let batch = values.len();
         assert_eq!(
             inputs.len(),
@@ -211,14 +265,20 @@ impl CpuNet {
         }
         let (_in_flight, split) = InFlight::enter();
         SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-            Ok(mut scratch) => self.forward(&mut scratch, inputs, values, split),
+            Ok(mut scratch) => self.forward(&mut scratch, inputs, (values, logits), split),
             // A pass nested in this thread's own (a rayon worker waiting on a split product
             // may run another task): fresh buffers for it.
-            Err(_) => self.forward(&mut Scratch::default(), inputs, values, split),
+            Err(_) => self.forward(&mut Scratch::default(), inputs, (values, logits), split),
         });
     }
 
-    fn forward(&self, scratch: &mut Scratch, inputs: &[f32], values: &mut [f32], split: bool) {
+    fn forward(
+        &self,
+        scratch: &mut Scratch,
+        inputs: &[f32],
+        (values, logits): (&mut [f32], Option<&mut [f32]>),
+        split: bool,
+    ) {
         let batch = values.len();
         let (planes, cells) = (self.planes, self.cells);
         let rows = batch * cells;
@@ -229,6 +289,7 @@ impl CpuNet {
             pooled,
             hidden,
             flat,
+            policy_cells,
         } = scratch;
         let input = take(input, rows * planes);
         channels_last(inputs, input, planes, cells);
@@ -283,6 +344,15 @@ impl CpuNet {
             None => take(features, board.len()).copy_from_slice(board),
         }
         self.dense_layers(features, spare, values, split);
+        if let (Some(policy), Some(logits)) = (&self.policy, logits) {
+            let per_cell = take(policy_cells, rows);
+            policy
+                .conv
+                .apply(board, rows, per_cell, Activation::Identity, split);
+            policy
+                .dense
+                .apply(per_cell, batch, logits, Activation::Identity, split);
+        }
     }
 
     /// The dense layers and the output on the features in `features` (one row per position),

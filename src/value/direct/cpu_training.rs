@@ -1,5 +1,6 @@
-//! `CpuTrainer`: the value network's training step written out for the CPU — forward pass,
-//! backward pass and Adam — beside `CpuNet`, the direct inference pass. A minibatch is cut into
+//! `CpuTrainer`: the training step of a value network — or of a policy-value network, both heads
+//! (`CpuTrainer::with_policy`) — written out for the CPU: forward pass, backward pass and Adam,
+//! beside `CpuNet`, the direct inference pass. A minibatch is cut into
 //! chunks of about `CHUNK` positions that run on rayon's threads, each with its own activations and
 //! gradients (kept between steps: no allocation once warm); then the chunks' gradients are summed
 //! in chunk order (the same result whatever the number of threads) and Adam steps, in one
@@ -8,10 +9,12 @@
 //!
 //! Parameters live in one flat vector laid out as the passes read them (`flat.rs`,
 //! `Parameter::working_order`) and keep burn's parameter ids; the trained network is a
-//! `ValueNet` again once converted back to burn's layouts (`inference_net`), and Adam's state is
+//! `ValueNet` (or `PolicyValueNet`) again once converted back to burn's layouts
+//! (`inference_net`, `inference_policy_value_net`), and Adam's state is
 //! burn's optimiser-state file: the same network and optimiser files as training on burn
-//! (`NetOptimizer` on a burn device), which stays the reference this engine is tested against
-//! (gradients and Adam steps on every architecture, tests/training/cpu_training.rs).
+//! (`NetOptimizer` or `PolicyValueTrainer` on a burn device), which stays the reference this
+//! engine is tested against (gradients and Adam steps on every architecture, both heads,
+//! tests/training/cpu_training.rs).
 
 mod adam;
 mod backward;
@@ -27,17 +30,25 @@ use multiversion::multiversion;
 use rayon::prelude::*;
 
 use self::adam::{Adam, StepFactors};
+use self::backward::Targets;
 use self::flat::FlatLayout;
 use self::pass::Chunk;
+pub use self::plan::TrainedNet;
 use self::plan::{Parameter, Plan, with_values};
 use crate::value::minibatch::{Minibatch, MinibatchRef, MinibatchSource};
 use crate::value::net_optimizer::AdamSettings;
 use crate::value::network::ValueNet;
+use crate::value::policy_value_net::{PolicyValueLoss, PolicyValueNet, ValueLoss};
 
 /// Each parameter's values in the trainer's order (each layer's weight, then its bias) and
 /// burn's layouts.
 pub fn parameter_values(net: &ValueNet) -> Vec<Vec<f32>> {
-    plan::read_parameters(net).1
+    plan::read_parameters(&TrainedNet::Value(Box::new(net.clone()))).1
+}
+
+/// `parameter_values` of a policy-value network: the value network's, then the policy head's.
+pub fn policy_value_parameter_values(net: &PolicyValueNet) -> Vec<Vec<f32>> {
+    plan::read_parameters(&TrainedNet::PolicyValue(Box::new(net.clone()))).1
 }
 
 /// Positions per chunk of a minibatch, about (a batch of 128: two chunks, one per core here).
@@ -71,8 +82,15 @@ pub struct CpuTrainer {
     /// Adam's factors for the step being taken, per parameter (scratch).
     factors: Vec<StepFactors>,
     /// The network as given (on the plain CPU device): its structure and parameter ids.
-    template: ValueNet,
+    template: TrainedNet,
     device: Device,
+}
+
+/// The batch's losses summed over its positions, as the chunks found them.
+#[derive(Clone, Copy, Debug, Default)]
+struct LossSums {
+    value: f64,
+    cross_entropy: f64,
 }
 
 /// Runs `op` on one of rayon's threads, so that a step wakes the pool once for its passes and
@@ -141,8 +159,23 @@ fn update_piece(
 impl CpuTrainer {
     /// Starts training `net`, for inputs of shape `[planes, rows, cols]`.
     pub fn new(net: ValueNet, settings: AdamSettings, shape: [usize; 3]) -> CpuTrainer {
+        CpuTrainer::for_net(TrainedNet::Value(Box::new(net)), settings, shape)
+    }
+
+    /// Starts training a policy-value network, both heads, for inputs of shape
+    /// `[planes, rows, cols]`.
+    pub fn with_policy(net: PolicyValueNet, settings: AdamSettings, shape: [usize; 3]) -> Self {
+        CpuTrainer::for_net(TrainedNet::PolicyValue(Box::new(net)), settings, shape)
+    }
+
+    fn for_net(net: TrainedNet, settings: AdamSettings, shape: [usize; 3]) -> CpuTrainer {
         let device = Device::flex();
-        let template = net.to_device(&device);
+        let template = match net {
+            TrainedNet::Value(net) => TrainedNet::Value(Box::new(net.to_device(&device))),
+            TrainedNet::PolicyValue(net) => {
+                TrainedNet::PolicyValue(Box::new(net.to_device(&device)))
+            }
+        };
         let (plan, parameters, burn_values) = Plan::new(&template, shape);
         let layout = FlatLayout::new(parameters.iter().map(Parameter::len));
         let mut values = vec![0.0; layout.len()];
@@ -169,19 +202,60 @@ impl CpuTrainer {
     /// `[batch, planes, rows, cols]`), on the MSE plus the kernels' L2 penalty; returns the MSE
     /// before the step.
     pub fn step(&mut self, inputs: &[f32], targets: &[f32]) -> f32 {
-        self.step_from(&self.checked(inputs, targets))
+        self.step_from(&self.checked(inputs, targets, &[]))
     }
 
-    /// `inputs` and `targets` as a minibatch, if `inputs` holds `targets.len()` encoded
-    /// positions.
-    fn checked<'a>(&self, inputs: &'a [f32], targets: &'a [f32]) -> MinibatchRef<'a> {
+    /// One Adam step of a policy-value network (`with_policy`) on `values.len()` encoded
+    /// positions: `policies` the target distributions over the action ids, `values` the
+    /// outcomes (P0's view), on the value loss `value_loss` plus the policy cross-entropy plus
+    /// the kernels' L2 penalty, as `PolicyValueTrainer` on burn. Returns the losses before the
+    /// step (means over the minibatch).
+    pub fn step_policy_value(
+        &mut self,
+        inputs: &[f32],
+        policies: &[f32],
+        values: &[f32],
+        value_loss: ValueLoss,
+    ) -> PolicyValueLoss {
+        let minibatch = self.checked(inputs, values, policies);
+        let batch = values.len().max(1) as f64;
+        let sums = in_pool(|| {
+            let (count, sums) = self.run_chunks(&minibatch, value_loss);
+            self.apply_gradients(count);
+            sums
+        });
+        PolicyValueLoss {
+            value: (sums.value / batch) as f32,
+            policy_cross_entropy: (sums.cross_entropy / batch) as f32,
+        }
+    }
+
+    /// `inputs`, `targets` and `policies` as a minibatch, if `inputs` holds `targets.len()`
+    /// encoded positions and `policies` a distribution over the action ids for each (none
+    /// for a value network).
+    fn checked<'a>(
+        &self,
+        inputs: &'a [f32],
+        targets: &'a [f32],
+        policies: &'a [f32],
+    ) -> MinibatchRef<'a> {
         let batch = targets.len();
         assert_eq!(
             inputs.len(),
             batch * self.plan.planes * self.plan.cells,
             "inputs are not {batch} encoded positions"
         );
-        MinibatchRef { inputs, targets }
+        let actions = self.plan.policy.map_or(0, |p| p.actions());
+        assert_eq!(
+            policies.len(),
+            batch * actions,
+            "policies are not {batch} distributions over {actions} action ids"
+        );
+        MinibatchRef {
+            inputs,
+            targets,
+            policies,
+        }
     }
 
     /// `step` on a minibatch each chunk's thread reads (or gathers) its own positions of.
@@ -190,19 +264,24 @@ impl CpuTrainer {
         if batch == 0 {
             return f32::NAN;
         }
-        let squared_error = in_pool(|| {
-            let (count, squared_error) = self.run_chunks(minibatch);
+        let sums = in_pool(|| {
+            let (count, sums) = self.run_chunks(minibatch, ValueLoss::Mse);
             self.apply_gradients(count);
-            squared_error
+            sums
         });
-        (squared_error / batch as f64) as f32
+        (sums.value / batch as f64) as f32
     }
 
     /// The forward and backward passes of the minibatch, chunk by chunk on rayon's threads;
-    /// returns how many chunks hold its gradients and the batch's Σ (value − target)².
-    fn run_chunks(&mut self, minibatch: &dyn MinibatchSource) -> (usize, f64) {
+    /// returns how many chunks hold its gradients and the batch's summed losses.
+    fn run_chunks(
+        &mut self,
+        minibatch: &dyn MinibatchSource,
+        value_loss: ValueLoss,
+    ) -> (usize, LossSums) {
         let batch = minibatch.len();
         let size = self.plan.planes * self.plan.cells;
+        let actions = self.plan.policy.map_or(0, |p| p.actions());
         let (count, len) = chunking(batch);
         self.make_chunks(count);
         let (plan, layout) = (&self.plan, &self.layout);
@@ -217,16 +296,26 @@ impl CpuTrainer {
                 let positions = minibatch.read(range.clone(), scratch);
                 assert!(
                     positions.targets.len() == range.len()
-                        && positions.inputs.len() == range.len() * size,
+                        && positions.inputs.len() == range.len() * size
+                        && positions.policies.len() == range.len() * actions,
                     "positions {range:?} of the minibatch are not {} encoded positions",
                     range.len()
                 );
+                let targets = Targets {
+                    values: positions.targets,
+                    policies: positions.policies,
+                    value_loss,
+                };
                 let mut grads = layout.view_mut(grads);
                 plan.forward(params, positions.inputs, range.len(), chunk);
-                plan.backward(params, positions.targets, batch, chunk, &mut grads);
+                plan.backward(params, &targets, batch, chunk, &mut grads);
             });
-        let squared_error = self.chunks[..count].iter().map(|c| c.squared_error).sum();
-        (count, squared_error)
+        let chunks = &self.chunks[..count];
+        let sums = LossSums {
+            value: chunks.iter().map(|c| c.value_loss).sum(),
+            cross_entropy: chunks.iter().map(|c| c.cross_entropy).sum(),
+        };
+        (count, sums)
     }
 
     /// At least `count` chunks, each with a gradient vector.
@@ -274,8 +363,20 @@ impl CpuTrainer {
     /// `read_parameters`' order and burn's layouts, computed as `step` computes it, without a
     /// step (for tests).
     pub fn gradients(&mut self, inputs: &[f32], targets: &[f32]) -> Vec<Vec<f32>> {
-        let minibatch = self.checked(inputs, targets);
-        let (count, _) = in_pool(|| self.run_chunks(&minibatch));
+        self.policy_value_gradients(inputs, &[], targets, ValueLoss::Mse)
+    }
+
+    /// The gradient of a policy-value network's loss (without the L2 penalty) for every
+    /// parameter, as `step_policy_value` computes it, without a step (for tests).
+    pub fn policy_value_gradients(
+        &mut self,
+        inputs: &[f32],
+        policies: &[f32],
+        values: &[f32],
+        value_loss: ValueLoss,
+    ) -> Vec<Vec<f32>> {
+        let minibatch = self.checked(inputs, values, policies);
+        let (count, _) = in_pool(|| self.run_chunks(&minibatch, value_loss));
         let (first, others) = self.chunk_grads[..count]
             .split_first_mut()
             .expect("a chunk");
@@ -311,8 +412,28 @@ impl CpuTrainer {
             .collect()
     }
 
-    /// A copy of the current weights for inference (on the plain CPU device).
+    /// A copy of the current weights for inference (on the plain CPU device): the network, or
+    /// a policy-value network's trunk and value head.
     pub fn inference_net(&self) -> ValueNet {
+        match self.trained_net() {
+            TrainedNet::Value(net) => *net,
+            TrainedNet::PolicyValue(net) => net.value,
+        }
+    }
+
+    /// A copy of a policy-value network's current weights, both heads (on the plain CPU
+    /// device).
+    ///
+    /// # Panics
+    /// A trainer of a value network (`new`).
+    pub fn inference_policy_value_net(&self) -> PolicyValueNet {
+        match self.trained_net() {
+            TrainedNet::PolicyValue(net) => *net,
+            TrainedNet::Value(_) => panic!("a value network's trainer has no policy head"),
+        }
+    }
+
+    fn trained_net(&self) -> TrainedNet {
         with_values(
             &self.template,
             &self.burn_layout(&self.values),

@@ -1,13 +1,27 @@
 //! The backward pass of a chunk, after `Plan::forward` on it: the gradient of the batch's mean
-//! squared error flows from the output back to the first convolution, leaving each parameter's
-//! gradient (summed over the chunk's positions) in `Chunk::grads`.
+//! loss — the value loss (MSE, ExIt's cross-entropy, or none) plus a policy head's cross-entropy
+//! — flows from the outputs back to the first convolution, leaving each parameter's gradient
+//! (summed over the chunk's positions) in `Chunk::grads`.
 
 use std::mem::swap;
 
 use super::flat::{Params, ParamsMut};
 use super::pass::{BlockCache, Chunk, affine_backward, bias_gradient, relu_backward};
-use super::plan::{Affine, BlockPlan, Plan};
+use super::plan::{Affine, BlockPlan, Plan, PolicyPlan};
 use crate::value::direct::board_layout::take;
+use crate::value::policy_value_loss::{softmax_cross_entropy_gradient, value_loss_and_slope};
+use crate::value::policy_value_net::ValueLoss;
+
+/// What a chunk's positions are trained toward.
+#[derive(Clone, Copy, Debug)]
+pub struct Targets<'a> {
+    /// Value targets (P0's view), one per position.
+    pub values: &'a [f32],
+    /// Policy targets, a distribution over the action ids per position (a policy-value
+    /// network's; else empty).
+    pub policies: &'a [f32],
+    pub value_loss: ValueLoss,
+}
 
 /// A residual block's gradient buffers.
 struct BlockScratch<'a> {
@@ -18,17 +32,19 @@ struct BlockScratch<'a> {
 }
 
 impl Plan {
-    /// Sets `grads` to the gradient of `Σ (value − target)² / batch` over the chunk's positions
-    /// (`targets`, one per position `forward` saw) and `chunk.squared_error` to the sum.
+    /// Sets `grads` to the gradient of the chunk's positions' losses (`targets`, one per
+    /// position `forward` saw) over `batch` — `Σ (value − target)² / batch` for the MSE, plus
+    /// the policy cross-entropy's `−Σ π log softmax(logits) / batch` — and `chunk.value_loss`
+    /// and `chunk.cross_entropy` to the sums.
     pub fn backward(
         &self,
         params: Params<'_>,
-        targets: &[f32],
+        targets: &Targets<'_>,
         batch: usize,
         chunk: &mut Chunk,
         grads: &mut ParamsMut<'_>,
     ) {
-        let positions = targets.len();
+        let positions = targets.values.len();
         let rows = positions * self.cells;
         let Chunk {
             boards,
@@ -38,6 +54,9 @@ impl Plan {
             head_cells,
             layers,
             values,
+            policy_cells,
+            logits,
+            grad_policy,
             grad_boards,
             grad_residual,
             grad_hidden,
@@ -45,10 +64,11 @@ impl Plan {
             grad_se,
             grad_layers,
             grad_features,
-            squared_error,
+            value_loss,
+            cross_entropy,
         } = chunk;
         let [grad_output, spare] = grad_layers;
-        *squared_error = self.output_gradient(
+        *value_loss = self.output_gradient(
             &values[..positions],
             targets,
             batch,
@@ -82,6 +102,18 @@ impl Plan {
                 self.dense_backward(params, grads, board, layers, dense, grad, positions);
             }
         }
+        *cross_entropy = match &self.policy {
+            Some(policy) => self.policy_backward(
+                policy,
+                (params, grads),
+                (board, policy_cells, logits),
+                targets.policies,
+                batch,
+                grad_policy,
+                &mut grad_board[..rows * filters],
+            ),
+            None => 0.0,
+        };
         for (j, block) in self.blocks.iter().enumerate().rev() {
             let k = self.convs.len() + j;
             let scratch = BlockScratch {
@@ -191,23 +223,77 @@ impl Plan {
         }
     }
 
-    /// The gradient of `Σ (value − target)² / batch` with respect to each output before its
-    /// tanh, into `grad`; returns `Σ (value − target)²`.
+    /// The gradient of the value loss summed over the chunk, over `batch`, with respect to each
+    /// output before its tanh, into `grad`; returns the sum of the losses.
     fn output_gradient(
         &self,
         values: &[f32],
-        targets: &[f32],
+        targets: &Targets<'_>,
         batch: usize,
         grad: &mut [f32],
     ) -> f64 {
-        let mut squared_error = 0.0;
-        for ((g, &v), &t) in grad.iter_mut().zip(values).zip(targets) {
-            let error = v - t;
-            squared_error += (error as f64).powi(2);
-            let slope = if self.tanh_output { 1.0 - v * v } else { 1.0 };
-            *g = 2.0 * error / batch as f32 * slope;
+        let mut sum = 0.0;
+        for ((g, &v), &t) in grad.iter_mut().zip(values).zip(targets.values) {
+            let (loss, slope) = value_loss_and_slope(targets.value_loss, v, t);
+            sum += loss;
+            let tanh_slope = if self.tanh_output { 1.0 - v * v } else { 1.0 };
+            *g = slope / batch as f32 * tanh_slope;
         }
-        squared_error
+        sum
+    }
+
+    /// Back through the policy head from its cross-entropy against `policies`: the head's
+    /// gradients into `grads`, the board's added to `grad_board`; returns the chunk's summed
+    /// cross-entropy.
+    #[allow(clippy::too_many_arguments)]
+    fn policy_backward(
+        &self,
+        policy: &PolicyPlan,
+        (params, grads): (Params<'_>, &mut ParamsMut<'_>),
+        (board, policy_cells, logits): (&[f32], &[f32], &[f32]),
+        policies: &[f32],
+        batch: usize,
+        [grad_logits, grad_cells, grad_through]: &mut [Vec<f32>; 3],
+        grad_board: &mut [f32],
+    ) -> f64 {
+        let actions = policy.actions();
+        let positions = policies.len() / actions;
+        let rows = positions * self.cells;
+        let grad_logits = take(grad_logits, positions * actions);
+        let cross_entropy = softmax_cross_entropy_gradient(
+            &logits[..positions * actions],
+            policies,
+            actions,
+            batch,
+            grad_logits,
+        );
+        let grad_cells = take(grad_cells, rows);
+        let dense_input = &policy_cells[..rows];
+        let into_cells = Some(&mut grad_cells[..]);
+        affine_backward(
+            &policy.dense,
+            params,
+            grads,
+            dense_input,
+            grad_logits,
+            positions,
+            into_cells,
+        );
+        let grad_through = take(grad_through, grad_board.len());
+        affine_backward(
+            &policy.conv,
+            params,
+            grads,
+            board,
+            grad_cells,
+            rows,
+            Some(grad_through),
+        );
+        grad_board
+            .iter_mut()
+            .zip(grad_through.iter())
+            .for_each(|(g, &p)| *g += p);
+        cross_entropy
     }
 
     /// Back through the output and the dense layers, from the output's gradient (in the first

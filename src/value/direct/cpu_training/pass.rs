@@ -1,6 +1,6 @@
 //! One chunk of a minibatch forward through the network, keeping what the backward pass needs,
-//! then back: the gradient of the chunk's share of the batch's mean squared error with respect to
-//! every parameter. Boards are channels-last rows (`[positions · cells, channels]`), a 3×3
+//! then back: the gradient of the chunk's share of the batch's mean loss (the value loss, and a
+//! policy-value network's policy cross-entropy) with respect to every parameter. Boards are channels-last rows (`[positions · cells, channels]`), a 3×3
 //! convolution a product on its zero-padded input read in place (`implicit_conv`) or, where
 //! that does not run, on im2col rows; buffers live in the `Chunk` and are reused step after
 //! step.
@@ -49,6 +49,11 @@ pub struct Chunk {
     pub(super) layers: Vec<Vec<f32>>,
     /// The network's outputs.
     pub(super) values: Vec<f32>,
+    /// The policy head's one channel per cell, and its logits per position.
+    pub(super) policy_cells: Vec<f32>,
+    pub(super) logits: Vec<f32>,
+    /// The policy head's gradients: of the logits, of its channel, of the board through it.
+    pub(super) grad_policy: [Vec<f32>; 3],
     pub(super) grad_boards: [Vec<f32>; 2],
     pub(super) grad_residual: Vec<f32>,
     pub(super) grad_hidden: Vec<f32>,
@@ -58,8 +63,10 @@ pub struct Chunk {
     pub(super) grad_se: [Vec<f32>; 3],
     pub(super) grad_layers: [Vec<f32>; 2],
     pub(super) grad_features: Vec<f32>,
-    /// Σ (value − target)² over this chunk's positions.
-    pub squared_error: f64,
+    /// The value loss summed over this chunk's positions (Σ (value − target)² for the MSE).
+    pub value_loss: f64,
+    /// The policy cross-entropy summed over this chunk's positions (0 for a value network).
+    pub cross_entropy: f64,
 }
 
 /// `out = x · W + b` on `rows` rows, then ReLU if `relu`.
@@ -253,6 +260,12 @@ impl Plan {
         affine(&self.out, params, x, positions, values, false);
         if self.tanh_output {
             values.iter_mut().for_each(|v| *v = v.tanh());
+        }
+        if let Some(policy) = &self.policy {
+            let per_cell = take(&mut chunk.policy_cells, rows);
+            affine(&policy.conv, params, board, rows, per_cell, false);
+            let logits = take(&mut chunk.logits, positions * policy.actions());
+            affine(&policy.dense, params, per_cell, positions, logits, false);
         }
     }
 

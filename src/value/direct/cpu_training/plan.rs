@@ -1,6 +1,7 @@
-//! What the direct training step computes, read off a `ValueNet`: its layers as affine maps on
-//! channels-last rows, and its parameters as flat vectors in burn's own layouts (so Adam's state
-//! and the trained network go back to burn without any reordering).
+//! What the direct training step computes, read off a `ValueNet` or a `PolicyValueNet`
+//! (`TrainedNet`): its layers as affine maps on channels-last rows, and its parameters as flat
+//! vectors in burn's own layouts (so Adam's state and the trained network go back to burn without
+//! any reordering).
 
 use burn::module::{Param, ParamId};
 use burn::nn::Linear;
@@ -12,6 +13,25 @@ use super::matmul::Strides;
 use crate::value::direct::board_layout::board_taps;
 use crate::value::direct::cpu_net::values;
 use crate::value::network::ValueNet;
+use crate::value::policy_value_net::PolicyValueNet;
+
+/// The network a `CpuTrainer` trains.
+#[derive(Clone, Debug)]
+pub enum TrainedNet {
+    Value(Box<ValueNet>),
+    /// A value network with AlphaZero's (and ExIt's) policy head.
+    PolicyValue(Box<PolicyValueNet>),
+}
+
+impl TrainedNet {
+    /// The value network, or the policy-value network's trunk and value head.
+    pub fn value(&self) -> &ValueNet {
+        match self {
+            TrainedNet::Value(net) => net,
+            TrainedNet::PolicyValue(net) => &net.value,
+        }
+    }
+}
 
 /// A layer's product: input rows of `inputs` values times a weight matrix `[inputs, outputs]`,
 /// read through `strides` from the parameter's working layout, plus a bias of `outputs`. A 3×3
@@ -61,6 +81,23 @@ pub struct Plan {
     pub dense: Vec<Affine>,
     pub out: Affine,
     pub tanh_output: bool,
+    /// A policy-value network's policy head.
+    pub policy: Option<PolicyPlan>,
+}
+
+/// The policy head: a 1×1 convolution from the trunk's channels to one, then a dense layer
+/// from the board's cells (that one channel, in cell order as burn flattens it) to the logits.
+#[derive(Clone, Copy, Debug)]
+pub struct PolicyPlan {
+    pub conv: Affine,
+    pub dense: Affine,
+}
+
+impl PolicyPlan {
+    /// The number of action ids (logits per position).
+    pub fn actions(&self) -> usize {
+        self.dense.outputs
+    }
 }
 
 /// A trainable tensor: its identity (which keys Adam's state), burn's shape, whether the L2
@@ -141,8 +178,26 @@ enum LayerMut<'a> {
 }
 
 /// Every layer in the canonical order: plain convolutions, then each block's c1, c2, squeeze,
-/// excite, then the head, the dense layers and the output.
-fn layers_mut(net: &mut ValueNet) -> Vec<LayerMut<'_>> {
+/// excite, then the head, the dense layers and the output; then a policy head's convolution and
+/// dense layer.
+fn layers_mut(net: &mut TrainedNet) -> Vec<LayerMut<'_>> {
+    match net {
+        TrainedNet::Value(net) => value_layers_mut(net),
+        TrainedNet::PolicyValue(net) => {
+            let PolicyValueNet {
+                value,
+                policy_conv,
+                policy_out,
+            } = &mut **net;
+            let mut layers = value_layers_mut(value);
+            layers.extend([LayerMut::Conv(policy_conv), LayerMut::Linear(policy_out)]);
+            layers
+        }
+    }
+}
+
+/// A value network's layers in the canonical order.
+fn value_layers_mut(net: &mut ValueNet) -> Vec<LayerMut<'_>> {
     let mut layers: Vec<LayerMut<'_>> = net.convs.iter_mut().map(LayerMut::Conv).collect();
     for block in &mut net.blocks {
         layers.extend([LayerMut::Conv(&mut block.c1), LayerMut::Conv(&mut block.c2)]);
@@ -164,8 +219,7 @@ fn flat<const D: usize>(param: &Param<Tensor<D>>) -> Vec<f32> {
 }
 
 fn bias_of(bias: &Option<Param<Tensor<1>>>) -> &Param<Tensor<1>> {
-    bias.as_ref()
-        .expect("the value network's layers all have biases")
+    bias.as_ref().expect("the network's layers all have biases")
 }
 
 /// Appends `param` to the parameter list and its values to `values`.
@@ -186,7 +240,7 @@ fn push<const D: usize>(
 
 /// The parameters of `net` in the canonical order (each layer's weight, then its bias), their
 /// values, and each layer's affine map.
-pub fn read_parameters(net: &ValueNet) -> (Vec<Parameter>, Vec<Vec<f32>>, Vec<Affine>) {
+pub fn read_parameters(net: &TrainedNet) -> (Vec<Parameter>, Vec<Vec<f32>>, Vec<Affine>) {
     let mut net = net.clone();
     let (mut parameters, mut values, mut affines) = (Vec::new(), Vec::new(), Vec::new());
     for layer in layers_mut(&mut net) {
@@ -244,7 +298,7 @@ fn replaced<const D: usize>(
 
 /// A copy of `template` (on `device`) holding `values` (in `read_parameters`' order), every
 /// parameter keeping its identity.
-pub fn with_values(template: &ValueNet, values: &[Vec<f32>], device: &Device) -> ValueNet {
+pub fn with_values(template: &TrainedNet, values: &[Vec<f32>], device: &Device) -> TrainedNet {
     let mut net = template.clone();
     let mut values = values.iter();
     let mut next = || values.next().expect("a value for every parameter");
@@ -265,13 +319,14 @@ pub fn with_values(template: &ValueNet, values: &[Vec<f32>], device: &Device) ->
 }
 
 impl Plan {
-    /// The plan of `net` for inputs of shape `[planes, rows, cols]`, and its parameters and
-    /// their values.
+    /// The plan of `trained` for inputs of shape `[planes, rows, cols]`, and its parameters
+    /// and their values.
     pub fn new(
-        net: &ValueNet,
+        trained: &TrainedNet,
         [planes, rows, cols]: [usize; 3],
     ) -> (Plan, Vec<Parameter>, Vec<Vec<f32>>) {
-        let (parameters, values, affines) = read_parameters(net);
+        let (parameters, values, affines) = read_parameters(trained);
+        let net = trained.value();
         let mut affines = affines.into_iter();
         let mut next = || affines.next().expect("an affine map per layer");
         let convs: Vec<Affine> = net.convs.iter().map(|_| next()).collect();
@@ -287,6 +342,13 @@ impl Plan {
         let head = net.head.as_ref().map(|_| next());
         let dense: Vec<Affine> = net.dense.iter().map(|_| next()).collect();
         let out = next();
+        let policy = match trained {
+            TrainedNet::Value(_) => None,
+            TrainedNet::PolicyValue(_) => Some(PolicyPlan {
+                conv: next(),
+                dense: next(),
+            }),
+        };
         assert_eq!(
             convs[0].inputs,
             9 * planes,
@@ -318,6 +380,7 @@ impl Plan {
             dense,
             out,
             tanh_output: net.tanh_output,
+            policy,
         };
         (plan, parameters, values)
     }
