@@ -10,7 +10,8 @@ use super::agent_spec::AgentSpec;
 use super::model::load_model;
 use crate::games::{Action, Game};
 use crate::search::{
-    Budget, Evaluator, KeepForLearning, ScoreEvaluator, SearchRng, Searcher, TerminalEval,
+    Budget, Evaluator, KeepForLearning, ScoreEvaluator, SearchRng, SearchSpec, Searcher,
+    TerminalEval, TreePolicy,
 };
 use crate::value::saved_net::LoadedNet;
 use crate::value::{NetDevice, NetEvaluator, PolicyValueEvaluator};
@@ -101,11 +102,15 @@ impl<G: Game> AgentFactory<G> {
                         Arc::new(PolicyValueEvaluator::<G>::new(*net, device))
                     }
                 };
+                let (spec, origin) = match model.value_trained {
+                    true => (spec, model.origin),
+                    false => without_value_weight(spec, model.origin),
+                };
                 Ok(Self::with_evaluator(
                     spec,
                     evaluator,
                     model.terminal_eval,
-                    model.origin,
+                    origin,
                 ))
             }
         }
@@ -142,6 +147,20 @@ impl<G: Game> AgentFactory<G> {
             evaluator: self.evaluator.clone(),
         })
     }
+}
+
+/// `spec` for a network whose value head was never trained (ExIt's before its value joined):
+/// the ExIt expert's value weight `w_v` set to 0, as the run itself played it, and the origin
+/// saying so. Other searches are left as asked.
+fn without_value_weight(mut spec: AgentSpec, origin: String) -> (AgentSpec, String) {
+    if let SearchSpec::Mcts { options, .. } = &mut spec.search
+        && let TreePolicy::Exit { w_v, .. } = &mut options.tree_policy
+        && *w_v != 0.0
+    {
+        *w_v = 0.0;
+        return (spec, format!("{origin} (value head untrained: w_v = 0)"));
+    }
+    (spec, origin)
 }
 
 /// An agent: a searcher, its budget per move and the shared evaluator.

@@ -21,6 +21,9 @@ use crate::value::saved_net::{
 pub struct LoadedModel {
     pub net: LoadedNet,
     pub terminal_eval: TerminalEval,
+    /// Whether its value head was trained (`NetManifest::value_is_trained`; an untrained
+    /// network asked for as such counts as trained: it is what was asked for).
+    pub value_trained: bool,
     /// Where it came from, for reports.
     pub origin: String,
 }
@@ -68,6 +71,7 @@ pub fn load_model<G: Game>(
                 .map(|()| LoadedNet::Value(ValueNet::new(architecture, shape, true, device)))
                 .map_err(|e| anyhow::anyhow!("arch={architecture}: {}", e.message))?,
             terminal_eval: TerminalEval::Classic,
+            value_trained: true,
             origin: format!("untrained {architecture}"),
         }),
         ModelSource::Path(path) if is_export_path(path) => {
@@ -78,6 +82,7 @@ pub fn load_model<G: Game>(
                     .net
                     .search_terminal_eval()
                     .with_context(|| path.display().to_string())?,
+                value_trained: manifest.net.value_is_trained(),
                 origin: path.display().to_string(),
             })
         }
@@ -104,6 +109,7 @@ pub fn load_model<G: Game>(
                 terminal_eval: expected
                     .search_terminal_eval()
                     .with_context(|| base.display().to_string())?,
+                value_trained: found.value_is_trained(),
                 origin: base.display().to_string(),
             })
         }

@@ -49,6 +49,11 @@ pub struct NetManifest {
     /// absent for a value network. Searches other than PUCT use its value head alone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub policy_actions: Option<usize>,
+    /// Whether the value head was trained: `false` for ExIt's networks before its value joins
+    /// (`value_from`), whose value head is as initialised; `true` for every other network a
+    /// policy-value run saves. Absent in value networks and older files: trained.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value_head_trained: Option<bool>,
 }
 
 const FORMAT: &str = "descent-value-net";
@@ -72,7 +77,13 @@ impl NetManifest {
             weights_sha256: None,
             net_version: None,
             policy_actions: None,
+            value_head_trained: None,
         }
+    }
+
+    /// Whether the network's value head was trained (`value_head_trained`, absent: yes).
+    pub fn value_is_trained(&self) -> bool {
+        self.value_head_trained != Some(false)
     }
 
     /// The terminal evaluation to search with alongside this network.

@@ -10,7 +10,7 @@ use descent::selfplay::{RunDir, SilentObserver, train};
 const YAML: &str = "game: tic_tac_toe\nrecipe: exit\nnetwork: {architecture: resnet-b0c8-fc16}\n\
     exit: {expert_iterations: 40, warm_start_games: 8, games_per_phase: 8, batch_size: 16, \
     patience: 2, max_epochs: 4, value_from: 0.5}\n\
-    run: {max_games: 32}\ncheckpoint: {every_games: 8}\n\
+    run: {max_games: 32}\ncheckpoint: {every_games: 8, keep_nets: true}\n\
     evaluation: {every_games: 16, games: 2, iterations_per_move: 20}\n";
 
 fn json_lines(root: &std::path::Path, kind: &str) -> Vec<serde_json::Value> {
@@ -63,6 +63,7 @@ fn an_exit_run_warm_starts_switches_the_value_on_resumes_and_plays_as_an_agent()
     );
     assert!(players[1].ends_with("w_v=0.75"), "{players:?}");
     assert!(!root.join("latest").join("optimizer.bpk").exists());
+    the_kept_nets_say_whether_their_value_was_trained(&root);
 
     // A resume with four times the budget: the value stays on though 32 / 128 < value_from.
     let mut settings = config.validate().unwrap();
@@ -94,4 +95,42 @@ fn an_exit_run_without_a_budget_is_refused() {
     let error = train_new_run(&yaml, &root).1.unwrap_err().to_string();
     assert!(error.contains("run.max_time or run.max_games"), "{error}");
     assert!(!root.join("metrics.jsonl").exists());
+}
+
+/// The networks kept at 8 and 16 games (the value off) say their value head was not trained and
+/// play the expert with w_v = 0 whatever the agent asks, as the run's own evaluations did; those
+/// of 24 and 32 games (the value on) play the w_v asked for.
+fn the_kept_nets_say_whether_their_value_was_trained(root: &std::path::Path) {
+    use descent::arena::AgentFactory;
+    use descent::games::TicTacToe;
+    use descent::search::{SearchSpec, TreePolicy};
+    use descent::value::NetDevice;
+    let run_dir = RunDir::open(root).unwrap();
+    let kept = run_dir.kept_nets().unwrap();
+    let games: Vec<u64> = kept.iter().map(|(g, _)| *g).collect();
+    assert_eq!(games, [8, 16, 24, 32]);
+    for (games, base) in kept {
+        let manifest: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(base.with_extension("json")).unwrap())
+                .unwrap();
+        let trained = games > 16;
+        assert_eq!(manifest["value_head_trained"], trained, "{games} games");
+        let spec = format!("exit:model={},iters=20,w_v=0.75", base.display())
+            .parse()
+            .unwrap();
+        let agent = AgentFactory::<TicTacToe>::new(spec, "tic_tac_toe", &NetDevice::cpu()).unwrap();
+        let SearchSpec::Mcts { options, .. } = &agent.spec.search else {
+            panic!("{:?}", agent.spec.search)
+        };
+        let TreePolicy::Exit { w_v, .. } = options.tree_policy else {
+            panic!("{options:?}")
+        };
+        assert_eq!(w_v, if trained { 0.75 } else { 0.0 }, "{games} games");
+        assert_eq!(
+            agent
+                .model_origin
+                .ends_with("(value head untrained: w_v = 0)"),
+            !trained
+        );
+    }
 }

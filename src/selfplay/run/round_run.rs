@@ -314,6 +314,7 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
             .to_bytes(G::ENCODING.len(), G::NUM_ACTIONS);
         let manifest = NetManifest {
             net_version: Some(self.state.games),
+            value_head_trained: Some(self.trainer.value_on()),
             ..self.manifest.clone()
         };
         let net = self.trainer.net();
