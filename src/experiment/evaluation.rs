@@ -1,14 +1,18 @@
 //! The evaluation half of the protocol (paper section 3.3):
 //! - **curves**: at every stage, the network of variant c (repetition r) plays the final
 //!   network of every variant c' of the same repetition (c' = c included), both colours; the
-//!   point of c at that stage is its score over those games, pooled over the repetitions;
+//!   point of c at that stage is the mean over the repetitions of each repetition's score over
+//!   those games (the paper's §8.5), with the percentile bootstrap 95 % interval of that mean
+//!   (`arena::bootstrap`) widened to hold the Wilson interval of all its games pooled: the
+//!   bootstrap sees the spread between repetitions, Wilson the noise of the games, which a
+//!   handful of repetitions cannot show (one repetition would give a point-sized bootstrap);
 //! - **final table**: the final networks of all variants and repetitions play all-play-all;
 //!   the score of c against c' pools every pairing of their networks, and c's overall score
 //!   pools all of them, its own other repetitions included (as the paper's Table 3 does).
 //!
 //! - **baseline curves** (when `evaluation.baseline` is set): every stage network against a
 //!   player without a network, both colours (the paper's §8.5: win rate − loss rate against base
-//!   MCTS over training time), pooled over the repetitions.
+//!   MCTS over training time, which is 2 · score − 1), their points as the curves'.
 //!
 //! Every network plays through its variant's player (`agent:`, default the experiment's
 //! `evaluation.agent`, depth-1 minimax). Scores count a draw as half a win.
@@ -22,6 +26,7 @@ use serde::Serialize;
 
 use super::config::{ExperimentPlan, agent_with_model};
 use super::runs::RunNets;
+use crate::arena::bootstrap;
 use crate::arena::match_play::game_seed;
 use crate::arena::tournament::play_tournament;
 use crate::arena::{AgentFactory, MatchReport, ResultSummary, TournamentReport, play_match};
@@ -38,6 +43,15 @@ pub struct CurvePoint {
     pub train_seconds: f64,
     /// Mean self-play games learned by the stage's networks.
     pub mean_games: f64,
+    /// Each repetition's score at this stage (its network's games), by repetition.
+    pub repetition_scores: Vec<f64>,
+    /// The point: the mean of `repetition_scores`.
+    pub mean_score: f64,
+    /// Its 95 % interval: the percentile bootstrap of the mean over the repetitions
+    /// (`bootstrap::RESAMPLES` resamples), widened to hold `summary.score_ci95` (Wilson's on
+    /// the pooled games).
+    pub mean_score_ci95: [f64; 2],
+    /// Every repetition's games pooled.
     #[serde(flatten)]
     pub summary: ResultSummary,
 }
@@ -358,13 +372,23 @@ fn pool_curves(plan: &ExperimentPlan, runs: &[RunNets], matches: &[StageMatch]) 
     for (v, variant) in plan.variants.iter().enumerate() {
         for stage in 1..=plan.stages() {
             let mut wdl = [0u64; 3];
+            let mut by_repeat = std::collections::BTreeMap::<u32, [u64; 3]>::new();
             for m in matches
                 .iter()
                 .filter(|m| m.variant == variant.name && m.stage == stage)
             {
-                add(&mut wdl, m.as_p0);
-                add(&mut wdl, m.as_p1);
+                for counts in [&mut wdl, by_repeat.entry(m.repeat).or_default()] {
+                    add(counts, m.as_p0);
+                    add(counts, m.as_p1);
+                }
             }
+            let summary = ResultSummary::new(wdl[0], wdl[1], wdl[2]);
+            let repetition_scores: Vec<f64> = by_repeat
+                .values()
+                .map(|[w, d, l]| ResultSummary::new(*w, *d, *l).score)
+                .collect();
+            let (mean_score, mean_score_ci95) =
+                mean_with_interval(&repetition_scores, &summary, (v, stage));
             let games: Vec<u64> = runs
                 .iter()
                 .filter(|run| run.variant == v)
@@ -376,11 +400,31 @@ fn pool_curves(plan: &ExperimentPlan, runs: &[RunNets], matches: &[StageMatch]) 
                 train_seconds: (stage as f64 * plan.stage_every.as_secs_f64())
                     .min(plan.train_time.as_secs_f64()),
                 mean_games: games.iter().sum::<u64>() as f64 / games.len().max(1) as f64,
-                summary: ResultSummary::new(wdl[0], wdl[1], wdl[2]),
+                repetition_scores,
+                mean_score,
+                mean_score_ci95,
+                summary,
             });
         }
     }
     points
+}
+
+/// The mean of the repetitions' `scores` and its interval: the percentile bootstrap's (seeded by
+/// the point's variant and stage), widened to hold the pooled games' Wilson interval.
+fn mean_with_interval(
+    scores: &[f64],
+    pooled: &ResultSummary,
+    (variant, stage): (usize, usize),
+) -> (f64, [f64; 2]) {
+    if scores.is_empty() {
+        return (pooled.score, pooled.score_ci95);
+    }
+    let mean = scores.iter().sum::<f64>() / scores.len() as f64;
+    let seed = (variant as u64) << 32 | stage as u64;
+    let [low, high] = bootstrap::mean_interval(scores, bootstrap::RESAMPLES, seed);
+    let [wilson_low, wilson_high] = pooled.score_ci95;
+    (mean, [low.min(wilson_low), high.max(wilson_high)])
 }
 
 /// Pools the all-play-all of the final networks variant by variant.

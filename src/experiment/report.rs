@@ -20,17 +20,21 @@ fn time_unit(train_seconds: f64) -> (&'static str, f64) {
 /// One line per variant and stage of `points` (`report.curves` or `report.baseline_curves`).
 pub fn curves_csv(points: &[CurvePoint]) -> String {
     let mut csv = String::from(
-        "variant,stage,train_seconds,mean_games,games,wins,draws,losses,score,score_low,score_high,win_minus_loss,win_minus_loss_low,win_minus_loss_high\n",
+        "variant,stage,train_seconds,mean_games,repetitions,mean_score,mean_score_low,mean_score_high,games,wins,draws,losses,score,score_low,score_high,win_minus_loss,win_minus_loss_low,win_minus_loss_high\n",
     );
     for p in points {
         let s = &p.summary;
         let _ = writeln!(
             csv,
-            "{},{},{:.1},{:.1},{},{},{},{},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4}",
+            "{},{},{:.1},{:.1},{},{:.4},{:.4},{:.4},{},{},{},{},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4}",
             p.variant,
             p.stage,
             p.train_seconds,
             p.mean_games,
+            p.repetition_scores.len(),
+            p.mean_score,
+            p.mean_score_ci95[0],
+            p.mean_score_ci95[1],
             s.games,
             s.wins,
             s.draws,
@@ -72,13 +76,7 @@ pub fn curves_chart(report: &ExperimentReport) -> String {
                 .curves
                 .iter()
                 .filter(|p| &p.variant == name)
-                .map(|p| {
-                    (
-                        p.train_seconds / seconds,
-                        p.summary.score,
-                        p.summary.score_ci95,
-                    )
-                })
+                .map(|p| (p.train_seconds / seconds, p.mean_score, p.mean_score_ci95))
                 .collect(),
         })
         .collect();
@@ -90,7 +88,7 @@ pub fn curves_chart(report: &ExperimentReport) -> String {
     score_curves(
         &report.name,
         &format!(
-            "score against the final networks of every variant ({} on {}, {} repetition{}; 95 % bands)",
+            "score against the final networks of every variant ({} on {}, mean of {} repetition{}; 95 % bands: bootstrap over the repetitions, at least Wilson's)",
             player,
             report.game,
             report.repeats,
@@ -115,7 +113,7 @@ pub fn text_tables(report: &ExperimentReport) -> String {
     let stages = report.curves.iter().map(|p| p.stage).max().unwrap_or(0);
     let _ = writeln!(
         out,
-        "score (%) against the final networks of every variant, by training time ({unit}):"
+        "score (%) against the final networks of every variant, mean of the repetitions, by training time ({unit}):"
     );
     let _ = write!(out, "  {:width$}", "");
     for stage in 1..=stages {
@@ -131,7 +129,7 @@ pub fn text_tables(report: &ExperimentReport) -> String {
         let _ = write!(out, "  {name:width$}");
         let mut games = 0;
         for p in report.curves.iter().filter(|p| &p.variant == name) {
-            let _ = write!(out, "{:>7.1}", 100.0 * p.summary.score);
+            let _ = write!(out, "{:>7.1}", 100.0 * p.mean_score);
             games = p.summary.games;
         }
         let _ = writeln!(out, "   {games}");
@@ -169,7 +167,8 @@ pub fn text_tables(report: &ExperimentReport) -> String {
     out
 }
 
-/// The baseline curves as text: win − loss (%) with its Wilson 95 % interval, by training time.
+/// The baseline curves as text: win − loss (%), the mean over the repetitions (2 · score − 1),
+/// with its 95 % interval (bootstrap over the repetitions, at least Wilson's), by training time.
 fn baseline_table(
     out: &mut String,
     report: &ExperimentReport,
@@ -179,23 +178,23 @@ fn baseline_table(
 ) {
     let _ = writeln!(
         out,
-        "win − loss (%) against {baseline}, both colours, by training time ({unit}) [Wilson 95 %]:"
+        "win − loss (%) against {baseline}, both colours, mean of the repetitions, by training time ({unit}) [95 %: bootstrap over the repetitions, at least Wilson's]:"
     );
     for name in &report.variants {
         let _ = write!(out, "  {name:width$}");
         let mut games = 0;
         for p in report.baseline_curves.iter().filter(|p| &p.variant == name) {
-            let s = &p.summary;
-            let [low, high] = s.win_minus_loss_ci95;
+            let win_minus_loss = |score: f64| 100.0 * (2.0 * score - 1.0);
+            let [low, high] = p.mean_score_ci95;
             let _ = write!(
                 out,
                 "  {}: {:+.0} [{:+.0}, {:+.0}]",
                 trim_number(p.train_seconds / seconds, 3),
-                100.0 * s.win_minus_loss,
-                100.0 * low,
-                100.0 * high
+                win_minus_loss(p.mean_score),
+                win_minus_loss(low),
+                win_minus_loss(high)
             );
-            games = s.games;
+            games = p.summary.games;
         }
         let _ = writeln!(out, "   ({games} games a point)");
     }

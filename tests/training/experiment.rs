@@ -133,17 +133,44 @@ fn an_experiment_trains_evaluates_survives_a_kill_and_continues() {
         assert_eq!(p0.iter().sum::<u64>(), GAMES_PER_PAIR / 2);
         assert_eq!(p1.iter().sum::<u64>(), GAMES_PER_PAIR / 2);
     }
-    // Each curve point pools its repetitions and opponents.
+    // Each curve point pools its repetitions and opponents, and is the mean of the
+    // repetitions' scores — recomputed here from the stage matches — within an interval that
+    // holds the pooled games' Wilson interval.
     let curves = std::fs::read_to_string(out.join("curves.csv")).unwrap();
     let rows: Vec<&str> = curves.lines().skip(1).collect();
     assert_eq!(rows.len(), VARIANTS as usize * STAGES);
     for row in &rows {
         let f: Vec<&str> = row.split(',').collect();
-        let n: Vec<u64> = f[4..8].iter().map(|x| x.parse().unwrap()).collect();
+        assert_eq!(f[4], REPEATS.to_string(), "{row}");
+        let n: Vec<u64> = f[8..12].iter().map(|x| x.parse().unwrap()).collect();
         assert_eq!(n[0], REPEATS * VARIANTS * GAMES_PER_PAIR, "{row}");
         assert_eq!(n[1] + n[2] + n[3], n[0], "{row}");
-        let score: f64 = f[8].parse().unwrap();
+        let number = |i: usize| f[i].parse::<f64>().unwrap();
+        let score = number(12);
         assert!((score - (n[1] as f64 + 0.5 * n[2] as f64) / n[0] as f64).abs() < 1e-3);
+        let stage: u64 = f[1].parse().unwrap();
+        let repetition_score = |repeat: u64| {
+            let mut counts = [0u64; 3];
+            for m in stage_matches
+                .iter()
+                .filter(|m| m["variant"] == f[0] && m["stage"] == stage && m["repeat"] == repeat)
+            {
+                for side in ["as_p0", "as_p1"] {
+                    for (k, count) in wdl(&m[side]).iter().enumerate() {
+                        counts[k] += count;
+                    }
+                }
+            }
+            (counts[0] as f64 + 0.5 * counts[1] as f64) / counts.iter().sum::<u64>() as f64
+        };
+        let mean = (1..=REPEATS).map(repetition_score).sum::<f64>() / REPEATS as f64;
+        let (mean_score, low, high) = (number(5), number(6), number(7));
+        assert!(
+            (mean_score - mean).abs() < 1e-3,
+            "{row}: the mean is {mean}"
+        );
+        assert!(low <= number(13) && number(14) <= high, "{row}");
+        assert!(low <= mean_score && mean_score <= high, "{row}");
     }
     // The final stage network is the final network: its stage match against another variant's
     // final network replays, game for game, their match in the all-play-all (the player is
