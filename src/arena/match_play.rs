@@ -3,11 +3,18 @@
 //! replays game for game, whatever the number of threads. In a one-player game P1 never moves:
 //! the even games are the agent's alone, the odd ones the opponent's, and the report compares
 //! their scores (`MatchReport::scores`).
+//!
+//! With `Openings` of n plies, games 2k and 2k + 1 start from the same opening — n uniformly
+//! random legal moves from the start, drawn from the openings' own seed and k — the agent
+//! playing it as P0 in the first and as P1 in the second, so that deterministic players do not
+//! play the same game over and over and each opening is played with both colours. The
+//! openings' seed is apart from the match's: every match given the same `Openings` plays the
+//! same openings.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use rand::SeedableRng;
+use rand::{RngExt, SeedableRng};
 use serde::Serialize;
 
 use super::agent::{AgentFactory, AgentRng};
@@ -24,8 +31,11 @@ pub struct GameRecord {
     pub seed: u64,
     /// The side the (first-named) agent played: "p0" or "p1".
     pub agent_side: String,
-    /// The moves in the game's notation.
+    /// The moves in the game's notation, the opening's included.
     pub moves: Vec<String>,
+    /// How many of `moves` were the random opening's.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub opening_plies: u32,
     /// The outcome from P0's point of view: 1, 0 or -1.
     pub result_p0: i8,
     /// The outcome from the agent's point of view: 1, 0 or -1.
@@ -50,6 +60,38 @@ pub struct MatchReport {
     pub games: Vec<GameRecord>,
 }
 
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// The random openings a match's games start from (none by default).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Openings {
+    /// Random plies before the players take over.
+    pub plies: u32,
+    /// The seed the openings are drawn from.
+    pub seed: u64,
+}
+
+impl Openings {
+    /// The opening of game `index` from `initial`: the position reached and its moves. Games
+    /// 2k and 2k + 1 share it; an opening that ends the game stops there.
+    pub fn opening<G: Game>(&self, initial: &G, index: u64) -> (G, Vec<String>) {
+        let mut rng = AgentRng::seed_from_u64(game_seed(self.seed, index / 2));
+        let (mut position, mut moves, mut actions) = (initial.clone(), Vec::new(), Vec::new());
+        for _ in 0..self.plies {
+            if position.is_terminal() {
+                break;
+            }
+            position.legal_actions(&mut actions);
+            let action = actions[rng.random_range(0..actions.len())];
+            moves.push(position.move_to_text(action));
+            position.play(action);
+        }
+        (position, moves)
+    }
+}
+
 /// The seed of game `index` of a match seeded `seed` (SplitMix64 of both).
 pub fn game_seed(seed: u64, index: u64) -> u64 {
     let mut z = seed ^ index.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -69,6 +111,18 @@ pub fn play_match<G: Game>(
     threads: usize,
     on_game: &(dyn Fn(&GameRecord) + Sync),
 ) -> MatchReport {
+    let from = (initial, Openings::default());
+    play_match_from(from, [agent, opponent], games, (seed, threads), on_game)
+}
+
+/// `play_match` with each game started from its opening of `openings`.
+pub fn play_match_from<G: Game>(
+    (initial, openings): (&G, Openings),
+    [agent, opponent]: [&AgentFactory<G>; 2],
+    games: u64,
+    (seed, threads): (u64, usize),
+    on_game: &(dyn Fn(&GameRecord) + Sync),
+) -> MatchReport {
     let next = AtomicU64::new(0);
     let records = Mutex::new(Vec::with_capacity(games as usize));
     std::thread::scope(|scope| {
@@ -80,7 +134,8 @@ pub fn play_match<G: Game>(
                     if index >= games {
                         break;
                     }
-                    let record = play_game(initial, &mut players, index, game_seed(seed, index));
+                    let start = openings.opening(initial, index);
+                    let record = play_game(start, &mut players, index, game_seed(seed, index));
                     on_game(&record);
                     records.lock().expect("records lock").push(record);
                 }
@@ -117,13 +172,15 @@ pub fn play_match<G: Game>(
     }
 }
 
-/// Plays game `index` of a match: `players[0]` (the agent) is P0 when `index` is even.
+/// Plays game `index` of a match from `start` (the opening's position and moves):
+/// `players[0]` (the agent) is P0 when `index` is even.
 fn play_game<G: Game>(
-    initial: &G,
+    (mut position, mut moves): (G, Vec<String>),
     players: &mut [Box<dyn super::agent::Agent<G>>; 2],
     index: u64,
     seed: u64,
 ) -> GameRecord {
+    let opening_plies = moves.len() as u32;
     let mut rng = AgentRng::seed_from_u64(seed);
     let agent_side = if index.is_multiple_of(2) {
         Player::P0
@@ -133,8 +190,6 @@ fn play_game<G: Game>(
     for player in players.iter_mut() {
         player.new_game();
     }
-    let mut position = initial.clone();
-    let mut moves = Vec::new();
     while !position.is_terminal() {
         let mover = position.to_move();
         let who = usize::from(mover != agent_side);
@@ -148,6 +203,7 @@ fn play_game<G: Game>(
         seed,
         agent_side: if agent_side == Player::P0 { "p0" } else { "p1" }.to_string(),
         moves,
+        opening_plies,
         result_p0,
         agent_result: result_p0 * agent_side.sign() as i8,
         score_p0: position.score_p0(),

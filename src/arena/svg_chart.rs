@@ -360,7 +360,7 @@ mod tests {
             })
             .collect();
         let report = play_tournament(
-            &TicTacToe::new(&Default::default()),
+            (&TicTacToe::new(&Default::default()), Default::default()),
             &agents,
             4,
             1,

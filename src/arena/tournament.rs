@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use super::agent::AgentFactory;
-use super::match_play::{GameRecord, MatchReport, game_seed, play_match};
+use super::match_play::{GameRecord, MatchReport, Openings, game_seed, play_match_from};
 use super::statistics::{Ratings, binomial_p_at_least, bradley_terry};
 use crate::games::Game;
 
@@ -50,7 +50,7 @@ pub fn ladder_pairs(k: usize, anchor: usize) -> Vec<(usize, usize)> {
 
 /// Plays every pair of `agents` for `games_per_pair` games (even: both colours equally).
 pub fn play_tournament<G: Game>(
-    initial: &G,
+    start: (&G, Openings),
     agents: &[AgentFactory<G>],
     games_per_pair: u64,
     seed: u64,
@@ -60,7 +60,7 @@ pub fn play_tournament<G: Game>(
 ) -> TournamentReport {
     let pairs = all_pairs(agents.len());
     play_pairs(
-        initial,
+        start,
         agents,
         (&pairs, games_per_pair),
         (seed, threads),
@@ -72,7 +72,7 @@ pub fn play_tournament<G: Game>(
 /// Plays the `pairs` of `agents` for `games_per_pair` games each (even: both colours
 /// equally), the k-th pair's games seeded from `seed` and k; ratings anchored on `anchor`.
 pub fn play_pairs<G: Game>(
-    initial: &G,
+    start: (&G, Openings),
     agents: &[AgentFactory<G>],
     (pairs, games_per_pair): (&[(usize, usize)], u64),
     (seed, threads): (u64, usize),
@@ -86,13 +86,11 @@ pub fn play_pairs<G: Game>(
     let mut stronger = vec![vec![false; k]; k];
     let mut matches = Vec::new();
     for (pair, &(i, j)) in pairs.iter().enumerate() {
-        let report = play_match(
-            initial,
-            &agents[i],
-            &agents[j],
+        let report = play_match_from(
+            start,
+            [&agents[i], &agents[j]],
             games_per_pair,
-            game_seed(seed, pair as u64),
-            threads,
+            (game_seed(seed, pair as u64), threads),
             on_game,
         );
         let s = &report.summary;

@@ -117,7 +117,7 @@ impl GameVisitor for LadderVisitor<'_> {
             .options
             .progress(pairs.len() as u64 * args.games_per_pair);
         let report = play_pairs(
-            &initial,
+            (&initial, Default::default()),
             &agents,
             (&pairs, args.games_per_pair),
             (args.options.seed, args.options.threads),

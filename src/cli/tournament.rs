@@ -58,7 +58,7 @@ impl GameVisitor for TournamentVisitor<'_> {
         let k = agents.len() as u64;
         let progress = args.options.progress(k * (k - 1) / 2 * args.games_per_pair);
         let report = play_tournament(
-            &initial,
+            (&initial, Default::default()),
             &agents,
             args.games_per_pair,
             args.options.seed,

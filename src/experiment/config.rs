@@ -86,6 +86,10 @@ pub struct EvaluationSection {
     pub baseline: Option<String>,
     /// Games of each stage network against the baseline, half with each colour (default 20).
     pub games_against_baseline: u64,
+    /// Random plies each evaluation game starts from (default 2), games in pairs from the same
+    /// opening with the colours swapped, every match of the experiment from the same openings:
+    /// deterministic players then do not replay one game (0: every game from the start).
+    pub opening_plies: u32,
 }
 
 impl Default for EvaluationSection {
@@ -96,6 +100,7 @@ impl Default for EvaluationSection {
             threads: None,
             baseline: None,
             games_against_baseline: 20,
+            opening_plies: 2,
         }
     }
 }
@@ -116,6 +121,9 @@ pub struct VariantSection {
     #[serde(default)]
     pub set: BTreeMap<String, Value>,
 }
+
+/// The most random plies an evaluation game may start with (past it a game is the dice's).
+const MAX_OPENING_PLIES: u32 = 1000;
 
 /// Keys the protocol sets itself; a variant's `set` may not touch them.
 const PROTOCOL_KEYS: &[(&str, &str)] = &[
@@ -162,6 +170,8 @@ pub struct ExperimentPlan {
     /// The player without a network every stage network also meets, and how many games.
     pub baseline: Option<AgentSpec>,
     pub games_against_baseline: u64,
+    /// Random plies each evaluation game starts from (`evaluation.opening_plies`).
+    pub opening_plies: u32,
     pub threads: usize,
     /// Runs trained at once, and the threads of each one's learning steps (its share of the
     /// cores; `None` with one run at a time: the whole machine's pool).
@@ -293,6 +303,7 @@ impl ExperimentConfig {
             games_per_pair: e.games_per_pair,
             baseline,
             games_against_baseline: e.games_against_baseline,
+            opening_plies: e.opening_plies,
             threads: e.threads.unwrap_or(cores).max(1),
             parallel_runs: self.parallel_runs,
             learning_threads,
@@ -370,6 +381,12 @@ impl ExperimentConfig {
         }
         if e.threads.is_some_and(|t| t == 0 || t > MAX_THREADS) {
             bail!("evaluation.threads: must be from 1 to {MAX_THREADS}");
+        }
+        if e.opening_plies > MAX_OPENING_PLIES {
+            bail!(
+                "evaluation.opening_plies: {} — expected at most {MAX_OPENING_PLIES}",
+                e.opening_plies
+            );
         }
         if self.parallel_runs == 0 || self.parallel_runs > MAX_THREADS {
             bail!(
@@ -610,6 +627,7 @@ mod tests {
         assert_eq!(plan.game, "tic_tac_toe");
         assert_eq!(plan.stages(), 4, "3 s, 6 s, 9 s and the end at 10 s");
         assert_eq!(plan.threads, 2);
+        assert_eq!(plan.opening_plies, 2, "random openings by default");
         let (a, b) = (&plan.variants[0], &plan.variants[1]);
         assert_eq!(a.configs.len(), 2);
         // The base's own search budget is kept; the variant's set changes only what it names.
@@ -690,6 +708,8 @@ mod tests {
         // Different games.
         let e = error(&TWO.replace("  - name: b\n", "  - name: b\n    base: c4.yaml\n"));
         assert!(e.contains("same game"), "{e}");
+        let e = error(&format!("{TWO}evaluation: {{opening_plies: 1001}}\n"));
+        assert!(e.contains("opening_plies: 1001"), "{e}");
         // The evaluation player.
         let e = error(&format!("{TWO}evaluation: {{agent: 'minimax1:model=x'}}\n"));
         assert!(e.contains("leave out model="), "{e}");

@@ -27,9 +27,9 @@ use serde::Serialize;
 use super::config::{ExperimentPlan, agent_with_model};
 use super::runs::RunNets;
 use crate::arena::bootstrap;
-use crate::arena::match_play::game_seed;
+use crate::arena::match_play::{Openings, game_seed, play_match_from};
 use crate::arena::tournament::play_tournament;
-use crate::arena::{AgentFactory, MatchReport, ResultSummary, TournamentReport, play_match};
+use crate::arena::{AgentFactory, MatchReport, ResultSummary, TournamentReport};
 use crate::games::Game;
 use crate::value::NetDevice;
 
@@ -127,6 +127,15 @@ pub fn evaluation_games(plan: &ExperimentPlan) -> u64 {
     stage_games + baseline_games + finals * (finals - 1) / 2 * plan.games_per_pair
 }
 
+/// The openings of every evaluation game of the experiment seeded `seed`: the same for every
+/// match, so that all networks meet the same positions.
+fn openings(plan: &ExperimentPlan, seed: u64) -> Openings {
+    Openings {
+        plies: plan.opening_plies,
+        seed: game_seed(seed, OPENING_SEEDS),
+    }
+}
+
 /// Plays the protocol's matches over the networks of `runs` and builds the report; `on_game`
 /// is called after every game.
 ///
@@ -167,7 +176,7 @@ pub fn evaluate<G: Game>(
         })
         .collect();
     let tournament = play_tournament(
-        initial,
+        (initial, openings(plan, seed)),
         &finals,
         plan.games_per_pair,
         game_seed(seed, u64::MAX),
@@ -245,13 +254,14 @@ fn play_stage_matches<G: Game>(
     }
     let results = play_jobs(plan.threads, jobs.len(), &|index| {
         let (i, stage, j) = jobs[index];
-        play_match(
-            initial,
-            &factories[&runs[i].stages[stage].base],
-            &factories[&runs[j].final_net().base],
+        play_match_from(
+            (initial, openings(plan, seed)),
+            [
+                &factories[&runs[i].stages[stage].base],
+                &factories[&runs[j].final_net().base],
+            ],
             plan.games_per_pair,
-            game_seed(seed, index as u64),
-            1,
+            (game_seed(seed, index as u64), 1),
             on_record,
         )
     });
@@ -284,14 +294,12 @@ fn play_baseline_matches<G: Game>(
         .collect();
     let results = play_jobs(plan.threads, jobs.len(), &|index| {
         let (i, stage) = jobs[index];
-        play_match(
-            initial,
-            &factories[&runs[i].stages[stage].base],
-            baseline,
+        play_match_from(
+            (initial, openings(plan, seed)),
+            [&factories[&runs[i].stages[stage].base], baseline],
             plan.games_against_baseline,
             // Other seeds than the stage matches'.
-            game_seed(seed ^ BASELINE_SEEDS, index as u64),
-            1,
+            (game_seed(seed ^ BASELINE_SEEDS, index as u64), 1),
             on_record,
         )
     });
@@ -305,6 +313,9 @@ fn play_baseline_matches<G: Game>(
 
 /// Mixed into the seed of the baseline matches.
 const BASELINE_SEEDS: u64 = 0xba5e_11fe;
+
+/// The index the openings' seed is drawn at from the experiment's seed.
+const OPENING_SEEDS: u64 = 0x0be1_1165;
 
 /// A stage network's match, as the report keeps it.
 fn stage_match(

@@ -118,6 +118,51 @@ fn a_match_replays_game_for_game_whatever_the_threads() {
     assert_eq!(s.losses, one.as_p0[2] + one.as_p1[2]);
 }
 
+/// Deterministic players from random four-ply openings: each pair of games starts from one
+/// opening (its moves recorded first), the agent playing it with each colour; the pairs'
+/// openings differ, every match given the same openings plays the same ones, and the games are
+/// not all the same (from the start alone, the two alpha-beta players replay one or two games).
+#[test]
+fn games_in_pairs_start_from_shared_random_openings() {
+    use descent::arena::match_play::{Openings, play_match_from};
+    use descent::games::ConnectFour;
+    let initial = ConnectFour::new(&Default::default());
+    let a = factory::<ConnectFour>("alphabeta:depth=2", "connect_four");
+    let b = factory::<ConnectFour>("alphabeta:depth=3", "connect_four");
+    let openings = Openings { plies: 4, seed: 5 };
+    let report = play_match_from((&initial, openings), [&a, &b], 20, (1, 2), &|_| {});
+    let opening = |r: &descent::arena::GameRecord| r.moves[..4].to_vec();
+    for pair in report.games.chunks(2) {
+        assert_eq!(pair[0].opening_plies, 4);
+        assert_eq!(opening(&pair[0]), opening(&pair[1]));
+        assert_eq!(
+            (pair[0].agent_side.as_str(), pair[1].agent_side.as_str()),
+            ("p0", "p1")
+        );
+    }
+    let distinct_openings: std::collections::HashSet<_> =
+        report.games.iter().map(opening).collect();
+    assert!(distinct_openings.len() >= 4, "{distinct_openings:?}");
+    let distinct_games: std::collections::HashSet<_> =
+        report.games.iter().map(|r| r.moves.clone()).collect();
+    assert!(
+        distinct_games.len() >= 8,
+        "{} distinct games",
+        distinct_games.len()
+    );
+    let again = play_match_from((&initial, openings), [&b, &a], 12, (99, 1), &|_| {});
+    for (x, y) in report.games.iter().zip(&again.games) {
+        assert_eq!(opening(x), opening(y));
+    }
+    let plain = play_match(&initial, &a, &b, 20, 1, 2, &|_| {});
+    let plain_games: std::collections::HashSet<_> =
+        plain.games.iter().map(|r| r.moves.clone()).collect();
+    assert!(
+        plain_games.len() <= 2,
+        "alpha-beta from the start replays its game(s)"
+    );
+}
+
 #[test]
 fn mcts_crushes_random_at_connect_four() {
     use descent::games::ConnectFour;
@@ -143,7 +188,15 @@ fn awale_tournament_reproduces_the_awale_thesis_order() {
         "mcts:iters=300",
     ];
     let agents: Vec<_> = specs.iter().map(|s| factory::<Awale>(s, "awale")).collect();
-    let report = play_tournament(&initial, &agents, 20, 3, 2, 0, &|_| {});
+    let report = play_tournament(
+        (&initial, Default::default()),
+        &agents,
+        20,
+        3,
+        2,
+        0,
+        &|_| {},
+    );
     let [random, greedy, mcts, uct] = [0, 1, 2, 3];
     let stronger = &report.stronger;
     assert!(!stronger[random][greedy] && !stronger[greedy][random]);
