@@ -1,4 +1,5 @@
-//! Monte Carlo tree search (docs/algorithms.md §2.3; seeds 000 and 004; paper remark 3).
+//! Monte Carlo tree search (docs/algorithms.md §2.3; N. Marchant, *Playing Awale with MCTS*, 2021;
+//! J. Domingue, *Hus* project report, McGill COMP 424, 2016; the Athénan paper, remark 3).
 //!
 //! Each simulation: **selection** from the root down the tree — UCT picks the child maximising
 //! `W/N + c·sqrt(ln N_parent / N)` (unvisited children first, at random), where `W/N` is the mean
