@@ -420,14 +420,14 @@ fn held_out_loss<G: Game>(
 ) -> f64 {
     let inference = PolicyValueInference::new(net.clone(), G::ENCODING.dims(), device);
     let mut batch = SampleBatch::default();
-    let (mut values, mut logits, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut values, mut logits) = (Vec::new(), Vec::new());
     let mut sum = 0.0;
     for part in indices.chunks(HELD_OUT_BATCH) {
         let (inputs, policies, outcomes) = batch.fill(part.iter().map(|&i| &samples[i]));
         values.resize(part.len(), 0.0);
         logits.resize(part.len() * G::NUM_ACTIONS, 0.0);
         inference.predict_into(inputs, &mut values, Some(&mut logits));
-        let loss = mean_losses((&values, &logits), (outcomes, policies), kind, &mut scratch);
+        let loss = mean_losses((&values, &logits), (outcomes, policies), kind);
         let mean = f64::from(loss.value) + f64::from(loss.policy_cross_entropy);
         sum += mean * part.len() as f64;
     }

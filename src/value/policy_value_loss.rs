@@ -47,8 +47,7 @@ pub fn softmax_cross_entropy_gradient(
         .zip(logits.chunks_exact(actions))
         .zip(policies.chunks_exact(actions))
     {
-        let max = logits.iter().fold(f32::NEG_INFINITY, |m, &l| m.max(l));
-        let log_sum = max + logits.iter().map(|&l| (l - max).exp()).sum::<f32>().ln();
+        let log_sum = log_sum_exp(logits);
         let mass: f32 = targets.iter().sum();
         for ((g, &l), &target) in grad.iter_mut().zip(logits).zip(targets) {
             let log_p = l - log_sum;
@@ -59,6 +58,12 @@ pub fn softmax_cross_entropy_gradient(
     sum
 }
 
+/// `ln Σ exp(logits)`, the largest logit taken out first (no overflow).
+fn log_sum_exp(logits: &[f32]) -> f32 {
+    let max = logits.iter().fold(f32::NEG_INFINITY, |m, &l| m.max(l));
+    max + logits.iter().map(|&l| (l - max).exp()).sum::<f32>().ln()
+}
+
 /// The mean losses of outputs `values` and `logits` (`actions` per position) against outcomes
 /// `outcomes` (P0's view) and policy targets `policies`: the value loss `kind` and the policy
 /// cross-entropy, as `PolicyValueNet::losses` computes them on burn.
@@ -66,7 +71,6 @@ pub fn mean_losses(
     (values, logits): (&[f32], &[f32]),
     (outcomes, policies): (&[f32], &[f32]),
     kind: ValueLoss,
-    scratch: &mut Vec<f32>,
 ) -> PolicyValueLoss {
     let positions = values.len();
     if positions == 0 {
@@ -81,10 +85,17 @@ pub fn mean_losses(
         .map(|(&v, &t)| value_loss_and_slope(kind, v, t).0)
         .sum();
     let actions = logits.len() / positions;
-    scratch.clear();
-    scratch.resize(logits.len(), 0.0);
-    let cross_entropy =
-        softmax_cross_entropy_gradient(logits, policies, actions, positions, scratch);
+    let cross_entropy: f64 = logits
+        .chunks_exact(actions)
+        .zip(policies.chunks_exact(actions))
+        .map(|(logits, targets)| {
+            let log_sum = log_sum_exp(logits);
+            let terms = logits.iter().zip(targets);
+            -terms
+                .map(|(&l, &t)| f64::from(t * (l - log_sum)))
+                .sum::<f64>()
+        })
+        .sum();
     PolicyValueLoss {
         value: (value / positions as f64) as f32,
         policy_cross_entropy: (cross_entropy / positions as f64) as f32,

@@ -303,12 +303,7 @@ fn losses_from_the_outputs_equal_burns() {
     let (mut values, mut logits) = (vec![0.0; 50], vec![0.0; 50 * actions]);
     direct.predict_with_policy_into(&data.inputs, &mut values, &mut logits);
     for kind in [ValueLoss::Mse, ValueLoss::CrossEntropy, ValueLoss::Off] {
-        let ours = mean_losses(
-            (&values, &logits),
-            (&data.values, &data.policies),
-            kind,
-            &mut Vec::new(),
-        );
+        let ours = mean_losses((&values, &logits), (&data.values, &data.policies), kind);
         let batch = (&data.inputs[..], &data.policies[..], &data.values[..]);
         let theirs = net.losses(batch, shape, kind, &Device::flex());
         assert!(
