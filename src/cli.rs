@@ -5,6 +5,7 @@ mod arena_output;
 mod bench;
 mod bench_nn;
 mod bench_search;
+mod bench_selfplay;
 mod check_net;
 pub mod engine;
 mod eval;

@@ -9,6 +9,7 @@ pub mod decision;
 pub mod descent;
 pub mod evaluator;
 pub mod greedy;
+pub mod in_flight;
 pub mod mcts;
 pub mod puct;
 pub mod puct_searcher;

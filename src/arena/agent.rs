@@ -20,7 +20,7 @@ use crate::value::{NetDevice, NetEvaluator, PolicyValueEvaluator};
 pub type AgentRng = SearchRng;
 
 /// A shared evaluator.
-pub type SharedEvaluator<G> = Arc<dyn Evaluator<G> + Send>;
+pub type SharedEvaluator<G> = Arc<dyn Evaluator<G> + Send + Sync>;
 
 /// A chosen move and, when the agent searched, its value of the position (P0's view).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -177,7 +177,7 @@ impl<G: Game> Agent<G> for SearchAgent<G> {
     }
 
     fn choose_move(&mut self, position: &G, rng: &mut AgentRng) -> MoveChoice {
-        let evaluator: &(dyn Evaluator<G> + Send) = &*self.evaluator;
+        let evaluator: &(dyn Evaluator<G> + Send + Sync) = &*self.evaluator;
         // One-ply players ignore the budget.
         let budget = self.budget.unwrap_or(Budget::iterations(1));
         self.searcher.search(position, evaluator, &budget, rng);

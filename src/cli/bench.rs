@@ -20,6 +20,9 @@ pub enum BenchCommand {
     Search(super::bench_search::SearchArgs),
     /// Value-network speed: inference positions/s and GFLOP/s per batch size, training samples/s.
     Nn(super::bench_nn::NnArgs),
+    /// Self-play throughput with many games in flight per thread: positions per network call,
+    /// positions/s, games/h, the network's share of the device's peak.
+    Selfplay(super::bench_selfplay::SelfplayArgs),
 }
 
 #[derive(Args, Debug)]
@@ -127,6 +130,7 @@ pub fn run(command: BenchCommand) -> anyhow::Result<ExitCode> {
     match command {
         BenchCommand::Rules(args) => bench_rules(args),
         BenchCommand::Search(args) => super::bench_search::run(args),
+        BenchCommand::Selfplay(args) => super::bench_selfplay::run(args),
         BenchCommand::Nn(args) => super::bench_nn::run(args),
     }
 }

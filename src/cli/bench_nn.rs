@@ -332,7 +332,7 @@ impl GameVisitor for NnBench {
 /// GFLOP/s of 1024 × 1024 × 1024 products by the training step's matrix library
 /// (`matrixmultiply`), one on each of rayon's threads at once (how the training step runs its
 /// chunks): the peak its products can reach on this machine.
-fn matrix_peak(budget: Duration) -> f64 {
+pub(super) fn matrix_peak(budget: Duration) -> f64 {
     const N: usize = 1024;
     let a: Vec<f32> = (0..N * N).map(|i| (i % 7) as f32 * 0.25).collect();
     let b: Vec<f32> = (0..N * N).map(|i| (i % 5) as f32 * 0.5).collect();
@@ -357,14 +357,18 @@ fn matrix_peak(budget: Duration) -> f64 {
 }
 
 /// The side of the square products `device_matrix_peak` times.
-const DEVICE_PEAK_SIZE: usize = 4096;
+pub(super) const DEVICE_PEAK_SIZE: usize = 4096;
 
 /// GFLOP/s of `n`³ f32 products through burn on `device` (a GPU), products queued back to
 /// back for `budget` after one warm-up, the device synchronised before the clock stops.
 ///
 /// # Errors
 /// The device failed to run or synchronise.
-fn device_matrix_peak(device: &Device, n: usize, budget: Duration) -> anyhow::Result<f64> {
+pub(super) fn device_matrix_peak(
+    device: &Device,
+    n: usize,
+    budget: Duration,
+) -> anyhow::Result<f64> {
     let a = Tensor::<2>::random([n, n], Distribution::Default, device);
     let b = Tensor::<2>::random([n, n], Distribution::Default, device);
     let sync = || {

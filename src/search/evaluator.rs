@@ -7,8 +7,10 @@
 
 use crate::games::Game;
 
-/// Values of non-terminal positions, **from P0's point of view**.
-pub trait Evaluator<G: Game>: Sync {
+/// Values of non-terminal positions, **from P0's point of view**. Not `Sync` by itself: an
+/// evaluator that suspends its caller (`search::in_flight`) lives on one thread; code that
+/// shares one between threads asks for `Evaluator<G> + Sync`.
+pub trait Evaluator<G: Game> {
     /// Writes the value of `positions[i]` into `values_p0[i]` (both slices have the same length).
     fn evaluate(&self, positions: &[G], values_p0: &mut [f32]);
 

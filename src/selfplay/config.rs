@@ -93,6 +93,7 @@ pub const RESUME_SAFE_KEYS: &[&str] = &[
     "run.max_games",
     "run.max_time",
     "run.threads",
+    "run.games_per_thread",
     "run.mode",
     "run.max_lag",
     "run.device",
@@ -305,10 +306,10 @@ impl TrainConfig {
             )?;
         }
         check(
-            run.threads == 1 && run.mode != RunMode::Distributed,
+            run.threads == 1 && run.games_per_thread == 1 && run.mode != RunMode::Distributed,
             "run",
             &format!(
-                "an {recipe} run plays its games on one thread ({recipe}'s games of a round at once); leave run.threads at 1 and run.mode local"
+                "an {recipe} run plays its games on one thread ({recipe}'s games of a round at once); leave run.threads and run.games_per_thread at 1 and run.mode local"
             ),
         )
     }
@@ -325,6 +326,27 @@ fn check_combinations(
             run.max_games.is_some() || run.max_time.is_some(),
             "selection.exploitation",
             "`anneal` grows over the run's duration: set run.max_games or run.max_time",
+        )?;
+    }
+    if run.games_per_thread > 1 {
+        check(
+            search.budget().is_some_and(|b| b.time.is_none()),
+            "run.games_per_thread",
+            "games in flight share their thread, so a time per move would count the other games' work: give the search an iteration budget only (search.iterations, no search.time)",
+        )?;
+        let in_play = (run.threads * run.games_per_thread) as u64;
+        check(
+            run.max_lag >= in_play,
+            "run.max_lag",
+            &format!(
+                "is {}, below the {in_play} games in play at once (run.threads × run.games_per_thread): a game ends about that many games learned after it started, so most would be dropped; set it to at least {in_play}",
+                run.max_lag
+            ),
+        )?;
+        check(
+            run.mode != RunMode::Distributed,
+            "run.games_per_thread",
+            "applies to the players of a local run (`sequential` or `parallel`); a distributed run's workers play one game per thread",
         )?;
     }
     if matches!(search, SearchSpec::AlphaBeta { .. }) {

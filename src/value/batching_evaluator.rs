@@ -85,6 +85,18 @@ impl<G: Game> BatchingEvaluator<G> {
         Self::with_version(net, 0, device, max_batch, max_wait)
     }
 
+    /// The `max_batch` of self-play players on `threads` threads with `games_per_thread` games
+    /// in flight each: 1 (every request evaluated at once by its own thread) with one thread or
+    /// the direct CPU pass, whose cost per call is too small to be worth waiting for other
+    /// threads; otherwise about half the children of every game in play.
+    pub fn players_max_batch(threads: usize, games_per_thread: usize, direct_pass: bool) -> usize {
+        if threads == 1 || direct_pass {
+            1
+        } else {
+            threads * games_per_thread * G::NUM_ACTIONS / 2
+        }
+    }
+
     /// `net` as version `version` (a resumed run's).
     pub fn with_version(
         net: ValueNet,

@@ -6,5 +6,6 @@ mod common;
 
 mod arena;
 mod facts;
+mod in_flight;
 mod references;
 mod side_to_move;

@@ -73,8 +73,8 @@ fn sequential_games_are_played_with_the_network_of_all_games_before_them() {
 }
 
 /// Checks what every parallel run must hold: each game played and either learned or dropped
-/// once, lags as the learner saw them, counts that add up.
-fn check_parallel_lines(lines: &[Value], max_lag: u64) -> (u64, u64) {
+/// once, lags as the learner saw them, counts that add up; `in_play` games at once.
+fn check_parallel_lines(lines: &[Value], max_lag: u64, in_play: u64) -> (u64, u64) {
     let games = of_kind(lines, "game");
     let dropped = of_kind(lines, "dropped");
     let mut indices = BTreeSet::new();
@@ -100,14 +100,14 @@ fn check_parallel_lines(lines: &[Value], max_lag: u64) -> (u64, u64) {
             d["index"]
         );
     }
-    // Back-pressure: a player waits while 2 × threads games are handed out and not received
+    // Back-pressure: a player waits while 2 × in_play games are handed out and not received
     // (two players may pass the check at once: threads - 1 more).
     let received = lines
         .iter()
         .filter(|l| l["kind"] == "game" || l["kind"] == "dropped");
     for (n, line) in received.enumerate() {
         assert!(
-            u(line, "index") < n as u64 + 3 * THREADS,
+            u(line, "index") < n as u64 + 3 * in_play,
             "{line} received {n}th"
         );
     }
@@ -126,7 +126,7 @@ fn parallel_players_play_the_whole_budget_beside_the_learner() {
         "max_games: 30, threads: 2, mode: parallel, max_lag: 1000",
         false,
     );
-    let (learned, dropped) = check_parallel_lines(&lines, 1000);
+    let (learned, dropped) = check_parallel_lines(&lines, 1000, THREADS);
     assert_eq!((learned, dropped), (30, 0));
     let indices: BTreeSet<u64> = of_kind(&lines, "game")
         .iter()
@@ -142,7 +142,7 @@ fn games_too_far_behind_the_learner_are_dropped_counted_and_not_replayed_after_a
     let root = tmp.path().join("run");
     let run = "threads: 2, mode: parallel, max_lag: 0";
     let first = train_ttt(&root, &format!("max_games: 24, {run}"), false);
-    let (learned, dropped) = check_parallel_lines(&first, 0);
+    let (learned, dropped) = check_parallel_lines(&first, 0, THREADS);
     assert_eq!(learned + dropped, 24, "max_games counts the games played");
     assert!(learned >= 1);
     let state = latest_json(&root, "state.json");
@@ -153,7 +153,7 @@ fn games_too_far_behind_the_learner_are_dropped_counted_and_not_replayed_after_a
     assert_eq!(u(&state, "next_game_index"), 24);
 
     let all = train_ttt(&root, &format!("max_games: 40, {run}"), true);
-    let (learned, dropped) = check_parallel_lines(&all, 0);
+    let (learned, dropped) = check_parallel_lines(&all, 0, THREADS);
     assert_eq!(learned + dropped, 40);
     let resumed: Vec<u64> = of_kind(&all, "game")
         .iter()
@@ -174,5 +174,71 @@ fn an_unknown_mode_or_a_negative_lag_is_refused_naming_the_key() {
         let text = format!("game: tic_tac_toe\nrun: {{{run}}}\n");
         let error = TrainConfig::from_yaml(&text).unwrap_err().to_string();
         assert!(error.contains(key), "{run}: {error}");
+    }
+}
+
+#[test]
+fn games_in_flight_are_each_played_once_and_a_resume_goes_on() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("run");
+    // Sequential, one thread, four games in flight: four tickets out at once, each next one
+    // after a game is learned.
+    let run = "games_per_thread: 4, max_lag: 4";
+    let first = train_ttt(&root, &format!("max_games: 10, {run}"), false);
+    let games = of_kind(&first, "game");
+    let indices: BTreeSet<u64> = games.iter().map(|g| u(g, "index")).collect();
+    assert_eq!(indices, (0..10).collect(), "games 0 to 9, each once");
+    for (n, g) in games.iter().enumerate() {
+        assert_eq!(u(g, "game"), n as u64 + 1);
+        assert!(u(g, "lag") <= 4, "{g}");
+    }
+    assert!(
+        games.iter().any(|g| u(g, "lag") > 0),
+        "games in flight overlap: some are learned after others started later"
+    );
+    assert_eq!(latest_json(&root, "net.json")["net_version"], 10);
+    let all = train_ttt(&root, &format!("max_games: 16, {run}"), true);
+    let resumed: BTreeSet<u64> = of_kind(&all, "game")
+        .iter()
+        .map(|g| u(g, "index"))
+        .filter(|&i| i >= 10)
+        .collect();
+    assert_eq!(resumed, (10..16).collect());
+    assert_eq!(latest_json(&root, "net.json")["net_version"], 16);
+
+    // Parallel, two threads of three games each.
+    let root = tmp.path().join("parallel");
+    let lines = train_ttt(
+        &root,
+        "max_games: 24, threads: 2, games_per_thread: 3, mode: parallel, max_lag: 100",
+        false,
+    );
+    assert_eq!(check_parallel_lines(&lines, 100, 6), (24, 0));
+}
+
+#[test]
+fn games_in_flight_are_refused_where_they_cannot_work() {
+    for (extra, key) in [
+        ("run: {games_per_thread: 0}", "run.games_per_thread"),
+        (
+            "run: {games_per_thread: 5000, max_lag: 9999}",
+            "run.games_per_thread",
+        ),
+        (
+            "run: {games_per_thread: 4, max_lag: 8}\nsearch: {iterations: 20, time: 1s}",
+            "run.games_per_thread",
+        ),
+        ("run: {threads: 4, games_per_thread: 8}", "run.max_lag"),
+        (
+            "run: {games_per_thread: 2, mode: distributed}",
+            "run.games_per_thread",
+        ),
+    ] {
+        let text = format!("game: tic_tac_toe\n{extra}\n");
+        let error = TrainConfig::from_yaml(&text)
+            .and_then(|c| c.validate().map(|_| ()))
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains(key), "{extra}: {error}");
     }
 }

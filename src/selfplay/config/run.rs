@@ -21,8 +21,13 @@ pub struct RunSection {
     /// Stop after this much training time in all, resumes included (default: no limit).
     /// Training time is self-play and learning; periodic evaluations are not counted.
     pub max_time: Option<DurationText>,
-    /// Self-play games played at once, each on its own thread (default 1: the paper's loop).
+    /// Self-play threads (default 1: the paper's loop).
     pub threads: usize,
+    /// Games in flight on each self-play thread (default 1): while one game's search waits for
+    /// its network values the thread advances the others, and their positions are evaluated in
+    /// one call (batches of about this many games' child sets, for GPUs). Needs an iteration
+    /// budget (`search.iterations`): a time budget would count the other games' work.
+    pub games_per_thread: usize,
     /// `sequential` (default): a game is handed out only after a finished one is learned —
     /// with one thread, the paper's loop; `parallel`: the players never wait for the learner,
     /// which learns the finished games as they come, beside them; `distributed`: the games come
@@ -45,6 +50,7 @@ impl Default for RunSection {
             max_games: None,
             max_time: None,
             threads: 1,
+            games_per_thread: 1,
             mode: RunMode::Sequential,
             max_lag: DEFAULT_MAX_LAG,
             device: "descent-cpu".into(),
@@ -63,6 +69,9 @@ pub enum RunMode {
     Distributed,
 }
 
+/// The most games in flight on one thread (each holds a search table and a 2 MiB stack).
+pub const MAX_GAMES_PER_THREAD: usize = 4096;
+
 /// `run.max_lag` when the configuration leaves it out.
 pub const DEFAULT_MAX_LAG: u64 = 16;
 
@@ -72,6 +81,7 @@ pub struct RunSettings {
     pub max_games: Option<u64>,
     pub max_time: Option<Duration>,
     pub threads: usize,
+    pub games_per_thread: usize,
     pub mode: RunMode,
     pub max_lag: u64,
     pub device: DeviceChoice,
@@ -84,6 +94,16 @@ impl RunSection {
     pub fn validate(&self) -> Result<RunSettings, ConfigError> {
         check(self.threads >= 1, "run.threads", "must be at least 1")?;
         limit("run.threads", self.threads, MAX_THREADS)?;
+        check(
+            self.games_per_thread >= 1,
+            "run.games_per_thread",
+            "must be at least 1",
+        )?;
+        limit(
+            "run.games_per_thread",
+            self.games_per_thread,
+            MAX_GAMES_PER_THREAD,
+        )?;
         if let Some(name) = &self.name {
             check_run_name(name)?;
         }
@@ -96,6 +116,7 @@ impl RunSection {
             max_games: self.max_games,
             max_time: self.max_time.map(|d| d.0),
             threads: self.threads,
+            games_per_thread: self.games_per_thread,
             mode: self.mode,
             max_lag: self.max_lag,
             device: self

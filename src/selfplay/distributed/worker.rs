@@ -167,11 +167,8 @@ impl<'a, G: Game> Worker<'a, G> {
             std::thread::sleep(Duration::from_millis(200));
         };
         let terminal_eval: TerminalEval = manifest.search_terminal_eval()?;
-        let max_batch = if options.threads == 1 || device.direct_inference {
-            1
-        } else {
-            options.threads * G::NUM_ACTIONS / 2
-        };
+        let max_batch =
+            BatchingEvaluator::<G>::players_max_batch(options.threads, 1, device.direct_inference);
         let shared = BatchingEvaluator::with_version(
             net,
             version,

@@ -1,6 +1,8 @@
-//! The self-play players of a session: N threads, each with its own `SelfPlayer`, sharing one
+//! The self-play players of a session: N threads, each with its own `SelfPlayer`s, sharing one
 //! batching evaluator, each game played with the network version current when it starts
-//! (pinned to its last move). Two ways to hand out games (`run.mode`):
+//! (pinned to its last move). A thread plays one game at a time, or with `run.games_per_thread`
+//! several in flight (`search::in_flight`): their network calls merged into one per round.
+//! Two ways to hand out games (`run.mode`):
 //!
 //! - `sequential`: the learner (the calling thread) hands out numbered games and receives them
 //!   finished, one at a time, and hands out the next only after learning one: with N = 1 a
@@ -18,6 +20,7 @@ use anyhow::Context;
 
 use crate::games::Game;
 use crate::search::Evaluator;
+use crate::search::in_flight::{KeyedTask, NextTask, TaskSource, run_in_flight};
 use crate::selfplay::config::RunMode;
 use crate::selfplay::run::learnable_game::LearnableGame;
 use crate::selfplay::run::run_clock::RunClock;
@@ -25,6 +28,7 @@ use crate::selfplay::run::self_play::{FinishedGame, RunProgress, SelfPlaySetting
 use crate::selfplay::run::streams::{STREAM_GAME, stream_rng};
 use crate::selfplay::run::training::StopReason;
 use crate::value::BatchingEvaluator;
+use crate::value::batching_evaluator::PinnedEvaluator;
 
 /// A finished game, the network version it was played with, and the wall time of its network
 /// calls.
@@ -53,6 +57,8 @@ pub struct Players<'a, G: Game> {
     pub settings: &'a SelfPlaySettings,
     pub seed: u64,
     pub threads: usize,
+    /// Games in flight on each thread (1: one game at a time).
+    pub games_per_thread: usize,
     pub shared: &'a BatchingEvaluator<G>,
     /// The number of the first game to hand out.
     pub first_index: u64,
@@ -90,7 +96,17 @@ fn play_sequential<G: Game>(
 ) -> anyhow::Result<StopReason> {
     let (ticket_tx, ticket_rx) = mpsc::channel::<Ticket>();
     let ticket_rx = Mutex::new(ticket_rx);
-    let take = || ticket_rx.lock().expect("ticket lock").recv().ok();
+    let take = |wait: bool| {
+        let rx = ticket_rx.lock().expect("ticket lock");
+        if wait {
+            return rx.recv().map_or(NextTask::Done, NextTask::Task);
+        }
+        match rx.try_recv() {
+            Ok(ticket) => NextTask::Task(ticket),
+            Err(mpsc::TryRecvError::Empty) => NextTask::NotYet,
+            Err(mpsc::TryRecvError::Disconnected) => NextTask::Done,
+        }
+    };
     std::thread::scope(|scope| {
         let done_rx = spawn_players(scope, players, &take);
         let mut issued = players.first_index;
@@ -107,7 +123,7 @@ fn play_sequential<G: Game>(
             *outstanding += 1;
             Ok(())
         };
-        for _ in 0..players.threads {
+        for _ in 0..players.in_flight() {
             if let Err(reason) = issue(sink, &mut outstanding) {
                 stop = Some(reason);
                 break;
@@ -133,8 +149,8 @@ fn play_parallel<G: Game>(
     limits: &Limits<'_>,
     sink: &mut dyn GameSink<G>,
 ) -> anyhow::Result<StopReason> {
-    let tickets = FreeTickets::new(players.first_index, players.threads, limits);
-    let take = || tickets.take().ok();
+    let tickets = FreeTickets::new(players.first_index, players.in_flight(), limits);
+    let take = |wait: bool| tickets.next(wait);
     std::thread::scope(|scope| {
         let done_rx = spawn_players(scope, players, &take);
         // Stops the players whatever happens below (an error included).
@@ -156,7 +172,7 @@ fn play_parallel<G: Game>(
 fn spawn_players<'scope, G: Game>(
     scope: &'scope std::thread::Scope<'scope, '_>,
     players: &'scope Players<'_, G>,
-    take: &'scope (dyn Fn() -> Option<Ticket> + Sync),
+    take: &'scope Take<'scope>,
 ) -> mpsc::Receiver<LearnableGame> {
     let (done_tx, done_rx) = mpsc::channel::<LearnableGame>();
     for _ in 0..players.threads {
@@ -166,6 +182,16 @@ fn spawn_players<'scope, G: Game>(
     done_rx
 }
 
+impl<G: Game> Players<'_, G> {
+    /// Games in play at once, on all threads.
+    fn in_flight(&self) -> usize {
+        self.threads * self.games_per_thread
+    }
+}
+
+/// How a player takes its next game: waiting for one (`true`) or not.
+type Take<'a> = dyn Fn(bool) -> NextTask<Ticket> + Sync + 'a;
+
 /// A game handed to a player: its number and the run's progress.
 struct Ticket {
     index: u64,
@@ -173,12 +199,12 @@ struct Ticket {
 }
 
 /// The tickets of `parallel` mode: numbered in order, until the run's limits or a stop; a
-/// ticket waits while 2 × threads games are handed out and not yet received by the learner
-/// (at most `threads` in play, so at least `threads` finished ones waiting).
+/// ticket waits while 2 × n games are handed out and not yet received by the learner, n the
+/// games in play at once (so at least n finished ones waiting).
 struct FreeTickets<'a> {
     next: AtomicU64,
     first_index: u64,
-    threads: u64,
+    in_flight: u64,
     limits: &'a Limits<'a>,
     stopped: Mutex<Option<StopReason>>,
     /// Games the learner has received.
@@ -187,11 +213,11 @@ struct FreeTickets<'a> {
 }
 
 impl<'a> FreeTickets<'a> {
-    fn new(first_index: u64, threads: usize, limits: &'a Limits<'a>) -> Self {
+    fn new(first_index: u64, in_flight: usize, limits: &'a Limits<'a>) -> Self {
         FreeTickets {
             next: AtomicU64::new(first_index),
             first_index,
-            threads: threads as u64,
+            in_flight: in_flight as u64,
             limits,
             stopped: Mutex::new(None),
             received: Mutex::new(0),
@@ -205,13 +231,27 @@ impl<'a> FreeTickets<'a> {
         self.room.notify_one();
     }
 
-    /// Waits while the learner is 2 × threads games behind (or until a stop).
+    /// Whether a game may be handed out now: a stop, or the learner less than 2 × n games
+    /// behind.
+    fn has_room(&self, received: u64) -> bool {
+        let handed_out = self.next.load(Ordering::Relaxed) - self.first_index;
+        let stopped = self.stopped.lock().expect("stop lock").is_some();
+        stopped || handed_out < received + 2 * self.in_flight
+    }
+
+    /// The next game, waiting for room (`wait`) or not.
+    fn next(&self, wait: bool) -> NextTask<Ticket> {
+        if !wait && !self.has_room(*self.received.lock().expect("received lock")) {
+            return NextTask::NotYet;
+        }
+        self.take().map_or(NextTask::Done, NextTask::Task)
+    }
+
+    /// Waits while the learner is 2 × n games behind (or until a stop).
     fn wait_for_room(&self) {
         let mut received = self.received.lock().expect("received lock");
         loop {
-            let handed_out = self.next.load(Ordering::Relaxed) - self.first_index;
-            let stopped = self.stopped.lock().expect("stop lock").is_some();
-            if stopped || handed_out < *received + 2 * self.threads {
+            if self.has_room(*received) {
                 return;
             }
             received = self
@@ -281,11 +321,14 @@ impl Drop for StopOnDrop<'_, '_> {
 /// version current when it starts.
 fn player_loop<G: Game>(
     players: &Players<'_, G>,
-    take: &(dyn Fn() -> Option<Ticket> + Sync),
+    take: &Take<'_>,
     done: &mpsc::Sender<LearnableGame>,
 ) {
+    if players.games_per_thread > 1 {
+        return play_in_flight(players, take, done);
+    }
     let mut player = SelfPlayer::<G>::new(players.settings.clone());
-    while let Some(ticket) = take() {
+    while let NextTask::Task(ticket) = take(true) {
         let pinned = players.shared.pin();
         let timed = TimedEvaluator::new(&pinned);
         let mut rng = stream_rng(players.seed, STREAM_GAME, ticket.index);
@@ -299,6 +342,93 @@ fn player_loop<G: Game>(
         // Encoded here, off the learner's thread.
         if done.send(LearnableGame::from_finished(&finished)).is_err() {
             break;
+        }
+    }
+}
+
+/// One player thread with `players.games_per_thread` games in flight, each with its own
+/// `SelfPlayer` (a slot's player plays that slot's games one after another).
+fn play_in_flight<G: Game>(
+    players: &Players<'_, G>,
+    take: &Take<'_>,
+    done: &mpsc::Sender<LearnableGame>,
+) {
+    let slots = players.games_per_thread;
+    let mut games = GamesInFlight {
+        players,
+        take,
+        done,
+        idle_players: (0..slots)
+            .map(|_| Some(SelfPlayer::new(players.settings.clone())))
+            .collect(),
+        in_play: vec![(0, 0); slots],
+        stopped: false,
+    };
+    run_in_flight(slots, &mut games);
+}
+
+/// A finished task of `play_in_flight`: the slot's player back, and its game.
+type PlayedGame<G> = (SelfPlayer<G>, FinishedGame<G>);
+
+/// The games of one thread's slots: their players, the number and network version of each
+/// slot's game in play.
+struct GamesInFlight<'p, 'a, G: Game> {
+    players: &'p Players<'a, G>,
+    take: &'p Take<'p>,
+    done: &'p mpsc::Sender<LearnableGame>,
+    idle_players: Vec<Option<SelfPlayer<G>>>,
+    in_play: Vec<(u64, u64)>,
+    /// The learner is gone.
+    stopped: bool,
+}
+
+impl<'a, G: Game> TaskSource<G, PinnedEvaluator<'a, G>, PlayedGame<G>>
+    for GamesInFlight<'_, 'a, G>
+{
+    fn next_task(
+        &mut self,
+        slot: usize,
+        wait: bool,
+    ) -> NextTask<KeyedTask<G, PinnedEvaluator<'a, G>, PlayedGame<G>>> {
+        if self.stopped {
+            return NextTask::Done;
+        }
+        let ticket = match (self.take)(wait) {
+            NextTask::Task(ticket) => ticket,
+            NextTask::NotYet => return NextTask::NotYet,
+            NextTask::Done => return NextTask::Done,
+        };
+        let pinned = self.players.shared.pin();
+        let version = pinned.version();
+        self.in_play[slot] = (ticket.index, version);
+        let mut player = self.idle_players[slot]
+            .take()
+            .expect("a free slot's player");
+        let initial = self.players.initial.clone();
+        let mut rng = stream_rng(self.players.seed, STREAM_GAME, ticket.index);
+        let progress = ticket.progress;
+        let task = Box::new(move |evaluator: &dyn Evaluator<G>| {
+            let game = player.play(&initial, &evaluator, &progress, &mut rng);
+            (player, game)
+        });
+        NextTask::Task((version, pinned, task))
+    }
+
+    fn finished(&mut self, slot: usize, (player, game): PlayedGame<G>, net_seconds: f64) {
+        self.idle_players[slot] = Some(player);
+        let (index, net_version) = self.in_play[slot];
+        let finished = Finished {
+            game,
+            index,
+            net_version,
+            net_seconds,
+        };
+        if self
+            .done
+            .send(LearnableGame::from_finished(&finished))
+            .is_err()
+        {
+            self.stopped = true;
         }
     }
 }

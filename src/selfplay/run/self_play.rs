@@ -2,6 +2,8 @@
 //! with the table kept across the game's moves, draw the move from the root's children with
 //! the configured distribution, play it; at the end, turn the game into learning pairs.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use rand::RngExt;
@@ -97,6 +99,8 @@ pub struct SelfPlayer<G: Game> {
     searched_states: Vec<(G, f32)>,
     searched_index: rustc_hash::FxHashMap<u64, usize>,
     scratch: Vec<(G, f32)>,
+    /// Counts every move played, games unfinished included (`descent bench selfplay`).
+    moves_played: Option<Arc<AtomicU64>>,
 }
 
 impl<G: Game> SelfPlayer<G> {
@@ -119,7 +123,14 @@ impl<G: Game> SelfPlayer<G> {
             searched_states: Vec::new(),
             searched_index: Default::default(),
             scratch: Vec::new(),
+            moves_played: None,
         }
+    }
+
+    /// The same player, adding one to `counter` at each move it plays.
+    pub fn counting_moves_in(mut self, counter: Arc<AtomicU64>) -> Self {
+        self.moves_played = Some(counter);
+        self
     }
 
     /// Whether tree learning takes the states of the searches (no table: MCTS, alpha-beta).
@@ -172,6 +183,9 @@ impl<G: Game> SelfPlayer<G> {
             });
             moves.push(action);
             position.play(action);
+            if let Some(counter) = &self.moves_played {
+                counter.fetch_add(1, Ordering::Relaxed);
+            }
         }
         let outcome = position.outcome().expect("the game is over");
         let final_value_p0 = self.settings.terminal_eval.value_p0(&position);

@@ -441,15 +441,14 @@ impl<'a, G: Game> Session<'a, G> {
     /// `sequential` and `parallel`: the players are threads of this process.
     fn run_local(mut self) -> anyhow::Result<TrainSummary> {
         let threads = self.settings.run.threads;
-        // One thread, or the direct CPU pass (whose cost per call is too small to be worth
-        // waiting for other threads): every request is a full batch, evaluated at once by its
-        // own thread. Otherwise merge the players' child batches, waiting at most half a
-        // millisecond for the others.
-        let max_batch = if threads == 1 || self.device.direct_inference {
-            1
-        } else {
-            threads * G::NUM_ACTIONS / 2
-        };
+        let games_per_thread = self.settings.run.games_per_thread;
+        // Requests merged across threads wait at most half a millisecond for the others (with
+        // games in flight, a thread's request holds all its games' positions).
+        let max_batch = BatchingEvaluator::<G>::players_max_batch(
+            threads,
+            games_per_thread,
+            self.device.direct_inference,
+        );
         let shared = BatchingEvaluator::<G>::with_version(
             self.learner.net_optimizer.inference_net(),
             self.state.games,
@@ -470,6 +469,7 @@ impl<'a, G: Game> Session<'a, G> {
             settings: &player_settings,
             seed: self.settings.seed,
             threads,
+            games_per_thread,
             shared: &shared,
             first_index: self.state.next_game_index(),
         };
