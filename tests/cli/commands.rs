@@ -302,6 +302,46 @@ fn bench_search_prints_one_json_object_per_algorithm() {
 }
 
 #[test]
+fn bench_selfplay_merges_the_games_in_flight_into_larger_calls() {
+    let out = descent(&[
+        "bench",
+        "selfplay",
+        "tic_tac_toe",
+        "--arch",
+        "resnet-b1c8-fc16",
+        "--games-in-flight",
+        "1,8",
+        "--seconds",
+        "0.5",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(report["bench"], "selfplay");
+    let m = report["measurements"].as_array().unwrap();
+    let per_call = |i: usize| m[i]["mean_positions_per_call"].as_f64().unwrap();
+    // One tic-tac-toe game asks for at most 9 children at a time; eight in flight, more.
+    assert!(per_call(0) <= 9.0, "{}", per_call(0));
+    assert!(per_call(1) > 9.0, "{}", per_call(1));
+    assert!(m[1]["positions_per_s"].as_f64().unwrap() > 0.0);
+    let length = report["mean_game_length"].as_f64().unwrap();
+    assert!((5.0..=9.0).contains(&length), "{length}");
+    for (flag, value, says) in [
+        ("--games-in-flight", "0", "--games-in-flight"),
+        ("--games-in-flight", "5000", "the limit of 4096"),
+        ("--algo", "minimax", "minimax"),
+    ] {
+        let out = descent(&["bench", "selfplay", "tic_tac_toe", flag, value]);
+        assert!(!out.status.success(), "{flag} {value}");
+        assert!(
+            stderr(&out).contains(says),
+            "{flag} {value}: {}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
 fn bench_nn_prints_figures_and_refuses_uncompiled_devices() {
     let out = descent(&[
         "bench",
