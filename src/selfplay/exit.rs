@@ -8,7 +8,9 @@
 //!   the softmax of its policy at temperature `temperature`, all games' positions evaluated in
 //!   one batch per ply); one position per game, drawn uniformly, is searched by the expert
 //!   (`search::mcts` with `TreePolicy::Exit`, `expert_iterations` simulations) and learned with
-//!   the expert's visit distribution and the game's outcome.
+//!   the expert's visit distribution and the game's outcome. The phase's expert searches run
+//!   together (`search::in_flight`), their leaves evaluated in one network call a step, as
+//!   §8.4.2 runs them; each search has its own seed, drawn from the run's generator.
 //!
 //! After each phase the network is **reset** and trained on all the data so far (∪ D_j, at most
 //! `max_positions`, the latest) with early stopping: every tenth position is held out, epochs of
@@ -26,15 +28,78 @@ use super::alphazero::{AlphaZeroProgress, RoundReport};
 use super::alphazero_window::{Sample, SampleBatch, Window};
 use super::round_recipe::RoundRecipe;
 use crate::games::{Action, Game};
+use crate::search::in_flight::{KeyedTask, NextTask, Task, TaskSource, run_in_flight};
 use crate::search::mcts::{Mcts, MctsOptions, TreePolicy};
 use crate::search::puct::visit_distribution;
-use crate::search::{Budget, ConstantEvaluator, SearchSpec};
+use crate::search::{Budget, ConstantEvaluator, Evaluator, SearchSpec};
 use crate::selfplay::run::periodic_eval::budget_text;
 use crate::value::policy_value_loss::mean_losses;
 use crate::value::policy_value_net::{PolicyValueNet, PolicyValueTrainer, ValueLoss};
 use crate::value::{
     AdamSettings, Architecture, NetDevice, PolicyValueEvaluator, PolicyValueInference,
 };
+
+/// One expert search of a phase: the state, its game's outcome, the seed of its search.
+struct ExpertSearch<G> {
+    state: G,
+    outcome_p0: f32,
+    seed: u64,
+}
+
+/// A phase's expert searches as tasks of `search::in_flight`; each finished one a sample.
+struct ExpertPhase<'e, G: Game, I> {
+    searches: I,
+    evaluator: &'e PolicyValueEvaluator<G>,
+    options: MctsOptions,
+    budget: Budget,
+    samples: Vec<(usize, Sample)>,
+}
+
+impl<'e, G: Game, I: Iterator<Item = (usize, ExpertSearch<G>)>>
+    TaskSource<G, &'e PolicyValueEvaluator<G>, (usize, Sample)> for ExpertPhase<'e, G, I>
+{
+    fn next_task(
+        &mut self,
+        _slot: usize,
+        _wait: bool,
+    ) -> NextTask<KeyedTask<G, &'e PolicyValueEvaluator<G>, (usize, Sample)>> {
+        let Some((index, search)) = self.searches.next() else {
+            return NextTask::Done;
+        };
+        let (options, budget) = (self.options, self.budget);
+        let task: Task<G, (usize, Sample)> = Box::new(move |evaluator: &dyn Evaluator<G>| {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(search.seed);
+            let mut expert = Mcts::<G>::new(options);
+            expert.search(&search.state, &evaluator, &budget, &mut rng);
+            let (input, policy) = encoded_with_visits(&search.state, &expert);
+            let sample = Sample {
+                input,
+                policy,
+                outcome_p0: search.outcome_p0,
+            };
+            (index, sample)
+        });
+        NextTask::Task((0, self.evaluator, task))
+    }
+
+    fn finished(&mut self, _slot: usize, result: (usize, Sample), _seconds: f64) {
+        self.samples.push(result);
+    }
+}
+
+/// `position`'s encoding and the visit distribution of `mcts`'s root there.
+fn encoded_with_visits<G: Game>(position: &G, mcts: &Mcts<G>) -> (Vec<f32>, Vec<f32>) {
+    let mut input = vec![0.0; G::ENCODING.len()];
+    position.encode(&mut input);
+    let visits: Vec<(Action, u32)> = mcts
+        .root_children()
+        .iter()
+        .map(|c| (c.action, c.visits))
+        .collect();
+    let mut policy = Vec::new();
+    visit_distribution(&visits, G::NUM_ACTIONS, &mut policy);
+    (input, policy)
+}
 
 /// One position in this many is held out for early stopping.
 pub const VALIDATION_EVERY: usize = 10;
@@ -166,7 +231,7 @@ impl<G: Game> ExitTrainer<G> {
             let mut inputs = Vec::new();
             while !position.is_terminal() {
                 mcts.search(&position, &ConstantEvaluator(0.0), &budget, &mut self.rng);
-                inputs.push(self.encoded_with_visits(&position, &mcts));
+                inputs.push(encoded_with_visits(&position, &mcts));
                 let action = mcts.decide(&mut self.rng).expect("a move");
                 mcts.advance(&[action]);
                 position.play(action);
@@ -182,20 +247,6 @@ impl<G: Game> ExitTrainer<G> {
             }
         }
         added
-    }
-
-    /// `position`'s encoding and the visit distribution of `mcts`'s root there.
-    fn encoded_with_visits(&self, position: &G, mcts: &Mcts<G>) -> (Vec<f32>, Vec<f32>) {
-        let mut input = vec![0.0; G::ENCODING.len()];
-        position.encode(&mut input);
-        let visits: Vec<(Action, u32)> = mcts
-            .root_children()
-            .iter()
-            .map(|c| (c.action, c.visits))
-            .collect();
-        let mut policy = Vec::new();
-        visit_distribution(&visits, G::NUM_ACTIONS, &mut policy);
-        (input, policy)
     }
 
     /// `games` apprentice games; one position of each searched by the expert and learned.
@@ -215,16 +266,28 @@ impl<G: Game> ExitTrainer<G> {
             ..MctsOptions::uct()
         };
         let budget = Budget::iterations(self.settings.expert_iterations);
-        for (history, outcome_p0) in &histories {
-            let state = &history[self.rng.random_range(0..history.len())];
-            let mut expert = Mcts::<G>::new(options);
-            expert.search(state, &evaluator, &budget, &mut self.rng);
-            let (input, policy) = self.encoded_with_visits(state, &expert);
-            self.data.push(Sample {
-                input,
-                policy,
+        let searches: Vec<ExpertSearch<G>> = histories
+            .iter()
+            .map(|(history, outcome_p0)| ExpertSearch {
+                state: history[self.rng.random_range(0..history.len())].clone(),
                 outcome_p0: *outcome_p0,
-            });
+                seed: self.rng.random(),
+            })
+            .collect();
+        // §8.4.2 runs a phase's expert searches "synchronously so that their states are
+        // evaluated simultaneously": all of them in flight, their leaves in one call per step.
+        let mut phase = ExpertPhase {
+            searches: searches.into_iter().enumerate(),
+            evaluator: &evaluator,
+            options,
+            budget,
+            samples: Vec::new(),
+        };
+        run_in_flight(histories.len().max(1), &mut phase);
+        let mut samples = phase.samples;
+        samples.sort_by_key(|(index, _)| *index);
+        for (_, sample) in samples {
+            self.data.push(sample);
         }
         histories.len()
     }
