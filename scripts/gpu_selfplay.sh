@@ -26,12 +26,21 @@ bin=$work/descent
 gunzip -c gpu-bin/descent.gz >"$bin" && chmod +x "$bin"
 log() { printf '\n=== %s (%s)\n' "$*" "$(date +%T)" | tee -a "$work/sections.log"; }
 
-if ! ldconfig -p | grep -q libvulkan && compgen -G ".gl/*.deb" >/dev/null; then
+# The Vulkan loader and GL vendor-neutral libraries the NVIDIA ICD loads through.
+if compgen -G ".gl/*.deb" >/dev/null; then
   for f in .gl/*.deb; do dpkg -x "$f" /; done
   ldconfig
 fi
 icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 [ -f "$icd" ] && export VK_DRIVER_FILES=$icd
+egl=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+[ -f "$egl" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$egl
+if ! timeout 60 "$bin" bench nn connect_four --device wgpu --batch 256 --seconds 0.5; then
+  echo "wgpu finds no adapter: the Vulkan ICDs here"
+  ls -la /usr/local/nvidia/share/vulkan/icd.d/ /usr/share/vulkan/icd.d/ /etc/vulkan/icd.d/ 2>&1
+  ldconfig -p | grep -E "vulkan|GLX_nvidia|EGL_nvidia" 2>&1
+  exit 1
+fi
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 cores=$(nproc)
 echo "cores: $cores"
@@ -57,10 +66,10 @@ for m in r["measurements"]:
 EOF
 }
 
-bench cnn-wgpu wgpu "$players" 1,16,64,256 paper-cnn
-bench cnn-cpu descent-cpu "$cores" 1,4,16 paper-cnn
-bench resnet-wgpu wgpu "$players" 1,16,64 "$resnet"
-bench resnet-cpu descent-cpu "$cores" 1,4 "$resnet"
+bench cnn-wgpu wgpu "$players" "${CNN_GPU_GAMES:-1,16,64,256}" paper-cnn
+[ -n "${SKIP_CPU:-}" ] || bench cnn-cpu descent-cpu "$cores" 1,4,16 paper-cnn
+bench resnet-wgpu wgpu "$players" "${RESNET_GPU_GAMES:-1,16,64}" "$resnet"
+[ -n "${SKIP_CPU:-}" ] || bench resnet-cpu descent-cpu "$cores" 1,4 "$resnet"
 
 # A run's config: configs/gpu-connect_four.yaml with ARCH, THREADS players of GAMES games each.
 config() { # arch threads games out

@@ -238,12 +238,16 @@ impl Evaluator<TicTacToe> for Named {
     }
 }
 
-/// Tasks asking `rounds` times for `n` positions each, through the evaluator of their key.
+/// What each task saw: its number and the values (and a logit) it was given.
+type Seen = Rc<RefCell<Vec<(usize, Vec<f32>)>>>;
+
+/// Tasks asking three times (once with logits) for `task number + 1` positions each, through
+/// the evaluator of their key (even tasks key 0, odd key 1).
 struct Askers<'e> {
     evaluators: [&'e Named; 2],
     started: usize,
     tasks: usize,
-    results: Rc<RefCell<Vec<(usize, Vec<f32>)>>>,
+    results: Seen,
 }
 
 impl<'e> TaskSource<TicTacToe, &'e Named, ()> for Askers<'e> {
@@ -305,7 +309,7 @@ fn each_task_gets_the_values_and_logits_of_its_own_evaluator() {
     assert_eq!(stats.tasks, 7);
     assert_eq!(stats.positions, 3 * (1..=7).sum::<u64>());
     assert!(
-        stats.calls >= 6 && stats.calls % 2 == 0,
+        stats.calls >= 6 && stats.calls.is_multiple_of(2),
         "{} calls",
         stats.calls
     );
