@@ -164,7 +164,8 @@ impl SelfplayBench<'_> {
             &self.device,
             max_batch,
             Duration::from_micros(500),
-        );
+        )
+        .chunked_for(threads);
         let moves = Arc::new(AtomicU64::new(0));
         let next_game = AtomicU64::new(0);
         let deadline = Instant::now() + Duration::from_secs_f64(self.args.seconds);

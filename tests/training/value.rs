@@ -198,6 +198,45 @@ fn the_direct_cpu_pass_gives_the_same_values_from_many_threads_at_once() {
 }
 
 #[test]
+fn players_on_several_threads_evaluate_in_small_direct_passes_with_the_same_values() {
+    use descent::value::BatchingEvaluator;
+    let initial = ConnectFour::new(&Default::default());
+    let positions = random_positions(&initial, 50, 12);
+    let net = ValueNet::new(
+        &Architecture::PaperCnn,
+        shape::<ConnectFour>(),
+        true,
+        &device(),
+    );
+    let build = || {
+        BatchingEvaluator::<ConnectFour>::new(
+            net.clone(),
+            &net_device(),
+            1,
+            std::time::Duration::ZERO,
+        )
+    };
+    let (whole, one_thread, chunked) = (build(), build().chunked_for(1), build().chunked_for(2));
+    let values = |e: &BatchingEvaluator<ConnectFour>| {
+        let mut v = vec![f32::NAN; positions.len()];
+        e.evaluate(&positions, &mut v);
+        v
+    };
+    let expected = values(&whole);
+    assert_eq!(values(&one_thread), expected);
+    assert_eq!(
+        values(&chunked),
+        expected,
+        "the direct pass is batch-invariant"
+    );
+    // 50 positions: one pass whole (and for one thread), seven of at most 8 in chunks.
+    assert_eq!(whole.stats().passes, 1);
+    assert_eq!(one_thread.stats().passes, 1);
+    assert_eq!(chunked.stats().passes, 7);
+    assert_eq!(chunked.stats().positions, 50);
+}
+
+#[test]
 fn the_direct_cpu_pass_equals_burns_forward_on_every_architecture_and_game() {
     for game in REGISTERED_GAMES {
         game.name

@@ -455,7 +455,8 @@ impl<'a, G: Game> Session<'a, G> {
             &self.device,
             max_batch,
             Duration::from_micros(500),
-        );
+        )
+        .chunked_for(threads);
         let player_settings = SelfPlaySettings {
             search: self.settings.search.clone(),
             terminal_eval: self.terminal_eval,
