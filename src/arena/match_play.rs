@@ -128,6 +128,8 @@ pub fn play_match_from<G: Game>(
     std::thread::scope(|scope| {
         for _ in 0..threads.clamp(1, games.max(1) as usize) {
             scope.spawn(|| {
+                // A match's network passes stay on its own thread (and core).
+                crate::value::direct::cpu_net::keep_passes_on_this_thread();
                 let mut players = [agent.build(), opponent.build()];
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);

@@ -89,6 +89,42 @@ pub struct FinalTable {
     pub overall: Vec<ResultSummary>,
 }
 
+/// A variant's network compute, the mean over its repetitions: what each recipe actually got
+/// of the machine in its training time.
+#[derive(Clone, Debug, Serialize)]
+pub struct VariantCompute {
+    pub variant: String,
+    pub repetitions: usize,
+    /// Self-play games per run.
+    pub games: f64,
+    /// Positions evaluated by the network in self-play, per second of training.
+    pub positions_per_second: f64,
+    /// Minibatch rows learned per second of training (symmetric images included).
+    pub samples_per_second: f64,
+}
+
+/// Each variant's `VariantCompute` over `runs`.
+fn variant_compute(names: &[String], runs: &[RunNets]) -> Vec<VariantCompute> {
+    names
+        .iter()
+        .enumerate()
+        .map(|(v, name)| {
+            let mine: Vec<_> = runs.iter().filter(|r| r.variant == v).collect();
+            let n = mine.len().max(1) as f64;
+            let mean = |f: &dyn Fn(&RunNets) -> f64| mine.iter().map(|r| f(r)).sum::<f64>() / n;
+            let per_second =
+                |count: u64, run: &RunNets| count as f64 / run.compute.train_seconds.max(1e-9);
+            VariantCompute {
+                variant: name.clone(),
+                repetitions: mine.len(),
+                games: mean(&|r| r.compute.games as f64),
+                positions_per_second: mean(&|r| per_second(r.compute.positions_evaluated, r)),
+                samples_per_second: mean(&|r| per_second(r.compute.samples_learned, r)),
+            }
+        })
+        .collect()
+}
+
 /// Everything `descent experiment` measured.
 #[derive(Clone, Debug, Serialize)]
 pub struct ExperimentReport {
@@ -102,6 +138,8 @@ pub struct ExperimentReport {
     pub variant_agents: Vec<String>,
     pub games_per_pair: u64,
     pub variants: Vec<String>,
+    /// Each variant's network compute in training.
+    pub compute: Vec<VariantCompute>,
     pub curves: Vec<CurvePoint>,
     /// The player without a network every stage network met, and the curves against it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -194,6 +232,7 @@ pub fn evaluate<G: Game>(
         agent: plan.agent.text.clone(),
         variant_agents: plan.variants.iter().map(|v| v.agent.text.clone()).collect(),
         games_per_pair: plan.games_per_pair,
+        compute: variant_compute(&names, runs),
         variants: names,
         curves,
         baseline: plan.baseline.as_ref().map(|b| b.text.clone()),

@@ -110,6 +110,7 @@ pub fn text_tables(report: &ExperimentReport) -> String {
         .max()
         .unwrap_or(8)
         .max(8);
+    compute_table(&mut out, report, width);
     let stages = report.curves.iter().map(|p| p.stage).max().unwrap_or(0);
     let _ = writeln!(
         out,
@@ -165,6 +166,21 @@ pub fn text_tables(report: &ExperimentReport) -> String {
         );
     }
     out
+}
+
+/// What each variant computed in training (mean of its repetitions).
+fn compute_table(out: &mut String, report: &ExperimentReport, width: usize) {
+    let _ = writeln!(
+        out,
+        "network compute in training, mean of the repetitions (positions evaluated in self-play and minibatch rows learned, per second of training):"
+    );
+    for c in &report.compute {
+        let _ = writeln!(
+            out,
+            "  {:width$}  {:>9.0} positions/s  {:>8.0} rows/s  {:>8.0} games  ({} runs)",
+            c.variant, c.positions_per_second, c.samples_per_second, c.games, c.repetitions
+        );
+    }
 }
 
 /// The baseline curves as text: win − loss (%), the mean over the repetitions (2 · score − 1),

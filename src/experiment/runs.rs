@@ -13,6 +13,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use anyhow::{Context, bail};
+use serde::Serialize;
 
 use super::config::ExperimentPlan;
 use crate::selfplay::run::run_state::RunState;
@@ -185,18 +186,56 @@ pub struct StageNet {
     pub name: String,
     /// Self-play games it had learned.
     pub games: u64,
-    /// Training time when it was saved (seconds).
+    /// Training time (seconds) at which it was made: the end of the learning that produced it.
     pub train_seconds: f64,
 }
 
-/// The networks of one run: `stages[k]` is the first kept after `(k + 1) × stage_every` of
-/// training (the final network when the run ended first); the last stage is the final network.
+/// The network of a stage whose mark is `mark` seconds of training: the last of `kept` (oldest
+/// first) made at or before it — the run's network at the mark (`selfplay::run::mark_nets`
+/// keeps it), never one whose learning ended after the mark.
+fn stage_net_at(kept: &[StageNet], mark: f64) -> Option<&StageNet> {
+    kept.iter().rev().find(|net| net.train_seconds <= mark)
+}
+
+/// The networks of one run: `stages[k]` is its network at `(k + 1) × stage_every` of training
+/// (the last made at or before that mark); the last stage, at `train_time`, is the final
+/// network.
 #[derive(Clone, Debug)]
 pub struct RunNets {
     pub variant: usize,
     /// From 1.
     pub repeat: u32,
     pub stages: Vec<StageNet>,
+    /// What the run computed, from its latest checkpoint.
+    pub compute: RunCompute,
+}
+
+/// A run's network compute over its whole training (its latest checkpoint's counts): what lets
+/// a reader see whether every recipe had the same machine.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct RunCompute {
+    pub games: u64,
+    pub train_seconds: f64,
+    /// Positions the network evaluated in self-play (every row of every call).
+    pub positions_evaluated: u64,
+    /// Minibatch rows learned (symmetric images included).
+    pub samples_learned: u64,
+}
+
+impl RunCompute {
+    /// Reads the counts of the run directory's latest checkpoint.
+    fn of(run_dir: &RunDir) -> anyhow::Result<RunCompute> {
+        let Some(latest) = run_dir.latest_checkpoint()? else {
+            return Ok(RunCompute::default());
+        };
+        let state = RunState::read(&latest)?;
+        Ok(RunCompute {
+            games: state.games,
+            train_seconds: state.elapsed_seconds,
+            positions_evaluated: state.positions_evaluated,
+            samples_learned: state.pairs_learned,
+        })
+    }
 }
 
 impl RunNets {
@@ -215,12 +254,16 @@ pub fn stage_nets(plan: &ExperimentPlan, experiment_dir: &Path) -> anyhow::Resul
         for (variant_index, variant) in plan.variants.iter().enumerate() {
             let path = run_path(experiment_dir, &variant.name, repeat);
             let run_dir = RunDir::open(&path)?;
-            let times = run_dir.checkpoint_times()?;
+            let trained = run_dir
+                .checkpoint_times()?
+                .into_values()
+                .fold(0.0, f64::max);
+            let made_at = run_dir.net_made_at_times()?;
             let kept: Vec<StageNet> = run_dir
                 .kept_nets()?
                 .into_iter()
                 .filter_map(|(games, base)| {
-                    times.get(&games).map(|&train_seconds| StageNet {
+                    made_at.get(&games).map(|&train_seconds| StageNet {
                         name: base
                             .strip_prefix(experiment_dir)
                             .unwrap_or(&base)
@@ -232,14 +275,14 @@ pub fn stage_nets(plan: &ExperimentPlan, experiment_dir: &Path) -> anyhow::Resul
                     })
                 })
                 .collect();
-            let Some(last) = kept.last() else {
+            let Some(first) = kept.first() else {
                 bail!("{}: no network kept (has it trained?)", path.display());
             };
-            if last.train_seconds < plan.train_time.as_secs_f64() {
+            if trained < plan.train_time.as_secs_f64() {
                 bail!(
                     "{}: trained {:.0} s of {:.0} s; run the experiment again to finish it",
                     path.display(),
-                    last.train_seconds,
+                    trained,
                     plan.train_time.as_secs_f64()
                 );
             }
@@ -247,16 +290,14 @@ pub fn stage_nets(plan: &ExperimentPlan, experiment_dir: &Path) -> anyhow::Resul
             let stages = (1..=plan.stages())
                 .map(|k| {
                     let mark = (k as f64 * every).min(plan.train_time.as_secs_f64());
-                    kept.iter()
-                        .find(|net| net.train_seconds >= mark)
-                        .unwrap_or(last)
-                        .clone()
+                    stage_net_at(&kept, mark).unwrap_or(first).clone()
                 })
                 .collect();
             all.push(RunNets {
                 variant: variant_index,
                 repeat,
                 stages,
+                compute: RunCompute::of(&run_dir)?,
             });
         }
     }

@@ -340,6 +340,8 @@ impl Game for Amazons {
     /// The square's 7; action images come from [`Game::symmetric_action`] (they depend on the
     /// amazons' order), so the tables are empty.
     const SYMMETRIES: &'static [Symmetry] = &SYMMETRIES;
+    // Action ids depend on the position (see `symmetric_action`).
+    const ACTION_IMAGES_BY_TABLE: bool = false;
 
     type Params = AmazonsParams;
 

@@ -268,6 +268,10 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
     /// A one-player game (Morpion Solitaire): P0 moves every turn, every search maximises, and
     /// the `score` heuristic values a finished game by its score whatever its outcome.
     const ONE_PLAYER: bool = false;
+    /// Whether every symmetry maps legal action ids by its `action_image` table alone (false
+    /// where `symmetric_action` needs the position): then a policy target over action ids can
+    /// be imaged from the encoded position (AlphaZero's and ExIt's symmetry augmentation).
+    const ACTION_IMAGES_BY_TABLE: bool = true;
     /// Whether GTP engines write this game's moves in upper case (Go's `D4`); input is read in
     /// either case.
     const GTP_UPPER_CASE: bool = false;

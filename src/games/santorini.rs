@@ -381,6 +381,8 @@ impl Game for Santorini {
     const ENCODING_VERSION: u32 = 1;
     /// The square's 7 (a winning move's build stays 0 under each: its image is found by play).
     const SYMMETRIES: &'static [Symmetry] = &SYMMETRIES;
+    // Action ids depend on the position (see `symmetric_action`).
+    const ACTION_IMAGES_BY_TABLE: bool = false;
 
     type Params = SantoriniParams;
 

@@ -5,7 +5,7 @@
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::games::Game;
+use crate::games::{Game, Symmetry};
 
 /// How many symmetric images of each pair are learned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,21 +135,65 @@ pub fn augment<G: Game, R: Rng + ?Sized>(
         // [original, image 1, image 2, …], each `len` floats.
         let (original, images) = pair.split_at_mut(len);
         original.copy_from_slice(source);
-        let symmetries = match augmentation {
-            Augmentation::None => &G::SYMMETRIES[..0],
-            Augmentation::One if G::SYMMETRIES.is_empty() => &G::SYMMETRIES[..0],
-            Augmentation::One => {
-                let k = rng.random_range(0..G::SYMMETRIES.len());
-                &G::SYMMETRIES[k..k + 1]
-            }
-            Augmentation::All => G::SYMMETRIES,
-        };
+        let symmetries = drawn_symmetries::<G, R>(augmentation, rng);
         for (symmetry, image) in symmetries.iter().zip(images.chunks_exact_mut(len)) {
             symmetry.permute_encoding(G::ENCODING, original, image);
         }
         targets.extend(std::iter::repeat_n(*value_p0, copies));
     }
     (inputs, targets)
+}
+
+/// The symmetries whose images `augmentation` adds to one pair: none, one drawn uniformly from
+/// `rng`, or all of the game's.
+fn drawn_symmetries<G: Game, R: Rng + ?Sized>(
+    augmentation: Augmentation,
+    rng: &mut R,
+) -> &'static [Symmetry] {
+    match augmentation {
+        Augmentation::None => &G::SYMMETRIES[..0],
+        Augmentation::One if G::SYMMETRIES.is_empty() => &G::SYMMETRIES[..0],
+        Augmentation::One => {
+            let k = rng.random_range(0..G::SYMMETRIES.len());
+            &G::SYMMETRIES[k..k + 1]
+        }
+        Augmentation::All => G::SYMMETRIES,
+    }
+}
+
+/// Appends the images of one policy-value sample — `input` (one encoded position) and `policy`
+/// (a target over every action id) — as `augmentation` says, to `inputs` and `policies`: the
+/// encoding permuted as the board is, and `image[action_image[a]] = policy[a]`. The sample
+/// itself is not appended. Returns the number of images. AlphaZero's and ExIt's minibatches
+/// learn each position followed by its images, as the Athénan learner does (`augment`).
+///
+/// # Panics
+/// If `input` is not one encoded position or `policy` not one value per action id.
+pub fn push_policy_images<G: Game, R: Rng + ?Sized>(
+    (input, policy): (&[f32], &[f32]),
+    augmentation: Augmentation,
+    rng: &mut R,
+    inputs: &mut Vec<f32>,
+    policies: &mut Vec<f32>,
+) -> usize {
+    let (len, actions) = (G::ENCODING.len(), G::NUM_ACTIONS);
+    assert_eq!(
+        policy.len(),
+        actions,
+        "a policy target over every action id"
+    );
+    let symmetries = drawn_symmetries::<G, R>(augmentation, rng);
+    for symmetry in symmetries {
+        let at = inputs.len();
+        inputs.resize(at + len, 0.0);
+        symmetry.permute_encoding(G::ENCODING, input, &mut inputs[at..]);
+        let at = policies.len();
+        policies.resize(at + actions, 0.0);
+        for (&image, &p) in symmetry.action_image.iter().zip(policy) {
+            policies[at + image as usize] = p;
+        }
+    }
+    symmetries.len()
 }
 
 #[cfg(test)]
@@ -213,6 +257,61 @@ mod tests {
         let awale = Awale::new(&Default::default());
         let (_, targets) = encode_pairs(&[(awale, 1.0)], Augmentation::One, &mut rng);
         assert_eq!(targets.len(), 1);
+    }
+
+    /// Every image of a policy-value sample is the encoding of the position's image, and its
+    /// policy puts each move's weight on that move's image (checked against the game's own
+    /// `apply_symmetry` and `symmetric_action`).
+    #[test]
+    fn policy_images_move_the_targets_with_the_board() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut p = TicTacToe::new(&Default::default());
+        p.play_moves("a1 b2 c2").unwrap();
+        let len = TicTacToe::ENCODING.len();
+        let mut input = vec![0.0; len];
+        p.encode(&mut input);
+        // Distinct weights on the legal moves.
+        let mut policy = vec![0.0; TicTacToe::NUM_ACTIONS];
+        let mut legal = Vec::new();
+        p.legal_actions(&mut legal);
+        for (k, &a) in legal.iter().enumerate() {
+            policy[a as usize] = (k + 1) as f32;
+        }
+        let (mut inputs, mut policies) = (Vec::new(), Vec::new());
+        let n = push_policy_images::<TicTacToe, _>(
+            (&input, &policy),
+            Augmentation::All,
+            &mut rng,
+            &mut inputs,
+            &mut policies,
+        );
+        assert_eq!(n, 7);
+        for (k, expected) in images(&p).iter().enumerate() {
+            assert_eq!(&inputs[k * len..(k + 1) * len], &expected[..], "image {k}");
+            let image_policy = &policies[k * 9..(k + 1) * 9];
+            for &a in &legal {
+                let moved = p.symmetric_action(k, a);
+                assert_eq!(
+                    image_policy[moved as usize], policy[a as usize],
+                    "image {k}"
+                );
+            }
+            let mut image_legal = Vec::new();
+            p.apply_symmetry(k).legal_actions(&mut image_legal);
+            for (a, &weight) in image_policy.iter().enumerate() {
+                if !image_legal.contains(&(a as crate::games::Action)) {
+                    assert_eq!(weight, 0.0, "no weight off the legal moves");
+                }
+            }
+        }
+        let n = push_policy_images::<TicTacToe, _>(
+            (&input, &policy),
+            Augmentation::None,
+            &mut rng,
+            &mut inputs,
+            &mut policies,
+        );
+        assert_eq!((n, inputs.len(), policies.len()), (0, 7 * len, 7 * 9));
     }
 
     #[test]

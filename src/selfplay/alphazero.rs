@@ -17,6 +17,7 @@ use rand::{RngExt, SeedableRng};
 use super::alphazero_window::{Sample, SampleBatch, Window};
 use super::round_recipe::RoundRecipe;
 use crate::games::{Action, Game};
+use crate::learn::augment::Augmentation;
 use crate::search::puct::{Leaf, PuctOptions, PuctTree, choose_by_visits, visit_distribution};
 use crate::search::{Budget, SearchSpec};
 use crate::selfplay::run::periodic_eval::budget_text;
@@ -42,6 +43,9 @@ pub struct AlphaZeroSettings {
     /// How many times each new position is learned on average (OpenSpiel's buffer reuse: 3).
     pub reuse: f64,
     pub adam: AdamSettings,
+    /// Each drawn position learned with its images under the board's symmetries
+    /// (`learning.augment_symmetries`, as the Athénan recipe learns its pairs).
+    pub augmentation: Augmentation,
     pub seed: u64,
 }
 
@@ -64,6 +68,7 @@ impl AlphaZeroSettings {
                 l2: 1e-4,
                 ..AdamSettings::default()
             },
+            augmentation: Augmentation::One,
             seed: 1,
         }
     }
@@ -84,6 +89,26 @@ pub struct AlphaZeroProgress {
     pub positions: u64,
     pub steps: u64,
     pub last_loss: Option<PolicyValueLoss>,
+    /// Positions the network evaluated in self-play (rows of its calls).
+    pub evaluated: u64,
+    /// Rows of every minibatch learned (symmetric images included).
+    pub learned: u64,
+}
+
+impl AlphaZeroProgress {
+    /// What was done since `before`, as a round's report.
+    pub fn since(&self, before: &AlphaZeroProgress) -> RoundReport {
+        RoundReport {
+            games: self.games - before.games,
+            positions: self.positions - before.positions,
+            steps: self.steps - before.steps,
+            loss: (self.steps > before.steps)
+                .then_some(self.last_loss)
+                .flatten(),
+            evaluated_positions: self.evaluated - before.evaluated,
+            samples_learned: self.learned - before.learned,
+        }
+    }
 }
 
 /// AlphaZero training on one game.
@@ -118,6 +143,10 @@ pub struct RoundReport {
     pub steps: u64,
     /// The loss of the round's last step (`None`: no step).
     pub loss: Option<PolicyValueLoss>,
+    /// Positions the network evaluated in the round's self-play.
+    pub evaluated_positions: u64,
+    /// Rows learned (minibatch rows, symmetric images included).
+    pub samples_learned: u64,
 }
 
 impl<G: Game> AlphaZeroTrainer<G> {
@@ -202,14 +231,7 @@ impl<G: Game> AlphaZeroTrainer<G> {
         self.progress.games += self.settings.parallel_games as u64;
         self.progress.positions += samples as u64;
         self.learn(samples);
-        RoundReport {
-            games: self.progress.games - before.games,
-            positions: self.progress.positions - before.positions,
-            steps: self.progress.steps - before.steps,
-            loss: (self.progress.steps > before.steps)
-                .then_some(self.progress.last_loss)
-                .flatten(),
-        }
+        self.progress.since(&before)
     }
 
     /// Plays `parallel_games` games to their ends; returns the positions added to the window.
@@ -243,6 +265,7 @@ impl<G: Game> AlphaZeroTrainer<G> {
             }
             values.resize(waiting.len(), 0.0);
             logits.resize(waiting.len() * actions, 0.0);
+            self.progress.evaluated += waiting.len() as u64;
             self.inference
                 .predict_into(&inputs, &mut values, Some(&mut logits));
             for (k, &g) in waiting.iter().enumerate() {
@@ -314,9 +337,16 @@ impl<G: Game> AlphaZeroTrainer<G> {
         }
         let steps = (new as f64 * self.settings.reuse / batch as f64).ceil() as usize;
         let mut minibatch = SampleBatch::default();
+        let mut drawn = Vec::with_capacity(batch);
         for _ in 0..steps {
-            let drawn = (0..batch).map(|_| &window[self.rng.random_range(0..window.len())]);
-            let (inputs, policies, values) = minibatch.fill(drawn);
+            drawn.clear();
+            drawn.extend((0..batch).map(|_| self.rng.random_range(0..window.len())));
+            let (inputs, policies, values) = minibatch.fill_with_images::<G, _>(
+                drawn.iter().map(|&i| &window[i]),
+                self.settings.augmentation,
+                &mut self.rng,
+            );
+            self.progress.learned += values.len() as u64;
             self.progress.last_loss = Some(self.trainer.step(inputs, policies, values));
             self.progress.steps += 1;
         }

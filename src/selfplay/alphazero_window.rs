@@ -10,6 +10,10 @@
 use std::collections::VecDeque;
 
 use anyhow::{bail, ensure};
+use rand::Rng;
+
+use crate::games::Game;
+use crate::learn::augment::{Augmentation, push_policy_images};
 
 const MAGIC: &[u8] = b"descent-az-window";
 const VERSION: u32 = 1;
@@ -44,6 +48,34 @@ impl SampleBatch {
             self.inputs.extend_from_slice(&sample.input);
             self.policies.extend_from_slice(&sample.policy);
             self.outcomes.push(sample.outcome_p0);
+        }
+        (&self.inputs, &self.policies, &self.outcomes)
+    }
+
+    /// Replaces the batch by `samples`, each followed by its images under `G`'s symmetries as
+    /// `augmentation` says (`learn::augment::push_policy_images`); returns (inputs, policies,
+    /// outcomes).
+    pub fn fill_with_images<'a, G: Game, R: Rng + ?Sized>(
+        &mut self,
+        samples: impl IntoIterator<Item = &'a Sample>,
+        augmentation: Augmentation,
+        rng: &mut R,
+    ) -> (&[f32], &[f32], &[f32]) {
+        self.inputs.clear();
+        self.policies.clear();
+        self.outcomes.clear();
+        for sample in samples {
+            self.inputs.extend_from_slice(&sample.input);
+            self.policies.extend_from_slice(&sample.policy);
+            let images = push_policy_images::<G, R>(
+                (&sample.input, &sample.policy),
+                augmentation,
+                rng,
+                &mut self.inputs,
+                &mut self.policies,
+            );
+            self.outcomes
+                .extend(std::iter::repeat_n(sample.outcome_p0, 1 + images));
         }
         (&self.inputs, &self.policies, &self.outcomes)
     }

@@ -256,15 +256,19 @@ impl TrainConfig {
             self.check_policy_value_sections(&run)?;
         }
         let alphazero = match self.recipe {
-            RecipeName::Alphazero => Some(self.alphazero.validate(
-                architecture.clone(),
-                adam,
-                self.seed,
-            )?),
+            RecipeName::Alphazero => Some(AlphaZeroSettings {
+                augmentation: learning.augment_symmetries,
+                ..self
+                    .alphazero
+                    .validate(architecture.clone(), adam, self.seed)?
+            }),
             _ => None,
         };
         let exit = match self.recipe {
-            RecipeName::Exit => Some(self.exit.validate(architecture.clone(), adam, self.seed)?),
+            RecipeName::Exit => Some(ExitSettings {
+                augmentation: learning.augment_symmetries,
+                ..self.exit.validate(architecture.clone(), adam, self.seed)?
+            }),
             _ => None,
         };
         Ok(TrainSettings {
@@ -293,16 +297,29 @@ impl TrainConfig {
         let recipe = self.recipe.name();
         let athenan_only = [
             ("search", is_default(&self.search)),
-            ("learning", is_default(&self.learning)),
+            // `learning.augment_symmetries` applies to every recipe.
+            (
+                "learning",
+                is_default(&LearningSection {
+                    augment_symmetries: LearningSection::default().augment_symmetries,
+                    ..self.learning.clone()
+                }),
+            ),
             ("selection", is_default(&self.selection)),
             ("replay", is_default(&self.replay)),
             ("resolved_states", is_default(&self.resolved_states)),
         ];
         for (section, unset) in athenan_only {
+            let but = match section {
+                "learning" => " (and `learning.augment_symmetries`)",
+                _ => "",
+            };
             check(
                 unset,
                 section,
-                &format!("belongs to the athenan recipe; an {recipe} run is set in `{recipe}:`"),
+                &format!(
+                    "belongs to the athenan recipe; an {recipe} run is set in `{recipe}:`{but}"
+                ),
             )?;
         }
         check(
@@ -418,6 +435,25 @@ mod tests {
         let e =
             error("game: connect_four\nrecipe: alphazero\nalphazero: {dirichlet_fraction: 2}\n");
         assert_eq!(e.key, "alphazero.dirichlet_fraction");
+        // Symmetry augmentation is every recipe's setting, `one` by default as for Athénan; the
+        // other `learning:` keys stay Athénan's.
+        assert_eq!(az.augmentation, crate::learn::augment::Augmentation::One);
+        for recipe in ["alphazero", "exit"] {
+            let text = format!(
+                "game: connect_four\nrecipe: {recipe}\nlearning: {{augment_symmetries: none}}\n"
+            );
+            let s = parse(&text).unwrap();
+            let augmentation = match recipe {
+                "alphazero" => s.alphazero.unwrap().augmentation,
+                _ => s.exit.unwrap().augmentation,
+            };
+            assert_eq!(augmentation, crate::learn::augment::Augmentation::None);
+            let e = error(&format!(
+                "game: connect_four\nrecipe: {recipe}\nlearning: {{targets: root}}\n"
+            ));
+            assert_eq!(e.key, "learning");
+            assert!(e.message.contains("augment_symmetries"), "{e}");
+        }
         // An Athénan run's configuration (and so its hash) does not mention the recipe.
         let athenan = TrainConfig::from_yaml("game: awale\n").unwrap().to_yaml();
         assert!(

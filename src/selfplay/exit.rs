@@ -28,6 +28,7 @@ use super::alphazero::{AlphaZeroProgress, RoundReport};
 use super::alphazero_window::{Sample, SampleBatch, Window};
 use super::round_recipe::RoundRecipe;
 use crate::games::{Action, Game};
+use crate::learn::augment::Augmentation;
 use crate::search::in_flight::{KeyedTask, NextTask, Task, TaskSource, run_in_flight};
 use crate::search::mcts::{Mcts, MctsOptions, TreePolicy};
 use crate::search::puct::visit_distribution;
@@ -132,6 +133,9 @@ pub struct ExitSettings {
     /// The most positions kept (the latest).
     pub max_positions: usize,
     pub adam: AdamSettings,
+    /// Each training position learned with its images under the board's symmetries
+    /// (`learning.augment_symmetries`); held-out positions are not augmented.
+    pub augmentation: Augmentation,
     pub seed: u64,
 }
 
@@ -205,14 +209,7 @@ impl<G: Game> ExitTrainer<G> {
         self.progress.games += games;
         self.progress.positions += positions as u64;
         self.retrain();
-        RoundReport {
-            games,
-            positions: positions as u64,
-            steps: self.progress.steps - before.steps,
-            loss: (self.progress.steps > before.steps)
-                .then_some(self.progress.last_loss)
-                .flatten(),
-        }
+        self.progress.since(&before)
     }
 
     /// Base MCTS against itself for `games` games; every position learned.
@@ -283,7 +280,8 @@ impl<G: Game> ExitTrainer<G> {
             budget,
             samples: Vec::new(),
         };
-        run_in_flight(histories.len().max(1), &mut phase);
+        let expert = run_in_flight(histories.len().max(1), &mut phase);
+        self.progress.evaluated += expert.positions;
         let mut samples = phase.samples;
         samples.sort_by_key(|(index, _)| *index);
         for (_, sample) in samples {
@@ -316,6 +314,7 @@ impl<G: Game> ExitTrainer<G> {
             }
             values.resize(playing.len(), 0.0);
             logits.resize(playing.len() * G::NUM_ACTIONS, 0.0);
+            self.progress.evaluated += playing.len() as u64;
             apprentice.predict_into(&inputs, &mut values, Some(&mut logits));
             for (k, &g) in playing.iter().enumerate() {
                 let logits = &logits[k * G::NUM_ACTIONS..(k + 1) * G::NUM_ACTIONS];
@@ -385,7 +384,12 @@ impl<G: Game> ExitTrainer<G> {
         for _ in 0..self.settings.max_epochs {
             training.shuffle(&mut self.rng);
             for chunk in training.chunks(batch) {
-                let (inputs, policies, values) = minibatch.fill(chunk.iter().map(|&i| &samples[i]));
+                let (inputs, policies, values) = minibatch.fill_with_images::<G, _>(
+                    chunk.iter().map(|&i| &samples[i]),
+                    self.settings.augmentation,
+                    &mut self.rng,
+                );
+                self.progress.learned += values.len() as u64;
                 self.progress.last_loss = Some(trainer.step(inputs, policies, values));
                 self.progress.steps += 1;
             }
@@ -519,6 +523,7 @@ mod tests {
             value_from: 0.5,
             max_positions: 10_000,
             adam: AdamSettings::default(),
+            augmentation: Augmentation::One,
             seed: 3,
         }
     }

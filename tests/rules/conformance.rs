@@ -149,6 +149,19 @@ fn check_symmetries<G: Game>(position: &G, actions: &[Action]) {
             .iter()
             .map(|&a| position.symmetric_action(index, a))
             .collect();
+        if G::ACTION_IMAGES_BY_TABLE {
+            let by_table: Vec<Action> = actions
+                .iter()
+                .map(|&a| symmetry.action_image[a as usize])
+                .collect();
+            assert_eq!(
+                by_table,
+                mapped,
+                "{} {}: ACTION_IMAGES_BY_TABLE, yet symmetric_action differs from the table",
+                G::NAME,
+                symmetry.name
+            );
+        }
         mapped.sort_unstable();
         assert_eq!(
             image_actions,

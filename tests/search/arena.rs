@@ -118,6 +118,30 @@ fn a_match_replays_game_for_game_whatever_the_threads() {
     assert_eq!(s.losses, one.as_p0[2] + one.as_p1[2]);
 }
 
+/// A match's games run on threads whose network passes stay on them (never split over the
+/// other cores, which the match beside it or the opponent's clock is using), whatever the
+/// threads; the test's own thread is left as it was.
+#[test]
+fn match_threads_keep_their_network_passes_to_themselves() {
+    use descent::games::TicTacToe;
+    use descent::value::direct::cpu_net::passes_stay_on_this_thread;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let initial = TicTacToe::new(&Default::default());
+    let a = factory::<TicTacToe>("random", "tic_tac_toe");
+    for threads in [1, 2] {
+        let (kept, games) = (AtomicU64::new(0), AtomicU64::new(0));
+        play_match(&initial, &a, &a, 4, 1, threads, &|_| {
+            games.fetch_add(1, Ordering::Relaxed);
+            if passes_stay_on_this_thread() {
+                kept.fetch_add(1, Ordering::Relaxed);
+            }
+        });
+        assert_eq!(games.load(Ordering::Relaxed), 4);
+        assert_eq!(kept.load(Ordering::Relaxed), 4, "{threads} threads");
+    }
+    assert!(!passes_stay_on_this_thread());
+}
+
 /// Deterministic players from random four-ply openings: each pair of games starts from one
 /// opening (its moves recorded first), the agent playing it with each colour; the pairs'
 /// openings differ, every match given the same openings plays the same ones, and the games are

@@ -251,3 +251,60 @@ pub fn train_new_run(
     );
     (config, summary)
 }
+
+/// With symmetry augmentation each drawn position is learned followed by its images: a round's
+/// steps learn 1, 2 or 8 rows per drawn position (tic-tac-toe has 7 symmetries) for `none`,
+/// `one` and `all`.
+#[test]
+fn alphazero_minibatches_carry_the_images_of_their_positions() {
+    use descent::learn::augment::Augmentation;
+    let initial = TicTacToe::new(&Default::default());
+    for (augmentation, rows) in [
+        (Augmentation::None, 1),
+        (Augmentation::One, 2),
+        (Augmentation::All, 8),
+    ] {
+        let mut settings = AlphaZeroSettings::new("resnet-b0c8-fc16".parse().unwrap());
+        settings.simulations = 10;
+        settings.parallel_games = 4;
+        settings.batch_size = 8;
+        settings.window = 1024;
+        settings.augmentation = augmentation;
+        let mut trainer = AlphaZeroTrainer::new(&initial, settings, &NetDevice::cpu());
+        let round = trainer.round();
+        assert!(round.steps > 0);
+        assert_eq!(
+            round.samples_learned,
+            round.steps * 8 * rows,
+            "{augmentation:?}"
+        );
+    }
+}
+
+/// Santorini numbers a winning move's id by the position (so does Amazons every move): a
+/// policy target cannot be imaged from the stored board, so AlphaZero (and ExIt) refuse to
+/// augment it, naming the key; `none` trains.
+#[test]
+fn policy_recipes_refuse_to_image_moves_numbered_by_position() {
+    use descent::selfplay::{RunDir, SilentObserver, TrainConfig, train};
+    for (learning, refused) in [
+        ("", true),
+        ("learning: {augment_symmetries: none}\n", false),
+    ] {
+        let text = format!(
+            "game: santorini\nrecipe: alphazero\nrun: {{max_games: 1}}\nnetwork: {{architecture: resnet-b0c2-fc4}}\nalphazero: {{simulations: 2, parallel_games: 1, batch_size: 4, window: 64}}\nevaluation: {{at_end: false}}\n{learning}"
+        );
+        let config = TrainConfig::from_yaml(&text).unwrap();
+        let settings = config.validate().unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = RunDir::create(&tmp.path().join("run"), &config.to_yaml()).unwrap();
+        let result = train(&settings, &dir, false, &mut SilentObserver);
+        match refused {
+            true => {
+                let err = result.unwrap_err().to_string();
+                assert!(err.contains("learning.augment_symmetries"), "{err}");
+            }
+            false => assert_eq!(result.unwrap().total_games, 1),
+        }
+    }
+}

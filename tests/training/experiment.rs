@@ -124,11 +124,30 @@ fn an_experiment_trains_evaluates_survives_a_kill_and_continues() {
         REPEATS * VARIANTS * STAGES as u64 * VARIANTS
     );
     for m in stage_matches {
-        let stage = m["stage"].as_u64().unwrap() as f64;
+        // The run's network at the stage's mark: made at or before it, and the next network
+        // (the next game's learning) made after it.
+        let mark = (m["stage"].as_u64().unwrap() as f64).min(3.0);
         assert!(
-            m["train_seconds"].as_f64().unwrap() >= stage.min(3.0),
-            "a stage network saved before its mark: {m}"
+            m["train_seconds"].as_f64().unwrap() <= mark,
+            "a stage network made after its mark: {m}"
         );
+        let run = out.join(format!(
+            "runs/{}/rep-{}/metrics.jsonl",
+            m["variant"].as_str().unwrap(),
+            m["repeat"]
+        ));
+        let next = m["games_learned"].as_u64().unwrap() + 1;
+        let next_line = std::fs::read_to_string(&run)
+            .unwrap()
+            .lines()
+            .map(|line| serde_json::from_str::<Value>(line).unwrap())
+            .find(|line| line["kind"] == "game" && line["game"] == next);
+        if let Some(line) = next_line {
+            assert!(
+                line["elapsed_seconds"].as_f64().unwrap() > mark,
+                "game {next} was learned before the mark, yet the stage network is older: {m}"
+            );
+        }
         let (p0, p1) = (wdl(&m["as_p0"]), wdl(&m["as_p1"]));
         assert_eq!(p0.iter().sum::<u64>(), GAMES_PER_PAIR / 2);
         assert_eq!(p1.iter().sum::<u64>(), GAMES_PER_PAIR / 2);
@@ -377,4 +396,18 @@ variants:
     assert!(metrics("alphazero").contains("alphazero_round"));
     assert!(metrics("exit").contains("exit_round"));
     assert!(!metrics("athenan").contains("_round"));
+    // Every stage network was the run's network at its mark, never one made after it.
+    for m in report["stage_matches"].as_array().unwrap() {
+        let mark = (m["stage"].as_u64().unwrap() as f64).min(2.0);
+        assert!(m["train_seconds"].as_f64().unwrap() <= mark, "{m}");
+    }
+    // What each recipe computed, in the report and its text.
+    let compute = report["compute"].as_array().unwrap();
+    assert_eq!(compute.len(), 3);
+    for c in compute {
+        for key in ["positions_per_second", "samples_per_second", "games"] {
+            assert!(c[key].as_f64().unwrap() > 0.0, "{key}: {c}");
+        }
+    }
+    assert!(text.contains("network compute in training"), "{text}");
 }

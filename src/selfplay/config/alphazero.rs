@@ -172,6 +172,7 @@ impl AlphaZeroSection {
             batch_size: self.batch_size,
             reuse: self.reuse,
             adam,
+            augmentation: crate::learn::augment::Augmentation::One,
             seed,
         })
     }

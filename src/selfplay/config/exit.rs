@@ -121,6 +121,7 @@ impl ExitSection {
             value_from: self.value_from,
             max_positions: self.max_positions,
             adam,
+            augmentation: crate::learn::augment::Augmentation::One,
             seed,
         })
     }

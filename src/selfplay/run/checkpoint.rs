@@ -12,7 +12,9 @@ use crate::search::TerminalEval;
 use crate::selfplay::config::{RESUME_SAFE_KEYS, TrainConfig, TrainSettings};
 use crate::selfplay::run::learner::Learner;
 use crate::selfplay::run::replay_file::{read_replay, write_replay};
-use crate::selfplay::run::run_dir::{MetricsLog, OPTIMIZER_FILE, RunDir, STATE_FILE};
+use crate::selfplay::run::run_dir::{
+    MARK_NET_KIND, MetricsLog, OPTIMIZER_FILE, RunDir, STATE_FILE,
+};
 use crate::selfplay::run::run_state::RunState;
 use crate::settings::files::{Existing, write_atomically};
 use crate::value::saved_net::{NetManifest, load_net, save_net};
@@ -33,16 +35,31 @@ pub fn next_mark(every: Option<Duration>, elapsed: f64) -> f64 {
     }
 }
 
-/// The metrics line of the checkpoint after `games` games and `elapsed_seconds` of training.
+/// The metrics line of the checkpoint `state`: its games, training time and, where known, when
+/// its network was made (`net_made_at_seconds`, which an experiment's stages read).
 ///
 /// # Errors
 /// The line cannot be serialised (not expected).
-pub fn checkpoint_line(games: u64, elapsed_seconds: f64) -> anyhow::Result<String> {
-    MetricsLog::line_text(&serde_json::json!({
+pub fn checkpoint_line(state: &RunState) -> anyhow::Result<String> {
+    let mut line = serde_json::json!({
         "kind": "checkpoint",
+        "game": state.games,
+        "elapsed_seconds": state.elapsed_seconds,
+    });
+    if let Some(made_at_seconds) = state.net_made_at_seconds {
+        line["net_made_at_seconds"] = made_at_seconds.into();
+    }
+    MetricsLog::line_text(&line)
+}
+
+/// The metrics line of a network kept because it was the run's network at a time mark
+/// (`mark_nets`): its games and when it was made.
+pub fn mark_net_line(games: u64, made_at_seconds: f64) -> serde_json::Value {
+    serde_json::json!({
+        "kind": MARK_NET_KIND,
         "game": games,
-        "elapsed_seconds": elapsed_seconds,
-    }))
+        "net_made_at_seconds": made_at_seconds,
+    })
 }
 
 /// Brings `state` up to a checkpoint taken after `elapsed` seconds of training: the learner's
@@ -58,8 +75,8 @@ pub fn stamp_checkpoint_state(
     learner_rng: &rand::rngs::Xoshiro256PlusPlus,
     config: &TrainConfig,
 ) -> anyhow::Result<String> {
-    let line = checkpoint_line(state.games, elapsed)?;
     state.elapsed_seconds = elapsed;
+    let line = checkpoint_line(state)?;
     state.metrics_bytes = metrics_len + line.len() as u64;
     state.learner_rng = learner_rng.clone();
     state.config_yaml = Some(config.to_yaml());

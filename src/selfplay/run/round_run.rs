@@ -11,6 +11,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::games::Game;
+use crate::learn::augment::Augmentation;
 use crate::search::TerminalEval;
 use crate::selfplay::alphazero::{
     AlphaZeroProgress, AlphaZeroSettings, AlphaZeroTrainer, ResumedParts, RoundReport,
@@ -20,8 +21,9 @@ use crate::selfplay::config::{EvaluationSettings, TrainSettings};
 use crate::selfplay::exit::{ExitResumed, ExitSettings, ExitTrainer};
 use crate::selfplay::round_recipe::RoundRecipe;
 use crate::selfplay::run::checkpoint::{
-    check_resume_settings, checkpoint_line, next_mark, stamp_checkpoint_state,
+    check_resume_settings, checkpoint_line, mark_net_line, next_mark, stamp_checkpoint_state,
 };
+use crate::selfplay::run::mark_nets::{MarkNets, StampedNet};
 use crate::selfplay::run::periodic_eval::{LastEvaluation, evaluate_player};
 use crate::selfplay::run::replay_file::REPLAY_FILE;
 use crate::selfplay::run::run_clock::RunClock;
@@ -55,6 +57,8 @@ struct RoundSession<'a, G: Game, R: RoundRecipe<G>> {
     last_checkpoint: Option<PathBuf>,
     checkpointed_games: Option<u64>,
     last_evaluation: LastEvaluation,
+    /// The network at each time mark (with whether its value head was trained).
+    marks: MarkNets<(PolicyValueNet, bool)>,
 }
 
 /// Trains (or resumes) the AlphaZero run in `run_dir`.
@@ -69,6 +73,7 @@ pub fn train_alphazero<G: Game>(
     resume: bool,
     observer: &mut dyn TrainingObserver,
 ) -> anyhow::Result<TrainSummary> {
+    check_policy_images::<G>(alphazero.augmentation)?;
     let open =
         |initial: &G, checkpoint: Option<&Path>, manifest: &NetManifest, device: &NetDevice| {
             match checkpoint {
@@ -100,6 +105,7 @@ pub fn train_exit<G: Game>(
         "an exit run needs run.max_time or run.max_games (or --max-time / --max-games): exit.value_from ({}) is a share of it",
         exit.value_from
     );
+    check_policy_images::<G>(exit.augmentation)?;
     let open =
         |initial: &G, checkpoint: Option<&Path>, manifest: &NetManifest, device: &NetDevice| {
             match checkpoint {
@@ -111,6 +117,17 @@ pub fn train_exit<G: Game>(
             }
         };
     RoundSession::open(initial, settings, run_dir, resume, observer, open)?.run()
+}
+
+/// Refuses symmetry augmentation of policy targets in a game whose action ids cannot be imaged
+/// without the position (`Game::ACTION_IMAGES_BY_TABLE`).
+fn check_policy_images<G: Game>(augmentation: Augmentation) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        augmentation == Augmentation::None || G::SYMMETRIES.is_empty() || G::ACTION_IMAGES_BY_TABLE,
+        "learning.augment_symmetries: {} numbers its moves by position, so a policy target cannot be imaged from the stored board; set `learning: {{augment_symmetries: none}}` for this recipe",
+        G::NAME
+    );
+    Ok(())
 }
 
 impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
@@ -141,7 +158,7 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
         let (trainer, state) = open_trainer(&initial, checkpoint.as_deref(), &manifest, &device)?;
         run_dir.remove_kept_nets_after(state.games)?;
         let closing_line = match &checkpoint {
-            Some(_) => checkpoint_line(state.games, state.elapsed_seconds)?,
+            Some(_) => checkpoint_line(&state)?,
             None => String::new(),
         };
         let metrics = MetricsLog::open(
@@ -151,7 +168,18 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
             settings.run.tensorboard,
         )?;
         observer.on_start(state.games, settings.run.max_games, checkpoint.as_deref());
+        let marks = MarkNets::new(
+            settings.checkpoint.every_time.map(|t| t.as_secs_f64()),
+            settings.run.max_time.map(|t| t.as_secs_f64()),
+            state.elapsed_seconds,
+            StampedNet {
+                net: (trainer.net().clone(), trainer.value_on()),
+                games: state.games,
+                made_at_seconds: state.net_made_at_seconds.unwrap_or(0.0),
+            },
+        );
         Ok(RoundSession {
+            marks,
             settings,
             run_dir,
             observer,
@@ -209,6 +237,7 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
             let start = Instant::now();
             let round = self.trainer.round(self.budget_used());
             self.after_round(&round, start.elapsed().as_secs_f64())?;
+            self.network_changed()?;
             if let Some(evaluation) = self.settings.evaluation
                 && crosses(games_before, self.state.games, evaluation.every_games)
             {
@@ -256,7 +285,8 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
         }
         self.state.games += round.games;
         self.state.pairs_added += round.positions;
-        self.state.pairs_learned += round.steps * self.trainer.batch_size() as u64;
+        self.state.pairs_learned += round.samples_learned;
+        self.state.positions_evaluated += round.evaluated_positions;
         self.state.value_learned = self.trainer.value_on();
         self.metrics.write(&serde_json::json!({
             "kind": R::ROUND_KIND,
@@ -264,12 +294,44 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
             "games": round.games,
             "positions": round.positions,
             "steps": round.steps,
+            "evaluated_positions": round.evaluated_positions,
+            "samples_learned": round.samples_learned,
             "value_loss": round.loss.map(|l| l.value),
             "value_learned": self.trainer.value_on(),
             "policy_cross_entropy": round.loss.map(|l| l.policy_cross_entropy),
             "seconds": seconds,
             "elapsed_seconds": self.clock.elapsed(),
         }))
+    }
+
+    /// Stamps the network a round just made and keeps the one it replaced when a time mark
+    /// passed since (`mark_nets`).
+    fn network_changed(&mut self) -> anyhow::Result<()> {
+        let made_at_seconds = self.clock.elapsed();
+        self.state.net_made_at_seconds = Some(made_at_seconds);
+        let made = StampedNet {
+            net: (self.trainer.net().clone(), self.trainer.value_on()),
+            games: self.state.games,
+            made_at_seconds,
+        };
+        let Some(at_mark) = self.marks.changed(made) else {
+            return Ok(());
+        };
+        if self.settings.checkpoint.keep_nets {
+            let base = self.run_dir.kept_net_base(at_mark.games)?;
+            if !base.with_extension("json").exists() {
+                let (net, value_trained) = &at_mark.net;
+                let manifest = NetManifest {
+                    net_version: Some(at_mark.games),
+                    value_head_trained: Some(*value_trained),
+                    ..self.manifest.clone()
+                };
+                save_policy_value_net(net, &manifest, &base)?;
+            }
+            self.metrics
+                .write(&mark_net_line(at_mark.games, at_mark.made_at_seconds))?;
+        }
+        Ok(())
     }
 
     /// The current network, searching as its recipe plays (`RoundRecipe::evaluation_search`),
@@ -404,6 +466,8 @@ fn read_checkpoint<G: Game>(
         positions: state.pairs_added,
         steps: state.pairs_learned / batch_size.max(1) as u64,
         last_loss: None,
+        evaluated: state.positions_evaluated,
+        learned: state.pairs_learned,
     };
     Ok(CheckpointParts {
         state,

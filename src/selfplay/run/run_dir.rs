@@ -32,6 +32,10 @@ use crate::value::checksum::{
     CHECKSUM_FILE, read_checksum_file, verify_checksum_file, write_checksum_file,
 };
 
+/// The `kind` of the metrics lines of networks kept at a time mark
+/// (`checkpoint::mark_net_line`).
+pub const MARK_NET_KIND: &str = "mark_net";
+
 pub const CONFIG_FILE: &str = "config.yaml";
 pub const METRICS_FILE: &str = "metrics.jsonl";
 pub const LATEST: &str = "latest";
@@ -379,6 +383,35 @@ impl RunDir {
                 && let (Some(games), Some(seconds)) =
                     (value["game"].as_u64(), value["elapsed_seconds"].as_f64())
             {
+                times.insert(games, seconds);
+            }
+        }
+        Ok(times)
+    }
+
+    /// When each kept network was made (seconds of training), by games learned: from the
+    /// checkpoint lines of the metrics log (`net_made_at_seconds`, else the checkpoint's own
+    /// time in runs of older versions) and the `mark_net` lines (`mark_nets`).
+    ///
+    /// # Errors
+    /// The metrics log cannot be read.
+    pub fn net_made_at_times(&self) -> anyhow::Result<std::collections::BTreeMap<u64, f64>> {
+        let path = self.metrics_path();
+        let text =
+            fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+        let mut times = std::collections::BTreeMap::new();
+        for line in text.lines() {
+            let Ok(value) = serde_json::from_str::<serde_json::Value>(line) else {
+                continue;
+            };
+            let made_at = match value["kind"].as_str() {
+                Some("checkpoint") => value["net_made_at_seconds"]
+                    .as_f64()
+                    .or(value["elapsed_seconds"].as_f64()),
+                Some(MARK_NET_KIND) => value["net_made_at_seconds"].as_f64(),
+                _ => None,
+            };
+            if let (Some(games), Some(seconds)) = (value["game"].as_u64(), made_at) {
                 times.insert(games, seconds);
             }
         }

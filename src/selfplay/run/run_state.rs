@@ -58,6 +58,13 @@ pub struct RunState {
     /// a resume with a larger budget).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub value_learned: bool,
+    /// Training time (seconds) at which the checkpoint's network was made: the end of the
+    /// learning that produced it (absent in older checkpoints and before any learning).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub net_made_at_seconds: Option<f64>,
+    /// Positions the network evaluated in self-play (every row of every network call).
+    #[serde(default)]
+    pub positions_evaluated: u64,
 }
 
 impl RunState {
@@ -80,6 +87,8 @@ impl RunState {
             terminal_eval,
             config_yaml: None,
             value_learned: false,
+            net_made_at_seconds: None,
+            positions_evaluated: 0,
         }
     }
 

@@ -35,11 +35,13 @@ use crate::learn::pretrain::random_terminal_pairs;
 use crate::search::TerminalEval;
 use crate::selfplay::config::{EvaluationSettings, RunMode, TrainSettings};
 use crate::selfplay::run::checkpoint::{
-    checkpoint_line, load_checkpoint, next_mark, save_checkpoint, stamp_checkpoint_state,
+    checkpoint_line, load_checkpoint, mark_net_line, next_mark, save_checkpoint,
+    stamp_checkpoint_state,
 };
 use crate::selfplay::run::game_pool::{GameSink, Limits, Players, play_games};
 use crate::selfplay::run::learnable_game::LearnableGame;
 use crate::selfplay::run::learner::{Learner, PhaseReport};
+use crate::selfplay::run::mark_nets::{MarkNets, StampedNet};
 use crate::selfplay::run::periodic_eval::{EvalReport, LastEvaluation, evaluate_against_baseline};
 use crate::selfplay::run::run_clock::RunClock;
 use crate::selfplay::run::run_dir::{MetricsLog, RunDir};
@@ -51,6 +53,7 @@ use crate::selfplay::telemetry::games_log::{GAMES_FILE, GameLine, GamesLog};
 use crate::selfplay::telemetry::metrics::{DroppedGame, EvalMetrics, GameMetrics};
 use crate::selfplay::telemetry::observer::TrainingObserver;
 use crate::value::saved_net::NetManifest;
+use crate::value::saved_net::save_net;
 use crate::value::{BatchingEvaluator, NetDevice, NetEvaluator, NetOptimizer, ValueNet};
 
 /// Why a run stopped.
@@ -178,6 +181,8 @@ struct Session<'a, G: Game> {
     /// `checkpointed_counts()` at the last checkpoint.
     last_checkpoint_counts: (u64, u64, u64),
     last_evaluation: LastEvaluation,
+    /// The network at each time mark.
+    marks: MarkNets<ValueNet>,
 }
 
 /// Algorithm 3 on the run directory: open the session (a new run, or the latest checkpoint),
@@ -286,7 +291,7 @@ impl<'a, G: Game> Session<'a, G> {
         };
         run_dir.remove_kept_nets_after(state.games)?;
         let closing_line = match &checkpoint {
-            Some(_) => checkpoint_line(state.games, state.elapsed_seconds)?,
+            Some(_) => checkpoint_line(&state)?,
             None => String::new(),
         };
         let mut metrics = MetricsLog::open(
@@ -304,7 +309,18 @@ impl<'a, G: Game> Session<'a, G> {
         observer.on_start(state.games, settings.run.max_games, checkpoint.as_deref());
         let (state_games, state_dropped, state_rejected) =
             (state.games, state.games_dropped, state.records_rejected);
+        let marks = MarkNets::new(
+            settings.checkpoint.every_time.map(|t| t.as_secs_f64()),
+            settings.run.max_time.map(|t| t.as_secs_f64()),
+            state.elapsed_seconds,
+            StampedNet {
+                net: learner.net_optimizer.inference_net(),
+                games: state.games,
+                made_at_seconds: state.net_made_at_seconds.unwrap_or(0.0),
+            },
+        );
         Ok(Session {
+            marks,
             settings,
             run_dir,
             observer,
@@ -499,6 +515,7 @@ impl<'a, G: Game> Session<'a, G> {
         publish: &mut dyn FnMut(ValueNet, u64) -> anyhow::Result<()>,
     ) -> anyhow::Result<()> {
         self.state.next_game_index = self.state.next_game_index.max(finished.index + 1);
+        self.state.positions_evaluated += finished.search.evaluated_positions;
         let lag = self.state.games.saturating_sub(finished.net_version);
         if lag > self.settings.run.max_lag {
             return self.drop_game(&finished, lag);
@@ -509,6 +526,7 @@ impl<'a, G: Game> Session<'a, G> {
         let net = self.learner.net_optimizer.inference_net();
         self.refuse_divergence(&phase, &net, &finished)?;
         self.state.games += 1;
+        self.network_changed(&net)?;
         publish(net, self.state.games)?;
         let learn_seconds = learn_start.elapsed().as_secs_f64();
         self.state.pairs_added += phase.pairs_added as u64;
@@ -637,6 +655,34 @@ impl<'a, G: Game> Session<'a, G> {
         let line = EvalMetrics::new((games, at_end), evaluation, seconds, report);
         self.metrics.write(&line)?;
         self.observer.on_evaluation(&line);
+        Ok(())
+    }
+
+    /// Stamps the network a learning phase just made (`net`, of `state.games` games) and keeps
+    /// the one it replaced when a time mark passed since (`mark_nets`).
+    fn network_changed(&mut self, net: &ValueNet) -> anyhow::Result<()> {
+        let made_at_seconds = self.elapsed();
+        self.state.net_made_at_seconds = Some(made_at_seconds);
+        let made = StampedNet {
+            net: net.clone(),
+            games: self.state.games,
+            made_at_seconds,
+        };
+        let Some(at_mark) = self.marks.changed(made) else {
+            return Ok(());
+        };
+        if self.settings.checkpoint.keep_nets {
+            let base = self.run_dir.kept_net_base(at_mark.games)?;
+            if !base.with_extension("json").exists() {
+                let manifest = NetManifest {
+                    net_version: Some(at_mark.games),
+                    ..self.manifest.clone()
+                };
+                save_net(&at_mark.net, &manifest, &base)?;
+            }
+            self.metrics
+                .write(&mark_net_line(at_mark.games, at_mark.made_at_seconds))?;
+        }
         Ok(())
     }
 

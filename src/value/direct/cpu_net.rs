@@ -84,6 +84,23 @@ thread_local! {
 /// arena games, which already keep the cores busy) runs on its own thread.
 static PASSES_IN_FLIGHT: AtomicUsize = AtomicUsize::new(0);
 
+thread_local! {
+    /// Set by `keep_passes_on_this_thread`: this thread's passes never split.
+    static PASSES_STAY_HERE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// From now on, every pass made on the calling thread runs on it alone, never split over
+/// rayon's threads: a match's players (`arena`), whose network must not take time from the
+/// match beside it or give one side more cores than the other under a time budget.
+pub fn keep_passes_on_this_thread() {
+    PASSES_STAY_HERE.with(|here| here.set(true));
+}
+
+/// Whether passes made on the calling thread stay on it (`keep_passes_on_this_thread`).
+pub fn passes_stay_on_this_thread() -> bool {
+    PASSES_STAY_HERE.with(std::cell::Cell::get)
+}
+
 /// Counts a pass in `PASSES_IN_FLIGHT` until dropped.
 struct InFlight;
 
@@ -263,7 +280,8 @@ impl CpuNet {
         if batch == 0 {
             return;
         }
-        let (_in_flight, split) = InFlight::enter();
+        let (_in_flight, alone) = InFlight::enter();
+        let split = alone && !passes_stay_on_this_thread();
         SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
             Ok(mut scratch) => self.forward(&mut scratch, inputs, (values, logits), split),
             // A pass nested in this thread's own (a rayon worker waiting on a split product
