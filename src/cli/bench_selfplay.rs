@@ -20,9 +20,8 @@ use serde::Serialize;
 
 use super::bench_nn::{DEVICE_PEAK_SIZE, device_matrix_peak, matrix_peak};
 use crate::games::{Game, GameSpec, GameVisitor};
-use crate::learn::{ActionSelection, Distribution, Exploitation, Targets};
 use crate::search::in_flight::{InFlightStats, KeyedTask, NextTask, TaskSource, run_in_flight};
-use crate::search::{Evaluator, SearchSpec, TerminalEval};
+use crate::search::{Evaluator, SearchSpec};
 use crate::selfplay::run::self_play::{FinishedGame, RunProgress, SelfPlaySettings, SelfPlayer};
 use crate::selfplay::run::streams::{STREAM_GAME, stream_rng};
 use crate::settings::limits::{MAX_THREADS, at_most};
@@ -124,17 +123,7 @@ impl GameVisitor for SelfplayBench<'_> {
 
     fn visit<G: Game>(self, initial: G) -> Self::Output {
         let net = ValueNet::new(&self.args.arch, G::ENCODING.dims(), true, &self.device.burn);
-        let settings = SelfPlaySettings {
-            search: self.search.clone(),
-            terminal_eval: TerminalEval::Classic,
-            targets: Targets::Tree,
-            selection: ActionSelection {
-                distribution: Distribution::Ordinal,
-                exploitation: Exploitation::Fixed(0.5),
-                completed: true,
-            },
-            keep_resolved: None,
-        };
+        let settings = SelfPlaySettings::plain(self.search.clone());
         let mut all = Vec::new();
         for &per_thread in &self.args.games_in_flight {
             all.push(self.measure(&initial, &net, &settings, per_thread));

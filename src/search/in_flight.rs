@@ -168,13 +168,12 @@ impl<G: Game> Evaluator<G> for SuspendingEvaluator<'_, G> {
 
 /// A task in a slot: its coroutine, the evaluator (and its key) its positions go to, whether it
 /// waits for values, the evaluation time it has waited through.
-struct Running<G, E, R> {
+struct Running<E, R> {
     coroutine: Coroutine<(), (), R, DefaultStack>,
     key: u64,
     evaluator: E,
     waiting: bool,
     evaluation_seconds: f64,
-    _game: std::marker::PhantomData<fn() -> G>,
 }
 
 /// What a source of tasks answers when asked for the next one.
@@ -226,6 +225,8 @@ pub fn run_in_flight<G: Game, E: Evaluator<G>, R: 'static>(
         })),
         stats: InFlightStats::default(),
         exhausted: false,
+        keys: Vec::new(),
+        mine: Vec::new(),
     };
     while scheduler.advance(source) {
         scheduler.evaluate_round();
@@ -238,11 +239,14 @@ pub fn run_in_flight<G: Game, E: Evaluator<G>, R: 'static>(
 }
 
 struct Scheduler<G, E, R> {
-    slots: Vec<Option<Running<G, E, R>>>,
+    slots: Vec<Option<Running<E, R>>>,
     spare_stacks: Vec<DefaultStack>,
     staging: Rc<RefCell<Staging<G>>>,
     stats: InFlightStats,
     exhausted: bool,
+    /// A round's distinct keys, and one key's requests: buffers kept between rounds.
+    keys: Vec<u64>,
+    mine: Vec<usize>,
 }
 
 impl<G: Game, E: Evaluator<G>, R: 'static> Scheduler<G, E, R> {
@@ -318,7 +322,6 @@ impl<G: Game, E: Evaluator<G>, R: 'static> Scheduler<G, E, R> {
             evaluator,
             waiting: false,
             evaluation_seconds: 0.0,
-            _game: std::marker::PhantomData,
         });
         true
     }
@@ -334,9 +337,18 @@ impl<G: Game, E: Evaluator<G>, R: 'static> Scheduler<G, E, R> {
         round.values.resize(round.positions.len(), 0.0);
         round.had_policy.clear();
         round.had_policy.resize(round.requests.len(), false);
-        for key in self.keys_in_order(&round.requests) {
-            self.evaluate_key(key, round);
+        let mut keys = std::mem::take(&mut self.keys);
+        self.keys_in_order(&round.requests, &mut keys);
+        for &key in &keys {
+            let mut mine = std::mem::take(&mut self.mine);
+            mine.clear();
+            mine.extend(
+                (0..round.requests.len()).filter(|&i| self.key_of(round.requests[i].slot) == key),
+            );
+            self.evaluate_key(&mine, round);
+            self.mine = mine;
         }
+        self.keys = keys;
         let seconds = start.elapsed().as_secs_f64();
         self.stats.evaluation_seconds += seconds;
         self.stats.positions += round.positions.len() as u64;
@@ -348,28 +360,24 @@ impl<G: Game, E: Evaluator<G>, R: 'static> Scheduler<G, E, R> {
         }
     }
 
-    /// The distinct keys of `requests`, in order of first appearance.
-    fn keys_in_order(&self, requests: &[Request]) -> Vec<u64> {
-        let mut keys: Vec<u64> = Vec::with_capacity(1);
+    /// The distinct keys of `requests` into `keys`, in order of first appearance.
+    fn keys_in_order(&self, requests: &[Request], keys: &mut Vec<u64>) {
+        keys.clear();
         for request in requests {
             let key = self.key_of(request.slot);
             if !keys.contains(&key) {
                 keys.push(key);
             }
         }
-        keys
     }
 
     fn key_of(&self, slot: usize) -> u64 {
         self.slots[slot].as_ref().expect("a staged slot runs").key
     }
 
-    /// One evaluator call over the requests of `key`. When they are all the requests of the
+    /// One evaluator call over the requests `mine` (those of one key). When they are all the requests of the
     /// round (the usual case) they are evaluated in place; otherwise gathered first.
-    fn evaluate_key(&mut self, key: u64, staging: &mut Round<G>) {
-        let mine: Vec<usize> = (0..staging.requests.len())
-            .filter(|&i| self.key_of(staging.requests[i].slot) == key)
-            .collect();
+    fn evaluate_key(&mut self, mine: &[usize], staging: &mut Round<G>) {
         let first_slot = staging.requests[mine[0]].slot;
         let evaluator = &self.slots[first_slot].as_ref().expect("runs").evaluator;
         let with_policy = mine.iter().any(|&i| staging.requests[i].with_policy);
@@ -410,7 +418,7 @@ impl<G: Game, E: Evaluator<G>, R: 'static> Scheduler<G, E, R> {
         };
         staging.logits.resize(staging.positions.len() * a, 0.0);
         let mut offset = 0;
-        for &i in &mine {
+        for &i in mine {
             let r = &staging.requests[i];
             let range = r.start..r.start + r.len;
             staging.values[range.clone()].copy_from_slice(&values[offset..offset + r.len]);

@@ -13,17 +13,7 @@ use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 
 fn settings(search: &str) -> SelfPlaySettings {
-    SelfPlaySettings {
-        search: SearchSpec::parse(search, true).unwrap(),
-        terminal_eval: TerminalEval::Classic,
-        targets: Targets::Tree,
-        selection: ActionSelection {
-            distribution: Distribution::Ordinal,
-            exploitation: Exploitation::Fixed(0.5),
-            completed: true,
-        },
-        keep_resolved: None,
-    }
+    SelfPlaySettings::plain(SearchSpec::parse(search, true).unwrap())
 }
 
 /// Counts the calls and positions an evaluator gets, and the largest call.

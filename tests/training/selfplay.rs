@@ -12,15 +12,8 @@ use rand::rngs::Xoshiro256PlusPlus;
 
 fn settings(targets: Targets) -> SelfPlaySettings {
     SelfPlaySettings {
-        search: SearchSpec::parse("descent:iters=30", true).unwrap(),
-        terminal_eval: TerminalEval::Classic,
         targets,
-        selection: ActionSelection {
-            distribution: Distribution::Ordinal,
-            exploitation: Exploitation::Fixed(0.5),
-            completed: true,
-        },
-        keep_resolved: None,
+        ..SelfPlaySettings::plain(SearchSpec::parse("descent:iters=30", true).unwrap())
     }
 }
 

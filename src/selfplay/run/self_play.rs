@@ -10,7 +10,7 @@ use rand::RngExt;
 
 use crate::games::{Action, Game, Outcome};
 use crate::learn::targets::collect_pairs;
-use crate::learn::{ActionSelection, SearchedPosition, Targets};
+use crate::learn::{ActionSelection, Distribution, Exploitation, SearchedPosition, Targets};
 use crate::search::{
     Budget, Evaluator, KeepForLearning, SearchRng, SearchSpec, SearchStats, Searcher, Table,
     TerminalEval,
@@ -26,6 +26,25 @@ pub struct SelfPlaySettings {
     pub selection: ActionSelection,
     /// Keep resolved states across games, emptied this often.
     pub keep_resolved: Option<Duration>,
+}
+
+impl SelfPlaySettings {
+    /// `search` with the paper's §8.3 self-play around it: tree learning, the classic
+    /// terminal evaluation, completed ordinal selection with ε' = 0.5, no resolved states kept
+    /// (the settings of benchmarks and tests that need a plain self-play player).
+    pub fn plain(search: SearchSpec) -> SelfPlaySettings {
+        SelfPlaySettings {
+            search,
+            terminal_eval: TerminalEval::Classic,
+            targets: Targets::Tree,
+            selection: ActionSelection {
+                distribution: Distribution::Ordinal,
+                exploitation: Exploitation::Fixed(0.5),
+                completed: true,
+            },
+            keep_resolved: None,
+        }
+    }
 }
 
 /// The run's progress in [0, 1] as a game sees it (annealing's ε' = t / t_max): by games, the
