@@ -5,9 +5,9 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use descent::games::{Awale, ConnectFour, Game, TicTacToe};
-use descent::learn::{ActionSelection, Distribution, Exploitation, Targets};
+
 use descent::search::in_flight::{KeyedTask, NextTask, Task, TaskSource, run_in_flight};
-use descent::search::{ConstantEvaluator, Evaluator, RandomEvaluator, SearchSpec, TerminalEval};
+use descent::search::{ConstantEvaluator, Evaluator, RandomEvaluator, SearchSpec};
 use descent::selfplay::run::self_play::{FinishedGame, RunProgress, SelfPlaySettings, SelfPlayer};
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;

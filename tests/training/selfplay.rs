@@ -2,9 +2,9 @@
 //! game, and every training option reachable from YAML running end to end.
 
 use descent::games::{Game, TicTacToe};
-use descent::learn::{ActionSelection, Distribution, Exploitation, Targets};
+use descent::learn::Targets;
 use descent::search::table::key_of;
-use descent::search::{Budget, ConstantEvaluator, RandomEvaluator, SearchSpec, TerminalEval};
+use descent::search::{Budget, ConstantEvaluator, RandomEvaluator, SearchSpec};
 use descent::selfplay::run::self_play::{RunProgress, SelfPlaySettings, SelfPlayer};
 use descent::selfplay::{RunDir, SilentObserver, TrainConfig, train};
 use rand::SeedableRng;
