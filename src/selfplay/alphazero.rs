@@ -87,6 +87,7 @@ struct SelfPlayGame<G: Game> {
 pub struct AlphaZeroProgress {
     pub games: u64,
     pub positions: u64,
+    /// Adam steps since this process started (a resumed run counts from 0 again).
     pub steps: u64,
     pub last_loss: Option<PolicyValueLoss>,
     /// Positions the network evaluated in self-play (rows of its calls).
@@ -377,10 +378,6 @@ impl<G: Game> RoundRecipe<G> for AlphaZeroTrainer<G> {
 
     fn optimizer_bytes(&self) -> anyhow::Result<Option<Vec<u8>>> {
         Ok(Some(self.trainer.optimizer_bytes()?))
-    }
-
-    fn batch_size(&self) -> usize {
-        self.settings.batch_size
     }
 
     /// PUCT, the run's own search without the root noise.

@@ -41,15 +41,7 @@ impl SampleBatch {
         &mut self,
         samples: impl IntoIterator<Item = &'a Sample>,
     ) -> (&[f32], &[f32], &[f32]) {
-        self.inputs.clear();
-        self.policies.clear();
-        self.outcomes.clear();
-        for sample in samples {
-            self.inputs.extend_from_slice(&sample.input);
-            self.policies.extend_from_slice(&sample.policy);
-            self.outcomes.push(sample.outcome_p0);
-        }
-        (&self.inputs, &self.policies, &self.outcomes)
+        self.fill_rows(samples, |_, _, _| 0)
     }
 
     /// Replaces the batch by `samples`, each followed by its images under `G`'s symmetries as
@@ -61,19 +53,31 @@ impl SampleBatch {
         augmentation: Augmentation,
         rng: &mut R,
     ) -> (&[f32], &[f32], &[f32]) {
+        self.fill_rows(samples, |sample, inputs, policies| {
+            push_policy_images::<G, R>(
+                (&sample.input, &sample.policy),
+                augmentation,
+                rng,
+                inputs,
+                policies,
+            )
+        })
+    }
+
+    /// Replaces the batch by `samples`, each followed by the rows `push_images` appends to the
+    /// inputs and policies (it returns how many, each with the sample's outcome).
+    fn fill_rows<'a>(
+        &mut self,
+        samples: impl IntoIterator<Item = &'a Sample>,
+        mut push_images: impl FnMut(&Sample, &mut Vec<f32>, &mut Vec<f32>) -> usize,
+    ) -> (&[f32], &[f32], &[f32]) {
         self.inputs.clear();
         self.policies.clear();
         self.outcomes.clear();
         for sample in samples {
             self.inputs.extend_from_slice(&sample.input);
             self.policies.extend_from_slice(&sample.policy);
-            let images = push_policy_images::<G, R>(
-                (&sample.input, &sample.policy),
-                augmentation,
-                rng,
-                &mut self.inputs,
-                &mut self.policies,
-            );
+            let images = push_images(sample, &mut self.inputs, &mut self.policies);
             self.outcomes
                 .extend(std::iter::repeat_n(sample.outcome_p0, 1 + images));
         }

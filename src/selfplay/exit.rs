@@ -438,10 +438,6 @@ impl<G: Game> RoundRecipe<G> for ExitTrainer<G> {
         Ok(None)
     }
 
-    fn batch_size(&self) -> usize {
-        self.settings.batch_size
-    }
-
     fn value_on(&self) -> bool {
         self.value_on
     }

@@ -34,9 +34,6 @@ pub trait RoundRecipe<G: Game> {
     /// The state cannot be serialised.
     fn optimizer_bytes(&self) -> anyhow::Result<Option<Vec<u8>>>;
 
-    /// Positions per minibatch (the run counts `steps × batch_size` pairs learned).
-    fn batch_size(&self) -> usize;
-
     /// Whether the value head is learned and used (ExIt's switch; always for AlphaZero).
     fn value_on(&self) -> bool {
         true

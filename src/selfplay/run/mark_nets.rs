@@ -10,6 +10,11 @@
 //! A change that straddles a mark (a phase's retraining running across it) therefore never
 //! counts for that mark.
 
+use std::path::Path;
+
+use crate::selfplay::run::checkpoint::mark_net_line;
+use crate::selfplay::run::run_dir::{MetricsLog, RunDir};
+
 /// A network and when it was made.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StampedNet<N> {
@@ -75,6 +80,26 @@ impl<N: Clone> MarkNets<N> {
     /// The network now.
     pub fn current(&self) -> &StampedNet<N> {
         &self.current
+    }
+
+    /// The network changed to `made` (`changed`); when a mark passed, the network in effect at
+    /// it is saved with `save` as the run's kept `nets/net-<games>` (unless kept already) and
+    /// its `mark_net` line is logged.
+    pub fn keep_at_marks(
+        &mut self,
+        made: StampedNet<N>,
+        run_dir: &RunDir,
+        metrics: &mut MetricsLog,
+        save: impl FnOnce(&N, u64, &Path) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
+        let Some(at_mark) = self.changed(made) else {
+            return Ok(());
+        };
+        let base = run_dir.kept_net_base(at_mark.games)?;
+        if !base.with_extension("json").exists() {
+            save(&at_mark.net, at_mark.games, &base)?;
+        }
+        metrics.write(&mark_net_line(at_mark.games, at_mark.made_at_seconds))
     }
 }
 

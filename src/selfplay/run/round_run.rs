@@ -21,7 +21,7 @@ use crate::selfplay::config::{EvaluationSettings, TrainSettings};
 use crate::selfplay::exit::{ExitResumed, ExitSettings, ExitTrainer};
 use crate::selfplay::round_recipe::RoundRecipe;
 use crate::selfplay::run::checkpoint::{
-    check_resume_settings, checkpoint_line, mark_net_line, next_mark, stamp_checkpoint_state,
+    check_resume_settings, checkpoint_line, next_mark, stamp_checkpoint_state,
 };
 use crate::selfplay::run::mark_nets::{MarkNets, StampedNet};
 use crate::selfplay::run::periodic_eval::{LastEvaluation, evaluate_player};
@@ -304,34 +304,31 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
         }))
     }
 
-    /// Stamps the network a round just made and keeps the one it replaced when a time mark
-    /// passed since (`mark_nets`).
+    /// Stamps the network a round just made and, when the run keeps networks, keeps the one it
+    /// replaced when a time mark passed since (`mark_nets`; without kept networks nothing is
+    /// copied).
     fn network_changed(&mut self) -> anyhow::Result<()> {
         let made_at_seconds = self.clock.elapsed();
         self.state.net_made_at_seconds = Some(made_at_seconds);
+        if !self.settings.checkpoint.keep_nets {
+            return Ok(());
+        }
         let made = StampedNet {
             net: (self.trainer.net().clone(), self.trainer.value_on()),
             games: self.state.games,
             made_at_seconds,
         };
-        let Some(at_mark) = self.marks.changed(made) else {
-            return Ok(());
+        let manifest = &self.manifest;
+        let save = |(net, value_trained): &(PolicyValueNet, bool), games: u64, base: &Path| {
+            let manifest = NetManifest {
+                net_version: Some(games),
+                value_head_trained: Some(*value_trained),
+                ..manifest.clone()
+            };
+            save_policy_value_net(net, &manifest, base)
         };
-        if self.settings.checkpoint.keep_nets {
-            let base = self.run_dir.kept_net_base(at_mark.games)?;
-            if !base.with_extension("json").exists() {
-                let (net, value_trained) = &at_mark.net;
-                let manifest = NetManifest {
-                    net_version: Some(at_mark.games),
-                    value_head_trained: Some(*value_trained),
-                    ..self.manifest.clone()
-                };
-                save_policy_value_net(net, &manifest, &base)?;
-            }
-            self.metrics
-                .write(&mark_net_line(at_mark.games, at_mark.made_at_seconds))?;
-        }
-        Ok(())
+        self.marks
+            .keep_at_marks(made, self.run_dir, &mut self.metrics, save)
     }
 
     /// The current network, searching as its recipe plays (`RoundRecipe::evaluation_search`),
@@ -426,7 +423,8 @@ fn new_state(settings: &TrainSettings) -> RunState {
 }
 
 /// What every round recipe's checkpoint holds: the run state, the policy-value network, the
-/// window of `capacity` positions, and the progress counted in minibatches of `batch_size`.
+/// window of `capacity` positions, and the progress (Adam steps counted from this process's start:
+/// only a round's own steps are reported).
 struct CheckpointParts {
     state: RunState,
     net: PolicyValueNet,
@@ -440,7 +438,6 @@ fn read_checkpoint<G: Game>(
     manifest: &NetManifest,
     device: &NetDevice,
     capacity: usize,
-    batch_size: usize,
 ) -> anyhow::Result<CheckpointParts> {
     let state = RunState::read(dir)?;
     check_resume_settings(dir, &state, settings, TerminalEval::Classic)?;
@@ -464,7 +461,7 @@ fn read_checkpoint<G: Game>(
     let progress = AlphaZeroProgress {
         games: state.games,
         positions: state.pairs_added,
-        steps: state.pairs_learned / batch_size.max(1) as u64,
+        steps: 0,
         last_loss: None,
         evaluated: state.positions_evaluated,
         learned: state.pairs_learned,
@@ -486,14 +483,7 @@ fn resume_alphazero<G: Game>(
     device: &NetDevice,
 ) -> anyhow::Result<(AlphaZeroTrainer<G>, RunState)> {
     let capacity = alphazero.window;
-    let parts = read_checkpoint::<G>(
-        dir,
-        settings,
-        manifest,
-        device,
-        capacity,
-        alphazero.batch_size,
-    )?;
+    let parts = read_checkpoint::<G>(dir, settings, manifest, device, capacity)?;
     let optimizer_path = dir.join(OPTIMIZER_FILE);
     let optimizer = std::fs::read(&optimizer_path)
         .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", optimizer_path.display()))?;
@@ -517,7 +507,7 @@ fn resume_exit<G: Game>(
     device: &NetDevice,
 ) -> anyhow::Result<(ExitTrainer<G>, RunState)> {
     let capacity = exit.max_positions;
-    let parts = read_checkpoint::<G>(dir, settings, manifest, device, capacity, exit.batch_size)?;
+    let parts = read_checkpoint::<G>(dir, settings, manifest, device, capacity)?;
     let resumed = ExitResumed {
         net: parts.net,
         data: parts.window,

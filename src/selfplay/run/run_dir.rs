@@ -371,22 +371,10 @@ impl RunDir {
     /// # Errors
     /// `metrics.jsonl` cannot be read.
     pub fn checkpoint_times(&self) -> anyhow::Result<std::collections::BTreeMap<u64, f64>> {
-        let path = self.metrics_path();
-        let text =
-            fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
-        let mut times = std::collections::BTreeMap::new();
-        for line in text.lines() {
-            let Ok(value) = serde_json::from_str::<serde_json::Value>(line) else {
-                continue;
-            };
-            if value["kind"] == "checkpoint"
-                && let (Some(games), Some(seconds)) =
-                    (value["game"].as_u64(), value["elapsed_seconds"].as_f64())
-            {
-                times.insert(games, seconds);
-            }
-        }
-        Ok(times)
+        self.seconds_by_games(|line| match line["kind"].as_str() {
+            Some("checkpoint") => line["elapsed_seconds"].as_f64(),
+            _ => None,
+        })
     }
 
     /// When each kept network was made (seconds of training), by games learned: from the
@@ -396,6 +384,21 @@ impl RunDir {
     /// # Errors
     /// The metrics log cannot be read.
     pub fn net_made_at_times(&self) -> anyhow::Result<std::collections::BTreeMap<u64, f64>> {
+        self.seconds_by_games(|line| match line["kind"].as_str() {
+            Some("checkpoint") => line["net_made_at_seconds"]
+                .as_f64()
+                .or(line["elapsed_seconds"].as_f64()),
+            Some(MARK_NET_KIND) => line["net_made_at_seconds"].as_f64(),
+            _ => None,
+        })
+    }
+
+    /// The seconds `seconds_of` reads from each line of the metrics log that has them, by the
+    /// line's `game` (lines that are not JSON are skipped).
+    fn seconds_by_games(
+        &self,
+        seconds_of: impl Fn(&serde_json::Value) -> Option<f64>,
+    ) -> anyhow::Result<std::collections::BTreeMap<u64, f64>> {
         let path = self.metrics_path();
         let text =
             fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -404,14 +407,7 @@ impl RunDir {
             let Ok(value) = serde_json::from_str::<serde_json::Value>(line) else {
                 continue;
             };
-            let made_at = match value["kind"].as_str() {
-                Some("checkpoint") => value["net_made_at_seconds"]
-                    .as_f64()
-                    .or(value["elapsed_seconds"].as_f64()),
-                Some(MARK_NET_KIND) => value["net_made_at_seconds"].as_f64(),
-                _ => None,
-            };
-            if let (Some(games), Some(seconds)) = (value["game"].as_u64(), made_at) {
+            if let (Some(games), Some(seconds)) = (value["game"].as_u64(), seconds_of(&value)) {
                 times.insert(games, seconds);
             }
         }

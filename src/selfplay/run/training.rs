@@ -25,7 +25,7 @@
 
 mod distributed;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -35,8 +35,7 @@ use crate::learn::pretrain::random_terminal_pairs;
 use crate::search::TerminalEval;
 use crate::selfplay::config::{EvaluationSettings, RunMode, TrainSettings};
 use crate::selfplay::run::checkpoint::{
-    checkpoint_line, load_checkpoint, mark_net_line, next_mark, save_checkpoint,
-    stamp_checkpoint_state,
+    checkpoint_line, load_checkpoint, next_mark, save_checkpoint, stamp_checkpoint_state,
 };
 use crate::selfplay::run::game_pool::{GameSink, Limits, Players, play_games};
 use crate::selfplay::run::learnable_game::LearnableGame;
@@ -658,32 +657,30 @@ impl<'a, G: Game> Session<'a, G> {
         Ok(())
     }
 
-    /// Stamps the network a learning phase just made (`net`, of `state.games` games) and keeps
-    /// the one it replaced when a time mark passed since (`mark_nets`).
+    /// Stamps the network a learning phase just made (`net`, of `state.games` games) and, when
+    /// the run keeps networks, keeps the one it replaced when a time mark passed since
+    /// (`mark_nets`; without kept networks nothing is copied).
     fn network_changed(&mut self, net: &ValueNet) -> anyhow::Result<()> {
         let made_at_seconds = self.elapsed();
         self.state.net_made_at_seconds = Some(made_at_seconds);
+        if !self.settings.checkpoint.keep_nets {
+            return Ok(());
+        }
         let made = StampedNet {
             net: net.clone(),
             games: self.state.games,
             made_at_seconds,
         };
-        let Some(at_mark) = self.marks.changed(made) else {
-            return Ok(());
+        let manifest = &self.manifest;
+        let save = |net: &ValueNet, games: u64, base: &Path| {
+            let manifest = NetManifest {
+                net_version: Some(games),
+                ..manifest.clone()
+            };
+            save_net(net, &manifest, base)
         };
-        if self.settings.checkpoint.keep_nets {
-            let base = self.run_dir.kept_net_base(at_mark.games)?;
-            if !base.with_extension("json").exists() {
-                let manifest = NetManifest {
-                    net_version: Some(at_mark.games),
-                    ..self.manifest.clone()
-                };
-                save_net(&at_mark.net, &manifest, &base)?;
-            }
-            self.metrics
-                .write(&mark_net_line(at_mark.games, at_mark.made_at_seconds))?;
-        }
-        Ok(())
+        self.marks
+            .keep_at_marks(made, self.run_dir, &mut self.metrics, save)
     }
 
     /// Writes checkpoint `ckpt-<games>`, points `latest` at it, then logs it (a checkpoint
