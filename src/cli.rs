@@ -22,6 +22,7 @@ mod perft;
 mod play;
 mod replay;
 mod serve;
+mod solve;
 mod status;
 mod tournament;
 mod train;
@@ -77,6 +78,8 @@ enum Command {
     /// A network's values of fixed positions on a device, against descent's own CPU pass and
     /// another machine's (same values to 1e-4, or a non-zero exit).
     CheckNet(check_net::CheckNetArgs),
+    /// The exact score of a Connect Four position and of each of its moves (a perfect solver).
+    Solve(solve::SolveArgs),
     /// Benchmarks (each accepts --json for one JSON object on stdout).
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -107,6 +110,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Games(args) => games_list::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Solve(args) => solve::run(args),
         Command::Train(args) => train::run(args),
         Command::Worker(args) => worker::run(args),
         Command::Status(args) => status::run(args),

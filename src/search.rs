@@ -5,6 +5,7 @@
 pub mod alphabeta;
 pub mod budget;
 pub mod cancel;
+pub mod connect_four_solver;
 pub mod decision;
 pub mod descent;
 pub mod evaluator;

@@ -17,7 +17,8 @@ use super::zobrist;
 
 pub const COLS: usize = 7;
 pub const ROWS: usize = 6;
-const COLUMN_BITS: usize = ROWS + 1;
+/// Bits a column takes (its cells and one empty bit above).
+pub const COLUMN_BITS: usize = ROWS + 1;
 const CELLS: usize = COLS * ROWS;
 
 const fn bottom_row() -> u64 {
@@ -30,11 +31,11 @@ const fn bottom_row() -> u64 {
     mask
 }
 /// One bit at the bottom of every column.
-const BOTTOM: u64 = bottom_row();
+pub const BOTTOM: u64 = bottom_row();
 /// The top playable cell of every column.
 const TOP: u64 = BOTTOM << (ROWS - 1);
 /// Every playable cell.
-const BOARD_MASK: u64 = BOTTOM * ((1 << ROWS) - 1);
+pub const BOARD_MASK: u64 = BOTTOM * ((1 << ROWS) - 1);
 
 #[inline(always)]
 const fn column_mask(col: usize) -> u64 {
@@ -75,6 +76,11 @@ pub struct ConnectFour {
 }
 
 impl ConnectFour {
+    /// The stones of P0 and of P1 as bitboards (bit `7·col + row`, row 0 at the bottom).
+    pub fn stones(&self) -> [u64; 2] {
+        self.stones
+    }
+
     #[inline]
     fn occupied(&self) -> u64 {
         self.stones[0] | self.stones[1]

@@ -97,6 +97,70 @@ fn replay_reports_every_position_as_json() {
 }
 
 #[test]
+fn solve_scores_every_column_of_a_connect_four_position() {
+    // The first line of Pons' Test_L3_R1 set (score -1): P1 to move, only columns f and g left.
+    let out = descent(&[
+        "solve",
+        "connect_four",
+        "--pons",
+        "2252576253462244111563365343671351441",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(report["score"], -1);
+    assert_eq!(report["to_move"], "p1");
+    assert_eq!(
+        report["column_scores"],
+        serde_json::json!([null, null, null, null, null, -1, -2])
+    );
+    assert_eq!(report["best"], serde_json::json!(["f"]));
+    // P0 to move with b1-c1-d1 open at both ends after "b f c g d" in the game's notation.
+    let out = descent(&["solve", "connect_four", "--moves", "b f c g d e", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(report["pons"], "263745");
+    assert_eq!(report["best"], serde_json::json!(["a"]));
+    assert_eq!(report["score"], 18);
+}
+
+#[test]
+fn solve_refuses_bad_moves_finished_games_and_other_games() {
+    for (args, expected) in [
+        (vec!["--pons", "48"], "\"8\" is not a column 1-7"),
+        (vec!["--pons", "4x"], "\"x\" is not a column 1-7"),
+        (vec!["--pons", "1111111"], "ply 7"),
+        (vec!["--moves", "d a d a d a d"], "the game is over"),
+        (vec!["--moves", "d", "--pons", "4"], "cannot be used with"),
+    ] {
+        let mut argv = vec!["solve", "connect_four"];
+        argv.extend(args.iter().copied());
+        let out = descent(&argv);
+        assert_eq!(
+            out.status.code(),
+            Some(if expected == "cannot be used with" {
+                2
+            } else {
+                1
+            }),
+            "{argv:?}"
+        );
+        assert!(
+            stderr(&out).contains(expected),
+            "{argv:?}: {}",
+            stderr(&out)
+        );
+    }
+    let out = descent(&["solve", "go"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("no solver for go"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
 fn replay_to_the_end_reports_the_result() {
     // x takes the top row: a1 b1 c1 with o on a2 b2.
     let out = descent(&[

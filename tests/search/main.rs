@@ -5,6 +5,7 @@
 mod common;
 
 mod arena;
+mod connect_four_solver;
 mod facts;
 mod in_flight;
 mod references;
