@@ -152,7 +152,7 @@ impl BoundTable {
 }
 
 fn next_prime(n: usize) -> usize {
-    let is_prime = |n: usize| n >= 2 && (2..).take_while(|d| d * d <= n).all(|d| n % d != 0);
+    let is_prime = |n: usize| n >= 2 && (2..).take_while(|d| d * d <= n).all(|d| !n.is_multiple_of(d));
     (n..).find(|&n| is_prime(n)).expect("a prime exists")
 }
 
