@@ -8,9 +8,10 @@ use anyhow::{Context, bail, ensure};
 use clap::Args;
 use serde::Serialize;
 
-use crate::games::connect_four::{COLS, ConnectFour};
-use crate::games::{Action, Game, GameExt, GameSpec};
+use crate::games::{Action, ConnectFour, Game, GameExt, GameSpec};
 use crate::search::connect_four_solver::ConnectFourSolver;
+
+const COLS: usize = ConnectFour::COLS;
 
 #[derive(Args, Debug)]
 #[command(group = clap::ArgGroup::new("move_list").args(["moves", "pons"]))]

@@ -17,8 +17,7 @@ use super::zobrist;
 
 pub const COLS: usize = 7;
 pub const ROWS: usize = 6;
-/// Bits a column takes (its cells and one empty bit above).
-pub const COLUMN_BITS: usize = ROWS + 1;
+const COLUMN_BITS: usize = ROWS + 1;
 const CELLS: usize = COLS * ROWS;
 
 const fn bottom_row() -> u64 {
@@ -31,11 +30,11 @@ const fn bottom_row() -> u64 {
     mask
 }
 /// One bit at the bottom of every column.
-pub const BOTTOM: u64 = bottom_row();
+const BOTTOM: u64 = bottom_row();
 /// The top playable cell of every column.
 const TOP: u64 = BOTTOM << (ROWS - 1);
 /// Every playable cell.
-pub const BOARD_MASK: u64 = BOTTOM * ((1 << ROWS) - 1);
+const BOARD_MASK: u64 = BOTTOM * ((1 << ROWS) - 1);
 
 #[inline(always)]
 const fn column_mask(col: usize) -> u64 {
@@ -76,6 +75,17 @@ pub struct ConnectFour {
 }
 
 impl ConnectFour {
+    /// Columns of the board.
+    pub const COLS: usize = COLS;
+    /// Rows of the board.
+    pub const ROWS: usize = ROWS;
+    /// Bits a column takes in a bitboard (its cells and one empty bit above).
+    pub const COLUMN_BITS: usize = COLUMN_BITS;
+    /// One bit at the bottom of every column.
+    pub const BOTTOM: u64 = BOTTOM;
+    /// Every playable cell.
+    pub const BOARD_MASK: u64 = BOARD_MASK;
+
     /// The stones of P0 and of P1 as bitboards (bit `7·col + row`, row 0 at the bottom).
     pub fn stones(&self) -> [u64; 2] {
         self.stones

@@ -9,8 +9,13 @@
 //! `(43 − moves) / 2` for a win on the move after `moves` stones — and the opposite for a loss.
 //! The empty board scores +1 (P0 wins with its last stone, by the centre column).
 
-use crate::games::Game;
-use crate::games::connect_four::{BOARD_MASK, BOTTOM, COLS, COLUMN_BITS, ConnectFour, ROWS};
+use crate::games::{ConnectFour, Game};
+
+const COLS: usize = ConnectFour::COLS;
+const ROWS: usize = ConnectFour::ROWS;
+const COLUMN_BITS: usize = ConnectFour::COLUMN_BITS;
+const BOTTOM: u64 = ConnectFour::BOTTOM;
+const BOARD_MASK: u64 = ConnectFour::BOARD_MASK;
 
 const CELLS: i32 = (COLS * ROWS) as i32;
 /// Columns from the centre out: the usual best first.
@@ -152,7 +157,12 @@ impl BoundTable {
 }
 
 fn next_prime(n: usize) -> usize {
-    let is_prime = |n: usize| n >= 2 && (2..).take_while(|d| d * d <= n).all(|d| !n.is_multiple_of(d));
+    let is_prime = |n: usize| {
+        n >= 2
+            && (2..)
+                .take_while(|d| d * d <= n)
+                .all(|d| !n.is_multiple_of(d))
+    };
     (n..).find(|&n| is_prime(n)).expect("a prime exists")
 }
 

@@ -2,7 +2,7 @@
 //! set: end of game, easy), an exhaustive minimax written here over the rules' own `play` and
 //! `outcome` on random late positions, and facts any solver must respect.
 
-use descent::games::connect_four::ConnectFour;
+use descent::games::ConnectFour;
 use descent::games::{Action, Game, Outcome};
 use descent::search::connect_four_solver::ConnectFourSolver;
 use rand::rngs::Xoshiro256PlusPlus;
