@@ -8,6 +8,7 @@ pub mod bootstrap;
 pub mod game_session;
 pub mod match_play;
 pub mod model;
+pub mod perfect_moves;
 pub mod score_statistics;
 pub mod statistics;
 pub mod svg_chart;

@@ -1,6 +1,7 @@
 //! Layer `cli`: command-line arguments (clap) → validated, typed parameters → library calls.
 //! The only layer that reads files named on the command line or prints for people.
 
+mod accuracy;
 mod arena_output;
 mod bench;
 mod bench_nn;
@@ -80,6 +81,9 @@ enum Command {
     CheckNet(check_net::CheckNetArgs),
     /// The exact score of a Connect Four position and of each of its moves (a perfect solver).
     Solve(solve::SolveArgs),
+    /// The share of perfect moves an agent plays on Connect Four positions a perfect solver
+    /// scored (1 000 ship with descent), with intervals.
+    Accuracy(accuracy::AccuracyArgs),
     /// Benchmarks (each accepts --json for one JSON object on stdout).
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -111,6 +115,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Perft(args) => perft::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Solve(args) => solve::run(args),
+        Command::Accuracy(args) => accuracy::run(args),
         Command::Train(args) => train::run(args),
         Command::Worker(args) => worker::run(args),
         Command::Status(args) => status::run(args),

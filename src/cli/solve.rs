@@ -1,20 +1,25 @@
 //! `descent solve connect_four [--moves "d d e c" | --pons 4453] [--json]`: the exact score of a
-//! Connect Four position and of each of its moves (`search::connect_four_solver`).
+//! Connect Four position and of each of its moves (`search::connect_four_solver`);
+//! `--sample N` instead writes N random positions scored (the lines `descent accuracy` reads).
 
+use std::ops::RangeInclusive;
 use std::process::ExitCode;
 use std::time::Instant;
+
+use std::io::Write;
 
 use anyhow::{Context, bail, ensure};
 use clap::Args;
 use serde::Serialize;
 
+use crate::arena::perfect_moves::ScoredPositionSampler;
 use crate::games::{Action, ConnectFour, Game, GameExt, GameSpec};
 use crate::search::connect_four_solver::ConnectFourSolver;
 
 const COLS: usize = ConnectFour::COLS;
 
 #[derive(Args, Debug)]
-#[command(group = clap::ArgGroup::new("move_list").args(["moves", "pons"]))]
+#[command(group = clap::ArgGroup::new("move_list").args(["moves", "pons", "sample"]))]
 pub struct SolveArgs {
     /// The game (connect_four: the one with a solver).
     #[arg(value_parser = super::parse_game)]
@@ -28,6 +33,38 @@ pub struct SolveArgs {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+    /// Instead of one position: N distinct random positions where some move loses the result,
+    /// each line the moves and every column's score as Pons' solver writes them with `-a`.
+    #[arg(long, value_name = "N")]
+    sample: Option<usize>,
+    /// With --sample: the number of random moves, drawn uniformly from this range.
+    #[arg(long, default_value = "8-20", value_parser = parse_plies, requires = "sample")]
+    plies: RangeInclusive<usize>,
+    /// With --sample: the seed of the random moves.
+    #[arg(long, default_value_t = 1, requires = "sample")]
+    seed: u64,
+}
+
+/// At most this many sampled positions (each takes up to seconds to solve).
+const MAX_SAMPLE: usize = 1_000_000;
+
+/// "8-20" (or "12": one length); lengths from 0 to 41 (a full board ends the game).
+fn parse_plies(text: &str) -> Result<RangeInclusive<usize>, String> {
+    let number = |word: &str| {
+        word.trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| n < ConnectFour::COLS * ConnectFour::ROWS)
+            .ok_or_else(|| format!("{word:?} is not a number of moves from 0 to 41"))
+    };
+    let (low, high) = match text.split_once('-') {
+        Some((low, high)) => (number(low)?, number(high)?),
+        None => (number(text)?, number(text)?),
+    };
+    if low > high {
+        return Err(format!("{text:?}: the first number is above the second"));
+    }
+    Ok(low..=high)
 }
 
 #[derive(Serialize)]
@@ -129,6 +166,17 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         "no solver for {}: `descent solve` solves connect_four",
         args.game
     );
+    if let Some(count) = args.sample {
+        crate::settings::limits::at_most("--sample", count, MAX_SAMPLE)?;
+        let sampler =
+            ScoredPositionSampler::new(args.plies.clone(), args.seed, ConnectFourSolver::default());
+        let mut out = std::io::stdout().lock();
+        for scored in sampler.take(count) {
+            writeln!(out, "{}", scored.to_line())?;
+            out.flush()?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let report = solve(&args)?;
     if args.json {
         println!("{}", serde_json::to_string(&report)?);

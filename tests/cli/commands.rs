@@ -161,6 +161,120 @@ fn solve_refuses_bad_moves_finished_games_and_other_games() {
 }
 
 #[test]
+fn solve_samples_scored_positions_that_accuracy_reads() {
+    let out = descent(&[
+        "solve",
+        "connect_four",
+        "--sample",
+        "4",
+        "--plies",
+        "14-18",
+        "--seed",
+        "5",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines = stdout(&out);
+    assert_eq!(lines.lines().count(), 4, "{lines}");
+    for line in lines.lines() {
+        let words: Vec<&str> = line.split(' ').collect();
+        assert_eq!(words.len(), 8, "{line}");
+        assert!((14..=18).contains(&words[0].len()), "{line}");
+    }
+    // The same seed, fewer positions: the first lines again.
+    let two = descent(&[
+        "solve",
+        "connect_four",
+        "--sample",
+        "2",
+        "--plies",
+        "14-18",
+        "--seed",
+        "5",
+    ]);
+    assert!(lines.starts_with(&stdout(&two)));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("positions.txt");
+    std::fs::write(&file, &lines).unwrap();
+    let out = descent(&[
+        "accuracy",
+        "connect_four",
+        "--agent",
+        "random",
+        "--positions",
+        file.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(report["all"]["positions"], 4);
+    let perfect = report["all"]["perfect"].as_u64().unwrap();
+    let interval = &report["all"]["perfect_ci95"];
+    assert!(interval[0].as_f64().unwrap() <= perfect as f64 / 4.0);
+    assert!(interval[1].as_f64().unwrap() >= perfect as f64 / 4.0);
+    // The shipped set, its first 10 positions.
+    let out = descent(&[
+        "accuracy",
+        "connect_four",
+        "--agent",
+        "mcts:iters=50",
+        "--limit",
+        "10",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("on 10 positions from data/connect_four_positions.txt"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(stdout(&out).contains("perfect moves"), "{}", stdout(&out));
+}
+
+#[test]
+fn accuracy_refuses_bad_positions_files_and_other_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("positions.txt");
+    std::fs::write(&file, "4453 -5 -5 -2 -3 -4 -2 -2\n4453 -5 -5 -2\n").unwrap();
+    let path = file.to_str().unwrap();
+    let out = descent(&[
+        "accuracy",
+        "connect_four",
+        "--agent",
+        "random",
+        "--positions",
+        path,
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("line 2: 3 scores after the moves, expected 7"),
+        "{}",
+        stderr(&out)
+    );
+    let out = descent(&[
+        "accuracy",
+        "connect_four",
+        "--agent",
+        "random",
+        "--positions",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let out = descent(&["accuracy", "othello", "--agent", "random"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("no solver for othello"),
+        "{}",
+        stderr(&out)
+    );
+    let out = descent(&["solve", "connect_four", "--sample", "2", "--plies", "30-50"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("\"50\" is not a number of moves from 0 to 41"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
 fn replay_to_the_end_reports_the_result() {
     // x takes the top row: a1 b1 c1 with o on a2 b2.
     let out = descent(&[

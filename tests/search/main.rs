@@ -8,5 +8,6 @@ mod arena;
 mod connect_four_solver;
 mod facts;
 mod in_flight;
+mod perfect_moves;
 mod references;
 mod side_to_move;
