@@ -90,11 +90,7 @@ impl ScoredPosition {
 
     /// The line as Pons' solver writes it with `-a`.
     pub fn to_line(&self) -> String {
-        let mut line: String = self
-            .moves
-            .iter()
-            .map(|&a| char::from(b'1' + a as u8))
-            .collect();
+        let mut line = pons_moves_text(&self.moves);
         for score in self.column_scores {
             line.push_str(&format!(" {}", score.unwrap_or(FULL_COLUMN)));
         }
@@ -117,19 +113,7 @@ impl ScoredPosition {
                 scores.len()
             ));
         }
-        let mut position = ConnectFour::new(&Default::default());
-        let mut moves = Vec::with_capacity(moves_text.len());
-        for (ply, digit) in moves_text.chars().enumerate() {
-            let column = digit
-                .to_digit(10)
-                .filter(|d| (1..=COLS as u32).contains(d))
-                .ok_or_else(|| format!("move {}: {digit:?} is not a column 1-7", ply + 1))?;
-            let action = position
-                .check_legal_id(column as usize - 1)
-                .map_err(|e| format!("move {}: {e}", ply + 1))?;
-            position.play(action);
-            moves.push(action);
-        }
+        let (position, moves) = play_pons_moves(moves_text)?;
         if position.outcome().is_some() {
             return Err("the game is over after these moves".into());
         }
@@ -161,6 +145,34 @@ impl ScoredPosition {
             column_scores,
         })
     }
+}
+
+/// The position after moves written as Pons writes them (one digit a move, columns 1-7, from
+/// the empty board), each checked legal, and those moves as action ids.
+///
+/// # Errors
+/// The first bad move: its number and what is wrong.
+pub fn play_pons_moves(text: &str) -> Result<(ConnectFour, Vec<Action>), String> {
+    let mut position = ConnectFour::new(&Default::default());
+    let mut moves = Vec::with_capacity(text.len());
+    for (index, digit) in text.chars().enumerate() {
+        let ply = index + 1;
+        let column = digit
+            .to_digit(10)
+            .filter(|d| (1..=COLS as u32).contains(d))
+            .ok_or_else(|| format!("ply {ply}: {digit:?} is not a column 1-7"))?;
+        let action = position
+            .check_legal_id(column as usize - 1)
+            .map_err(|e| format!("ply {ply}: {e}"))?;
+        position.play(action);
+        moves.push(action);
+    }
+    Ok((position, moves))
+}
+
+/// Moves (action ids) written as Pons writes them: one digit a move, columns 1-7.
+pub fn pons_moves_text(moves: &[Action]) -> String {
+    moves.iter().map(|&a| char::from(b'1' + a as u8)).collect()
 }
 
 /// Every non-empty line of `text` that does not start with `#`.

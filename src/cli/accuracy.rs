@@ -69,13 +69,20 @@ impl CountReport {
     }
 
     fn perfect_text(&self) -> String {
+        self.share_text(self.perfect, self.perfect_share, self.perfect_ci95)
+    }
+
+    fn fastest_text(&self) -> String {
+        self.share_text(self.fastest, self.fastest_share, self.fastest_ci95)
+    }
+
+    fn share_text(&self, count: u64, share: f64, ci95: (f64, f64)) -> String {
         format!(
-            "{} / {} = {:.1} % [{:.1}, {:.1}]",
-            self.perfect,
+            "{count} / {} = {:.1} % [{:.1}, {:.1}]",
             self.positions,
-            100.0 * self.perfect_share,
-            100.0 * self.perfect_ci95.0,
-            100.0 * self.perfect_ci95.1
+            100.0 * share,
+            100.0 * ci95.0,
+            100.0 * ci95.1
         )
     }
 }
@@ -121,11 +128,11 @@ pub fn run(args: AccuracyArgs) -> anyhow::Result<ExitCode> {
     let device = args.play.device()?;
     let factory =
         AgentFactory::<ConnectFour>::new(args.agent.clone(), &args.game.to_string(), &device)?;
-    let bar = super::arena_output::games_progress(
+    let bar = super::arena_output::progress_bar(
         positions.len() as u64,
+        "positions",
         args.play.quiet || args.play.json,
     );
-    bar.set_message("positions");
     let start = Instant::now();
     let tally = count_perfect_moves(
         &positions,
@@ -177,14 +184,7 @@ fn print_report(report: &AccuracyReport) {
         report.agent, report.model, report.all.positions, report.positions_from, report.seconds
     );
     println!("  perfect moves  {}", report.all.perfect_text());
-    println!(
-        "  fastest moves  {} / {} = {:.1} % [{:.1}, {:.1}]",
-        report.all.fastest,
-        report.all.positions,
-        100.0 * report.all.fastest_share,
-        100.0 * report.all.fastest_ci95.0,
-        100.0 * report.all.fastest_ci95.1
-    );
+    println!("  fastest moves  {}", report.all.fastest_text());
     for (name, count) in [
         ("won", &report.won),
         ("drawn", &report.drawn),

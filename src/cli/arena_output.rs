@@ -113,8 +113,14 @@ impl PlayOptions {
 /// A progress bar on stderr over `games` games (hidden with `quiet` or when stderr is not a
 /// terminal).
 pub(super) fn games_progress(games: u64, quiet: bool) -> ProgressBar {
+    progress_bar(games, "games", quiet)
+}
+
+/// A progress bar on stderr over `len` things counted in `unit` ("games", "positions"), with the
+/// time left (hidden with `quiet` or when stderr is not a terminal).
+pub(super) fn progress_bar(len: u64, unit: &str, quiet: bool) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(
-        Some(games),
+        Some(len),
         if quiet {
             ProgressDrawTarget::hidden()
         } else {
@@ -122,9 +128,11 @@ pub(super) fn games_progress(games: u64, quiet: bool) -> ProgressBar {
         },
     );
     bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games  {msg}")
-            .expect("a valid template")
-            .progress_chars("=> "),
+        ProgressStyle::with_template(&format!(
+            "{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit}, ~{{eta}} left  {{msg}}"
+        ))
+        .expect("a valid template")
+        .progress_chars("=> "),
     );
     bar
 }

@@ -8,11 +8,11 @@ use std::time::Instant;
 
 use std::io::Write;
 
-use anyhow::{Context, bail, ensure};
+use anyhow::{Context, anyhow, bail, ensure};
 use clap::Args;
 use serde::Serialize;
 
-use crate::arena::perfect_moves::ScoredPositionSampler;
+use crate::arena::perfect_moves::{ScoredPositionSampler, play_pons_moves, pons_moves_text};
 use crate::games::{Action, ConnectFour, Game, GameExt, GameSpec};
 use crate::search::connect_four_solver::ConnectFourSolver;
 
@@ -86,39 +86,32 @@ struct SolveReport {
 
 /// The position after `args`' moves, each checked legal, and those moves.
 fn position_of(args: &SolveArgs) -> anyhow::Result<(ConnectFour, Vec<Action>)> {
-    let mut position = ConnectFour::new(&Default::default());
-    let mut played = Vec::new();
-    let words: Vec<String> = match (&args.moves, &args.pons) {
-        (Some(moves), None) => moves
-            .split(|c: char| c == ',' || c.is_whitespace())
-            .filter(|w| !w.is_empty())
-            .map(str::to_string)
-            .collect(),
-        (None, Some(pons)) => pons.chars().map(|c| c.to_string()).collect(),
-        (None, None) => Vec::new(),
+    let (position, played) = match (&args.moves, &args.pons) {
         (Some(_), Some(_)) => bail!("give either --moves or --pons, not both"),
+        (None, Some(pons)) => play_pons_moves(pons).map_err(|e| anyhow!("--pons: {e}"))?,
+        (Some(moves), None) => play_moves(moves)?,
+        (None, None) => (ConnectFour::new(&Default::default()), Vec::new()),
     };
-    for (index, word) in words.iter().enumerate() {
-        let ply = index + 1;
-        let action = if args.pons.is_some() {
-            let column = word
-                .parse::<Action>()
-                .ok()
-                .filter(|c| (1..=COLS as Action).contains(c))
-                .with_context(|| format!("ply {ply}: {word:?} is not a column 1-7 (--pons)"))?;
-            position.check_legal_id(usize::from(column - 1))
-        } else {
-            position.parse_legal_move(word)
-        }
-        .with_context(|| format!("ply {ply}"))?;
-        position.play(action);
-        played.push(action);
-    }
     ensure!(
         position.outcome().is_none(),
         "the game is over after these {} moves: nothing to solve",
-        words.len()
+        played.len()
     );
+    Ok((position, played))
+}
+
+/// The position after moves in the game's notation, separated by spaces or commas.
+fn play_moves(text: &str) -> anyhow::Result<(ConnectFour, Vec<Action>)> {
+    let mut position = ConnectFour::new(&Default::default());
+    let mut played = Vec::new();
+    let words = text.split(|c: char| c == ',' || c.is_whitespace());
+    for (index, word) in words.filter(|w| !w.is_empty()).enumerate() {
+        let action = position
+            .parse_legal_move(word)
+            .with_context(|| format!("ply {}", index + 1))?;
+        position.play(action);
+        played.push(action);
+    }
     Ok((position, played))
 }
 
@@ -137,15 +130,13 @@ fn solve(args: &SolveArgs) -> anyhow::Result<SolveReport> {
     let name = |column: usize| position.move_to_text(column as Action);
     let mut replay = ConnectFour::new(&Default::default());
     let mut moves = Vec::new();
-    let mut pons = String::new();
-    for action in played {
+    for &action in &played {
         moves.push(replay.move_to_text(action));
-        pons.push(char::from(b'1' + action as u8));
         replay.play(action);
     }
     Ok(SolveReport {
         moves,
-        pons,
+        pons: pons_moves_text(&played),
         to_move: position.to_move().to_string(),
         score,
         best: (0..COLS)

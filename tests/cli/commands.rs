@@ -127,8 +127,8 @@ fn solve_scores_every_column_of_a_connect_four_position() {
 #[test]
 fn solve_refuses_bad_moves_finished_games_and_other_games() {
     for (args, expected) in [
-        (vec!["--pons", "48"], "\"8\" is not a column 1-7"),
-        (vec!["--pons", "4x"], "\"x\" is not a column 1-7"),
+        (vec!["--pons", "48"], "'8' is not a column 1-7"),
+        (vec!["--pons", "4x"], "'x' is not a column 1-7"),
         (vec!["--pons", "1111111"], "ply 7"),
         (vec!["--moves", "d a d a d a d"], "the game is over"),
         (vec!["--moves", "d", "--pons", "4"], "cannot be used with"),
@@ -195,15 +195,7 @@ fn solve_samples_scored_positions_that_accuracy_reads() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("positions.txt");
     std::fs::write(&file, &lines).unwrap();
-    let out = descent(&[
-        "accuracy",
-        "connect_four",
-        "--agent",
-        "random",
-        "--positions",
-        file.to_str().unwrap(),
-        "--json",
-    ]);
+    let out = accuracy_of_random(file.to_str().unwrap(), &["--json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(report["all"]["positions"], 4);
@@ -229,34 +221,34 @@ fn solve_samples_scored_positions_that_accuracy_reads() {
     assert!(stdout(&out).contains("perfect moves"), "{}", stdout(&out));
 }
 
+/// `descent accuracy connect_four --agent random --positions PATH EXTRA...`.
+fn accuracy_of_random(positions: &str, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "accuracy",
+        "connect_four",
+        "--agent",
+        "random",
+        "--positions",
+        positions,
+    ];
+    args.extend_from_slice(extra);
+    descent(&args)
+}
+
 #[test]
 fn accuracy_refuses_bad_positions_files_and_other_games() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("positions.txt");
     std::fs::write(&file, "4453 -5 -5 -2 -3 -4 -2 -2\n4453 -5 -5 -2\n").unwrap();
     let path = file.to_str().unwrap();
-    let out = descent(&[
-        "accuracy",
-        "connect_four",
-        "--agent",
-        "random",
-        "--positions",
-        path,
-    ]);
+    let out = accuracy_of_random(path, &[]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stderr(&out).contains("line 2: 3 scores after the moves, expected 7"),
         "{}",
         stderr(&out)
     );
-    let out = descent(&[
-        "accuracy",
-        "connect_four",
-        "--agent",
-        "random",
-        "--positions",
-        dir.path().to_str().unwrap(),
-    ]);
+    let out = accuracy_of_random(dir.path().to_str().unwrap(), &[]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let out = descent(&["accuracy", "othello", "--agent", "random"]);
     assert_eq!(out.status.code(), Some(1));

@@ -148,7 +148,7 @@ fn bad_lines_are_refused_with_their_number_and_what_was_expected() {
     for (line, expected) in [
         (
             "4483 -5 -5 -2 -3 -4 -2 -2",
-            "move 3: '8' is not a column 1-7",
+            "ply 3: '8' is not a column 1-7",
         ),
         (
             "4453 -5 -5 -2 -3 -4 -2",
@@ -159,7 +159,7 @@ fn bad_lines_are_refused_with_their_number_and_what_was_expected() {
             "4453 -5 -5 -2 -3 -4 -2 99",
             "column 7: 99 is not a score from -21 to 21",
         ),
-        ("1111111 -5 -5 -2 -3 -4 -2 -2", "move 7"),
+        ("1111111 -5 -5 -2 -3 -4 -2 -2", "ply 7"),
         (
             "111111 -5 -5 -2 -3 -4 -2 -2",
             "column 1: full, expected -1000",
@@ -168,7 +168,7 @@ fn bad_lines_are_refused_with_their_number_and_what_was_expected() {
             "1212121 0 0 0 0 0 0 0",
             "the game is over after these moves",
         ),
-        ("12121213 0 0 0 0 0 0 0", "move 8: the game is over"),
+        ("12121213 0 0 0 0 0 0 0", "ply 8: the game is over"),
         ("121212 0 0 0 0 0 0 0", ""),
     ] {
         let text = format!("# a comment\n{good}\n\n{line}\n");
