@@ -18,7 +18,7 @@ if [ ! -f "$src/Solver.cpp" ]; then
   git clone --quiet https://github.com/PascalPons/connect4 "$src"
 fi
 make --quiet -C "$src" c4solver
-pons="$src/c4solver"
+pons="$(cd "$src" && pwd)/c4solver"
 cargo build --release --bin descent
 descent="${CARGO_TARGET_DIR:-target}/release/descent"
 work="$(mktemp -d)"
@@ -26,7 +26,7 @@ trap 'rm -rf "$work"' EXIT
 
 compare() { # $1: name, $2: file of descent's lines
   # Pons' solver reads one position a line on stdin (no opening book: it says so on stderr).
-  cut -d' ' -f1 "$2" | (cd "$work" && "$OLDPWD/$pons" -a 2>/dev/null) > "$work/pons.txt"
+  cut -d' ' -f1 "$2" | (cd "$work" && "$pons" -a 2>/dev/null) > "$work/pons.txt"
   if ! diff "$2" "$work/pons.txt" > "$work/diff.txt"; then
     echo "$1: descent and Pons' solver differ (descent <, Pons >):"
     head -20 "$work/diff.txt"

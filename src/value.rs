@@ -21,6 +21,7 @@ pub mod policy_value_inference;
 pub mod policy_value_loss;
 pub mod policy_value_net;
 pub mod saved_net;
+pub mod shipped_nets;
 
 pub use architecture::Architecture;
 pub use batching_evaluator::{BatchingEvaluator, BatchingStats, PinnedEvaluator};

@@ -10,7 +10,8 @@
 //! ```
 //!
 //! `M` is a run directory (its latest checkpoint), a checkpoint directory, a saved network
-//! (`…/net.json`), an exported `.descent` file, or `untrained[,arch=paper-cnn]`. Searches without
+//! (`…/net.json`), an exported `.descent` file, `shipped` (the network built into descent for
+//! the game played, `value::shipped_nets`) or `untrained[,arch=paper-cnn]`. Searches without
 //! a model value non-terminal positions by the game's score (0 in games without one). `ubfms` is
 //! completed UBFM with the safest decision (the paper's player), `ubfm` the best decision,
 //! `descent` completed Descent with the best decision. The search part is `search::SearchSpec`'s
@@ -32,6 +33,8 @@ pub enum ModelSource {
     Untrained(Architecture),
     /// A run directory, checkpoint directory, saved network or exported file.
     Path(PathBuf),
+    /// The network that ships with descent for the game played (`value::shipped_nets`).
+    Shipped,
 }
 
 /// A parsed agent spec: a search (`search::SearchSpec`) and where its network comes from.
@@ -58,6 +61,7 @@ fn model_source(pairs: &SpecPairs<'_>) -> Result<Option<ModelSource>, ConfigErro
     match (pairs.get("model"), architecture) {
         (None, Some(_)) => Err(pairs.error("arch= goes with model=untrained")),
         (None, None) => Ok(None),
+        (Some("shipped"), None) => Ok(Some(ModelSource::Shipped)),
         (Some("untrained"), architecture) => Ok(Some(ModelSource::Untrained(
             architecture.unwrap_or(Architecture::PaperCnn),
         ))),
@@ -176,6 +180,15 @@ mod tests {
             parse("minimax1:model=untrained,arch=paper-cnn").model,
             Some(ModelSource::Untrained(Architecture::PaperCnn))
         );
+        // The built-in network; a file of that name is reached by its path.
+        assert_eq!(
+            parse("ubfms:iters=5,model=shipped").model,
+            Some(ModelSource::Shipped)
+        );
+        assert_eq!(
+            parse("ubfms:iters=5,model=./shipped").model,
+            Some(ModelSource::Path("./shipped".into()))
+        );
         // A model makes MCTS value leaves with it unless told otherwise.
         assert!(matches!(
             parse("mcts:iters=10,model=x.descent").search,
@@ -211,6 +224,7 @@ mod tests {
         assert!(error("ubfms:iters=5,model").contains("expected key=value"));
         assert!(error("ubfms:iters=5,arch=paper-cnn").contains("arch= goes with model=untrained"));
         assert!(error("ubfms:iters=5,model=untrained,arch=big").contains("big"));
+        assert!(error("ubfms:iters=5,model=shipped,arch=paper-cnn").contains("arch= goes with"));
         assert!(error("alphabeta:depth=0").contains("depth"));
         assert!(error("ubfm:iters=5,completed=yes").contains("true or false"));
     }

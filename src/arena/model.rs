@@ -12,10 +12,13 @@ use super::agent_spec::ModelSource;
 use crate::games::Game;
 use crate::search::TerminalEval;
 use crate::value::ValueNet;
-use crate::value::exported_net::{is_export_path, load_export, read_export};
+use crate::value::exported_net::{
+    ExpectedNet, ExportManifest, is_export_path, load_export, load_export_bytes, read_export,
+};
 use crate::value::saved_net::{
     LoadedNet, NetManifest, check_manifest, load_any_weights, read_manifest,
 };
+use crate::value::shipped_nets::{shipped_games, shipped_net};
 
 /// A network ready to evaluate, with the terminal evaluation its values are scaled to.
 pub struct LoadedModel {
@@ -47,7 +50,7 @@ pub fn network_base(path: &Path) -> PathBuf {
 /// A missing or unreadable network file.
 pub fn model_game(source: &ModelSource) -> anyhow::Result<Option<String>> {
     match source {
-        ModelSource::Untrained(_) => Ok(None),
+        ModelSource::Untrained(_) | ModelSource::Shipped => Ok(None),
         ModelSource::Path(path) if is_export_path(path) => Ok(Some(read_export(path)?.0.net.game)),
         ModelSource::Path(path) => Ok(Some(read_manifest(&network_base(path))?.game)),
     }
@@ -63,6 +66,11 @@ pub fn load_model<G: Game>(
     device: &Device,
 ) -> anyhow::Result<LoadedModel> {
     let shape = G::ENCODING.dims();
+    let expected = ExpectedNet {
+        game,
+        encoding_version: G::ENCODING_VERSION,
+        input_shape: shape,
+    };
     match source {
         ModelSource::Untrained(architecture) => Ok(LoadedModel {
             // The size limit of configs applies to every agent spec, wherever it comes from.
@@ -74,17 +82,20 @@ pub fn load_model<G: Game>(
             value_trained: true,
             origin: format!("untrained {architecture}"),
         }),
+        ModelSource::Shipped => {
+            let shipped = shipped_net(game).with_context(|| {
+                format!(
+                    "model=shipped: no network ships for {game} (they ship for {})",
+                    shipped_games()
+                )
+            })?;
+            let (net, manifest) =
+                load_export_bytes(shipped.bytes, shipped.file, &expected, device)?;
+            exported_model(net, &manifest, shipped.file)
+        }
         ModelSource::Path(path) if is_export_path(path) => {
-            let (net, manifest) = load_export(path, game, G::ENCODING_VERSION, shape, device)?;
-            Ok(LoadedModel {
-                net,
-                terminal_eval: manifest
-                    .net
-                    .search_terminal_eval()
-                    .with_context(|| path.display().to_string())?,
-                value_trained: manifest.net.value_is_trained(),
-                origin: path.display().to_string(),
-            })
+            let (net, manifest) = load_export(path, &expected, device)?;
+            exported_model(net, &manifest, &path.display().to_string())
         }
         ModelSource::Path(path) => {
             if !path.exists() && !path.with_extension("json").exists() {
@@ -114,4 +125,21 @@ pub fn load_model<G: Game>(
             })
         }
     }
+}
+
+/// A loaded export file's network with what its manifest says.
+fn exported_model(
+    net: LoadedNet,
+    manifest: &ExportManifest,
+    origin: &str,
+) -> anyhow::Result<LoadedModel> {
+    Ok(LoadedModel {
+        net,
+        terminal_eval: manifest
+            .net
+            .search_terminal_eval()
+            .with_context(|| origin.to_string())?,
+        value_trained: manifest.net.value_is_trained(),
+        origin: origin.to_string(),
+    })
 }

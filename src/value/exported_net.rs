@@ -105,8 +105,8 @@ pub fn write_export<M: Module>(
 }
 
 /// Splits `bytes` into a length-prefixed section and the rest.
-fn section<'a>(bytes: &'a [u8], what: &str, path: &Path) -> anyhow::Result<(&'a [u8], &'a [u8])> {
-    let truncated = || anyhow::anyhow!("{}: truncated export file (in the {what})", path.display());
+fn section<'a>(bytes: &'a [u8], what: &str, origin: &str) -> anyhow::Result<(&'a [u8], &'a [u8])> {
+    let truncated = || anyhow::anyhow!("{origin}: truncated export file (in the {what})");
     let (length, rest) = bytes.split_first_chunk::<8>().ok_or_else(truncated)?;
     let length = usize::try_from(u64::from_le_bytes(*length)).map_err(|_| truncated())?;
     if rest.len() < length {
@@ -123,86 +123,128 @@ pub fn read_export(path: &Path) -> anyhow::Result<(ExportManifest, Vec<u8>)> {
     let bytes =
         crate::settings::files::read_regular(path, crate::settings::limits::MAX_NET_FILE_BYTES)
             .with_context(|| format!("cannot read the export file {}", path.display()))?;
+    let (manifest, weights) = parse_export(&bytes, &path.display().to_string())?;
+    Ok((manifest, weights.to_vec()))
+}
+
+/// Reads an export file's bytes (`origin` names them in errors): its manifest and the burnpack
+/// bytes of its weights.
+///
+/// # Errors
+/// Bytes that are not a `descent` export, of another format version, or damaged.
+pub fn parse_export<'a>(
+    bytes: &'a [u8],
+    origin: &str,
+) -> anyhow::Result<(ExportManifest, &'a [u8])> {
     let Some(rest) = bytes.strip_prefix(MAGIC.as_slice()) else {
-        bail!(
-            "{} is not a descent export file (made by `descent export`)",
-            path.display()
-        );
+        bail!("{origin} is not a descent export file (made by `descent export`)");
     };
     let (version, rest) = rest
         .split_first_chunk::<4>()
-        .with_context(|| format!("{}: truncated export file", path.display()))?;
+        .with_context(|| format!("{origin}: truncated export file"))?;
     let version = u32::from_le_bytes(*version);
     if version > EXPORT_FORMAT_VERSION {
         bail!(
-            "{}: export format version {version} is newer than this descent reads ({EXPORT_FORMAT_VERSION}); upgrade descent",
-            path.display()
+            "{origin}: export format version {version} is newer than this descent reads ({EXPORT_FORMAT_VERSION}); upgrade descent"
         );
     }
-    let (json, rest) = section(rest, "manifest", path)?;
-    let (weights, mut trailing) = section(rest, "weights", path)?;
+    let (json, rest) = section(rest, "manifest", origin)?;
+    let (weights, mut trailing) = section(rest, "weights", origin)?;
     if version >= FIRST_CHECKSUMMED_VERSION {
         let covered = &bytes[..bytes.len() - trailing.len()];
-        let (digest, rest) = section(trailing, "checksum", path)?;
+        let (digest, rest) = section(trailing, "checksum", origin)?;
         let found = Sha256::digest(covered);
         if digest != found.as_slice() {
             bail!(
-                "{} is corrupt: its SHA-256 checksum does not match its contents (export it again)",
-                path.display()
+                "{origin} is corrupt: its SHA-256 checksum does not match its contents (export it again)"
             );
         }
         trailing = rest;
     }
     let manifest: ExportManifest = serde_json::from_slice(json)
-        .with_context(|| format!("{}: the manifest is not valid", path.display()))?;
+        .with_context(|| format!("{origin}: the manifest is not valid"))?;
     if !trailing.is_empty() {
-        bail!(
-            "{}: {} unexpected bytes at the end",
-            path.display(),
-            trailing.len()
-        );
+        bail!("{origin}: {} unexpected bytes at the end", trailing.len());
     }
-    Ok((manifest, weights.to_vec()))
+    Ok((manifest, weights))
 }
 
-/// Loads the network of an export file made for `game` with encoding version
-/// `encoding_version` and input shape `input_shape`.
+/// What a network must have been made for: the game (its spec text), the input encoding
+/// version and shape of this descent.
+pub struct ExpectedNet<'a> {
+    pub game: &'a str,
+    pub encoding_version: u32,
+    pub input_shape: [usize; 3],
+}
+
+/// Loads the network of an export file made for `expected`.
 ///
 /// # Errors
 /// A file that cannot be read as an export, or weights that do not fit its manifest.
 pub fn load_export(
     path: &Path,
-    game: &str,
-    encoding_version: u32,
-    input_shape: [usize; 3],
+    expected: &ExpectedNet<'_>,
     device: &Device,
 ) -> anyhow::Result<(LoadedNet, ExportManifest)> {
     let (manifest, weights) = read_export(path)?;
+    load_export_parts(
+        manifest,
+        weights,
+        &path.display().to_string(),
+        expected,
+        device,
+    )
+}
+
+/// Loads the network of an export file's bytes (`origin` names them in errors) made for
+/// `expected`.
+///
+/// # Errors
+/// Bytes that cannot be read as an export, or weights that do not fit its manifest.
+pub fn load_export_bytes(
+    bytes: &[u8],
+    origin: &str,
+    expected: &ExpectedNet<'_>,
+    device: &Device,
+) -> anyhow::Result<(LoadedNet, ExportManifest)> {
+    let (manifest, weights) = parse_export(bytes, origin)?;
+    load_export_parts(manifest, weights.to_vec(), origin, expected, device)
+}
+
+fn load_export_parts(
+    manifest: ExportManifest,
+    weights: Vec<u8>,
+    origin: &str,
+    expected: &ExpectedNet<'_>,
+    device: &Device,
+) -> anyhow::Result<(LoadedNet, ExportManifest)> {
+    let ExpectedNet {
+        game,
+        encoding_version,
+        input_shape,
+    } = *expected;
     let net_manifest = &manifest.net;
     if net_manifest.game != game {
         bail!(
-            "{} was exported for {}, not {game}",
-            path.display(),
+            "{origin} was exported for {}, not {game}",
             net_manifest.game
         );
     }
     if net_manifest.encoding_version > encoding_version {
         bail!(
-            "{} uses input encoding version {} of {game}, newer than this descent's ({encoding_version}); upgrade descent",
-            path.display(),
+            "{origin} uses input encoding version {} of {game}, newer than this descent's ({encoding_version}); upgrade descent",
             net_manifest.encoding_version
         );
     }
     if net_manifest.encoding_version != encoding_version || net_manifest.input_shape != input_shape
     {
         bail!(
-            "{} uses input encoding version {} ({:?}) of {game}; this descent encodes version {encoding_version} ({input_shape:?})",
-            path.display(),
+            "{origin} uses input encoding version {} ({:?}) of {game}; this descent encodes version {encoding_version} ({input_shape:?})",
             net_manifest.encoding_version,
             net_manifest.input_shape
         );
     }
-    let net = any_net_from_burnpack(weights, net_manifest, device, &path.display().to_string())?;
+    let net = any_net_from_burnpack(weights, net_manifest, device, origin)?;
     Ok((net, manifest))
 }
 

@@ -15,6 +15,7 @@ use crate::games::Game;
 use crate::settings::limits::MAX_NET_PARAMETERS;
 use crate::value::NetDevice;
 use crate::value::exported_net::is_export_path;
+use crate::value::shipped_nets::shipped_net;
 
 /// The longest an agent of `descent serve` may think about one move: a spec asking for more
 /// is refused, and an iteration budget stops there too (a request cannot pin a core).
@@ -59,15 +60,17 @@ impl Drop for LoadPermit<'_> {
     }
 }
 
-/// The parameters of the network `model` names, for a game whose inputs have `shape`; an
-/// estimate from the weights' bytes for a file (4 bytes a parameter), 0 without a network.
-fn network_parameters(model: Option<&ModelSource>, shape: [usize; 3]) -> u64 {
+/// The parameters of the network `model` names, for `game` (its spec text) whose inputs have
+/// `shape`; an estimate from the weights' bytes for a file (4 bytes a parameter), 0 without a
+/// network.
+fn network_parameters(model: Option<&ModelSource>, game: &str, shape: [usize; 3]) -> u64 {
     match model {
         None => 0,
         // An architecture too big was refused by its spec already; `MAX` is never loaded.
         Some(ModelSource::Untrained(architecture)) => architecture
             .parameter_count(shape[0], shape[1], shape[2])
             .unwrap_or(u64::MAX),
+        Some(ModelSource::Shipped) => shipped_net(game).map_or(0, |n| n.bytes.len() as u64 / 4),
         Some(ModelSource::Path(path)) => {
             let file = if is_export_path(path) {
                 path.clone()
@@ -165,7 +168,7 @@ impl AgentCache {
                 .check_size(G::ENCODING.dims())
                 .map_err(|e| refuse(format!("arch={architecture}: {}", e.message)))?;
         }
-        let parameters = network_parameters(spec.model.as_ref(), G::ENCODING.dims());
+        let parameters = network_parameters(spec.model.as_ref(), game, G::ENCODING.dims());
         let permit = self.permit(parameters)?;
         let factory = AgentFactory::<G>::new(spec, game, &NetDevice::cpu())
             .map_err(|e| refuse(format!("{e:#}")))?;

@@ -361,8 +361,15 @@ fn every_relative_link_in_the_readme_and_docs_resolves() {
 /// appear; a path cut by a wildcard or a placeholder (`requirements-*.txt`, `<game>.rs`) and
 /// hidden files the scripts create are left out.
 fn repository_paths(text: &str) -> Vec<String> {
-    const ROOTS: [&str; 6] = [
-        "src/", "tests/", "docs/", "configs/", "scripts/", "benches/",
+    const ROOTS: [&str; 8] = [
+        "src/",
+        "tests/",
+        "docs/",
+        "configs/",
+        "scripts/",
+        "benches/",
+        "data/",
+        "networks/",
     ];
     let is_path_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '/' | '-');
     let mut out = Vec::new();
@@ -385,14 +392,16 @@ fn repository_paths(text: &str) -> Vec<String> {
     out
 }
 
-/// Every file or folder the README, docs/ (but the verbatim history of old benchmark rounds) and
-/// configs/ name exists: a file moved or renamed is renamed in the docs too.
+/// Every file or folder the README, docs/ (but the verbatim history of old benchmark rounds),
+/// configs/ and the shipped networks' cards name exists: a file moved or renamed is renamed in
+/// the docs too.
 #[test]
 fn every_path_the_docs_name_exists() {
     let mut files: Vec<PathBuf> = vec!["README.md".into()];
     files.extend(files_in("docs", &["md"]));
     files.retain(|f| !f.ends_with("benchmarks-history.md"));
     files.extend(files_in("configs", &["md", "yaml"]));
+    files.extend(files_in("networks", &["md"]));
     let mut missing = Vec::new();
     let mut checked = 0;
     for file in &files {

@@ -13,3 +13,4 @@ mod gtp;
 mod gtp_misbehaving;
 mod hostile_files;
 mod presets;
+mod shipped_nets;

@@ -70,6 +70,25 @@ fn the_api_shows_runs_and_plays_and_refuses_bad_requests() {
     );
     assert_eq!(status, 200, "{reply}");
     assert_eq!(reply["position"]["ply"], 2);
+    // The network built into descent for Connect Four; none ships for tic-tac-toe.
+    let (status, reply) = server.json(
+        "POST",
+        "/api/agent-move",
+        Some(r#"{"game": "connect_four", "moves": [], "agent": "ubfms:iters=30,model=shipped"}"#),
+    );
+    assert_eq!(status, 200, "{reply}");
+    let (status, reply) = server.json(
+        "POST",
+        "/api/agent-move",
+        Some(r#"{"game": "tic_tac_toe", "moves": [], "agent": "ubfms:iters=30,model=shipped"}"#),
+    );
+    assert_eq!(status, 400, "{reply}");
+    assert!(
+        reply
+            .to_string()
+            .contains("no network ships for tic_tac_toe"),
+        "{reply}"
+    );
     let (status, reply) = server.json(
         "POST",
         "/api/agent-check",

@@ -1,0 +1,107 @@
+//! The networks that ship inside descent (`networks/`): each loads as `model=shipped` for its
+//! game and gives the values of its file, plays through `engine`, and its card describes the
+//! very file built in (its checksum, the games it was trained on, the commands of its figures).
+
+use crate::common::engine::Engine;
+use crate::common::{descent, stderr};
+
+use burn::prelude::Device;
+use descent::arena::ModelSource;
+use descent::arena::model::load_model;
+use descent::games::{ConnectFour, Game};
+use descent::search::Evaluator;
+use descent::value::checksum::sha256_hex;
+use descent::value::shipped_nets::{SHIPPED_NETS, shipped_net};
+use descent::value::{NetDevice, NetEvaluator};
+
+fn repository_file(path: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// Values of a few Connect Four positions by the network of `source`.
+fn connect_four_values(source: &ModelSource) -> Vec<f32> {
+    let loaded = load_model::<ConnectFour>(source, "connect_four", &Device::flex())
+        .unwrap_or_else(|e| panic!("{source:?}: {e:#}"));
+    let evaluator =
+        NetEvaluator::<ConnectFour>::new(loaded.net.into_value_net(), &NetDevice::cpu());
+    let mut position = ConnectFour::new(&Default::default());
+    let mut positions = vec![position.clone()];
+    for column in [3, 3, 2, 4, 4, 1] {
+        position.play(column);
+        positions.push(position.clone());
+    }
+    let mut values = vec![0.0; positions.len()];
+    evaluator.evaluate(&positions, &mut values);
+    values
+}
+
+#[test]
+fn every_shipped_network_is_its_file_for_its_game_and_its_card_names_it() {
+    assert!(!SHIPPED_NETS.is_empty());
+    for shipped in SHIPPED_NETS {
+        let file = std::fs::read(repository_file(shipped.file)).unwrap();
+        assert_eq!(shipped.bytes, file.as_slice(), "{}", shipped.file);
+        let manifest = shipped.manifest().unwrap();
+        assert_eq!(manifest.net.game, shipped.game);
+        let card_path = shipped.file.replace(".descent", ".md");
+        let card = std::fs::read_to_string(repository_file(&card_path))
+            .unwrap_or_else(|e| panic!("{card_path}: {e}"));
+        let digest = sha256_hex(shipped.bytes);
+        assert!(
+            card.contains(&digest),
+            "{card_path} names another file than {digest}"
+        );
+        let games = format!("{} self-play games", manifest.provenance.games);
+        assert!(card.contains(&games), "{card_path} does not say {games:?}");
+        let accuracy = "--agent ubfms:time=100ms,model=shipped";
+        assert!(
+            card.contains(accuracy) || shipped.game != "connect_four",
+            "{card_path}"
+        );
+    }
+    assert!(shipped_net("connect_four").is_some());
+    assert!(shipped_net("tic_tac_toe").is_none());
+}
+
+#[test]
+fn model_shipped_loads_the_built_in_network_and_refuses_games_without_one() {
+    let shipped = connect_four_values(&ModelSource::Shipped);
+    let from_file = connect_four_values(&ModelSource::Path(repository_file(
+        "networks/connect_four.descent",
+    )));
+    assert_eq!(shipped, from_file);
+    assert!(
+        shipped.iter().all(|v| v.is_finite() && v.abs() <= 1.0),
+        "{shipped:?}"
+    );
+    // Not a constant function: the positions differ in value.
+    assert!(shipped.iter().any(|&v| v != shipped[0]), "{shipped:?}");
+
+    let mut engine = Engine::start(&[
+        "--game",
+        "connect_four",
+        "--agent",
+        "ubfms:iters=30,model=shipped",
+    ]);
+    let reply = engine.ok("genmove p0");
+    let column = reply.trim_start_matches('=').trim();
+    assert!(("a"..="g").contains(&column), "{reply:?}");
+
+    let out = descent(&[
+        "eval",
+        "--game",
+        "tic_tac_toe",
+        "--agent",
+        "ubfms:iters=10,model=shipped",
+        "--opponent",
+        "random",
+        "--games",
+        "2",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no network ships for tic_tac_toe (they ship for connect_four)"),
+        "{}",
+        stderr(&out)
+    );
+}
