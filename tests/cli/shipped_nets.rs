@@ -25,10 +25,10 @@ fn connect_four_values(source: &ModelSource) -> Vec<f32> {
     let evaluator =
         NetEvaluator::<ConnectFour>::new(loaded.net.into_value_net(), &NetDevice::cpu());
     let mut position = ConnectFour::new(&Default::default());
-    let mut positions = vec![position.clone()];
+    let mut positions = vec![position];
     for column in [3, 3, 2, 4, 4, 1] {
         position.play(column);
-        positions.push(position.clone());
+        positions.push(position);
     }
     let mut values = vec![0.0; positions.len()];
     evaluator.evaluate(&positions, &mut values);
