@@ -157,6 +157,12 @@ fn init_logging(quiet: bool) {
 }
 
 /// Parses a game spec argument, with the registry's error message.
+/// The words of a move list given on the command line, separated by spaces or commas.
+fn move_words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|w| !w.is_empty())
+}
+
 fn parse_game(text: &str) -> Result<crate::games::GameSpec, crate::games::GameSpecError> {
     text.parse()
 }

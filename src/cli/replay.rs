@@ -119,19 +119,14 @@ impl GameVisitor for Replay {
     }
 }
 
-fn split_words(text: &str) -> Vec<String> {
-    text.split(|c: char| c == ',' || c.is_whitespace())
-        .filter(|w| !w.is_empty())
-        .map(str::to_string)
-        .collect()
-}
-
 /// # Errors
 /// Bad arguments or a failed subcommand, as one message for the user.
 pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     let moves = match (&args.moves, &args.ids) {
-        (Some(texts), None) => MoveList::Texts(split_words(texts)),
-        (None, Some(ids)) => MoveList::Ids(split_words(ids)),
+        (Some(texts), None) => {
+            MoveList::Texts(super::move_words(texts).map(str::to_string).collect())
+        }
+        (None, Some(ids)) => MoveList::Ids(super::move_words(ids).map(str::to_string).collect()),
         (None, None) => MoveList::Texts(Vec::new()),
         (Some(_), Some(_)) => bail!("give either --moves or --ids, not both"),
     };

@@ -104,8 +104,7 @@ fn position_of(args: &SolveArgs) -> anyhow::Result<(ConnectFour, Vec<Action>)> {
 fn play_moves(text: &str) -> anyhow::Result<(ConnectFour, Vec<Action>)> {
     let mut position = ConnectFour::new(&Default::default());
     let mut played = Vec::new();
-    let words = text.split(|c: char| c == ',' || c.is_whitespace());
-    for (index, word) in words.filter(|w| !w.is_empty()).enumerate() {
+    for (index, word) in super::move_words(text).enumerate() {
         let action = position
             .parse_legal_move(word)
             .with_context(|| format!("ply {}", index + 1))?;
