@@ -11,6 +11,7 @@ use super::web_error::WebError;
 use crate::arena::AgentRng;
 use crate::arena::game_session::result_sentence;
 use crate::games::{Game, GameExt, GameSpec, GameVisitor};
+use crate::search::cancel::cancelled;
 
 /// A position: the game spec and the moves played from its start, in its notation.
 #[derive(Clone, Debug, Deserialize)]
@@ -39,6 +40,8 @@ pub struct PositionView {
     pub moves: Vec<String>,
     /// `p0` or `p1`.
     pub to_move: String,
+    /// 1 in a one-player game (Morpion Solitaire: P0 moves every turn), else 2.
+    pub players: u8,
     /// The board as text.
     pub picture: String,
     /// The legal moves in the game's notation (none once it is over).
@@ -62,15 +65,23 @@ pub struct PositionView {
     pub last_move_cells: Vec<String>,
 }
 
-/// An agent's reply: its move, its value of the position before it (P0's view, when it
+/// An agent's reply: the actions of its whole turn (one in most games; two stones in Connect6,
+/// up to four steps in Arimaa), its value of the position before it (P0's view, when it
 /// searched), and the position after.
 #[derive(Clone, Debug, Serialize)]
 pub struct AgentMoveView {
+    /// The turn as one string: its actions in order, separated by spaces.
     #[serde(rename = "move")]
     pub chosen: String,
+    /// The turn's actions in order, each as the game writes it.
+    pub turn: Vec<String>,
     pub value_p0: Option<f32>,
     pub position: PositionView,
 }
+
+/// The most actions an agent plays in one request: more than any game's turn has (Arimaa's
+/// setup of eight pieces, or its four steps and `end`), so a turn always ends within one reply.
+pub const MAX_TURN_ACTIONS: usize = 16;
 
 fn parse_game(text: &str) -> Result<GameSpec, WebError> {
     text.parse::<GameSpec>()
@@ -99,6 +110,7 @@ fn view<G: Game>(
         ply: position.ply(),
         moves,
         to_move: position.to_move().to_string(),
+        players: if G::ONE_PLAYER { 1 } else { 2 },
         picture: position.to_string(),
         legal: legal.iter().map(|&a| position.move_to_text(a)).collect(),
         terminal: outcome.is_some(),
@@ -145,9 +157,11 @@ fn replay<G: Game>(
     Ok((position, texts, last_cells))
 }
 
-/// The move `request.agent` chooses in the position, and the position after it. The agent's
-/// random choices are seeded by the position's moves, so a position asked twice gets the same
-/// answer.
+/// The turn `request.agent` plays in the position: its actions until the other side is to
+/// move or the game ends (at most [`MAX_TURN_ACTIONS`]; one action in a one-player game, whose
+/// every move is a turn), and the position after. The agent's
+/// random choices are seeded by each position's moves, so a position asked twice gets the same
+/// answer, and a turn asked from its middle (a page reloaded) is finished as it would have been.
 ///
 /// # Errors
 /// A bad game or agent spec (or a network that does not load), an illegal move, or a position
@@ -162,24 +176,33 @@ pub fn agent_move(
         fn visit<G: Game>(self, initial: G) -> Self::Output {
             let Move(request, cache) = self;
             let game = &request.position.game;
-            let (position, mut moves, _) = replay(initial, &request.position.moves)?;
+            let (mut position, mut moves, _) = replay(initial, &request.position.moves)?;
             if position.is_terminal() {
                 return Err(WebError::bad_request(
                     "the game is over: the agent has no move",
                 ));
             }
-            let factory = cache.factory::<G>(game, &request.agent)?;
-            let mut agent = factory.build();
-            let seed = position.hash() ^ position.ply() as u64;
-            let choice = agent.choose_move(&position, &mut AgentRng::seed_from_u64(seed));
-            let chosen = position.move_to_text(choice.action);
-            let mut after = position.clone();
-            after.play(choice.action);
-            moves.push(chosen.clone());
+            let mut agent = cache.factory::<G>(game, &request.agent)?.build();
+            let mover = position.to_move();
+            let (mut turn, mut value_p0, mut last_cells) = (Vec::new(), None, Vec::new());
+            while turn.len() < MAX_TURN_ACTIONS && !cancelled() {
+                let seed = position.hash() ^ position.ply() as u64;
+                let choice = agent.choose_move(&position, &mut AgentRng::seed_from_u64(seed));
+                let text = position.move_to_text(choice.action);
+                value_p0 = value_p0.or(choice.value_p0);
+                last_cells = position.move_cells(choice.action);
+                position.play(choice.action);
+                turn.push(text);
+                if G::ONE_PLAYER || position.is_terminal() || position.to_move() != mover {
+                    break;
+                }
+            }
+            moves.extend(turn.iter().cloned());
             Ok(AgentMoveView {
-                chosen,
-                value_p0: choice.value_p0,
-                position: view(game, &after, moves, position.move_cells(choice.action)),
+                chosen: turn.join(" "),
+                turn,
+                value_p0,
+                position: view(game, &position, moves, last_cells),
             })
         }
     }
@@ -331,5 +354,55 @@ mod tests {
         assert!(reply.value_p0.is_some());
         // A second request reuses the cached factory and answers the same.
         assert_eq!(agent_move(&request, &cache).unwrap().chosen, "c1");
+    }
+
+    /// Plays `agent`'s turn at `moves` and checks that the turn ended: the other side is to
+    /// move (or the game is over), and the reply's moves are the turn's.
+    fn whole_turn(game: &str, moves: &[&str], agent: &str) -> AgentMoveView {
+        let cache = AgentCache::new(Path::new("."));
+        let before = position_view(&request(game, moves)).unwrap();
+        let request = AgentMoveRequest {
+            position: request(game, moves),
+            agent: agent.into(),
+        };
+        let reply = agent_move(&request, &cache).unwrap();
+        assert!(
+            reply.position.terminal
+                || reply.position.to_move != before.to_move
+                || (before.players == 1 && reply.turn.len() == 1),
+            "{game} after {moves:?}: {} still to move after {:?}",
+            before.to_move,
+            reply.turn
+        );
+        assert_eq!(reply.position.moves[moves.len()..], reply.turn[..]);
+        assert_eq!(reply.chosen, reply.turn.join(" "));
+        reply
+    }
+
+    #[test]
+    fn an_agent_plays_its_whole_turn_where_a_turn_has_several_actions() {
+        // Connect6: one stone to open, then two a turn; asked in the middle of a turn (a page
+        // reloaded after the first stone), the agent places the second only.
+        assert_eq!(whole_turn("connect6", &[], "random").turn.len(), 1);
+        let first = whole_turn("connect6", &["j10"], "mcts:iters=20");
+        assert_eq!(first.turn.len(), 2, "{:?}", first.turn);
+        assert!(first.value_p0.is_some());
+        let rest = whole_turn("connect6", &["j10", &first.turn[0]], "mcts:iters=20");
+        assert_eq!(rest.turn.len(), 1);
+        // Arimaa: Gold's setup is eight placements; Silver's then too; then turns of steps.
+        let gold = whole_turn("arimaa", &[], "random");
+        assert_eq!(gold.turn.len(), 8, "{:?}", gold.turn);
+        let mut moves = gold.turn.clone();
+        moves.extend(whole_turn("arimaa", &strs(&moves), "random").turn);
+        assert_eq!(moves.len(), 16);
+        let steps = whole_turn("arimaa", &strs(&moves), "random");
+        assert!((1..=5).contains(&steps.turn.len()), "{:?}", steps.turn);
+        // One action a turn elsewhere, and in a one-player game, where every move is a turn.
+        assert_eq!(whole_turn("tic_tac_toe", &["b2"], "random").turn.len(), 1);
+        assert_eq!(whole_turn("morpion", &[], "random").turn.len(), 1);
+    }
+
+    fn strs(moves: &[String]) -> Vec<&str> {
+        moves.iter().map(String::as_str).collect()
     }
 }

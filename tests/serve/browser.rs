@@ -1,7 +1,8 @@
 //! `descent serve` in a real browser: headless Chromium driven through chromedriver (WebDriver)
 //! opens a training run, sees its loss curve drawn, steps through one of its self-play games on
 //! the drawn board, and plays whole games against an agent by clicking the cells of the drawn
-//! board — tic-tac-toe (squares), Hex (hexagons) and Awale (pits) — until the result shows.
+//! board — tic-tac-toe (squares), Hex (hexagons) and Awale (pits) — until the result shows,
+//! and two whole turns of Connect6, where a turn is two stones.
 //!
 //! Needs `chromium` and `chromedriver` (Debian: `apt-get install chromium chromium-driver`;
 //! `.ci/run` installs them). Without them the test says so and passes, unless
@@ -72,6 +73,19 @@ fn read(session: &Session, css: &str, name: Option<&str>) -> String {
             Err(_) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(50)),
             Err(e) => panic!("{css}: {e}"),
         }
+    }
+}
+
+/// Waits until the text of `css`'s element contains `needle`.
+fn wait_for_text(session: &Session, css: &str, needle: &str) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let text = text_of(session, css);
+        if text.contains(needle) {
+            return;
+        }
+        assert!(Instant::now() < deadline, "{css}: {text:?}, not {needle:?}");
+        std::thread::sleep(Duration::from_millis(50));
     }
 }
 
@@ -152,6 +166,20 @@ fn drive(session: &Session, url: &str) {
         session.wait_for("#board-drawing svg.board");
         assert!(text_of(session, "#sides").contains(&format!("You: {side}")));
         play_to_the_end(session, moves);
+    }
+    // Connect6: the agent answers with its whole turn of two stones; the person's turns of
+    // two stones are two clicks.
+    session.goto("about:blank");
+    session.goto(&format!("{url}/#/play?game=connect6&agent=random&side=p0"));
+    session.wait_for("#board-drawing svg.board");
+    for (clicks, status) in [(1, "ply 3 · p0 to move"), (2, "ply 7 · p0 to move")] {
+        for click in 0..clicks {
+            if click > 0 {
+                wait_for_text(session, "#status", "ply 4 · p0 to move");
+            }
+            self::click(session, "#board-drawing .cell.target");
+        }
+        wait_for_text(session, "#status", status);
     }
     let error = session.find("#error").unwrap();
     assert!(

@@ -370,9 +370,15 @@ async function playPage(params) {
     busy = true;
     status.textContent = "the agent is thinking…";
     try {
-      const reply = await api("/api/agent-move", { game: state.game, moves: state.moves, agent: state.agent });
-      state.value = reply.value_p0;
-      render(reply.position);
+      // A reply is the agent's whole turn (Connect6's two stones, Arimaa's steps); in a
+      // one-player game, where the agent may play every move, it plays on move by move.
+      let position = null;
+      do {
+        const reply = await api("/api/agent-move", { game: state.game, moves: state.moves, agent: state.agent });
+        state.value = reply.value_p0;
+        render(reply.position);
+        position = reply.position;
+      } while (!position.terminal && position.to_move !== state.human && drawing.isConnected);
     } finally { busy = false; markTargets(); }
   };
   const guard = (action) => async () => {
