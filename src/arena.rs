@@ -7,6 +7,7 @@ pub mod agent_spec;
 pub mod bootstrap;
 pub mod game_session;
 pub mod match_play;
+pub mod match_stop;
 pub mod model;
 pub mod perfect_moves;
 pub mod score_statistics;

@@ -18,6 +18,7 @@ mod games_list;
 mod gtp_client;
 mod gtp_match;
 mod input_lines;
+mod interrupt;
 mod ladder;
 mod perft;
 mod play;

@@ -131,7 +131,8 @@ pub fn play_match_from<G: Game>(
                 // A match's network passes stay on its own thread (and core).
                 crate::value::direct::cpu_net::keep_passes_on_this_thread();
                 let mut players = [agent.build(), opponent.build()];
-                loop {
+                // After a stop request (Ctrl-C) no new game starts; those in play finish.
+                while !super::match_stop::stop_requested() {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     if index >= games {
                         break;

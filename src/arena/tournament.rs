@@ -31,6 +31,24 @@ pub struct TournamentReport {
     pub matches: Vec<MatchReport>,
 }
 
+impl TournamentReport {
+    /// The games played in all: every pair's `games_per_pair`, fewer when the matches were
+    /// stopped (`match_stop`).
+    pub fn games_played(&self) -> u64 {
+        self.matches.iter().map(|m| m.summary.games).sum()
+    }
+
+    /// The games agent `agent` played (0 for one whose pairings were never reached).
+    pub fn games_of(&self, agent: usize) -> u64 {
+        self.pairs
+            .iter()
+            .zip(&self.matches)
+            .filter(|((i, j), _)| *i == agent || *j == agent)
+            .map(|(_, m)| m.summary.games)
+            .sum()
+    }
+}
+
 /// Every pair `(i, j)` of `k` agents with `i < j`, in order: an all-play-all.
 pub fn all_pairs(k: usize) -> Vec<(usize, usize)> {
     (0..k)
@@ -86,6 +104,10 @@ pub fn play_pairs<G: Game>(
     let mut stronger = vec![vec![false; k]; k];
     let mut matches = Vec::new();
     for (pair, &(i, j)) in pairs.iter().enumerate() {
+        // After a stop request (Ctrl-C) the pairings played so far make the report.
+        if super::match_stop::stop_requested() {
+            break;
+        }
         let report = play_match_from(
             start,
             [&agents[i], &agents[j]],
@@ -120,7 +142,7 @@ pub fn play_pairs<G: Game>(
         stronger,
         p_value_stronger,
         ratings: bradley_terry(&points, &games, anchor),
-        pairs: pairs.to_vec(),
+        pairs: pairs[..matches.len()].to_vec(),
         matches,
     }
 }

@@ -9,6 +9,7 @@ use std::time::Instant;
 use clap::Args;
 
 use super::arena_output::MatchOptions;
+use super::interrupt::{self, Interruptible};
 use crate::arena::svg_chart::match_chart;
 use crate::arena::{AgentFactory, AgentSpec, MatchReport, ScoreComparison, play_match};
 use crate::games::{Game, GameSpec, GameVisitor};
@@ -82,8 +83,10 @@ pub fn run(mut args: EvalArgs) -> anyhow::Result<ExitCode> {
     )?);
     super::even_games_arg("--games", args.games)?;
     args.options.check("report.json")?;
+    interrupt::stop_on_first_interrupt(Interruptible::Matches);
     let start = Instant::now();
     let report = args.game().visit(EvalVisitor { args: &args })?;
+    interrupt::refuse_empty(report.summary.games)?;
     let seconds = start.elapsed().as_secs_f64();
     let mut json = args.options.write_report(
         &report,
@@ -100,7 +103,12 @@ pub fn run(mut args: EvalArgs) -> anyhow::Result<ExitCode> {
             println!("  wrote {}/report.json and chart.svg", dir.display());
         }
     }
-    Ok(ExitCode::SUCCESS)
+    let kept = "the report holds them";
+    Ok(interrupt::match_exit(
+        report.summary.games,
+        args.games,
+        kept,
+    ))
 }
 
 fn print_report(report: &MatchReport, game: &str, seconds: f64) {
@@ -113,13 +121,15 @@ fn print_report(report: &MatchReport, game: &str, seconds: f64) {
         print_scores(scores);
         return;
     }
-    println!("             W    D    L");
+    // Columns as wide as the largest count, a space between them.
+    let w = 1 + s.games.max(1000).to_string().len();
+    println!("         {:>w$}{:>w$}{:>w$}", "W", "D", "L");
     for (label, t) in [
         ("as P0", report.as_p0),
         ("as P1", report.as_p1),
         ("total", [s.wins, s.draws, s.losses]),
     ] {
-        println!("  {label}  {:>5}{:>5}{:>5}", t[0], t[1], t[2]);
+        println!("  {label}  {:>w$}{:>w$}{:>w$}", t[0], t[1], t[2]);
     }
     println!(
         "  score       {:.1} % [{:.1}, {:.1}] (Wilson 95 %, draws half a win)",

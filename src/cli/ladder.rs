@@ -14,6 +14,7 @@ use clap::Args;
 use serde::Serialize;
 
 use super::arena_output::PlayOptions;
+use super::interrupt::{self, Interruptible};
 use crate::arena::statistics::Ratings;
 use crate::arena::tournament::{all_pairs, ladder_pairs, play_pairs};
 use crate::arena::{AgentFactory, AgentSpec, TournamentReport};
@@ -153,11 +154,19 @@ pub fn run(args: LadderArgs) -> anyhow::Result<ExitCode> {
         let text = with_model(&search, path);
         agents.push(text.parse().with_context(|| format!("--agent {search}"))?);
     }
+    let planned = (2 * agents.len() as u64 - 3) * args.games_per_pair;
+    let planned = match args.all_pairs {
+        true => agents.len() as u64 * (agents.len() as u64 - 1) / 2 * args.games_per_pair,
+        false => planned,
+    };
+    interrupt::stop_on_first_interrupt(Interruptible::Matches);
     let start = Instant::now();
     let tournament = game.visit(LadderVisitor {
         args: &args,
         agents,
     })?;
+    interrupt::refuse_empty(tournament.games_played())?;
+    let played = tournament.games_played();
     let times = run_dir.checkpoint_times().unwrap_or_default();
     let report = ladder_report(&args, &game, (&networks, &times), tournament, start);
     // The matches without their games: the page reads the whole file.
@@ -180,7 +189,8 @@ pub fn run(args: LadderArgs) -> anyhow::Result<ExitCode> {
         print_ladder(&report);
         println!("wrote {}", args.run.join(LADDER_FILE).display());
     }
-    Ok(ExitCode::SUCCESS)
+    let kept = format!("{LADDER_FILE} rates the networks that played");
+    Ok(interrupt::match_exit(played, planned, &kept))
 }
 
 /// The agent spec `search` (`ubfms:time=100ms`, or a bare `greedy`) playing the network at
@@ -213,9 +223,11 @@ fn ladder_report(
     start: Instant,
 ) -> LadderReport {
     let Ratings { elo, elo_ci95, .. } = &tournament.ratings;
+    // Networks whose pairings were never reached (a ladder stopped by Ctrl-C) are left out.
     let rated: Vec<LadderNetwork> = networks
         .iter()
         .enumerate()
+        .filter(|(i, _)| tournament.games_of(i + 1) > 0)
         .map(|(i, (games, _))| LadderNetwork {
             games: *games,
             training_seconds: times.get(games).copied(),

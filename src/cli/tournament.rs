@@ -8,6 +8,7 @@ use anyhow::bail;
 use clap::Args;
 
 use super::arena_output::MatchOptions;
+use super::interrupt::{self, Interruptible};
 use crate::arena::svg_chart::tournament_heat_map;
 use crate::arena::tournament::TournamentReport;
 use crate::arena::{AgentFactory, AgentSpec, play_tournament};
@@ -90,8 +91,13 @@ pub fn run(mut args: TournamentArgs) -> anyhow::Result<ExitCode> {
         );
     }
     args.options.check("tournament.json")?;
+    interrupt::stop_on_first_interrupt(Interruptible::Matches);
     let start = Instant::now();
     let report = args.game().visit(TournamentVisitor { args: &args })?;
+    interrupt::refuse_empty(report.games_played())?;
+    let k = args.agents.len() as u64;
+    let planned = k * (k - 1) / 2 * args.games_per_pair;
+    let kept = "the report holds them (and the pairings played)";
     let seconds = start.elapsed().as_secs_f64();
     let mut json = args.options.write_report(
         &report,
@@ -108,13 +114,13 @@ pub fn run(mut args: TournamentArgs) -> anyhow::Result<ExitCode> {
             m.as_object_mut().expect("an object").remove("games");
         }
         println!("{}", serde_json::to_string_pretty(&json)?);
-        return Ok(ExitCode::SUCCESS);
+        return Ok(interrupt::match_exit(report.games_played(), planned, kept));
     }
     print_report(&report, &args.game().to_string(), seconds);
     if let Some(dir) = &args.options.out {
         println!("wrote {}/tournament.json and heatmap.svg", dir.display());
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(interrupt::match_exit(report.games_played(), planned, kept))
 }
 
 fn print_report(report: &TournamentReport, game: &str, seconds: f64) {
@@ -159,6 +165,14 @@ fn print_report(report: &TournamentReport, game: &str, seconds: f64) {
     let mut order: Vec<usize> = (0..k).collect();
     order.sort_by(|&a, &b| r.elo[b].total_cmp(&r.elo[a]));
     for i in order {
+        if report.games_of(i) == 0 {
+            println!(
+                "  #{:<3} unrated (no game played) {}",
+                i + 1,
+                report.agents[i]
+            );
+            continue;
+        }
         println!(
             "  #{:<3}{:>+6.0} ± {:<4.0} {}",
             i + 1,

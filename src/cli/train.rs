@@ -76,7 +76,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
         Some(run_dir) => run_dir,
         None => RunDir::create(&new_run_root(&args, &config), &config.to_yaml())?,
     };
-    stop_on_first_interrupt();
+    super::interrupt::stop_on_first_interrupt(super::interrupt::Interruptible::Training);
     let span = info_span!("train");
     let mut observer = ProgressObserver::new(span.clone(), args.quiet);
     let _entered = (!args.quiet).then(|| span.enter());
@@ -238,33 +238,6 @@ fn strength_text(r: &EvalReport) -> String {
         100.0 * s.score_ci95[1],
         s.win_minus_loss_text()
     )
-}
-
-/// The first Ctrl-C asks the run to stop after the games in play, learned and checkpointed;
-/// a second stops at once, saying what is lost.
-fn stop_on_first_interrupt() {
-    extern "C" fn on_interrupt(_: libc::c_int) {
-        let again = crate::selfplay::run::stop_request::request_stop();
-        let message: &[u8] = if again {
-            b"\nCtrl-C again: stopped at once; the games since the last checkpoint are lost\n"
-        } else {
-            b"\nCtrl-C: finishing the games in play, learning them and writing a checkpoint (Ctrl-C again to stop at once)\n"
-        };
-        // SAFETY: write(2) and _exit(2) are async-signal-safe; the buffer is static.
-        unsafe {
-            libc::write(2, message.as_ptr().cast(), message.len());
-            if again {
-                libc::_exit(130);
-            }
-        }
-    }
-    // SAFETY: the handler only stores an atomic, writes and exits (async-signal-safe).
-    unsafe {
-        libc::signal(
-            libc::SIGINT,
-            on_interrupt as *const () as libc::sighandler_t,
-        );
-    }
 }
 
 /// Removes the directory of a new run that failed before its first checkpoint (nothing in it

@@ -12,5 +12,6 @@ mod game_files;
 mod gtp;
 mod gtp_misbehaving;
 mod hostile_files;
+mod interrupted_matches;
 mod presets;
 mod shipped_nets;
