@@ -1,7 +1,7 @@
 //! `descent replay <game> --moves "C d A" | --ids 2,3,0 [--json]`: plays a move list from the
 //! initial position and prints every position, to check the rules against other implementations.
 //!
-//! JSON (stable field names, documented in the README):
+//! JSON (stable field names, documented in docs/cli.md):
 //! `{"game", "positions": [{"ply", "move", "move_id", "to_move", "legal_moves", "legal_ids",
 //! "terminal", "returns", "score_p0", "pieces", "hash", "board"}]}`.
 
