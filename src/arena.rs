@@ -20,5 +20,5 @@ pub use agent_spec::{AgentSpec, ModelSource};
 pub use game_session::{GameSession, Side, parse_player};
 pub use match_play::{GameRecord, MatchReport, play_match};
 pub use score_statistics::ScoreComparison;
-pub use statistics::ResultSummary;
+pub use statistics::{ResultSummary, Verdict};
 pub use tournament::{TournamentReport, play_tournament};

@@ -138,7 +138,7 @@ impl<G: Game> GameSession<G> {
     }
 }
 
-/// A sentence for people about a finished game: "p0 wins (score difference p0 − p1: +2)", a
+/// A sentence for people about a finished game: "Black (p0) wins (score difference p0 − p1: +2)", a
 /// one-player game's score alone; `None` while the game goes on.
 pub fn result_sentence<G: Game>(position: &G) -> Option<String> {
     let outcome = position.outcome()?;
@@ -148,7 +148,7 @@ pub fn result_sentence<G: Game>(position: &G) -> Option<String> {
     }
     let what = match outcome.winner() {
         None => "draw".to_string(),
-        Some(winner) => format!("{winner} wins"),
+        Some(winner) => format!("{} wins", G::side_text(winner)),
     };
     Some(match score {
         Some(score) => format!("{what} (score difference p0 − p1: {score:+})"),
@@ -197,7 +197,10 @@ mod tests {
             session.play_text(None, m).unwrap();
         }
         assert_eq!(session.final_score().as_deref(), Some("B+"));
-        assert_eq!(session.result_sentence().as_deref(), Some("p0 wins"));
+        assert_eq!(
+            session.result_sentence().as_deref(),
+            Some("Black (p0) wins")
+        );
         assert!(
             session
                 .play_text(None, "b1")

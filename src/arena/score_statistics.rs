@@ -91,6 +91,17 @@ impl ScoreComparison {
     }
 }
 
+impl ScoreComparison {
+    /// The verdict of Welch's 95 % interval of the difference against 0.
+    pub fn verdict(&self) -> super::statistics::Verdict {
+        let [low, high] = [
+            self.difference - self.difference_ci95,
+            self.difference + self.difference_ci95,
+        ];
+        super::statistics::Verdict::of_interval([low, high], 0.0)
+    }
+}
+
 /// The 97.5 % quantile of Student's t with `freedom` degrees of freedom (infinite below 1).
 fn t_quantile(freedom: f64) -> f64 {
     match StudentsT::new(0.0, 1.0, freedom) {

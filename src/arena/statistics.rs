@@ -105,6 +105,8 @@ pub struct ResultSummary {
     pub p_value_equal: f64,
     /// One-sided p-value of "not stronger": P(at least `wins` of the decisive games).
     pub p_value_better: f64,
+    /// What the score's interval says against 50 %: `stronger`, `not_shown` or `weaker`.
+    pub verdict: Verdict,
 }
 
 impl ResultSummary {
@@ -129,6 +131,41 @@ impl ResultSummary {
             elo_ci95: [elo_from_score(low), elo_from_score(high)],
             p_value_equal: binomial_two_sided_p(wins, decisive, 0.5),
             p_value_better: binomial_p_at_least(wins, decisive, 0.5),
+            verdict: Verdict::of_interval([low, high], 0.5),
+        }
+    }
+}
+
+/// What a 95 % interval of a difference says about the agent: its one verdict, from one method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// The whole interval lies above "equal".
+    Stronger,
+    /// The interval holds "equal": the sample does not tell the two apart.
+    NotShown,
+    /// The whole interval lies below "equal".
+    Weaker,
+}
+
+impl Verdict {
+    /// The verdict of the interval `[low, high]` about the value `equal` means.
+    pub fn of_interval([low, high]: [f64; 2], equal: f64) -> Self {
+        if low > equal {
+            Verdict::Stronger
+        } else if high < equal {
+            Verdict::Weaker
+        } else {
+            Verdict::NotShown
+        }
+    }
+
+    /// One line for the user: `stronger than the opponent`.
+    pub fn text(self) -> &'static str {
+        match self {
+            Verdict::Stronger => "stronger than the opponent",
+            Verdict::NotShown => "no difference shown",
+            Verdict::Weaker => "weaker than the opponent",
         }
     }
 }
@@ -285,6 +322,20 @@ fn invert(matrix: &[Vec<f64>]) -> Vec<Vec<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_verdict_is_the_score_interval_against_one_half() {
+        // 14 wins, 1 draw, 5 losses: 72.5 % [50.6, 87.2] lies above 50 %, so "stronger", even
+        // though the sign test on the 19 decisive games gives p = 0.064 (another question).
+        let s = ResultSummary::new(14, 1, 5);
+        assert!((s.score_ci95[0] - 0.506).abs() < 1e-3, "{s:?}");
+        assert!((s.p_value_equal - 0.0636).abs() < 1e-3, "{s:?}");
+        assert_eq!(s.verdict, Verdict::Stronger);
+        assert_eq!(ResultSummary::new(13, 1, 6).verdict, Verdict::NotShown);
+        assert_eq!(ResultSummary::new(10, 0, 10).verdict, Verdict::NotShown);
+        assert_eq!(ResultSummary::new(5, 1, 14).verdict, Verdict::Weaker);
+        assert_eq!(ResultSummary::new(0, 0, 0).verdict, Verdict::NotShown);
+    }
 
     #[test]
     fn intervals_have_their_reference_values() {

@@ -509,7 +509,7 @@ impl<G: Game> Engine<G> {
         let position = self.session.position();
         let status = match self.session.result_sentence() {
             Some(result) => format!("game over: {result}"),
-            None => format!("{} to move", position.to_move()),
+            None => format!("{} to move", G::side_text(position.to_move())),
         };
         format!("\n{position}\n{status}")
     }

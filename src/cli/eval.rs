@@ -1,6 +1,6 @@
 //! `descent eval`: one agent against another, both colours, with W/D/L per side, score, the
-//! win − loss rate, Elo difference (95 % intervals) and the exact binomial p-value of equal
-//! strength; optionally every game as JSON and a chart. In a one-player game each agent plays
+//! win − loss rate, Elo difference (95 % intervals) and one verdict from the score's interval
+//! (the sign test's p-value on request); optionally every game as JSON and a chart. In a one-player game each agent plays
 //! half the games alone and the report compares their scores instead.
 
 use std::process::ExitCode;
@@ -11,7 +11,7 @@ use clap::Args;
 use super::arena_output::MatchOptions;
 use super::interrupt::{self, Interruptible};
 use crate::arena::svg_chart::match_chart;
-use crate::arena::{AgentFactory, AgentSpec, MatchReport, ScoreComparison, play_match};
+use crate::arena::{AgentFactory, AgentSpec, MatchReport, ScoreComparison, Verdict, play_match};
 use crate::games::{Game, GameSpec, GameVisitor};
 
 #[derive(Args, Debug)]
@@ -28,6 +28,11 @@ pub struct EvalArgs {
     /// Games, half with each colour.
     #[arg(long, default_value_t = 100)]
     games: u64,
+    /// Also print the p-value of a test of equal strength (the exact sign test on the decisive
+    /// games; Welch's t-test in a one-player game), which asks another question than the
+    /// verdict's interval and can disagree with it near the edge.
+    #[arg(long)]
+    p_value: bool,
     /// `--out DIR` writes report.json and chart.svg.
     #[command(flatten)]
     options: MatchOptions,
@@ -98,7 +103,7 @@ pub fn run(mut args: EvalArgs) -> anyhow::Result<ExitCode> {
         json.as_object_mut().expect("an object").remove("games");
         println!("{}", serde_json::to_string_pretty(&json)?);
     } else {
-        print_report(&report, &args.game().to_string(), seconds);
+        print_report(&report, &args.game().to_string(), seconds, args.p_value);
         if let Some(dir) = &args.options.out {
             println!("  wrote {}/report.json and chart.svg", dir.display());
         }
@@ -111,14 +116,14 @@ pub fn run(mut args: EvalArgs) -> anyhow::Result<ExitCode> {
     ))
 }
 
-fn print_report(report: &MatchReport, game: &str, seconds: f64) {
+fn print_report(report: &MatchReport, game: &str, seconds: f64, p_value: bool) {
     let s = &report.summary;
     println!(
         "{} vs {} on {game}: {} games in {seconds:.0} s",
         report.agent, report.opponent, s.games
     );
     if let Some(scores) = &report.scores {
-        print_scores(scores);
+        print_scores(scores, p_value);
         return;
     }
     // Columns as wide as the largest count, a space between them.
@@ -146,14 +151,30 @@ fn print_report(report: &MatchReport, game: &str, seconds: f64) {
         s.elo_with_interval_text()
     );
     println!(
-        "  p-value     {:.4} (equal strength; exact two-sided binomial on the {} decisive games)",
-        s.p_value_equal,
-        s.wins + s.losses
+        "  verdict     {} (the score's 95 % interval {} 50 %)",
+        s.verdict.text(),
+        interval_against(s.verdict)
     );
+    if p_value {
+        println!(
+            "  p-value     {:.4} (equal strength; exact two-sided sign test on the {} decisive games)",
+            s.p_value_equal,
+            s.wins + s.losses
+        );
+    }
+}
+
+/// How the interval stands against "equal", for the verdict's line.
+fn interval_against(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Stronger => "lies above",
+        Verdict::NotShown => "holds",
+        Verdict::Weaker => "lies below",
+    }
 }
 
 /// A one-player game's report: each side played its own games (half of them), compared by score.
-fn print_scores(c: &ScoreComparison) {
+fn print_scores(c: &ScoreComparison, p_value: bool) {
     println!("  one player: each side plays its own games, compared by score");
     println!("             games   mean score (95 %)   best");
     for (label, s) in [("agent", &c.agent), ("opponent", &c.opponent)] {
@@ -167,7 +188,14 @@ fn print_scores(c: &ScoreComparison) {
         c.difference, c.difference_ci95
     );
     println!(
-        "  p-value     {:.4} (equal mean scores; Welch's t-test)",
-        c.p_value_equal
+        "  verdict     {} (the difference's 95 % interval {} 0)",
+        c.verdict().text(),
+        interval_against(c.verdict())
     );
+    if p_value {
+        println!(
+            "  p-value     {:.4} (equal mean scores; Welch's t-test)",
+            c.p_value_equal
+        );
+    }
 }

@@ -50,7 +50,25 @@ impl PlayArgs {
     }
 }
 
-const HELP: &str = "commands: a move in the game's notation, `undo` (take back your last move), `hint` (what the agent would play for you), `moves` (the game so far), `help`, `quit`";
+const HELP: &str = "commands: a move in the game's notation, `undo` (take back your last move), `hint` (what the agent would play for you), `moves` (the game so far), `legal` (every legal move), `help`, `quit`";
+
+/// The most legal moves the prompt lists; `legal` lists them all.
+const LEGAL_MOVES_SHOWN: usize = 40;
+
+/// The legal moves for the prompt: all of them, or the first `LEGAL_MOVES_SHOWN` and how many
+/// more (a Connect6 or Go turn has hundreds).
+fn legal_moves_shown<G: Game>(position: &G) -> String {
+    let all = position.legal_moves_text();
+    let words: Vec<&str> = all.split(' ').collect();
+    if words.len() <= LEGAL_MOVES_SHOWN {
+        return all;
+    }
+    format!(
+        "{} … and {} more (`legal` lists them)",
+        words[..LEGAL_MOVES_SHOWN].join(" "),
+        words.len() - LEGAL_MOVES_SHOWN
+    )
+}
 
 struct PlayVisitor<'a> {
     args: &'a PlayArgs,
@@ -79,7 +97,7 @@ impl GameVisitor for PlayVisitor<'_> {
         let mut lines = InputLines::new(std::io::stdin().lock());
         println!(
             "You play {} against {} on {}. Notation: {}.\n{HELP}",
-            game.human,
+            G::side_text(game.human),
             args.agent,
             args.game(),
             G::notation_help()
@@ -89,7 +107,7 @@ impl GameVisitor for PlayVisitor<'_> {
             if let Some(result) = game.session.result_sentence() {
                 println!(
                     "\n{position}\n\nGame over: {result}; you played {}.",
-                    game.human
+                    G::side_text(game.human)
                 );
                 println!("moves: {}", game.session.moves().join(" "));
                 return game.save(&initial);
@@ -172,8 +190,9 @@ impl<G: Game> TerminalGame<'_, G> {
         let human = self.human;
         println!("\n{position}\n");
         println!(
-            "your move ({human}); legal: {}",
-            position.legal_moves_text()
+            "your move ({}); legal: {}",
+            G::side_text(human),
+            legal_moves_shown(position)
         );
         loop {
             print!("> ");
@@ -197,6 +216,7 @@ impl<G: Game> TerminalGame<'_, G> {
                 }
                 "help" | "?" => println!("{HELP}"),
                 "moves" => println!("moves: {}", self.session.moves().join(" ")),
+                "legal" => println!("legal: {}", position.legal_moves_text()),
                 "hint" => self.hint(position),
                 "undo" if undo_to_previous_turn(&mut self.session, human) => {
                     self.agent.new_game();

@@ -549,6 +549,20 @@ impl Arimaa {
         self.setup_left > 0
     }
 
+    /// Under the drawn board: `Gold: turn 3, step 2 of 4`, or the piece a setup places next.
+    fn turn_caption(&self) -> String {
+        let side = Self::SIDE_NAMES[self.turn.mover as usize];
+        if self.in_setup() {
+            let letter = Self::letter(self.turn.mover as usize, self.setup_kind());
+            return format!("{side}: setup, placing {letter}");
+        }
+        format!(
+            "{side}: turn {}, step {} of 4",
+            self.turns + 1,
+            self.turn.steps + 1
+        )
+    }
+
     /// The kind the next setup action places.
     fn setup_kind(&self) -> usize {
         SETUP_ORDER[(SETUP_PLIES - self.setup_left) as usize % 8]
@@ -795,6 +809,7 @@ impl Game for Arimaa {
     const ENCODING_VERSION: u32 = 1;
     /// Left-right mirror (files a ↔ h); the traps map onto traps.
     const SYMMETRIES: &'static [Symmetry] = &SYMMETRIES;
+    const SIDE_NAMES: [&'static str; 2] = ["Gold", "Silver"]; // Arimaa's sides
 
     type Params = ArimaaParams;
 
@@ -1074,6 +1089,7 @@ impl Game for Arimaa {
         squares_board(cells, (8, 8), false, true)
             .with_colours(["gold", "silver"])
             .with_marks(traps)
+            .with_caption(self.turn_caption())
     }
 
     fn move_cells(&self, action: Action) -> Vec<String> {

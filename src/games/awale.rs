@@ -493,6 +493,7 @@ impl Game for Awale {
     const ENCODING_VERSION: u32 = 1;
     /// Turning the board round swaps the players, which changes the value: no symmetry.
     const SYMMETRIES: &'static [Symmetry] = &[];
+    const SIDE_NAMES: [&'static str; 2] = ["South", "North"]; // P0's row is the near one
 
     type Params = AwaleParams;
 
@@ -698,7 +699,7 @@ impl Game for Awale {
             cols: HOUSES,
             stores: Some(self.score.map(u32::from)),
         };
-        BoardView::new(layout, cells, (Vec::new(), Vec::new()))
+        BoardView::new(layout, cells, (Vec::new(), Vec::new())).with_cell_names()
     }
 
     fn move_cells(&self, action: Action) -> Vec<String> {

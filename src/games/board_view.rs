@@ -98,6 +98,12 @@ pub struct BoardView {
     pub marks: Vec<(usize, usize)>,
     /// Lines drawn from one cell's centre to another's, by (row, column): Morpion's lines.
     pub segments: Vec<[(usize, usize); 2]>,
+    /// Each cell's name written on it, where moves are typed with names the board does not
+    /// otherwise show (draughts' square numbers, Awale's house letters).
+    pub cell_names: bool,
+    /// A line under the board: what the position's players count (Othello's discs, Arimaa's
+    /// step of the turn).
+    pub caption: Option<String>,
 }
 
 impl Default for BoardView {
@@ -125,6 +131,24 @@ impl BoardView {
             colours: BLACK_WHITE,
             marks: Vec::new(),
             segments: Vec::new(),
+            cell_names: false,
+            caption: None,
+        }
+    }
+
+    /// The same board with each cell's name written on it.
+    pub fn with_cell_names(self) -> BoardView {
+        BoardView {
+            cell_names: true,
+            ..self
+        }
+    }
+
+    /// The same board with `caption` written under it.
+    pub fn with_caption(self, caption: String) -> BoardView {
+        BoardView {
+            caption: Some(caption),
+            ..self
         }
     }
 

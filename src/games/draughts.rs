@@ -485,6 +485,7 @@ impl<const N: usize> Game for Draughts<N> {
     };
     const ENCODING_VERSION: u32 = 1;
     const SYMMETRIES: &'static [Symmetry] = &[];
+    const SIDE_NAMES: [&'static str; 2] = ["White", "Black"]; // White moves first
 
     type Params = DraughtsParams;
 
@@ -723,7 +724,9 @@ impl<const N: usize> Game for Draughts<N> {
             cols: N,
             checkered: true,
         };
-        BoardView::new(layout, cells, (Vec::new(), Vec::new())).with_colours(["white", "black"])
+        BoardView::new(layout, cells, (Vec::new(), Vec::new()))
+            .with_colours(["white", "black"])
+            .with_cell_names()
     }
 
     /// A step's two squares; a capture's start, every landing square and its end.

@@ -275,6 +275,11 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
     /// Whether GTP engines write this game's moves in upper case (Go's `D4`); input is read in
     /// either case.
     const GTP_UPPER_CASE: bool = false;
+    /// How players of the game name its sides, P0's first, as the drawing colours them: Black
+    /// and White where P0 moves first with the black pieces (the default), the game's own where
+    /// it differs (draughts' White moves first, Arimaa's Gold and Silver, a mancala board's South
+    /// and North).
+    const SIDE_NAMES: [&'static str; 2] = ["Black", "White"];
 
     /// Rule variants and other parameters of the game (board size, options).
     type Params: Clone + Default + fmt::Debug + PartialEq + Send + Sync;
@@ -401,6 +406,14 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
 
 /// Helpers every game gets for free.
 pub trait GameExt: Game {
+    /// A side as people name it, with its index: `Black (p0)`; `p0` in a one-player game.
+    fn side_text(player: Player) -> String {
+        match Self::ONE_PLAYER {
+            true => player.to_string(),
+            false => format!("{} ({player})", Self::SIDE_NAMES[player.index()]),
+        }
+    }
+
     /// Parses and checks a move text for the player to move. A text refused whose other case
     /// is a legal move (Awale's `c` for P0's `C`) is refused naming that move.
     fn parse_legal_move(&self, text: &str) -> Result<Action, MoveError> {

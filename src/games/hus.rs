@@ -314,6 +314,7 @@ impl Game for Hus {
     const ENCODING_VERSION: u32 = 1;
     /// Turning the board round swaps the players, which changes the value: no symmetry.
     const SYMMETRIES: &'static [Symmetry] = &[];
+    const SIDE_NAMES: [&'static str; 2] = ["South", "North"]; // P0's rows are the near ones
 
     type Params = HusParams;
 

@@ -413,10 +413,22 @@ impl<const N: usize, const W: usize> Game for Othello<N, W> {
         "a square such as d3 (column letter, row number from the top, as OpenSpiel prints), or pass"
     }
 
-    /// N × N squares, row 1 at the top.
+    /// N × N squares, row 1 at the top, each side's disc count under the board.
     fn board_view(&self) -> BoardView {
         let cells = stone_cells((N, N), |r, c| cell_text(c, r + 1), |r, c| self.cell(r, c));
-        squares_board(cells, (N, N), false, false)
+        let discs = |player: Player| {
+            cells
+                .iter()
+                .filter(|cell| cell.piece.as_ref().is_some_and(|p| p.owner == Some(player)))
+                .count()
+        };
+        let [black, white] = Self::SIDE_NAMES;
+        let caption = format!(
+            "{black} {} · {white} {}",
+            discs(Player::P0),
+            discs(Player::P1)
+        );
+        squares_board(cells, (N, N), false, false).with_caption(caption)
     }
 
     fn move_cells(&self, action: Action) -> Vec<String> {

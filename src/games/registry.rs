@@ -263,7 +263,7 @@ fn spec_error<P: GameParams>(error: ParamError, key: &str, value: &str) -> GameS
 /// Why a game spec was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GameSpecError {
-    #[error("unknown game {0:?}; registered games: {names}", names = registered_names())]
+    #[error("unknown game {0:?}{hint}; registered games: {names}", hint = nearest_name_hint(.0), names = registered_names())]
     UnknownGame(String),
     #[error("game {game} has no parameter {key:?}; its parameters: {valid}")]
     UnknownParam {
@@ -282,6 +282,39 @@ pub enum GameSpecError {
     Syntax(String),
     #[error("game {spec:?} gives parameter {key} twice")]
     RepeatedParam { spec: String, key: String },
+}
+
+/// ` (did you mean "connect_four"?)` where a registered name is close to `name`, else nothing.
+/// Names are compared without case, separators, or digits as digits (`connect4` is
+/// `connectfour`, not a letter away from `connect6`).
+fn nearest_name_hint(name: &str) -> String {
+    let typed = comparable_name(name);
+    REGISTERED_GAMES
+        .iter()
+        .map(|g| {
+            (
+                strsim::jaro_winkler(&typed, &comparable_name(g.name)),
+                g.name,
+            )
+        })
+        .filter(|&(similarity, _)| similarity >= 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, nearest)| format!(" (did you mean {nearest:?}?)"))
+        .unwrap_or_default()
+}
+
+/// `name` in lower case, without `_`, `-` or spaces, each digit spelled out.
+fn comparable_name(name: &str) -> String {
+    const DIGITS: [&str; 10] = [
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+    ];
+    name.chars()
+        .filter(|c| !matches!(c, '_' | '-' | ' '))
+        .flat_map(|c| match c.to_digit(10) {
+            Some(d) => DIGITS[d as usize].chars().collect::<Vec<_>>(),
+            None => c.to_lowercase().collect(),
+        })
+        .collect()
 }
 
 fn registered_names() -> String {
@@ -335,6 +368,28 @@ impl fmt::Display for GameSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_mistyped_game_name_suggests_the_nearest_registered_one() {
+        for (typed, meant) in [
+            ("connect4", "connect_four"),
+            ("connect-6", "connect6"),
+            ("ConnectFour", "connect_four"),
+            ("Connect_Four", "connect_four"),
+            ("tictactoe", "tic_tac_toe"),
+            ("othelo", "othello"),
+            ("breaktrough", "breakthrough"),
+        ] {
+            let message = typed.parse::<GameSpec>().unwrap_err().to_string();
+            assert!(
+                message.contains(&format!("(did you mean {meant:?}?)")),
+                "{typed}: {message}"
+            );
+            assert!(message.contains("registered games: "), "{message}");
+        }
+        let far = "xyzzy".parse::<GameSpec>().unwrap_err().to_string();
+        assert!(!far.contains("did you mean"), "{far}");
+    }
 
     #[test]
     fn a_parameter_is_set_keeping_the_others() {
@@ -397,6 +452,29 @@ mod tests {
                 let spec = format!("{}({key_default})", game.name);
                 assert_eq!(spec.parse::<GameSpec>(), Ok(default.clone()), "{spec}");
             }
+        }
+    }
+
+    /// A side's name is the colour its pieces are drawn in (Black, White; draughts' White
+    /// first; Arimaa's Gold and Silver), or South and North on a mancala board.
+    #[test]
+    fn every_games_side_names_match_its_drawing() {
+        use crate::games::board_view::Layout;
+        struct Sides;
+        impl GameVisitor for Sides {
+            type Output = ([&'static str; 2], [String; 2]);
+            fn visit<G: Game>(self, initial: G) -> Self::Output {
+                let view = initial.board_view();
+                let expected = match view.layout {
+                    Layout::Pits { .. } => ["south".to_string(), "north".to_string()],
+                    _ => view.colours.map(str::to_string),
+                };
+                (G::SIDE_NAMES.map(|n| n), expected)
+            }
+        }
+        for game in REGISTERED_GAMES {
+            let (names, expected) = game.name.parse::<GameSpec>().unwrap().visit(Sides);
+            assert_eq!(names.map(str::to_lowercase), expected, "{}", game.name);
         }
     }
 

@@ -1,5 +1,5 @@
 //! Durations as people write them in configs and on the command line: `90s`, `20m`, `1h30m`,
-//! `250ms`, `1.5h`. The unit is required: a bare `50` is refused ("add a unit: 50ms or 50s"),
+//! `250ms`, `1.5h`. The unit is required: a bare `50` is refused ("add a unit: 50ms, 50s or 50m"),
 //! as `time=50` silently meaning 50 seconds a move surprised users who meant milliseconds. At
 //! most [`MAX_DURATION`] (100 years): longer texts are refused with a message instead of
 //! overflowing.
@@ -67,7 +67,7 @@ impl FromStr for DurationText {
 fn unit_missing(number: &str) -> ConfigError {
     ConfigError::new(
         "bad duration",
-        format!("{number:?} has no unit: add a unit: {number}ms or {number}s"),
+        format!("{number:?} has no unit: add a unit: {number}ms, {number}s or {number}m"),
     )
 }
 
@@ -171,7 +171,7 @@ mod tests {
             let message = d(bare).unwrap_err().to_string();
             let number = bare.trim();
             assert!(
-                message.contains(&format!("add a unit: {number}ms or {number}s")),
+                message.contains(&format!("add a unit: {number}ms, {number}s or {number}m")),
                 "{bare}: {message}"
             );
         }

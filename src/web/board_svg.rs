@@ -12,6 +12,8 @@ use crate::games::board_view::{BoardView, Cell, Layout, Piece, PieceKind};
 const UNIT: f64 = 44.0;
 /// Room for the coordinates around the board.
 const MARGIN: f64 = 26.0;
+/// Room for the caption under the board.
+const CAPTION: f64 = 26.0;
 
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
@@ -49,10 +51,20 @@ pub fn board_svg(view: &BoardView, last_move: &[String]) -> Option<String> {
         Layout::Boards { size, rows, cols } => boards(view, *size, (*rows, *cols)),
         Layout::Pits { rows, cols, stores } => pits(view, *rows, *cols, *stores),
     };
+    let height = height + if view.caption.is_some() { CAPTION } else { 0.0 };
     let mut svg = format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 {width:.0} {height:.0}" width="{width:.0}" height="{height:.0}">"#
     );
     svg.push_str(&under);
+    if let Some(caption) = &view.caption {
+        let _ = write!(
+            svg,
+            r#"<text class="caption" x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+            width / 2.0,
+            height - 10.0,
+            escape(caption)
+        );
+    }
     for p in &placed {
         let last = if last_move.contains(&p.cell.id) {
             " last"
@@ -77,6 +89,9 @@ pub fn board_svg(view: &BoardView, last_move: &[String]) -> Option<String> {
         if let Some(piece) = &p.cell.piece {
             svg.push_str(&piece_svg(view, piece, p.x, p.y));
         }
+        if view.cell_names {
+            svg.push_str(&cell_name_svg(view, p));
+        }
         if let Some(count) = p.cell.count {
             let _ = write!(
                 svg,
@@ -89,6 +104,20 @@ pub fn board_svg(view: &BoardView, last_move: &[String]) -> Option<String> {
     }
     svg.push_str("</svg>");
     Some(svg)
+}
+
+/// A cell's name in small type: in a square's top-left corner, beside a pit on the side away
+/// from the other row (above the top row, below the bottom one).
+fn cell_name_svg(view: &BoardView, p: &Placed<'_>) -> String {
+    let (x, y, anchor) = match view.layout {
+        Layout::Pits { .. } if p.cell.row == 0 => (p.x, p.y - 0.5 * UNIT - 4.0, "middle"),
+        Layout::Pits { .. } => (p.x, p.y + 0.5 * UNIT + 13.0, "middle"),
+        _ => (p.x - 0.5 * UNIT + 3.0, p.y - 0.5 * UNIT + 11.0, "start"),
+    };
+    format!(
+        r#"<text class="cell-name" x="{x:.1}" y="{y:.1}" text-anchor="{anchor}">{}</text>"#,
+        escape(&p.cell.id)
+    )
 }
 
 /// A piece centred on (x, y).
@@ -477,7 +506,7 @@ fn pits(view: &BoardView, rows: usize, cols: usize, stores: Option<[u32; 2]>) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{Game, GameExt, TicTacToe};
+    use crate::games::{Action, Game, GameExt, TicTacToe};
 
     fn count(svg: &str, needle: &str) -> usize {
         svg.matches(needle).count()
@@ -571,6 +600,12 @@ mod tests {
         assert_eq!(count(&svg, "data-cell="), 64);
         assert_eq!((count(&svg, "stone p0"), count(&svg, "stone p1")), (2, 2));
         assert!(cell(&svg, "d4").contains("stone p1") && cell(&svg, "e4").contains("stone p0"));
+        assert!(svg.contains(r#"class="caption""#) && svg.contains(">Black 2 · White 2</text>"));
+        // After d3 Black has flipped d4: four discs to one.
+        let mut after = position.clone();
+        after.play_moves("d3").unwrap();
+        let svg = board_svg(&after.board_view(), &[]).unwrap();
+        assert!(svg.contains(">Black 4 · White 1</text>"), "{svg}");
     }
 
     #[test]
@@ -594,6 +629,18 @@ mod tests {
         assert_eq!(cx("a"), cx("F"));
         assert_eq!(cx("f"), cx("A"));
         assert_eq!(position.move_cells(0), ["a"], "P1 to move: its house a");
+        // Each house carries the letter a move types: A-F below P0's row, a-f above P1's.
+        assert_eq!(count(&svg, r#"class="cell-name""#), 12);
+        for id in ["A", "F", "a", "f"] {
+            assert!(cell(&svg, id).contains(&format!(">{id}</text>")), "{id}");
+        }
+        let name_y = |id: &str| {
+            let c = cell(&svg, id);
+            let at = c.find(r#"class="cell-name" x="#).unwrap();
+            let y = c[at..].find("y=\"").unwrap() + at + 3;
+            c[y..y + c[y..].find('"').unwrap()].parse::<f64>().unwrap()
+        };
+        assert!(name_y("a") < name_y("F"), "P1's names above, P0's below");
     }
 
     #[test]
@@ -694,6 +741,13 @@ mod tests {
                 );
                 assert!(
                     cell(&svg, "1").contains("stone p1") && cell(&svg, "50").contains("stone p0")
+                );
+                // Every dark square carries its PDN number, as moves are typed.
+                assert_eq!(count(&svg, r#"class="cell-name""#), 50);
+                assert!(
+                    cell(&svg, "33").contains(">33</text>"),
+                    "{}",
+                    cell(&svg, "33")
                 );
                 let mut legal = Vec::new();
                 position.legal_actions(&mut legal);
@@ -806,6 +860,14 @@ mod tests {
                     "{}",
                     cell(&svg, "e2")
                 );
+                assert!(svg.contains(">Gold: turn 1, step 1 of 4</text>"), "{svg}");
+                let mut stepped = position.clone();
+                let step = (0..G::NUM_ACTIONS as Action)
+                    .find(|&a| stepped.is_legal(a) && stepped.move_to_text(a) != "end")
+                    .unwrap();
+                stepped.play(step);
+                let stepped_svg = board_svg(&stepped.board_view(), &[]).unwrap();
+                assert!(stepped_svg.contains(">Gold: turn 1, step 2 of 4</text>"));
                 let mut legal = Vec::new();
                 position.legal_actions(&mut legal);
                 for &action in &legal {

@@ -10,7 +10,7 @@ use super::board_svg::board_svg;
 use super::web_error::WebError;
 use crate::arena::AgentRng;
 use crate::arena::game_session::result_sentence;
-use crate::games::{Game, GameExt, GameSpec, GameVisitor};
+use crate::games::{Game, GameExt, GameSpec, GameVisitor, Player};
 use crate::search::cancel::cancelled;
 
 /// A position: the game spec and the moves played from its start, in its notation.
@@ -40,6 +40,8 @@ pub struct PositionView {
     pub moves: Vec<String>,
     /// `p0` or `p1`.
     pub to_move: String,
+    /// The sides as the game's players name them, P0's first: `Black (p0)`, `White (p1)`.
+    pub sides: [String; 2],
     /// 1 in a one-player game (Morpion Solitaire: P0 moves every turn), else 2.
     pub players: u8,
     /// The board as text.
@@ -47,7 +49,7 @@ pub struct PositionView {
     /// The legal moves in the game's notation (none once it is over).
     pub legal: Vec<String>,
     pub terminal: bool,
-    /// The result for people ("p0 wins"), once over.
+    /// The result for people ("Black (p0) wins"), once over.
     pub result: Option<String>,
     /// +1 P0 won, -1 P1 won, 0 draw, once over.
     pub result_p0: Option<f32>,
@@ -110,6 +112,7 @@ fn view<G: Game>(
         ply: position.ply(),
         moves,
         to_move: position.to_move().to_string(),
+        sides: [G::side_text(Player::P0), G::side_text(Player::P1)],
         players: if G::ONE_PLAYER { 1 } else { 2 },
         picture: position.to_string(),
         legal: legal.iter().map(|&a| position.move_to_text(a)).collect(),
@@ -273,7 +276,7 @@ mod tests {
         let won = position_view(&request("tic_tac_toe", &["a1", "a2", "b1", "b2", "C1"])).unwrap();
         assert!(won.terminal);
         assert!(won.legal.is_empty());
-        assert_eq!(won.result.as_deref(), Some("p0 wins"));
+        assert_eq!(won.result.as_deref(), Some("Black (p0) wins"));
         assert_eq!(won.result_p0, Some(1.0));
         assert_eq!(
             won.moves.last().map(String::as_str),
@@ -350,7 +353,7 @@ mod tests {
         };
         let reply = agent_move(&request, &cache).unwrap();
         assert_eq!(reply.chosen, "c1");
-        assert_eq!(reply.position.result.as_deref(), Some("p0 wins"));
+        assert_eq!(reply.position.result.as_deref(), Some("Black (p0) wins"));
         assert!(reply.value_p0.is_some());
         // A second request reuses the cached factory and answers the same.
         assert_eq!(agent_move(&request, &cache).unwrap().chosen, "c1");

@@ -356,7 +356,7 @@ fn durations_without_a_unit_are_refused_naming_the_fix() {
     ]);
     assert!(!out.status.success());
     assert!(
-        stderr(&out).contains("add a unit: 50ms or 50s"),
+        stderr(&out).contains("add a unit: 50ms, 50s or 50m"),
         "{}",
         stderr(&out)
     );
@@ -374,7 +374,7 @@ fn durations_without_a_unit_are_refused_naming_the_fix() {
     ]);
     assert!(!out.status.success());
     assert!(
-        stderr(&out).contains("add a unit: 2ms or 2s") && stderr(&out).contains("time"),
+        stderr(&out).contains("add a unit: 2ms, 2s or 2m") && stderr(&out).contains("time"),
         "{}",
         stderr(&out)
     );
@@ -390,7 +390,7 @@ fn durations_without_a_unit_are_refused_naming_the_fix() {
     ]);
     assert!(!out.status.success());
     assert!(
-        stderr(&out).contains("add a unit: 3ms or 3s"),
+        stderr(&out).contains("add a unit: 3ms, 3s or 3m"),
         "{}",
         stderr(&out)
     );

@@ -232,7 +232,7 @@ fn engine_plays_a_full_game_refuses_bad_commands_and_undoes() {
     // Undo restores the board.
     engine.ok("play b b2");
     engine.refused("play w b2"); // occupied
-    assert!(engine.ok("showboard").contains("p1 to move"));
+    assert!(engine.ok("showboard").contains("White (p1) to move"));
     engine.ok("undo");
     assert_eq!(engine.ok("showboard"), board);
 
@@ -305,7 +305,7 @@ fn play_through_stdin_refuses_bad_moves_gives_hints_and_finishes() {
     );
     // Perfect play never loses: the game ends in a draw or a loss for the person.
     assert!(
-        stdout.contains("Game over: draw") || stdout.contains("Game over: p1 wins"),
+        stdout.contains("Game over: draw") || stdout.contains("Game over: White (p1) wins"),
         "{stdout}"
     );
 }

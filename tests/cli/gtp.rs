@@ -290,7 +290,10 @@ fn the_engine_answers_what_a_go_program_sends() {
     ]);
     assert_eq!(engine.reply("genmove b"), Ok("resign".to_string()));
     assert!(
-        engine.reply("showboard").unwrap().contains("p0 to move"),
+        engine
+            .reply("showboard")
+            .unwrap()
+            .contains("Black (p0) to move"),
         "nothing played"
     );
 }

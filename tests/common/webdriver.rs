@@ -69,6 +69,20 @@ impl Session {
         Ok(Element(id.to_string()))
     }
 
+    /// Every element matching `css` now, or the driver's error.
+    pub fn find_all(&self, css: &str) -> Result<Vec<Element>, String> {
+        let body = json!({"using": "css selector", "value": css});
+        let value = self.send("POST", "/elements", Some(&body))?;
+        let found = value.as_array().ok_or("no element list")?;
+        found
+            .iter()
+            .map(|e| match e[ELEMENT_KEY].as_str() {
+                Some(id) => Ok(Element(id.to_string())),
+                None => Err("no element reference".to_string()),
+            })
+            .collect()
+    }
+
     /// Waits up to 20 s for `css` to match an element, and returns it.
     pub fn wait_for(&self, css: &str) -> Element {
         let deadline = Instant::now() + Duration::from_secs(20);

@@ -270,13 +270,29 @@ fn eval_cli_writes_every_game_and_a_chart_and_never_overwrites() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    for needle in ["as P0", "as P1", "score", "win − loss", "Elo", "p-value"] {
+    for needle in ["as P0", "as P1", "score", "win − loss", "Elo", "verdict"] {
         assert!(stdout.contains(needle), "{needle} missing from {stdout}");
     }
+    // One verdict, from the score's interval; the sign test only on request.
+    assert!(!stdout.contains("p-value"), "{stdout}");
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
     let games = report["games"].as_array().unwrap();
     assert_eq!(games.len(), 10);
+    let low = report["summary"]["score_ci95"][0].as_f64().unwrap();
+    let (verdict, line) = if low > 0.5 {
+        (
+            "stronger",
+            "verdict     stronger than the opponent (the score's 95 % interval lies above 50 %)",
+        )
+    } else {
+        (
+            "not_shown",
+            "verdict     no difference shown (the score's 95 % interval holds 50 %)",
+        )
+    };
+    assert_eq!(report["summary"]["verdict"], verdict);
+    assert!(stdout.contains(line), "{stdout}");
     // Perfect play never loses at tic-tac-toe.
     assert_eq!(report["summary"]["losses"], 0);
     assert!(
@@ -292,6 +308,22 @@ fn eval_cli_writes_every_game_and_a_chart_and_never_overwrites() {
     assert!(!again.status.success());
     assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
     assert_eq!(std::fs::read(out.join("report.json")).unwrap(), before);
+    // `--p-value` adds the sign test, named as such.
+    let with_p = descent(&[
+        "eval",
+        "--game",
+        "tic_tac_toe",
+        "--agent",
+        "random",
+        "--opponent",
+        "random",
+        "--games",
+        "4",
+        "--quiet",
+        "--p-value",
+    ]);
+    let stdout = String::from_utf8_lossy(&with_p.stdout);
+    assert!(stdout.contains("sign test on the"), "{stdout}");
 }
 
 /// A one-player game: each agent plays its own games (the agent the even ones), and the report

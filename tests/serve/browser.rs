@@ -123,6 +123,7 @@ fn a_person_watches_a_run_and_plays_a_game_in_chromium() {
     );
     let session = Session::start(&format!("127.0.0.1:{port}"), &chromium);
     drive(&session, &server.url);
+    boards_carry_their_labels(&session, &server.url);
 }
 
 fn drive(session: &Session, url: &str) {
@@ -157,14 +158,15 @@ fn drive(session: &Session, url: &str) {
         status.contains("agent's value") && status.contains("game over"),
         "{status}"
     );
-    for (game, side, moves) in [("hex", "p0", 121), ("awale", "p1", 400)] {
+    for (game, side, name, moves) in [("hex", "p0", "Black", 121), ("awale", "p1", "North", 400)] {
         // A new document, so that nothing of the finished game's page is read.
         session.goto("about:blank");
         session.goto(&format!(
             "{url}/#/play?game={game}&agent=mcts:iters=50&side={side}"
         ));
         session.wait_for("#board-drawing svg.board");
-        assert!(text_of(session, "#sides").contains(&format!("You: {side}")));
+        let sides = text_of(session, "#sides");
+        assert!(sides.contains(&format!("You: {name} ({side})")), "{sides}");
         play_to_the_end(session, moves);
     }
     // Connect6: the agent answers with its whole turn of two stones; the person's turns of
@@ -172,10 +174,13 @@ fn drive(session: &Session, url: &str) {
     session.goto("about:blank");
     session.goto(&format!("{url}/#/play?game=connect6&agent=random&side=p0"));
     session.wait_for("#board-drawing svg.board");
-    for (clicks, status) in [(1, "ply 3 · p0 to move"), (2, "ply 7 · p0 to move")] {
+    for (clicks, status) in [
+        (1, "ply 3 · Black (p0) to move"),
+        (2, "ply 7 · Black (p0) to move"),
+    ] {
         for click in 0..clicks {
             if click > 0 {
-                wait_for_text(session, "#status", "ply 4 · p0 to move");
+                wait_for_text(session, "#status", "ply 4 · Black (p0) to move");
             }
             self::click(session, "#board-drawing .cell.target");
         }
@@ -186,6 +191,34 @@ fn drive(session: &Session, url: &str) {
         session.attribute(&error, "hidden").unwrap().is_some(),
         "no error shown"
     );
+}
+
+/// The labels each notation needs are drawn: Awale's house letters, draughts' square numbers,
+/// Othello's disc counts, Arimaa's step of the turn.
+fn boards_carry_their_labels(session: &Session, url: &str) {
+    for (game, names, caption) in [
+        ("awale", 12, None),
+        ("draughts", 50, None),
+        ("othello", 0, Some("Black 2 · White 2")),
+        (
+            "arimaa%28setup%3Dfalse%29",
+            0,
+            Some("Gold: turn 1, step 1 of 4"),
+        ),
+    ] {
+        session.goto("about:blank");
+        session.goto(&format!("{url}/#/play?game={game}&agent=random&side=p0"));
+        session.wait_for("#board-drawing svg.board");
+        let found = session.find_all("#board-drawing .cell-name").unwrap();
+        assert_eq!(found.len(), names, "{game}");
+        if let Some(caption) = caption {
+            assert_eq!(
+                text_of(session, "#board-drawing .caption"),
+                caption,
+                "{game}"
+            );
+        }
+    }
 }
 
 /// Plays the person's side of the game on the page to its end by clicking a cell the board
@@ -200,7 +233,7 @@ fn play_to_the_end(session: &Session, max_clicks: usize) {
         let result = text_of(session, "#result");
         if result.starts_with("Game over") {
             assert!(
-                ["p0 wins", "p1 wins", "draw"]
+                ["(p0) wins", "(p1) wins", "draw"]
                     .iter()
                     .any(|r| result.contains(r)),
                 "{result}"

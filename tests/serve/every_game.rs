@@ -57,7 +57,7 @@ fn play_to_the_end(server: &Server, spec: &str, person: &str) -> usize {
         if position["terminal"] == true {
             let result = position["result"].as_str().unwrap_or_default();
             assert!(
-                ["p0 wins", "p1 wins", "draw", "game over: score"]
+                ["(p0) wins", "(p1) wins", "draw", "game over: score"]
                     .iter()
                     .any(|r| result.contains(r)),
                 "{spec}: {result:?}"

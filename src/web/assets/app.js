@@ -351,14 +351,18 @@ async function playPage(params) {
     showBoard(drawing, picture, position);
     state.moves = position.moves;
     const agentSide = state.human === "p0" ? "p1" : "p0";
-    const colour = (side) => position.colours ? ` (${position.colours[side === "p0" ? 0 : 1]}${side === "p0" ? ", moves first" : ""})` : "";
-    sides.textContent = `You: ${state.human}${colour(state.human)} · agent ${state.agent}: ${agentSide}${colour(agentSide)}`;
+    const sideName = (side) => position.sides[side === "p0" ? 0 : 1] + (side === "p0" && position.players > 1 ? ", moves first" : "");
+    sides.textContent = `You: ${sideName(state.human)} · agent ${state.agent}: ${sideName(agentSide)}`;
     const url = `#/play?game=${encodeURIComponent(state.game)}&agent=${encodeURIComponent(state.agent)}&side=${state.human}&moves=${state.moves.map(encodeURIComponent).join(",")}`;
     history.replaceState(null, "", url);
     notation.textContent = position.notation;
     const value = state.value === null ? "" : ` · agent's value (p0's view) ${state.value.toFixed(3)}`;
-    status.textContent = position.terminal ? `ply ${position.ply} · game over${value}` : `ply ${position.ply} · ${position.to_move} to move${value}`;
+    const toMove = position.sides[position.to_move === "p0" ? 0 : 1];
+    status.textContent = position.terminal ? `ply ${position.ply} · game over${value}` : `ply ${position.ply} · ${toMove} to move${value}`;
     result.textContent = position.result ? `Game over: ${position.result}` : "";
+    // Green when the person won, red when the agent did, plain for a draw or a score.
+    const humanResult = position.result_p0 === null || position.players === 1 ? 0 : position.result_p0 * (state.human === "p0" ? 1 : -1);
+    result.className = humanResult > 0 ? "won" : humanResult < 0 ? "lost" : "";
     markTargets();
   };
   const refresh = async () => {
