@@ -602,7 +602,7 @@ mod tests {
         assert!(cell(&svg, "d4").contains("stone p1") && cell(&svg, "e4").contains("stone p0"));
         assert!(svg.contains(r#"class="caption""#) && svg.contains(">Black 2 · White 2</text>"));
         // After d3 Black has flipped d4: four discs to one.
-        let mut after = position.clone();
+        let mut after = position;
         after.play_moves("d3").unwrap();
         let svg = board_svg(&after.board_view(), &[]).unwrap();
         assert!(svg.contains(">Black 4 · White 1</text>"), "{svg}");
