@@ -1,13 +1,13 @@
 //! The matrix products of the value network side by side: `descent`'s packed AVX2/FMA kernel
-//! (`value::direct::packed_matmul`, what `CpuNet` runs) against the `gemm` crate (used by candle and
-//! faer; AVX-512 at run time) and `matrixmultiply`, at the shapes the networks multiply
-//! (im2col convolutions and dense layers of the paper CNN on Awale and Connect Four, batch 1 to
-//! 256) and at a large square product (the machine's matrix peak). One thread each: self-play
-//! runs one inference per game thread. Each product's result is checked against the packed
-//! kernel's. Then the products of the direct training step (`value::direct::cpu_training`, on
-//! `matrixmultiply` with strided operands) on one chunk of Connect Four and Awale positions:
-//! forward, weight gradient, input gradient. `cargo bench --features bench --bench matmul`; figures in the
-//! README ("Matrix kernels").
+//! (`value::direct::packed_matmul`, what `CpuNet` runs) against the `gemm` crate (used by candle
+//! and faer; AVX-512 at run time) and `matrixmultiply`, at the shapes the networks multiply (im2col
+//! convolutions and dense layers of the paper CNN on Awale and Connect Four, batch 1 to 256) and at
+//! a large square product (the machine's matrix peak). One thread each: self-play runs one
+//! inference per game thread. Each product's result is checked against the packed kernel's. Then
+//! the products of the direct training step (`value::direct::cpu_training`, on `matrixmultiply`
+//! with strided operands) on one chunk of Connect Four and Awale positions: forward, weight
+//! gradient, input gradient. `cargo bench --features bench --bench matmul`; figures in the README
+//! ("Matrix kernels").
 
 use std::time::{Duration, Instant};
 

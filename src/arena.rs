@@ -1,6 +1,6 @@
 //! Layer `arena`: agents built from spec strings, matches between two agents, tournaments, and
-//! the statistics of their results (docs/algorithms.md §8, the Awale MCTS thesis, "Method", paper sections 3.3 and 8.5).
-//! Training's periodic evaluation plays its games through this layer.
+//! the statistics of their results (docs/algorithms.md §8, the Awale MCTS thesis, "Method", paper
+//! sections 3.3 and 8.5). Training's periodic evaluation plays its games through this layer.
 
 pub mod agent;
 pub mod agent_spec;

@@ -203,6 +203,16 @@ fn models_game(
     Ok(None)
 }
 
+/// A settings file's error for the user: the file named once in front, and the YAML snippet
+/// labelled with it instead of `<input>`.
+fn file_error(path: &std::path::Path, error: impl std::fmt::Display) -> anyhow::Error {
+    let name = path.display();
+    let text = error
+        .to_string()
+        .replace("--> <input>:", &format!("--> {name}:"));
+    anyhow::anyhow!("{name}: {text}")
+}
+
 /// A `--seconds` argument as a duration: a positive number of seconds, at most
 /// `MAX_DURATION`.
 fn seconds_arg(seconds: f64) -> anyhow::Result<std::time::Duration> {

@@ -2,7 +2,8 @@
 //! recipe (completed Descent search, tree learning, reinforcement heuristics, stratified
 //! experience replay), evaluates them against baselines and exports them for play.
 //!
-//! Layers, imports pointing one way only (a layer uses those before it, never those after):
+//! Layers, imports pointing one way only (a layer uses those before it, never those after;
+//! `tests/cli/docs.rs` checks it):
 //!
 //! ```text
 //! games → search → value → arena → learn → selfplay → experiment → web → cli

@@ -1,6 +1,6 @@
-//! Layer `search`: the tree searches of docs/algorithms.md §1-2, generic over `Game`, seeing values only
-//! through `Evaluator` (so they run and are tested without a network), all behind one interface
-//! (`Searcher`, built from a `SearchSpec`).
+//! Layer `search`: the tree searches of docs/algorithms.md §1-2, generic over `Game`, seeing values
+//! only through `Evaluator` (so they run and are tested without a network), all behind one
+//! interface (`Searcher`, built from a `SearchSpec`).
 
 pub mod alphabeta;
 pub mod budget;

@@ -7,6 +7,7 @@
 pub mod config_error;
 pub mod duration_text;
 pub mod files;
+pub mod key_values;
 pub mod limits;
 
 pub use config_error::ConfigError;

@@ -78,7 +78,8 @@ impl<G: Game> AgentFactory<G> {
     /// Loads the spec's model (if any) on `device` for game `game` (its spec text).
     ///
     /// # Errors
-    /// The model cannot be loaded (a missing or damaged file, another game, a device not compiled in).
+    /// The model cannot be loaded (a missing or damaged file, another game, a device not compiled
+    /// in).
     pub fn new(spec: AgentSpec, game: &str, device: &NetDevice) -> anyhow::Result<Self> {
         match &spec.model {
             None => Ok(Self::with_evaluator(

@@ -4,7 +4,8 @@
 //! random
 //! greedy[:eps=0.05][,model=M]                 one ply, the best immediate value (default: score)
 //! minimax1:model=M                            depth-1 minimax with a network (paper section 3.3)
-//! mcts:iters=2000|time=1s[,c=0.7][,policy=uct|random][,playout=random|heavy|net][,final=visits|mean][,model=M]
+//! mcts:iters=2000|time=1s[,c=0.7][,policy=uct|random][,playout=random|heavy|net]
+//!     [,final=visits|mean][,model=M]
 //! alphabeta:depth=6|time=1s|iters=N[,model=M]
 //! ubfm:…, ubfms:…, descent:…   iters=N|time=1s[,model=M][,completed=true|false]
 //! ```
@@ -179,6 +180,15 @@ mod tests {
         assert_eq!(
             parse("minimax1:model=untrained,arch=paper-cnn").model,
             Some(ModelSource::Untrained(Architecture::PaperCnn))
+        );
+        // Spaces after commas and around `=`, as a game spec allows them (one grammar).
+        assert_eq!(
+            parse("mcts:iters=500, c = 0.4").search,
+            parse("mcts:iters=500,c=0.4").search
+        );
+        assert_eq!(
+            "hex(board_size=11, swap = false)".parse::<crate::games::GameSpec>(),
+            "hex(board_size=11,swap=false)".parse::<crate::games::GameSpec>()
         );
         // The built-in network; a file of that name is reached by its path.
         assert_eq!(

@@ -138,8 +138,8 @@ impl<G: Game> GameSession<G> {
     }
 }
 
-/// A sentence for people about a finished game: "Black (p0) wins (score difference p0 − p1: +2)", a
-/// one-player game's score alone; `None` while the game goes on.
+/// A sentence for people about a finished game: "Black (p0) wins (score difference p0 − p1:
+/// +2)", a one-player game's score alone; `None` while the game goes on.
 pub fn result_sentence<G: Game>(position: &G) -> Option<String> {
     let outcome = position.outcome()?;
     let score = position.score_p0();

@@ -23,7 +23,7 @@ use super::statistics::ResultSummary;
 use crate::games::{Game, Player};
 
 /// One finished game of a match.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct GameRecord {
     /// Index in the match (0-based).
     pub index: u64,
@@ -34,7 +34,7 @@ pub struct GameRecord {
     /// The moves in the game's notation, the opening's included.
     pub moves: Vec<String>,
     /// How many of `moves` were the random opening's.
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub opening_plies: u32,
     /// The outcome from P0's point of view: 1, 0 or -1.
     pub result_p0: i8,
@@ -145,33 +145,46 @@ pub fn play_match_from<G: Game>(
             });
         }
     });
-    let mut records = records.into_inner().expect("records lock");
-    records.sort_by_key(|r| r.index);
-    let mut tally = [[0u64; 3]; 2];
-    for record in &records {
-        let side = usize::from(record.agent_side == "p1");
-        tally[side][(1 - record.agent_result) as usize] += 1;
-    }
-    let [as_p0, as_p1] = tally;
-    let scores = G::ONE_PLAYER.then(|| {
-        let side_scores = |side: &str| -> Vec<i32> {
-            let played = records.iter().filter(|r| r.agent_side == side);
-            played.map(|r| r.score_p0.unwrap_or(0)).collect()
-        };
-        ScoreComparison::new(&side_scores("p0"), &side_scores("p1"))
-    });
-    MatchReport {
-        agent: agent.spec.to_string(),
-        opponent: opponent.spec.to_string(),
-        as_p0,
-        as_p1,
-        summary: ResultSummary::new(
-            as_p0[0] + as_p1[0],
-            as_p0[1] + as_p1[1],
-            as_p0[2] + as_p1[2],
-        ),
-        scores,
-        games: records,
+    let records = records.into_inner().expect("records lock");
+    let names = [agent.spec.to_string(), opponent.spec.to_string()];
+    MatchReport::from_records(names, records, G::ONE_PLAYER)
+}
+
+impl MatchReport {
+    /// The report of the games `records` (any order) between `agent` and `opponent`; in a
+    /// one-player game (`one_player`) it compares their scores too.
+    pub fn from_records(
+        [agent, opponent]: [String; 2],
+        mut records: Vec<GameRecord>,
+        one_player: bool,
+    ) -> MatchReport {
+        records.sort_by_key(|r| r.index);
+        let mut tally = [[0u64; 3]; 2];
+        for record in &records {
+            let side = usize::from(record.agent_side == "p1");
+            tally[side][(1 - record.agent_result) as usize] += 1;
+        }
+        let [as_p0, as_p1] = tally;
+        let scores = one_player.then(|| {
+            let side_scores = |side: &str| -> Vec<i32> {
+                let played = records.iter().filter(|r| r.agent_side == side);
+                played.map(|r| r.score_p0.unwrap_or(0)).collect()
+            };
+            ScoreComparison::new(&side_scores("p0"), &side_scores("p1"))
+        });
+        MatchReport {
+            agent,
+            opponent,
+            as_p0,
+            as_p1,
+            summary: ResultSummary::new(
+                as_p0[0] + as_p1[0],
+                as_p0[1] + as_p1[1],
+                as_p0[2] + as_p1[2],
+            ),
+            scores,
+            games: records,
+        }
     }
 }
 

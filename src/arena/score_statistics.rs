@@ -89,9 +89,7 @@ impl ScoreComparison {
             p_value_equal,
         }
     }
-}
 
-impl ScoreComparison {
     /// The verdict of Welch's 95 % interval of the difference against 0.
     pub fn verdict(&self) -> super::statistics::Verdict {
         let [low, high] = [

@@ -1,4 +1,5 @@
-//! Statistics of match results (docs/algorithms.md §8, the Awale MCTS thesis, "Method", paper section 8.5).
+//! Statistics of match results (docs/algorithms.md §8, the Awale MCTS thesis, "Method", paper
+//! section 8.5).
 //!
 //! - The exact binomial test of "equal strength" on the decisive games (the sign test: draws
 //!   carry no information about which side is stronger and are left out). The Awale MCTS

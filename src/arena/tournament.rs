@@ -1,7 +1,8 @@
 //! Tournaments: every pair of agents plays a match (both colours) — or the pairs of a ladder,
-//! each agent against an anchor and its neighbour (`ladder_pairs`) — then the score matrix, the significance relation of the Awale MCTS thesis ("i is stronger than j" when i's wins over j
-//! are significant by the one-sided exact binomial test at 5 %, draws left out — 32 of 50
-//! decisive games), and Bradley-Terry ratings anchored on one agent.
+//! each agent against an anchor and its neighbour (`ladder_pairs`) — then the score matrix, the
+//! significance relation of the Awale MCTS thesis ("i is stronger than j" when i's wins over j are
+//! significant by the one-sided exact binomial test at 5 %, draws left out — 32 of 50 decisive
+//! games), and Bradley-Terry ratings anchored on one agent.
 
 use serde::Serialize;
 
@@ -97,24 +98,38 @@ pub fn play_pairs<G: Game>(
     anchor: usize,
     on_game: &(dyn Fn(&GameRecord) + Sync),
 ) -> TournamentReport {
-    let k = agents.len();
-    let mut points = vec![vec![0.0f64; k]; k];
-    let mut games = vec![vec![0.0f64; k]; k];
-    let mut p_value_stronger = vec![vec![None; k]; k];
-    let mut stronger = vec![vec![false; k]; k];
     let mut matches = Vec::new();
     for (pair, &(i, j)) in pairs.iter().enumerate() {
         // After a stop request (Ctrl-C) the pairings played so far make the report.
         if super::match_stop::stop_requested() {
             break;
         }
-        let report = play_match_from(
+        matches.push(play_match_from(
             start,
             [&agents[i], &agents[j]],
             games_per_pair,
             (game_seed(seed, pair as u64), threads),
             on_game,
-        );
+        ));
+    }
+    let names: Vec<String> = agents.iter().map(|a| a.spec.to_string()).collect();
+    tournament_report(names, (pairs, games_per_pair), matches, anchor)
+}
+
+/// The report of the played `matches` of the first `matches.len()` of `pairs` among the agents
+/// `names`, `games_per_pair` games planned a pair; ratings anchored on `anchor`.
+pub fn tournament_report(
+    names: Vec<String>,
+    (pairs, games_per_pair): (&[(usize, usize)], u64),
+    matches: Vec<MatchReport>,
+    anchor: usize,
+) -> TournamentReport {
+    let k = names.len();
+    let mut points = vec![vec![0.0f64; k]; k];
+    let mut games = vec![vec![0.0f64; k]; k];
+    let mut p_value_stronger = vec![vec![None; k]; k];
+    let mut stronger = vec![vec![false; k]; k];
+    for (report, &(i, j)) in matches.iter().zip(pairs) {
         let s = &report.summary;
         points[i][j] = s.wins as f64 + 0.5 * s.draws as f64;
         points[j][i] = s.losses as f64 + 0.5 * s.draws as f64;
@@ -126,7 +141,6 @@ pub fn play_pairs<G: Game>(
         p_value_stronger[j][i] = Some(j_better);
         stronger[i][j] = s.p_value_better < SIGNIFICANCE;
         stronger[j][i] = j_better < SIGNIFICANCE;
-        matches.push(report);
     }
     let score = (0..k)
         .map(|i| {
@@ -136,7 +150,7 @@ pub fn play_pairs<G: Game>(
         })
         .collect();
     TournamentReport {
-        agents: agents.iter().map(|a| a.spec.to_string()).collect(),
+        agents: names,
         games_per_pair,
         score,
         stronger,

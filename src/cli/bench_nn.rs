@@ -37,9 +37,9 @@ pub struct NnArgs {
     /// Inference batch sizes, comma-separated.
     #[arg(long, default_value = "1,6,32,256", value_delimiter = ',')]
     batch: Vec<usize>,
-    /// Also measure the training step: on the direct CPU engine (`descent-cpu`), on burn-flex, and on
-    /// --device if it is another, with the matrix peak of this machine — or, with a GPU --device,
-    /// on the GPU alone, with the GPU's matrix peak.
+    /// Also measure the training step: on the direct CPU engine (`descent-cpu`), on burn-flex, and
+    /// on --device if it is another, with the matrix peak of this machine — or, with a GPU
+    /// --device, on the GPU alone, with the GPU's matrix peak.
     #[arg(long)]
     train: bool,
     /// Also measure the policy-value network on the same trunk (AlphaZero's and ExIt's: the
@@ -49,8 +49,8 @@ pub struct NnArgs {
     /// Training minibatch sizes, comma-separated.
     #[arg(long, default_value = "128", value_delimiter = ',')]
     train_batch: Vec<usize>,
-    /// Device: descent-cpu (descent's own direct CPU passes), flex (burn-flex), ndarray, wgpu, cuda or cuda:N
-    /// (GPU backends need their cargo feature).
+    /// Device: descent-cpu (descent's own direct CPU passes), flex (burn-flex), ndarray, wgpu, cuda
+    /// or cuda:N (GPU backends need their cargo feature).
     #[arg(long, default_value = "descent-cpu", value_parser = |s: &str| s.parse::<DeviceChoice>())]
     device: DeviceChoice,
     /// Seconds per measurement.

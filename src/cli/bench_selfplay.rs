@@ -33,7 +33,8 @@ pub struct SelfplayArgs {
     /// Game spec, e.g. connect_four.
     #[arg(value_parser = super::parse_game)]
     game: GameSpec,
-    /// Architecture of the network (fresh weights): paper-cnn or resnet-b<blocks>c<filters>-fc<n>[-fc<n>].
+    /// Architecture of the network (fresh weights): paper-cnn or
+    /// resnet-b<blocks>c<filters>-fc<n>[-fc<n>].
     #[arg(long, default_value = "paper-cnn", value_parser = |s: &str| s.parse::<Architecture>())]
     arch: Architecture,
     /// The self-play search, without its budget: descent, ubfms, ubfm, mcts, puct.

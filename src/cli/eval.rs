@@ -1,7 +1,8 @@
 //! `descent eval`: one agent against another, both colours, with W/D/L per side, score, the
 //! win − loss rate, Elo difference (95 % intervals) and one verdict from the score's interval
-//! (the sign test's p-value on request); optionally every game as JSON and a chart. In a one-player game each agent plays
-//! half the games alone and the report compares their scores instead.
+//! (the sign test's p-value on request); optionally every game as JSON and a chart. In a
+//! one-player game each agent plays half the games alone and the report compares their scores
+//! instead.
 
 use std::process::ExitCode;
 use std::time::Instant;

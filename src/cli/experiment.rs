@@ -20,8 +20,11 @@ use clap::Args;
 use tracing::{Span, info, info_span};
 use tracing_indicatif::span_ext::IndicatifSpanExt;
 
+use super::interrupt::{self, Interruptible};
 use super::train::ProgressObserver;
 use crate::arena::svg_chart::tournament_heat_map;
+use crate::experiment::evaluation::MatchSource;
+use crate::experiment::match_cache::{EVALUATION_DIR, MatchCache};
 use crate::experiment::report::{curves_chart, curves_csv, final_csv, text_tables};
 use crate::experiment::runs::RunNets;
 use crate::experiment::{
@@ -60,8 +63,7 @@ impl ExperimentArgs {
 fn read_plan(path: &Path) -> anyhow::Result<(String, ExperimentPlan)> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read the experiment {}", path.display()))?;
-    let config = ExperimentConfig::from_yaml(&text)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let config = ExperimentConfig::from_yaml(&text).map_err(|e| super::file_error(path, e))?;
     let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
     let name = path
         .file_stem()
@@ -132,7 +134,16 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
             if threads == 1 { "" } else { "s" }
         );
     }
+    interrupt::stop_on_first_interrupt(Interruptible::Training);
     train_runs(&plan, &dir, &observer)?;
+    if interrupt::training_interrupted() {
+        eprintln!(
+            "interrupted by Ctrl-C in training: each run keeps its last checkpoint; run the same \
+             command again to continue"
+        );
+        return Ok(ExitCode::from(interrupt::INTERRUPTED_EXIT));
+    }
+    interrupt::stop_on_first_interrupt(Interruptible::Matches);
     let runs = stage_nets(&plan, &dir)?;
     let game: GameSpec = plan
         .game
@@ -161,7 +172,16 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
         device: &device,
         seed: args.seed,
         quiet: args.quiet,
+        dir: &dir,
     })?;
+    let Some(report) = report else {
+        eprintln!(
+            "interrupted by Ctrl-C in the evaluation: the matches finished are kept in {}; run \
+             the same command again to play the rest",
+            dir.join(EVALUATION_DIR).display()
+        );
+        return Ok(ExitCode::from(interrupt::INTERRUPTED_EXIT));
+    };
     let mut files = vec![
         (
             "report.json",
@@ -236,7 +256,11 @@ impl ExperimentObserver for RunsObserver {
             span
         };
         // The run's bar closes with its span, when the run drops its observer.
-        Box::new(ProgressObserver::new(span, self.quiet))
+        Box::new(ProgressObserver::new(
+            span,
+            self.quiet,
+            Some(self.train_time),
+        ))
     }
 }
 
@@ -246,22 +270,30 @@ struct EvaluateVisitor<'a> {
     device: &'a crate::value::NetDevice,
     seed: u64,
     quiet: bool,
+    /// The experiment directory (its matches are kept there).
+    dir: &'a Path,
 }
 
 impl GameVisitor for EvaluateVisitor<'_> {
-    type Output = anyhow::Result<ExperimentReport>;
+    type Output = anyhow::Result<Option<ExperimentReport>>;
 
     fn visit<G: Game>(self, initial: G) -> Self::Output {
+        let cache = MatchCache::open(self.dir, G::ONE_PLAYER)?;
         let bar = super::arena_output::games_progress(evaluation_games(self.plan), self.quiet);
-        let report = evaluate(
-            &initial,
-            self.plan,
-            self.runs,
-            self.device,
-            self.seed,
-            &|| bar.inc(1),
-        );
+        let source = MatchSource {
+            cache: &cache,
+            seed: self.seed,
+            on_game: &|| bar.inc(1),
+        };
+        let report = evaluate(&initial, self.plan, self.runs, self.device, &source);
         bar.finish_and_clear();
+        if cache.reused() > 0 && !self.quiet {
+            info!(
+                "{} matches read back from {} (kept by an earlier sitting)",
+                cache.reused(),
+                self.dir.join(EVALUATION_DIR).display()
+            );
+        }
         report
     }
 }

@@ -14,8 +14,11 @@ const MAX_REPLY_LINE: usize = 1 << 20;
 
 /// A GTP engine running as a child process.
 pub struct GtpClient {
-    /// How the engine is named in reports: its command line.
+    /// How the engine is named in reports: its command line, then (`identify`) its own name
+    /// and version.
     pub name: String,
+    /// The command line it was started with.
+    pub command_line: String,
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<std::io::Result<String>>,
@@ -75,6 +78,7 @@ impl GtpClient {
         std::thread::spawn(move || forward_lines(stdout, sender));
         Ok(GtpClient {
             name: command_line.to_string(),
+            command_line: command_line.to_string(),
             child,
             stdin,
             lines,
@@ -159,6 +163,27 @@ impl GtpClient {
         }
     }
 
+    /// Names the engine as it names itself — GTP's `name` and `version`, "GNU Go 3.8" — or, if
+    /// it answers neither, by its program's file name.
+    ///
+    /// # Errors
+    /// The engine failed the protocol.
+    pub fn identify(&mut self) -> anyhow::Result<()> {
+        let reply = |client: &mut GtpClient, command| -> anyhow::Result<Option<String>> {
+            let answer = client.send(command)?.ok();
+            Ok(answer.filter(|text| !text.is_empty() && !text.contains('\n')))
+        };
+        let name = match reply(self, "name")? {
+            Some(name) => match reply(self, "version")? {
+                Some(version) => format!("{name} {version}"),
+                None => name,
+            },
+            None => program_name(&self.command_line),
+        };
+        self.name = name;
+        Ok(())
+    }
+
     /// Sends `command`, which must succeed; its payload.
     ///
     /// # Errors
@@ -169,6 +194,16 @@ impl GtpClient {
             Err(message) => bail!("{}: {command:?} refused: {message}", self.name),
         }
     }
+}
+
+/// The file name of a command line's program: "gnugo" for "/usr/games/gnugo --mode gtp".
+fn program_name(command_line: &str) -> String {
+    let program = shlex::split(command_line)
+        .and_then(|words| words.into_iter().next())
+        .unwrap_or_default();
+    std::path::Path::new(&program)
+        .file_name()
+        .map_or(program.clone(), |name| name.to_string_lossy().into_owned())
 }
 
 impl Drop for GtpClient {

@@ -48,6 +48,10 @@ pub struct GtpMatchArgs {
     /// The longest wait for one reply (a `genmove` included).
     #[arg(long, default_value = "10m")]
     timeout: DurationText,
+    /// The rules the SGF files name (`RU`): those the referee scores by (GNU Go with
+    /// `--chinese-rules`: area scoring, as descent's Go).
+    #[arg(long, default_value = "Chinese")]
+    rules: String,
     /// Writes each game of Go (`--size` given) as `game-NNN.sgf` in this directory.
     #[arg(long)]
     sgf_dir: Option<PathBuf>,
@@ -288,7 +292,7 @@ fn go_sgf(
     game: &PlayedGame,
     size: usize,
     komi: Option<f64>,
-    names: [String; 2],
+    (names, rules): ([String; 2], &str),
 ) -> Option<SgfRecord> {
     let moves = game
         .moves
@@ -299,6 +303,7 @@ fn go_sgf(
         game_number: 1,
         size: (size, size),
         komi,
+        rules: Some(rules.to_string()),
         players: names,
         result: game.result.clone(),
         comment: Some(format!("descent gtp-match: {}", end_text(&game.end))),
@@ -330,12 +335,10 @@ impl Tally {
         }
     }
 
-    fn print(&self, args: &GtpMatchArgs) {
+    fn print(&self, [first, second]: [&str; 2]) {
         let summary = ResultSummary::new(self.wins, self.draws, self.losses);
         println!(
-            "{} against {}: {}/{}/{} (W/D/L), score {:.1} % [{:.1}, {:.1}] (Wilson 95 %), Elo {}{}",
-            args.black,
-            args.white,
+            "{first} against {second}: {}/{}/{} (W/D/L), score {:.1} % [{:.1}, {:.1}] (Wilson 95 %), Elo {}{}",
             self.wins,
             self.draws,
             self.losses,
@@ -388,11 +391,40 @@ pub fn run(args: GtpMatchArgs) -> anyhow::Result<ExitCode> {
         .as_deref()
         .map(|command| GtpClient::start(command, timeout))
         .transpose()?;
+    name_engines(&mut engines, referee.as_mut())?;
     let mut tally = Tally::default();
     let played = play_games(&args, &mut engines, referee.as_mut(), &mut tally);
-    tally.print(&args);
+    tally.print([&engines[0].name, &engines[1].name]);
     played?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Names each engine as it names itself (two of one name get their order: "descent 0.1.0
+/// #1"), then says once which command line each name stands for.
+fn name_engines(
+    engines: &mut [GtpClient; 2],
+    referee: Option<&mut GtpClient>,
+) -> anyhow::Result<()> {
+    for engine in engines.iter_mut() {
+        engine.identify()?;
+    }
+    if engines[0].name == engines[1].name {
+        for (k, engine) in engines.iter_mut().enumerate() {
+            engine.name = format!("{} #{}", engine.name, k + 1);
+        }
+    }
+    let mut roles = vec![
+        ("first engine (Black in game 1)", &engines[0]),
+        ("second engine", &engines[1]),
+    ];
+    if let Some(referee) = referee {
+        referee.identify()?;
+        roles.push(("referee", &*referee));
+    }
+    for (role, engine) in roles {
+        println!("{role}: {} = {}", engine.name, engine.command_line);
+    }
+    Ok(())
 }
 
 /// Plays the match's games into `tally`, until the last or until an engine breaks.
@@ -431,7 +463,7 @@ fn play_games(
         }
         tally.add(&game, if swapped { Player::P1 } else { Player::P0 });
         if let (Some(dir), Some(size)) = (&args.sgf_dir, args.size)
-            && let Some(record) = go_sgf(&game, size as usize, args.komi, names)
+            && let Some(record) = go_sgf(&game, size as usize, args.komi, (names, &args.rules))
         {
             let path = sgf_path(dir, game_index);
             let existing = Existing::replaced_if(args.force);
@@ -439,9 +471,10 @@ fn play_games(
         }
         if let Some(engine) = engines.iter().find(|e| e.broken().is_some()) {
             bail!(
-                "the match stops after game {}: {} can no longer play ({})",
+                "the match stops after game {}: {} ({}) can no longer play ({})",
                 game_index + 1,
                 engine.name,
+                engine.command_line,
                 engine.broken().unwrap_or_default()
             );
         }

@@ -1,7 +1,8 @@
 //! Ctrl-C for long commands: the first asks the work to stop at its next safe point and keep
 //! what is done; a second stops at once. `train` finishes and learns the games in play and
 //! writes a checkpoint; `eval`, `tournament` and `ladder` finish the games in play and report
-//! (and write) the games played.
+//! (and write) the games played; `experiment` does the first in training, and in its
+//! evaluation keeps the matches finished.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -57,6 +58,11 @@ extern "C" fn on_interrupt(_: libc::c_int) {
             libc::_exit(i32::from(INTERRUPTED_EXIT));
         }
     }
+}
+
+/// Whether training was stopped by Ctrl-C: the runs wrote their checkpoints and stopped.
+pub fn training_interrupted() -> bool {
+    crate::selfplay::run::stop_request::stop_requested()
 }
 
 /// Whether the matches were stopped by Ctrl-C: the report holds only the games played.

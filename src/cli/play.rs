@@ -58,16 +58,19 @@ const LEGAL_MOVES_SHOWN: usize = 40;
 /// The legal moves for the prompt: all of them, or the first `LEGAL_MOVES_SHOWN` and how many
 /// more (a Connect6 or Go turn has hundreds).
 fn legal_moves_shown<G: Game>(position: &G) -> String {
-    let all = position.legal_moves_text();
-    let words: Vec<&str> = all.split(' ').collect();
-    if words.len() <= LEGAL_MOVES_SHOWN {
-        return all;
+    let mut actions = Vec::with_capacity(G::NUM_ACTIONS);
+    position.legal_actions(&mut actions);
+    let shown: Vec<String> = actions
+        .iter()
+        .take(LEGAL_MOVES_SHOWN)
+        .map(|&a| position.move_to_text(a))
+        .collect();
+    match actions.len().checked_sub(LEGAL_MOVES_SHOWN) {
+        Some(more) if more > 0 => {
+            format!("{} … and {more} more (`legal` lists them)", shown.join(" "))
+        }
+        _ => shown.join(" "),
     }
-    format!(
-        "{} … and {} more (`legal` lists them)",
-        words[..LEGAL_MOVES_SHOWN].join(" "),
-        words.len() - LEGAL_MOVES_SHOWN
-    )
 }
 
 struct PlayVisitor<'a> {

@@ -44,6 +44,9 @@ pub struct TrainArgs {
     /// No progress bar, warnings only (for scripts).
     #[arg(long)]
     quiet: bool,
+    /// The progress line also shows the learning's counters: positions added, replay size, loss.
+    #[arg(long, conflicts_with = "quiet")]
+    verbose: bool,
 }
 
 impl TrainArgs {
@@ -55,7 +58,7 @@ impl TrainArgs {
 fn read_config(path: &Path) -> anyhow::Result<TrainConfig> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read the configuration {}", path.display()))?;
-    TrainConfig::from_yaml(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+    TrainConfig::from_yaml(&text).map_err(|e| super::file_error(path, e))
 }
 
 /// # Errors
@@ -73,12 +76,17 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     })?;
     settings.broker = args.broker.clone();
     let run_dir = match run_dir {
-        Some(run_dir) => run_dir,
+        Some(run_dir) => {
+            keep_new_limits(&run_dir, &config)?;
+            run_dir
+        }
         None => RunDir::create(&new_run_root(&args, &config), &config.to_yaml())?,
     };
     super::interrupt::stop_on_first_interrupt(super::interrupt::Interruptible::Training);
     let span = info_span!("train");
-    let mut observer = ProgressObserver::new(span.clone(), args.quiet);
+    let max_time = settings.run.max_time;
+    let mut observer =
+        ProgressObserver::new(span.clone(), args.quiet, max_time).verbose(args.verbose);
     let _entered = (!args.quiet).then(|| span.enter());
     let summary = match train(&settings, &run_dir, resume, &mut observer) {
         Ok(summary) => summary,
@@ -131,6 +139,24 @@ fn configuration(args: &TrainArgs) -> anyhow::Result<(TrainConfig, Option<RunDir
         config.run.mode = crate::selfplay::config::RunMode::Distributed;
     }
     Ok((config, run_dir))
+}
+
+/// Writes the command line's limits (`--max-games`, `--max-time`, `--device`, `--threads`,
+/// `--broker`) into a resumed run's config.yaml when they change it, so that the run page
+/// shows them and the next `--resume` keeps them.
+fn keep_new_limits(run_dir: &RunDir, config: &TrainConfig) -> anyhow::Result<()> {
+    let saved = TrainConfig::from_yaml(&run_dir.config_text()?).ok();
+    if saved.as_ref() == Some(config) {
+        return Ok(());
+    }
+    let path = run_dir
+        .root()
+        .join(crate::selfplay::run::run_dir::CONFIG_FILE);
+    crate::settings::files::write_atomically(
+        &path,
+        config.to_yaml().as_bytes(),
+        crate::settings::files::Existing::Replace,
+    )
 }
 
 /// Where a new run goes: `--run-dir`, else `checkpoints/<run.name or the config's name>`.
@@ -257,17 +283,49 @@ fn discard_new_run(run_dir: &RunDir) {
 pub(super) struct ProgressObserver {
     span: Span,
     quiet: bool,
+    /// The learning's counters on the line too (`--verbose`).
+    verbose: bool,
+    /// The run's time limit, for the time left.
+    max_time: Option<std::time::Duration>,
     last_eval: Option<String>,
 }
 
 impl ProgressObserver {
-    /// Draws on `span`'s progress bar (nothing with `quiet`).
-    pub(super) fn new(span: Span, quiet: bool) -> Self {
+    /// Draws on `span`'s progress bar (nothing with `quiet`) for a run of at most `max_time`.
+    pub(super) fn new(span: Span, quiet: bool, max_time: Option<std::time::Duration>) -> Self {
         ProgressObserver {
             span,
             quiet,
+            verbose: false,
+            max_time,
             last_eval: None,
         }
+    }
+
+    /// With the learning's counters (positions added, replay size, loss) on the line.
+    pub(super) fn verbose(self, verbose: bool) -> Self {
+        ProgressObserver { verbose, ..self }
+    }
+}
+
+/// A run's training time for the progress line: "12:34 of 1:00:00, 47:26 left" with a time
+/// limit, else "12:34 trained".
+fn training_time_text(elapsed: f64, max_time: Option<std::time::Duration>) -> String {
+    let clock = |seconds: f64| {
+        let s = seconds.max(0.0) as u64;
+        match s / 3600 {
+            0 => format!("{}:{:02}", s / 60, s % 60),
+            h => format!("{h}:{:02}:{:02}", s / 60 % 60, s % 60),
+        }
+    };
+    match max_time {
+        Some(max) => {
+            let max = max.as_secs_f64();
+            // Rounded up, so that the two add up to the limit.
+            let left = clock((max - elapsed).ceil());
+            format!("{} of {}, {left} left", clock(elapsed.min(max)), clock(max))
+        }
+        None => format!("{} trained", clock(elapsed)),
     }
 }
 
@@ -283,9 +341,9 @@ impl TrainingObserver for ProgressObserver {
             return;
         }
         let template = if max_games.is_some() {
-            "{elapsed_precise} [{bar:30}] {pos}/{len} games  {msg}"
+            "[{bar:30}] {pos}/{len} games  {msg}"
         } else {
-            "{elapsed_precise} {pos} games  {msg}"
+            "{pos} games  {msg}"
         };
         let style = ProgressStyle::with_template(template)
             .expect("a valid template")
@@ -306,12 +364,22 @@ impl TrainingObserver for ProgressObserver {
             return;
         }
         self.span.pb_set_position(m.game);
-        let loss = m.loss.map_or("-".into(), |l| format!("{l:.4}"));
-        let eval = self.last_eval.as_deref().unwrap_or("-");
-        self.span.pb_set_message(&format!(
-            "pairs {} (replay {})  loss {loss}  {:.0} games/h  eval {eval}",
-            m.pairs_added, m.replay_pairs, m.games_per_hour
-        ));
+        let mut line = format!(
+            "{}  {:.0} games/h",
+            training_time_text(m.elapsed_seconds, self.max_time),
+            m.games_per_hour
+        );
+        if let Some(eval) = &self.last_eval {
+            line += &format!("  strength {eval}");
+        }
+        if self.verbose {
+            let loss = m.loss.map_or("-".into(), |l| format!("{l:.4}"));
+            line += &format!(
+                "  positions {} (replay {})  loss {loss}",
+                m.pairs_added, m.replay_pairs
+            );
+        }
+        self.span.pb_set_message(&line);
     }
 
     fn on_evaluation(&mut self, m: &EvalMetrics) {
@@ -327,14 +395,17 @@ impl TrainingObserver for ProgressObserver {
             }
             _ => {
                 let [low, high] = r.win_minus_loss_ci95;
-                let text = format!("{:+.2} [{low:+.2}, {high:+.2}]", r.win_minus_loss);
+                let text = format!(
+                    "{:+.2} [{low:+.2}, {high:+.2}] (win − loss vs {})",
+                    r.win_minus_loss, r.baseline
+                );
                 let when = match m.at_end {
                     true => format!("at the run's end ({} games)", m.game),
                     false => format!("after {} games", m.game),
                 };
                 info!(
-                    "evaluation {when} vs {}: W/D/L {}/{}/{}, win − loss {text}",
-                    r.baseline, r.wins, r.draws, r.losses
+                    "evaluation {when} vs {}: W/D/L {}/{}/{}, win − loss {:+.2} [{low:+.2}, {high:+.2}]",
+                    r.baseline, r.wins, r.draws, r.losses, r.win_minus_loss
                 );
                 text
             }
@@ -344,5 +415,26 @@ impl TrainingObserver for ProgressObserver {
 
     fn on_checkpoint(&mut self, games: u64, path: &Path) {
         tracing::debug!("checkpoint after {games} games: {}", path.display());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::training_time_text;
+    use std::time::Duration;
+
+    #[test]
+    fn the_progress_line_counts_training_time_against_the_limit() {
+        let hour = Some(Duration::from_secs(3600));
+        assert_eq!(
+            training_time_text(754.2, hour),
+            "12:34 of 1:00:00, 47:26 left"
+        );
+        assert_eq!(training_time_text(3700.0, None), "1:01:40 trained");
+        // Past the limit (the last game's learning ends after it): nothing negative.
+        assert_eq!(
+            training_time_text(3601.0, hour),
+            "1:00:00 of 1:00:00, 0:00 left"
+        );
     }
 }

@@ -15,7 +15,8 @@ pub struct WorkerArgs {
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    /// Where the network runs: descent-cpu, flex, ndarray, wgpu, cuda:0 (default: the run's run.device).
+    /// Where the network runs: descent-cpu, flex, ndarray, wgpu, cuda:0 (default: the run's
+    /// run.device).
     #[arg(long)]
     device: Option<String>,
     /// This worker's name in `descent status` (default: host name and process id).

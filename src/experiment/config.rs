@@ -239,7 +239,8 @@ impl ExperimentConfig {
     /// # Errors
     /// YAML syntax, an unknown key, a wrong type; `key` is `yaml`, the message names the key.
     pub fn from_yaml(text: &str) -> Result<ExperimentConfig, ConfigError> {
-        serde_saphyr::from_str(text).map_err(|e| ConfigError::new("yaml", e.to_string()))
+        serde_saphyr::from_str(text)
+            .map_err(|e| ConfigError::new("yaml", crate::settings::config_error::yaml_message(&e)))
     }
 
     /// Checks the experiment and builds every variant's training configuration.

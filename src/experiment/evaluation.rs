@@ -14,6 +14,9 @@
 //!   player without a network, both colours (the paper's §8.5: win rate − loss rate against base
 //!   MCTS over training time, which is 2 · score − 1), their points as the curves'.
 //!
+//! Every match is kept in the experiment directory as it ends (`match_cache`): an evaluation cut
+//! short continues where it stopped.
+//!
 //! Every network plays through its variant's player (`agent:`, default the experiment's
 //! `evaluation.agent`, depth-1 minimax). Scores count a draw as half a win.
 
@@ -25,10 +28,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use serde::Serialize;
 
 use super::config::{ExperimentPlan, agent_with_model};
+use super::match_cache::{MatchCache, MatchKey};
 use super::runs::RunNets;
 use crate::arena::bootstrap;
 use crate::arena::match_play::{Openings, game_seed, play_match_from};
-use crate::arena::tournament::play_tournament;
+use crate::arena::tournament::{all_pairs, tournament_report};
 use crate::arena::{AgentFactory, MatchReport, ResultSummary, TournamentReport};
 use crate::games::Game;
 use crate::value::NetDevice;
@@ -174,8 +178,46 @@ fn openings(plan: &ExperimentPlan, seed: u64) -> Openings {
     }
 }
 
-/// Plays the protocol's matches over the networks of `runs` and builds the report; `on_game`
-/// is called after every game.
+/// Where the evaluation's matches come from: `cache`, else played (and kept there); `seed`
+/// seeds the games, `on_game` is called after every game played.
+pub struct MatchSource<'a> {
+    pub cache: &'a MatchCache,
+    pub seed: u64,
+    pub on_game: &'a (dyn Fn() + Sync),
+}
+
+impl MatchSource<'_> {
+    /// Match `name` between `players`, `games` games seeded `seed`: kept or played.
+    fn play<G: Game>(
+        &self,
+        (initial, plan): (&G, &ExperimentPlan),
+        name: &str,
+        players: [&AgentFactory<G>; 2],
+        (games, seed): (u64, u64),
+    ) -> MatchReport {
+        let openings = openings(plan, self.seed);
+        let key = MatchKey {
+            agent: players[0].spec.to_string(),
+            opponent: players[1].spec.to_string(),
+            games,
+            seed,
+            opening_plies: openings.plies,
+            opening_seed: openings.seed,
+        };
+        let on_record = |_: &crate::arena::GameRecord| (self.on_game)();
+        let (report, kept) = self.cache.match_or_play(name, &key, &|| {
+            play_match_from((initial, openings), players, games, (seed, 1), &on_record)
+        });
+        if kept {
+            report.games.iter().for_each(|_| (self.on_game)());
+        }
+        report
+    }
+}
+
+/// Plays the protocol's matches over the networks of `runs` (or reads back those `source`
+/// kept) and builds the report; `None` when a stop was asked for (Ctrl-C: `match_stop`) before
+/// the last match ended, the matches finished being kept.
 ///
 /// # Errors
 /// A network that cannot be loaded.
@@ -184,23 +226,17 @@ pub fn evaluate<G: Game>(
     plan: &ExperimentPlan,
     runs: &[RunNets],
     device: &NetDevice,
-    seed: u64,
-    on_game: &(dyn Fn() + Sync),
-) -> anyhow::Result<ExperimentReport> {
+    source: &MatchSource<'_>,
+) -> anyhow::Result<Option<ExperimentReport>> {
     let names: Vec<String> = plan.variants.iter().map(|v| v.name.clone()).collect();
     let label = |run: &RunNets| format!("{}#{}", names[run.variant], run.repeat);
     let factories = load_networks::<G>(plan, runs, device, &label)?;
-    let on_record = |_: &crate::arena::GameRecord| on_game();
-    let stage_matches =
-        play_stage_matches(initial, plan, runs, &factories, &names, seed, &on_record);
-    let curves = pool_curves(plan, runs, &stage_matches);
-    let baseline_curves = match &plan.baseline {
+    let stage_matches = play_stage_matches((initial, plan), runs, &factories, &names, source);
+    let baseline_matches = match &plan.baseline {
         Some(baseline) => {
             // Without a network, as on the command line (the game's score where it has one).
             let baseline = AgentFactory::new(baseline.clone(), &plan.game, device)?;
-            let matches =
-                play_baseline_matches(initial, plan, runs, &factories, &baseline, seed, &on_record);
-            pool_curves(plan, runs, &matches)
+            play_baseline_matches((initial, plan), runs, &factories, &baseline, source)
         }
         None => Vec::new(),
     };
@@ -213,17 +249,17 @@ pub fn evaluate<G: Game>(
             factory
         })
         .collect();
-    let tournament = play_tournament(
-        (initial, openings(plan, seed)),
-        &finals,
-        plan.games_per_pair,
-        game_seed(seed, u64::MAX),
-        plan.threads,
-        0,
-        &on_record,
-    );
+    let tournament = play_finals((initial, plan), &finals, source);
+    if crate::arena::match_stop::stop_requested() {
+        return Ok(None);
+    }
+    let curves = pool_curves(plan, runs, &stage_matches);
+    let baseline_curves = match plan.baseline {
+        Some(_) => pool_curves(plan, runs, &baseline_matches),
+        None => Vec::new(),
+    };
     let final_table = final_table(&names, runs, &tournament);
-    Ok(ExperimentReport {
+    Ok(Some(ExperimentReport {
         name: plan.name.clone(),
         game: plan.game.clone(),
         repeats: plan.repeats,
@@ -240,7 +276,7 @@ pub fn evaluate<G: Game>(
         final_table,
         stage_matches,
         tournament,
-    })
+    }))
 }
 
 /// An agent factory per network of `runs`, each network loaded once.
@@ -272,13 +308,11 @@ fn load_networks<G: Game>(
 /// The stage matches — each stage network of each run against the final network of every run
 /// of the same repetition — played on `plan.threads` threads, in a fixed order.
 fn play_stage_matches<G: Game>(
-    initial: &G,
-    plan: &ExperimentPlan,
+    (initial, plan): (&G, &ExperimentPlan),
     runs: &[RunNets],
     factories: &HashMap<PathBuf, AgentFactory<G>>,
     names: &[String],
-    seed: u64,
-    on_record: &(dyn Fn(&crate::arena::GameRecord) + Sync),
+    source: &MatchSource<'_>,
 ) -> Vec<StageMatch> {
     // (stage run, stage, opponent run), opponents from the same repetition.
     let mut jobs = Vec::new();
@@ -293,15 +327,14 @@ fn play_stage_matches<G: Game>(
     }
     let results = play_jobs(plan.threads, jobs.len(), &|index| {
         let (i, stage, j) = jobs[index];
-        play_match_from(
-            (initial, openings(plan, seed)),
+        source.play(
+            (initial, plan),
+            &format!("stage-{index}"),
             [
                 &factories[&runs[i].stages[stage].base],
                 &factories[&runs[j].final_net().base],
             ],
-            plan.games_per_pair,
-            (game_seed(seed, index as u64), 1),
-            on_record,
+            (plan.games_per_pair, game_seed(source.seed, index as u64)),
         )
     });
     jobs.iter()
@@ -320,26 +353,24 @@ fn play_stage_matches<G: Game>(
 
 /// Every stage network of every run against the baseline, on `plan.threads` threads.
 fn play_baseline_matches<G: Game>(
-    initial: &G,
-    plan: &ExperimentPlan,
+    (initial, plan): (&G, &ExperimentPlan),
     runs: &[RunNets],
     factories: &HashMap<PathBuf, AgentFactory<G>>,
     baseline: &AgentFactory<G>,
-    seed: u64,
-    on_record: &(dyn Fn(&crate::arena::GameRecord) + Sync),
+    source: &MatchSource<'_>,
 ) -> Vec<StageMatch> {
     let jobs: Vec<(usize, usize)> = (0..runs.len())
         .flat_map(|i| (0..runs[i].stages.len()).map(move |stage| (i, stage)))
         .collect();
     let results = play_jobs(plan.threads, jobs.len(), &|index| {
         let (i, stage) = jobs[index];
-        play_match_from(
-            (initial, openings(plan, seed)),
+        // Other seeds than the stage matches'.
+        let seed = game_seed(source.seed ^ BASELINE_SEEDS, index as u64);
+        source.play(
+            (initial, plan),
+            &format!("baseline-{index}"),
             [&factories[&runs[i].stages[stage].base], baseline],
-            plan.games_against_baseline,
-            // Other seeds than the stage matches'.
-            (game_seed(seed ^ BASELINE_SEEDS, index as u64), 1),
-            on_record,
+            (plan.games_against_baseline, seed),
         )
     });
     let names: Vec<String> = plan.variants.iter().map(|v| v.name.clone()).collect();
@@ -348,6 +379,28 @@ fn play_baseline_matches<G: Game>(
         .zip(results)
         .map(|(&(i, stage), report)| stage_match(&runs[i], stage, &names, opponent.clone(), report))
         .collect()
+}
+
+/// The all-play-all of the `finals` (one per run), its pairs on `plan.threads` threads, the
+/// ratings anchored on the first.
+fn play_finals<G: Game>(
+    (initial, plan): (&G, &ExperimentPlan),
+    finals: &[AgentFactory<G>],
+    source: &MatchSource<'_>,
+) -> TournamentReport {
+    let pairs = all_pairs(finals.len());
+    let matches = play_jobs(plan.threads, pairs.len(), &|pair| {
+        let (i, j) = pairs[pair];
+        let seed = game_seed(game_seed(source.seed, u64::MAX), pair as u64);
+        source.play(
+            (initial, plan),
+            &format!("final-{pair}"),
+            [&finals[i], &finals[j]],
+            (plan.games_per_pair, seed),
+        )
+    });
+    let names = finals.iter().map(|f| f.spec.to_string()).collect();
+    tournament_report(names, (&pairs, plan.games_per_pair), matches, 0)
 }
 
 /// Mixed into the seed of the baseline matches.

@@ -72,7 +72,10 @@ pub fn train_runs(
     let failed = AtomicBool::new(false);
     let errors: Mutex<Vec<(usize, anyhow::Error)>> = Mutex::new(Vec::new());
     let worker = || {
-        while !failed.load(Ordering::SeqCst) {
+        // After a stop request (Ctrl-C) no new run starts; those under way checkpoint and stop.
+        while !failed.load(Ordering::SeqCst)
+            && !crate::selfplay::run::stop_request::stop_requested()
+        {
             let index = next.fetch_add(1, Ordering::SeqCst);
             let Some(&(variant, repeat)) = jobs.get(index) else {
                 return;

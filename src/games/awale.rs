@@ -20,10 +20,10 @@
 //! `CollectAndTerminate`, also applied after a score win, so final scores always sum to 48); the
 //! player with more seeds wins.
 //!
-//! Variants (the Awale MCTS thesis drops feeding and repetition and counts a 500-ply game as a draw) are
-//! parameters. The game also stops at `max_plies` (default 1000, OpenSpiel's `kMaxGameLength`,
-//! beyond which OpenSpiel refuses to play): by default each side then takes its own seeds, as at a
-//! repetition, or, with `cap_is_draw`, the game is a draw.
+//! Variants (the Awale MCTS thesis drops feeding and repetition and counts a 500-ply game as a
+//! draw) are parameters. The game also stops at `max_plies` (default 1000, OpenSpiel's
+//! `kMaxGameLength`, beyond which OpenSpiel refuses to play): by default each side then takes its
+//! own seeds, as at a repetition, or, with `cap_is_draw`, the game is a draw.
 //!
 //! Repetition needs the positions since the last capture. Their hashes are kept in a fixed inline
 //! buffer (no allocation while fewer than `INLINE_HISTORY` positions separate two captures, which
@@ -59,7 +59,8 @@ pub struct AwaleParams {
     pub repetition: bool,
     /// The game stops after this many plies (default 1000).
     pub max_plies: u16,
-    /// Reaching `max_plies` is a draw (the Awale MCTS thesis) instead of ending as a repetition does.
+    /// Reaching `max_plies` is a draw (the Awale MCTS thesis) instead of ending as a repetition
+    /// does.
     pub cap_is_draw: bool,
 }
 
@@ -357,7 +358,8 @@ impl Awale {
         let mut mask = 0u8;
         for i in 0..HOUSES {
             let seeds = self.seeds[base + i];
-            // Feeding: the seeds must reach past the mover's last house (HOUSES - 1 - i houses away).
+            // Feeding: the seeds must reach past the mover's last house (HOUSES - 1 - i houses
+            // away).
             let legal = if must_feed {
                 seeds as usize > HOUSES - 1 - i
             } else {

@@ -104,6 +104,8 @@ pub struct BoardView {
     /// A line under the board: what the position's players count (Othello's discs, Arimaa's
     /// step of the turn).
     pub caption: Option<String>,
+    /// The names of the cells that won the game (a connection game's line), marked.
+    pub winning: Vec<String>,
 }
 
 impl Default for BoardView {
@@ -133,6 +135,7 @@ impl BoardView {
             segments: Vec::new(),
             cell_names: false,
             caption: None,
+            winning: Vec::new(),
         }
     }
 
@@ -160,6 +163,44 @@ impl BoardView {
     /// The same board with the cells at `marks` marked.
     pub fn with_marks(self, marks: Vec<(usize, usize)>) -> BoardView {
         BoardView { marks, ..self }
+    }
+
+    /// The same board with `winner`'s lines of at least `length` pieces in a row — across,
+    /// down or diagonal — marked as the game's winning line (nothing while no one has won).
+    pub fn with_winning_line(self, length: usize, winner: Option<Player>) -> BoardView {
+        let Some(winner) = winner else {
+            return self;
+        };
+        let owned: std::collections::HashMap<(usize, usize), &str> = self
+            .cells
+            .iter()
+            .filter(|c| c.piece.as_ref().is_some_and(|p| p.owner == Some(winner)))
+            .map(|c| ((c.row, c.col), c.id.as_str()))
+            .collect();
+        let step = |(row, col): (usize, usize), (dr, dc): (isize, isize)| {
+            Some((row.checked_add_signed(dr)?, col.checked_add_signed(dc)?))
+        };
+        let mut winning = Vec::new();
+        for &start in owned.keys() {
+            for direction in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+                let before = step(start, (-direction.0, -direction.1));
+                if before.is_some_and(|cell| owned.contains_key(&cell)) {
+                    continue; // not the line's first cell
+                }
+                let mut line = vec![start];
+                while let Some(next) =
+                    step(*line.last().unwrap(), direction).filter(|cell| owned.contains_key(cell))
+                {
+                    line.push(next);
+                }
+                if line.len() >= length {
+                    winning.extend(line.iter().map(|cell| owned[cell].to_string()));
+                }
+            }
+        }
+        winning.sort();
+        winning.dedup();
+        BoardView { winning, ..self }
     }
 
     /// The same board with P0's pieces in `colours[0]` and P1's in `colours[1]`.

@@ -7,8 +7,8 @@
 //! are White's, 3-4 Black's, and so on. A whole turn as one action would need 64 980 ids and give
 //! a root ~65 000 children; one stone per ply keeps 361 ids and lets the searches see the first
 //! stone's position. Every search takes the side to move from the position (never by ply parity;
-//! `tests/search/side_to_move.rs`), so the Descent backups, the completion and the ordinal distribution
-//! treat the second stone as the same player's choice.
+//! `tests/search/side_to_move.rs`), so the Descent backups, the completion and the ordinal
+//! distribution treat the second stone as the same player's choice.
 //!
 //! Cell id `row·19 + col`, row 0 at the top. Text: a column letter `a`-`s` (no letter skipped)
 //! and a row number 1-19 from the bottom, `j10` the centre.
@@ -269,6 +269,7 @@ impl Game for Connect6 {
             stars,
         };
         BoardView::new(layout, cells, (letters(SIZE), numbers(SIZE, true)))
+            .with_winning_line(6, self.outcome().and_then(|o| o.winner()))
     }
 
     fn move_cells(&self, action: Action) -> Vec<String> {

@@ -326,6 +326,7 @@ impl Game for ConnectFour {
             |r, c| self.cell(ROWS - 1 - r, c),
         );
         squares_board(cells, (ROWS, COLS), false, true)
+            .with_winning_line(4, self.outcome().and_then(|o| o.winner()))
     }
 
     /// The cell the stone falls to.

@@ -1,8 +1,8 @@
 //! The `Game` trait: what every search, learner and agent knows of a board game.
 //!
-//! Sign convention (docs/algorithms.md §0): every value in `descent` is **from P0's point of view**. P0 moves
-//! first and maximises; P1 minimises. `Outcome::value_p0` is +1 when P0 won, -1 when P1 won and
-//! 0 for a draw, exactly OpenSpiel's `Returns()[0]`.
+//! Sign convention (docs/algorithms.md §0): every value in `descent` is **from P0's point of
+//! view**. P0 moves first and maximises; P1 minimises. `Outcome::value_p0` is +1 when P0 won, -1
+//! when P1 won and 0 for a draw, exactly OpenSpiel's `Returns()[0]`.
 //!
 //! Positions are small `Copy`-like values (fixed-size arrays and bitboards) so that searches can
 //! clone them freely; generating legal actions writes into a caller's buffer and allocates
@@ -45,7 +45,8 @@ impl Player {
         if index == 0 { Player::P0 } else { Player::P1 }
     }
 
-    /// +1 for P0 (the maximiser), -1 for P1: multiply a mover's-view value by this to get P0's view.
+    /// +1 for P0 (the maximiser), -1 for P1: multiply a mover's-view value by this to get P0's
+    /// view.
     #[inline]
     pub fn sign(self) -> f32 {
         match self {

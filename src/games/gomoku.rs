@@ -329,6 +329,7 @@ impl Game for Gomoku {
         };
         let indices: Vec<String> = (0..SIZE).map(|i| i.to_string()).collect();
         BoardView::new(layout, cells, (indices.clone(), indices))
+            .with_winning_line(5, self.outcome().and_then(|o| o.winner()))
     }
 
     fn move_cells(&self, action: Action) -> Vec<String> {

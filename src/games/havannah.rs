@@ -10,7 +10,8 @@
 //!
 //! Cells use OpenSpiel's axial grid of side `D = 2B − 1`: id `x + y·D`, on the board when
 //! |x − y| < B. Neighbours of (x, y): (x−1, y−1), (x, y−1), (x+1, y), (x+1, y+1), (x, y+1),
-//! (x−1, y), in that (clockwise) order. Text: column letter of `x`, then `y + 1` (`a1` is a corner).
+//! (x−1, y), in that (clockwise) order. Text: column letter of `x`, then `y + 1` (`a1` is a
+//! corner).
 //!
 //! A ring is found exactly: a new stone closes one when a region of cells not the mover's, next
 //! to it, no longer reaches the board's rim, or when a neighbour of the mover's becomes

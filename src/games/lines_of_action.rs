@@ -14,8 +14,9 @@
 //!   the same move (OpenSpiel), or not (`false`: a connection always wins).
 //!
 //! `max_plies` (1000, OpenSpiel's) ends the game as a draw. Action id
-//! `((from·64 + to)·2 + capture` with cells `row·8 + col`, row 0 = rank 1 at the bottom (OpenSpiel's
-//! `(((r·8 + c)·8 + r2)·8 + c2)·2 + capture`); text `b1-b3`, a capture `c1xa3`, `pass`.
+//! `((from·64 + to)·2 + capture` with cells `row·8 + col`, row 0 = rank 1 at the bottom
+//! (OpenSpiel's `(((r·8 + c)·8 + r2)·8 + c2)·2 + capture`); text `b1-b3`, a capture `c1xa3`,
+//! `pass`.
 
 use std::fmt;
 

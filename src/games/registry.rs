@@ -335,20 +335,14 @@ impl FromStr for GameSpec {
             None => (text, ""),
             Some((name, rest)) => (name.trim(), rest.strip_suffix(')').ok_or_else(syntax)?),
         };
-        let pairs = params
-            .split(',')
-            .map(str::trim)
-            .filter(|p| !p.is_empty())
-            .map(|p| p.split_once('=').map(|(k, v)| (k.trim(), v.trim())))
-            .collect::<Option<Vec<(&str, &str)>>>()
-            .ok_or_else(syntax)?;
-        let repeated = (0..pairs.len()).find(|&i| pairs[..i].iter().any(|(k, _)| *k == pairs[i].0));
-        if let Some(i) = repeated {
-            return Err(GameSpecError::RepeatedParam {
+        use crate::settings::key_values::{KeyValueError, key_values};
+        let pairs = key_values(params).map_err(|e| match e {
+            KeyValueError::NotAPair(_) => syntax(),
+            KeyValueError::Repeated(key) => GameSpecError::RepeatedParam {
                 spec: text.to_string(),
-                key: pairs[i].0.to_string(),
-            });
-        }
+                key,
+            },
+        })?;
         GameSpec::from_pairs(name, &pairs)
     }
 }
@@ -469,7 +463,7 @@ mod tests {
                     Layout::Pits { .. } => ["south".to_string(), "north".to_string()],
                     _ => view.colours.map(str::to_string),
                 };
-                (G::SIDE_NAMES.map(|n| n), expected)
+                (G::SIDE_NAMES, expected)
             }
         }
         for game in REGISTERED_GAMES {

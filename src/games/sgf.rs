@@ -29,6 +29,8 @@ pub struct SgfRecord {
     /// Columns and rows.
     pub size: (usize, usize),
     pub komi: Option<f64>,
+    /// SGF's `RU`: the rules the result was scored by ("Chinese"); `None`: not said.
+    pub rules: Option<String>,
     /// Who played Black (the first player, P0) and White.
     pub players: [String; 2],
     /// SGF's `RE`: `B+3.5`, `W+R` (resignation), `0` (a draw); `None`: unknown.
@@ -83,6 +85,9 @@ impl fmt::Display for SgfRecord {
         }
         if let Some(komi) = self.komi {
             write!(f, "KM[{komi}]")?;
+        }
+        if let Some(rules) = &self.rules {
+            write!(f, "RU[{}]", escaped(rules))?;
         }
         write!(
             f,
@@ -165,6 +170,7 @@ pub fn sgf_record<G: Game>(
         game_number,
         size: (cols, rows),
         komi: None,
+        rules: None,
         players,
         result,
         comment: None,

@@ -298,6 +298,7 @@ impl Game for TicTacToe {
             })
             .collect();
         squares_board(cells, (3, 3), false, false)
+            .with_winning_line(3, self.outcome().and_then(|o| o.winner()))
     }
 
     fn move_cells(&self, action: Action) -> Vec<String> {

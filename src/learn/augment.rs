@@ -1,6 +1,6 @@
-//! Symmetry augmentation (docs/algorithms.md §3, paper sections 10-12): a learning pair is added again under
-//! the board's value-preserving symmetries, with the same value — under one symmetry drawn at
-//! random per pair (`One`, the paper's way), under every symmetry (`All`), or not at all.
+//! Symmetry augmentation (docs/algorithms.md §3, paper sections 10-12): a learning pair is added
+//! again under the board's value-preserving symmetries, with the same value — under one symmetry
+//! drawn at random per pair (`One`, the paper's way), under every symmetry (`All`), or not at all.
 
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};

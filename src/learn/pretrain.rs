@@ -1,5 +1,5 @@
-//! Pre-initialisation (docs/algorithms.md §6): before self-play, the network can be fitted on the terminal
-//! evaluation of terminal states reached by random play.
+//! Pre-initialisation (docs/algorithms.md §6): before self-play, the network can be fitted on the
+//! terminal evaluation of terminal states reached by random play.
 
 use rand::Rng;
 
@@ -94,8 +94,8 @@ mod tests {
             plies.len() >= 3,
             "terminal states of several lengths: {plies:?}"
         );
-        // docs/algorithms.md §10: random Awale games last about 100 plies; the longest of 1000 a few hundred,
-        // far below the 1 000-ply cap.
+        // docs/algorithms.md §10: random Awale games last about 100 plies; the longest of 1000 a
+        // few hundred, far below the 1 000-ply cap.
         let a = Awale::new(&Default::default());
         let mean = mean_random_game_length(&a, 300, &mut rng);
         assert!((60.0..160.0).contains(&mean), "{mean}");

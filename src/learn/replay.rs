@@ -1,5 +1,5 @@
-//! The replay buffer and the choice of each learning phase's data (docs/algorithms.md §6, paper sections 3.1
-//! and 3.2, Algorithm 8).
+//! The replay buffer and the choice of each learning phase's data (docs/algorithms.md §6, paper
+//! sections 3.1 and 3.2, Algorithm 8).
 //!
 //! - `LastGame`: each phase learns the pairs of the game just played, once.
 //! - Experience replay (μ, σ): a FIFO of at most μ pairs, or of the pairs of the last μ games;

@@ -1,4 +1,5 @@
-//! Which move self-play plays after each search (docs/algorithms.md §4, paper sections 2.3, 5 and 7).
+//! Which move self-play plays after each search (docs/algorithms.md §4, paper sections 2.3, 5 and
+//! 7).
 //!
 //! The move is drawn from the root's children values `v(s, a)` (P0's view, turned into the
 //! mover's view with the sign `σ` of the player to move):

@@ -1,4 +1,5 @@
-//! Completed Descent (paper Algorithm 10) and UBFM / UBFM_s (Algorithms 1, 12, 13), docs/algorithms.md §2.1-2.2.
+//! Completed Descent (paper Algorithm 10) and UBFM / UBFM_s (Algorithms 1, 12, 13),
+//! docs/algorithms.md §2.1-2.2.
 //!
 //! Both grow the table T of `table.rs` by best-first minimax, values from P0's point of view:
 //! ```text

@@ -1,6 +1,6 @@
-//! `Evaluator`: the value of non-terminal positions, f_θ in the paper (docs/algorithms.md §0). Searches ask
-//! for all the children of a node in one call ("child batching"), so that a network evaluates
-//! them in one forward pass.
+//! `Evaluator`: the value of non-terminal positions, f_θ in the paper (docs/algorithms.md §0).
+//! Searches ask for all the children of a node in one call ("child batching"), so that a network
+//! evaluates them in one forward pass.
 //!
 //! Implementations here need no network: a constant, a seeded pseudo-random value per position,
 //! and the game's own score. The network evaluator plugs in through the same trait.

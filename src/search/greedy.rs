@@ -1,6 +1,6 @@
-//! The simplest players (docs/algorithms.md §2.3): uniformly random, and greedy — one ply, the child with the
-//! best immediate value for the mover (f_t for terminal children, the evaluator otherwise, e.g.
-//! the score), ties at random; with probability ε a uniformly random move instead.
+//! The simplest players (docs/algorithms.md §2.3): uniformly random, and greedy — one ply, the
+//! child with the best immediate value for the mover (f_t for terminal children, the evaluator
+//! otherwise, e.g. the score), ties at random; with probability ε a uniformly random move instead.
 
 use rand::{Rng, RngExt};
 

@@ -375,8 +375,9 @@ impl<G: Game, E: Evaluator<G>, R: 'static> Scheduler<G, E, R> {
         self.slots[slot].as_ref().expect("a staged slot runs").key
     }
 
-    /// One evaluator call over the requests `mine` (those of one key). When they are all the requests of the
-    /// round (the usual case) they are evaluated in place; otherwise gathered first.
+    /// One evaluator call over the requests `mine` (those of one key). When they are all the
+    /// requests of the round (the usual case) they are evaluated in place; otherwise gathered
+    /// first.
     fn evaluate_key(&mut self, mine: &[usize], staging: &mut Round<G>) {
         let first_slot = staging.requests[mine[0]].slot;
         let evaluator = &self.slots[first_slot].as_ref().expect("runs").evaluator;

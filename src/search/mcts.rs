@@ -3,19 +3,21 @@
 //!
 //! Each simulation: **selection** from the root down the tree — UCT picks the child maximising
 //! `W/N + c·sqrt(ln N_parent / N)` (unvisited children first, at random), where `W/N` is the mean
-//! reward in [0, 1] for the player choosing at the parent; the Awale MCTS thesis' plain "MCTS" picks children
-//! uniformly at random — then **expansion** of the reached leaf (all its children are created at
-//! once, one of them is selected), **evaluation** of the new node — a uniformly random playout to
-//! the end (classic), a heavy playout (moves drawn with weight `1 + points scored by the move`,
-//! the Awale MCTS thesis), or the `Evaluator` without playout (remark 3) — and **backpropagation** of the value
-//! along the path. The move played is the most visited child (UCT) or the best mean (plain MCTS,
-//! the Awale MCTS thesis' `argmax Score`). The tree is transposition-free; it can be kept between moves.
+//! reward in [0, 1] for the player choosing at the parent; the Awale MCTS thesis' plain "MCTS"
+//! picks children uniformly at random — then **expansion** of the reached leaf (all its children
+//! are created at once, one of them is selected), **evaluation** of the new node — a uniformly
+//! random playout to the end (classic), a heavy playout (moves drawn with weight `1 + points scored
+//! by the move`, the Awale MCTS thesis), or the `Evaluator` without playout (remark 3) — and
+//! **backpropagation** of the value along the path. The move played is the most visited child (UCT)
+//! or the best mean (plain MCTS, the Awale MCTS thesis' `argmax Score`). The tree is
+//! transposition-free; it can be kept between moves.
 //!
 //! Value scales and defaults: with playouts, `W/N` is the mean reward in [0, 1] (a P0 win 1, a
-//! draw ½) and `c = √2/2` (the Awale MCTS thesis found the plateau there); with the evaluator at the leaves,
-//! `W/N` is the mean value itself, on the network's scale (the mover's view, not clamped: a
-//! network trained with a linear heuristic keeps its range), and `c = 0.4`, the paper's UCT
-//! constant for its comparisons (section 3.3; section 3.3 also reports c = √2 gave similar results).
+//! draw ½) and `c = √2/2` (the Awale MCTS thesis found the plateau there); with the evaluator at
+//! the leaves, `W/N` is the mean value itself, on the network's scale (the mover's view, not
+//! clamped: a network trained with a linear heuristic keeps its range), and `c = 0.4`, the paper's
+//! UCT constant for its comparisons (section 3.3; section 3.3 also reports c = √2 gave similar
+//! results).
 
 use rand::{Rng, RngExt};
 

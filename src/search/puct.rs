@@ -1,7 +1,8 @@
 //! PUCT, AlphaZero's Monte Carlo tree search (Silver et al. 2018, its pseudocode; docs/
 //! algorithms.md §12): each simulation descends from the root choosing the child maximising
 //!
-//! `Q(s, a) + c(s) · P(s, a) · √N(s) / (1 + N(s, a))`, `c(s) = ln((1 + N(s) + c_base) / c_base) + c_init`
+//! `Q(s, a) + c(s) · P(s, a) · √N(s) / (1 + N(s, a))`, `c(s) = ln((1 + N(s) + c_base) / c_base) +
+//! c_init`
 //!
 //! (Q the mean value of the child for the player choosing at s — `fpu` before its first visit —
 //! mapped from our values' [−1, 1] to the pseudocode's [0, 1], `(1 + v) / 2`, so that c_init and

@@ -16,8 +16,8 @@
 //! `ubfms` is completed UBFM with the safest decision (the paper's player), `ubfm` the best
 //! decision, `descent` completed Descent with the best decision. `puct` takes its priors from a
 //! policy-value network (an AlphaZero run's), the same prior for every move from any other
-//! evaluator; `c` is its c_init, `fpu` the value of an unvisited child for the chooser. Whether the search has a network
-//! (`has_model`) sets MCTS' default leaf value and exploration constant.
+//! evaluator; `c` is its c_init, `fpu` the value of an unvisited child for the chooser. Whether the
+//! search has a network (`has_model`) sets MCTS' default leaf value and exploration constant.
 
 use std::str::FromStr;
 
@@ -423,19 +423,15 @@ impl<'a> SpecPairs<'a> {
         } else {
             valid.join(", ")
         };
-        for item in rest.split(',').filter(|s| !s.is_empty()) {
-            let Some((key, value)) = item.split_once('=') else {
-                return Err(this.error(&format!(
-                    "expected key=value, got {item:?} (valid keys: {valid_list})"
-                )));
-            };
-            if !valid.contains(&key) {
-                return Err(this.error(&format!("unknown key {key:?} (valid keys: {valid_list})")));
-            }
-            if this.get(key).is_some() {
-                return Err(this.error(&format!("key {key:?} given twice")));
-            }
-            this.pairs.push((key, value));
+        use crate::settings::key_values::{KeyValueError, key_values};
+        this.pairs = key_values(rest).map_err(|e| match e {
+            KeyValueError::NotAPair(item) => this.error(&format!(
+                "expected key=value, got {item:?} (valid keys: {valid_list})"
+            )),
+            KeyValueError::Repeated(key) => this.error(&format!("key {key:?} given twice")),
+        })?;
+        if let Some((key, _)) = this.pairs.iter().find(|(key, _)| !valid.contains(key)) {
+            return Err(this.error(&format!("unknown key {key:?} (valid keys: {valid_list})")));
         }
         Ok(this)
     }

@@ -1,5 +1,5 @@
-//! The search table T of docs/algorithms.md §1, shared by Descent, UBFM and UBFM_s and kept across the moves
-//! of one game (self-play reuses it).
+//! The search table T of docs/algorithms.md §1, shared by Descent, UBFM and UBFM_s and kept across
+//! the moves of one game (self-play reuses it).
 //!
 //! Keyed by Zobrist hash (transpositions merge). For each state of S — the states that are
 //! **expanded or terminal** — a `Node` holds `v(s)` (P0's view), `c(s)` ∈ {-1, 0, 1} and `r(s)`;
@@ -292,9 +292,9 @@ impl<G: Game> Table<G> {
         self.nodes.insert(key, node);
     }
 
-    /// Every state of S with its value v(s), P0's view (tree learning, docs/algorithms.md §3), in the order
-    /// the states entered S — an order that does not depend on the map's capacity, so that a
-    /// run resumed with a fresh table learns exactly what an uninterrupted one does. Needs a
+    /// Every state of S with its value v(s), P0's view (tree learning, docs/algorithms.md §3), in
+    /// the order the states entered S — an order that does not depend on the map's capacity, so
+    /// that a run resumed with a fresh table learns exactly what an uninterrupted one does. Needs a
     /// table made with `keep_positions`.
     pub fn learning_pairs(&self) -> impl Iterator<Item = (&G, f32)> + '_ {
         assert!(
@@ -310,9 +310,10 @@ impl<G: Game> Table<G> {
             })
     }
 
-    /// Keeps only the resolved states of S with their edges, forgetting the rest (docs/algorithms.md §6:
-    /// proven states kept across games spare re-searching solved endgames). The kept states are
-    /// not handed out by `learning_pairs` again: they were learned in the game that found them.
+    /// Keeps only the resolved states of S with their edges, forgetting the rest
+    /// (docs/algorithms.md §6: proven states kept across games spare re-searching solved endgames).
+    /// The kept states are not handed out by `learning_pairs` again: they were learned in the game
+    /// that found them.
     pub fn retain_resolved(&mut self) {
         let mut edges = Vec::with_capacity(self.edges.len() / 4);
         self.nodes.retain(|_, node| node.resolved);

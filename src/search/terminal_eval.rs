@@ -1,5 +1,5 @@
-//! Terminal evaluations f_t, the reinforcement heuristics of docs/algorithms.md §5 (paper section 6). Each
-//! keeps the order of the classic gain (wins > draws > losses), from P0's point of view.
+//! Terminal evaluations f_t, the reinforcement heuristics of docs/algorithms.md §5 (paper section
+//! 6). Each keeps the order of the classic gain (wins > draws > losses), from P0's point of view.
 //! Completion values always use the classic gain b_t; only `v` uses f_t.
 
 use crate::games::{Game, Outcome};
@@ -123,8 +123,8 @@ impl TerminalEval {
 
     /// What f_t reads of a terminal position beyond its Zobrist hash (which covers the board,
     /// the scores and the player to move): the ply for the depth heuristics, the ply, the
-    /// mobility sums and P0's share of the plies for mobility, the pieces for presence (Awale's are swept off the final
-    /// board); 0 when it reads nothing more. The search table keys terminal
+    /// mobility sums and P0's share of the plies for mobility, the pieces for presence (Awale's are
+    /// swept off the final board); 0 when it reads nothing more. The search table keys terminal
     /// states with it, so that two paths to the same final board keep their own values.
     pub fn path_key<G: Game>(&self, position: &G) -> u64 {
         match self {

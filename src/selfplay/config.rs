@@ -36,6 +36,7 @@ use crate::search::SearchSpec;
 use crate::selfplay::alphazero::AlphaZeroSettings;
 use crate::selfplay::exit::ExitSettings;
 pub use crate::settings::config_error::ConfigError;
+use crate::settings::config_error::yaml_message;
 use crate::settings::limits::at_most;
 use crate::value::{AdamSettings, Architecture};
 
@@ -149,7 +150,7 @@ impl TrainConfig {
     /// # Errors
     /// YAML syntax, an unknown key, a wrong type; `key` is `yaml`, the message names the key.
     pub fn from_yaml(text: &str) -> Result<TrainConfig, ConfigError> {
-        serde_saphyr::from_str(text).map_err(|e| error("yaml", e.to_string()))
+        serde_saphyr::from_str(text).map_err(|e| error("yaml", yaml_message(&e)))
     }
 
     /// The resolved configuration as YAML (written into the run directory).
@@ -535,6 +536,14 @@ mod tests {
             evaluation.budget.time,
             Some(std::time::Duration::from_millis(100))
         );
+        // And one early, after 2 minutes of training; `0s` turns that one off.
+        assert_eq!(
+            evaluation.first_after,
+            Some(std::time::Duration::from_secs(120))
+        );
+        let off = "game: awale\nevaluation: {first_after: 0s}\n";
+        let off = TrainConfig::from_yaml(off).unwrap().validate().unwrap();
+        assert_eq!(off.evaluation.unwrap().first_after, None);
     }
 
     #[test]

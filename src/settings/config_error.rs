@@ -34,6 +34,12 @@ impl ConfigError {
     }
 }
 
+/// A YAML parser's message without its own leading `error: ` (the key `yaml` says it already).
+pub fn yaml_message(error: &impl fmt::Display) -> String {
+    let text = error.to_string();
+    text.strip_prefix("error: ").unwrap_or(&text).to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -71,9 +71,14 @@ pub fn board_svg(view: &BoardView, last_move: &[String]) -> Option<String> {
         } else {
             ""
         };
+        let won = if view.winning.contains(&p.cell.id) {
+            " win"
+        } else {
+            ""
+        };
         let _ = write!(
             svg,
-            r#"<g class="cell{last}" data-cell="{}">{}"#,
+            r#"<g class="cell{last}{won}" data-cell="{}">{}"#,
             escape(&p.cell.id),
             p.outline
         );
@@ -546,6 +551,25 @@ mod tests {
             .unwrap_or_else(|| panic!("no cell {id}"));
         let rest = &svg[start..];
         &rest[..rest.find("</g>").unwrap()]
+    }
+
+    #[test]
+    fn the_winning_line_is_marked_once_the_game_is_won() {
+        use crate::games::ConnectFour;
+        let mut position = ConnectFour::new(&Default::default());
+        // P0 joins a1, b2, c3, d4 on the diagonal with its last move; P1 holds three in a row.
+        position.play_moves("a b b c c d c d d g").unwrap();
+        let before = board_svg(&position.board_view(), &[]).unwrap();
+        assert_eq!(count(&before, "cell win"), 0, "no line before the win");
+        position.play_moves("d").unwrap();
+        let svg = board_svg(&position.board_view(), &[]).unwrap();
+        assert_eq!(count(&svg, "cell win"), 4);
+        for id in ["a1", "b2", "c3", "d4"] {
+            assert!(
+                svg.contains(&format!(r#"<g class="cell win" data-cell="{id}""#)),
+                "{id}"
+            );
+        }
     }
 
     #[test]

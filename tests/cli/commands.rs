@@ -665,3 +665,20 @@ fn logs_off_a_terminal_are_plain_and_agent_networks_are_size_limited() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("more than the limit"), "{err}");
 }
+
+/// A YAML mistake names the file once, with the snippet labelled by the file (not `<input>`)
+/// and no second `error:`.
+#[test]
+fn a_yaml_mistake_names_its_file_once_and_labels_the_snippet_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("bad.yaml");
+    std::fs::write(&config, "game: awale\nrun:\n  max_tme: 5m\n").unwrap();
+    let path = config.to_str().unwrap();
+    let out = descent(&["train", path]);
+    assert!(!out.status.success());
+    let message = stderr(&out);
+    assert!(message.contains("unknown field `max_tme`"), "{message}");
+    assert!(message.contains(&format!("--> {path}:3:3")), "{message}");
+    assert!(!message.contains("<input>"), "{message}");
+    assert_eq!(message.matches("error:").count(), 1, "{message}");
+}

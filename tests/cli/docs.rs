@@ -480,3 +480,105 @@ fn a_game_is_named_only_by_its_file_the_games_module_and_one_registry_line() {
     }
     assert!(elsewhere.is_empty(), "{}", elsewhere.join("\n"));
 }
+
+/// Comments stay within rustfmt's 100 columns (characters, not bytes), which rustfmt does not
+/// check; a Markdown table row in a doc comment may be longer.
+#[test]
+fn comments_stay_within_100_columns() {
+    let mut long = Vec::new();
+    for dir in ["src", "tests", "benches"] {
+        for path in rust_files(&Path::new(ROOT).join(dir)) {
+            let text = std::fs::read_to_string(&path).unwrap();
+            for (number, line) in text.lines().enumerate() {
+                let comment = line.trim_start();
+                let table_row = comment.trim_start_matches('/').trim_start_matches('!');
+                if comment.starts_with("//")
+                    && !table_row.trim_start().starts_with('|')
+                    && line.chars().count() > 100
+                {
+                    long.push(format!("{}:{}", path.display(), number + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "comments over 100 columns:\n{}",
+        long.join("\n")
+    );
+}
+
+/// The layers of `src/lib.rs`, lowest first; `settings` sits below them all.
+const LAYERS: [&str; 9] = [
+    "games",
+    "search",
+    "value",
+    "arena",
+    "learn",
+    "selfplay",
+    "experiment",
+    "web",
+    "cli",
+];
+
+/// The layers `code` (comments removed) names through `crate::` that sit above `layer`.
+fn imports_from_above(layer: &str, code: &str) -> BTreeSet<String> {
+    let rank = |name: &str| LAYERS.iter().position(|l| *l == name);
+    let own = rank(layer).expect("a layer");
+    let mut named = BTreeSet::new();
+    for (k, _) in code.match_indices("crate::") {
+        let rest = &code[k + "crate::".len()..];
+        // `crate::{a::x, b}` names every first segment in its braces.
+        let heads: Vec<&str> = match rest.strip_prefix('{') {
+            Some(group) => group[..group.find('}').unwrap_or(group.len())]
+                .split(',')
+                .map(|item| item.trim().split("::").next().unwrap_or(""))
+                .collect(),
+            None => vec![
+                rest.split(|c: char| !c.is_alphanumeric() && c != '_')
+                    .next()
+                    .unwrap(),
+            ],
+        };
+        named.extend(
+            heads
+                .into_iter()
+                .filter(|head| rank(head).is_some_and(|r| r > own))
+                .map(str::to_string),
+        );
+    }
+    named
+}
+
+/// `src/lib.rs`'s layer order, checked: no module imports from a layer above its own.
+#[test]
+fn no_layer_imports_from_a_layer_above_it() {
+    // The check finds what it looks for.
+    assert_eq!(
+        imports_from_above(
+            "search",
+            "use crate::{games::Game, value::Net};\ncrate::cli::run()"
+        ),
+        BTreeSet::from(["cli".to_string(), "value".to_string()])
+    );
+    let mut upward = Vec::new();
+    for layer in LAYERS {
+        let src = Path::new(ROOT).join("src");
+        let mut files = vec![src.join(format!("{layer}.rs"))];
+        if src.join(layer).is_dir() {
+            files.extend(rust_files(&src.join(layer)));
+        }
+        for path in files.iter().filter(|p| p.exists()) {
+            let text = std::fs::read_to_string(path).unwrap();
+            let code: String = text
+                .lines()
+                .filter(|line| !line.trim_start().starts_with("//"))
+                .map(|line| format!("{line}\n"))
+                .collect();
+            for above in imports_from_above(layer, &code) {
+                upward.push(format!("{} ({layer}) uses {above}", path.display()));
+            }
+        }
+    }
+    assert!(upward.is_empty(), "{}", upward.join("\n"));
+}

@@ -117,6 +117,13 @@ impl GameVisitor for ReplaySgf<'_> {
             let root = sgf_parse::go::parse(&text)
                 .expect("sgf-parse reads it")
                 .remove(0);
+            // The players as the engines name themselves, not their command lines; the rules.
+            for prop in root.properties() {
+                if let sgf_parse::go::Prop::PB(name) | sgf_parse::go::Prop::PW(name) = prop {
+                    assert!(!name.text.contains('/'), "{text}");
+                }
+            }
+            assert!(text.contains("RU[Chinese]"), "{text}");
             let mut position = initial.clone();
             let mut result = None;
             for node in root.main_variation() {
@@ -222,6 +229,20 @@ fn two_descent_engines_play_go_refereed_by_gnu_go_and_hex_refereed_by_descent() 
             "{line}"
         );
     }
+    // Each engine is named as it names itself (GTP's name and version), numbered when two
+    // share a name, and its command line is said once.
+    let version = env!("CARGO_PKG_VERSION");
+    assert!(
+        stdout.contains(&format!(
+            "game 1: black descent {version} #1 · white descent {version} #2"
+        )),
+        "{stdout}"
+    );
+    assert_eq!(stdout.matches(first.as_str()).count(), 1, "{stdout}");
+    assert!(
+        stdout.contains(&format!("second engine: descent {version} #2 = {second}")),
+        "{stdout}"
+    );
 }
 
 #[test]

@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// A GTP engine in bash: it answers every command `=` with the command's id, and its `genmove`
-/// as `$1` says: `pass`, `a1` (always A1), `inject` (a move followed by two commands), `empty`, `wrong-id`, or
-/// `exit-after-play` (answers its first `play`, then exits). Every line it reads is appended
-/// to the file `$2`.
+/// as `$1` says: `pass`, `a1` (always A1), `inject` (a move followed by two commands), `empty`,
+/// `wrong-id`, or `exit-after-play` (answers its first `play`, then exits). Every line it reads is
+/// appended to the file `$2`.
 const SCRIPT_ENGINE: &str = r#"#!/usr/bin/env bash
 mode="$1"
 log="$2"

@@ -1,5 +1,5 @@
-//! The arena: agents from specs on every game, reproducible matches, the Awale MCTS thesis' tournament
-//! order, and `descent eval` / `descent tournament` as child processes.
+//! The arena: agents from specs on every game, reproducible matches, the Awale MCTS thesis'
+//! tournament order, and `descent eval` / `descent tournament` as child processes.
 
 use crate::common::descent;
 

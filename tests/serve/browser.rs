@@ -110,7 +110,9 @@ fn a_person_watches_a_run_and_plays_a_game_in_chromium() {
         return;
     };
     let root = tempfile::tempdir().unwrap();
-    small_run(root.path(), "tiny", "", 4);
+    // One evaluation at the end, so that the strength chart has a point.
+    let evaluation = "evaluation: {games: 2, iterations_per_move: 5}\n";
+    small_run(root.path(), "tiny", evaluation, 4);
     let server = Server::start(root.path());
     let port = free_port();
     let _driver = Driver(
@@ -133,6 +135,12 @@ fn drive(session: &Session, url: &str) {
     let path = read(session, "#chart-loss path.line", Some("d"));
     assert_eq!(path.matches('L').count(), 3, "4 games, 4 points: {path}");
     assert!(text_of(session, "#run-summary").contains("4 games learned"));
+    // Round ticks along each axis, not only the ends; win − loss on its whole range, with
+    // its zero line; no version-lag chart for a run whose games never lag.
+    let ticks = session.find_all("#chart-loss text.tick").unwrap().len();
+    assert!(ticks >= 5, "{ticks} tick labels on the loss chart");
+    session.wait_for("#chart-score line.zero");
+    assert!(session.find("#chart-lag").is_err());
 
     // A self-play game on the drawn board, one move forward: its first stone appears, and
     // the move is marked.
@@ -142,6 +150,7 @@ fn drive(session: &Session, url: &str) {
         session.find("#viewer-drawing .piece").is_err(),
         "ply 0: an empty board"
     );
+    assert_eq!(text_of(session, ".moves .move-number"), "1.");
     click(session, "#viewer-next");
     session.wait_for("#viewer-drawing .cell.last .piece");
     assert!(text_of(session, "#viewer-info").contains("search value"));

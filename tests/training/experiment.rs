@@ -244,12 +244,23 @@ fn an_experiment_trains_evaluates_survives_a_kill_and_continues() {
     let expected = table["score"][0][1].as_f64().unwrap() * cross as f64 + own as f64 / 2.0;
     assert!((points - expected).abs() < 1e-6, "{points} vs {expected}");
 
-    // Running it again keeps the runs and rebuilds the same report.
+    // Running it again keeps the runs and the matches and rebuilds the same report from them.
     let again = descent(&args);
     assert!(again.status.success(), "{}", stderr(&again));
     assert_eq!(stderr(&again).matches("already trained").count(), 4);
-    let rebuilt = read_json(&out.join("report.json"));
-    assert_eq!(rebuilt, report);
+    let all_matches = stage_matches.len() + matches.len();
+    assert!(
+        stderr(&again).contains(&format!("{all_matches} matches read back")),
+        "{}",
+        stderr(&again)
+    );
+    assert_eq!(read_json(&out.join("report.json")), report);
+    // Without the kept matches, the evaluation plays them again, game for game the same.
+    std::fs::remove_dir_all(out.join("evaluation")).unwrap();
+    let replayed = descent(&args);
+    assert!(replayed.status.success(), "{}", stderr(&replayed));
+    assert!(!stderr(&replayed).contains("read back"));
+    assert_eq!(read_json(&out.join("report.json")), report);
 
     // Another experiment in the same directory is refused; nothing changes.
     std::fs::write(&file, experiment_text(REPEATS + 1)).unwrap();
@@ -261,6 +272,67 @@ fn an_experiment_trains_evaluates_survives_a_kill_and_continues() {
         stderr(&refused)
     );
     assert_eq!(read_json(&out.join("report.json")), report);
+}
+
+/// Ctrl-C in the evaluation (SIGINT to the child, as a user presses it) keeps the matches
+/// finished, writes no report and exits 130; the same command then plays only the rest.
+#[test]
+fn ctrl_c_in_the_evaluation_keeps_the_matches_finished_and_a_rerun_plays_the_rest() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("exp.yaml");
+    let text = experiment_text(1).replace("train_time: 3s", "train_time: 2s")
+        + "evaluation: {agent: 'ubfms:iters=3000', games_per_pair: 4, threads: 1}\n";
+    std::fs::write(&file, text).unwrap();
+    let out = tmp.path().join("out");
+    let args = [
+        "experiment",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let child = Command::new(env!("CARGO_BIN_EXE_descent"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let first_match = out.join("evaluation/stage-0.json");
+    let start = Instant::now();
+    while !first_match.exists() {
+        assert!(start.elapsed() < Duration::from_secs(120), "no match kept");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let stopped = child.wait_with_output().unwrap();
+    assert_eq!(stopped.status.code(), Some(130), "{}", stderr(&stopped));
+    assert!(
+        stderr(&stopped).contains("the matches finished are kept"),
+        "{}",
+        stderr(&stopped)
+    );
+    assert!(!out.join("report.json").exists());
+    let kept = std::fs::read_dir(out.join("evaluation")).unwrap().count();
+    // 2 variants × 2 stages × 2 opponents, then the all-play-all's one pair.
+    let all_matches = 9;
+    assert!((1..all_matches).contains(&kept), "{kept} matches kept");
+
+    let rest = descent(&args);
+    assert!(rest.status.success(), "{}", stderr(&rest));
+    assert!(
+        stderr(&rest).contains(&format!("{kept} matches read back")),
+        "{}",
+        stderr(&rest)
+    );
+    let report = read_json(&out.join("report.json"));
+    assert_eq!(report["stage_matches"].as_array().unwrap().len(), 8);
+    for m in report["stage_matches"].as_array().unwrap() {
+        assert_eq!(m["moves"].as_array().unwrap().len(), 4, "{m}");
+    }
+    assert_eq!(
+        std::fs::read_dir(out.join("evaluation")).unwrap().count(),
+        all_matches
+    );
 }
 
 #[test]

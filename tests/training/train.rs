@@ -112,6 +112,16 @@ fn tic_tac_toe_run_writes_its_directory_resumes_and_learns() {
         (1..=60).collect::<Vec<_>>(),
         "counters continue across the resume"
     );
+    // The new limit is the run's now: its config.yaml (the run page) says it, and a plain
+    // resume keeps it.
+    let config = std::fs::read_to_string(run.join("config.yaml")).unwrap();
+    assert!(config.contains("max_games: 60"), "{config}");
+    let out = descent(&["train", "--resume", run_s, "--quiet"]);
+    assert!(
+        common::stdout(&out).contains("reached its game limit"),
+        "{}",
+        common::stdout(&out)
+    );
     let state = latest_state(&run);
     assert_eq!(state["games"], 60);
     for g in &lines {

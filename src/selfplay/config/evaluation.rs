@@ -25,6 +25,9 @@ pub enum EvalOpponent {
 pub struct EvaluationSection {
     /// Every this many games (default 0: off).
     pub every_games: u64,
+    /// The first evaluation once the run has trained this long, so that a run says early
+    /// whether it learns (default 2m; 0s: none; a run resumed past it has had it).
+    pub first_after: DurationText,
     /// Once more when the run reaches its game or time limit (default true; not after Ctrl-C).
     pub at_end: bool,
     /// Games per evaluation, half with each colour (default 20).
@@ -42,6 +45,7 @@ impl Default for EvaluationSection {
     fn default() -> Self {
         EvaluationSection {
             every_games: 0,
+            first_after: DurationText(DEFAULT_FIRST_AFTER),
             at_end: true,
             games: 20,
             opponent: EvalOpponent::Mcts,
@@ -50,6 +54,9 @@ impl Default for EvaluationSection {
         }
     }
 }
+/// When a run's first evaluation comes by default (`first_after`).
+pub const DEFAULT_FIRST_AFTER: Duration = Duration::from_secs(120);
+
 /// The time per move of an evaluation that names no budget.
 pub const DEFAULT_TIME_PER_MOVE: Duration = Duration::from_millis(100);
 
@@ -58,6 +65,8 @@ pub const DEFAULT_TIME_PER_MOVE: Duration = Duration::from_millis(100);
 pub struct EvaluationSettings {
     /// 0: no periodic evaluation.
     pub every_games: u64,
+    /// Training time of the first evaluation (`None`: none by time).
+    pub first_after: Option<Duration>,
     pub at_end: bool,
     pub games: u64,
     pub opponent: EvalOpponent,
@@ -91,6 +100,7 @@ impl EvaluationSection {
         )?;
         Ok(Some(EvaluationSettings {
             every_games: self.every_games,
+            first_after: Some(self.first_after.0).filter(|t| !t.is_zero()),
             at_end: self.at_end,
             games: self.games,
             opponent: self.opponent,

@@ -155,6 +155,30 @@ pub fn evaluate_player<G: Game>(
     }
 }
 
+/// The evaluation by training time (`evaluation.first_after`): due once, when the run's
+/// training time first reaches it (a run resumed past it has had it).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FirstEvaluation(Option<f64>);
+
+impl FirstEvaluation {
+    /// For a session starting at `elapsed_at_start` seconds of training.
+    pub fn new(settings: Option<EvaluationSettings>, elapsed_at_start: f64) -> Self {
+        let at = settings
+            .and_then(|e| e.first_after)
+            .map(|t| t.as_secs_f64());
+        FirstEvaluation(at.filter(|&at| at > elapsed_at_start))
+    }
+
+    /// Whether it is due at `elapsed` seconds of training; once due, never again.
+    pub fn due(&mut self, elapsed: f64) -> bool {
+        let due = self.0.is_some_and(|at| elapsed >= at);
+        if due {
+            self.0 = None;
+        }
+        due
+    }
+}
+
 /// A session's last evaluation: the game count it was made at, and its report.
 #[derive(Clone, Debug, Default)]
 pub struct LastEvaluation(Option<(u64, EvalReport)>);
@@ -186,5 +210,37 @@ impl LastEvaluation {
             .as_ref()
             .filter(|(at, _)| *at == games)
             .map(|(_, report)| report.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Budget;
+    use std::time::Duration;
+
+    fn settings(first_after: Option<u64>) -> EvaluationSettings {
+        EvaluationSettings {
+            every_games: 0,
+            first_after: first_after.map(Duration::from_secs),
+            at_end: true,
+            games: 2,
+            opponent: crate::selfplay::config::EvalOpponent::Random,
+            budget: Budget::iterations(1),
+        }
+    }
+
+    #[test]
+    fn the_first_evaluation_is_due_once_when_training_time_reaches_it() {
+        let mut first = FirstEvaluation::new(Some(settings(Some(120))), 0.0);
+        assert!(!first.due(119.9));
+        assert!(first.due(120.0));
+        assert!(!first.due(500.0), "due twice");
+        // A run resumed past it has had it; one resumed before it still gets it.
+        assert!(!FirstEvaluation::new(Some(settings(Some(120))), 130.0).due(500.0));
+        assert!(FirstEvaluation::new(Some(settings(Some(120))), 60.0).due(121.0));
+        // None by time, or evaluations off.
+        assert!(!FirstEvaluation::new(Some(settings(None)), 0.0).due(1e9));
+        assert!(!FirstEvaluation::new(None, 0.0).due(1e9));
     }
 }

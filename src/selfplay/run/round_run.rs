@@ -24,7 +24,7 @@ use crate::selfplay::run::checkpoint::{
     check_resume_settings, checkpoint_line, next_mark, stamp_checkpoint_state,
 };
 use crate::selfplay::run::mark_nets::{MarkNets, StampedNet};
-use crate::selfplay::run::periodic_eval::{LastEvaluation, evaluate_player};
+use crate::selfplay::run::periodic_eval::{FirstEvaluation, LastEvaluation, evaluate_player};
 use crate::selfplay::run::replay_file::REPLAY_FILE;
 use crate::selfplay::run::run_clock::RunClock;
 use crate::selfplay::run::run_dir::{MetricsLog, OPTIMIZER_FILE, RunDir, STATE_FILE};
@@ -57,6 +57,7 @@ struct RoundSession<'a, G: Game, R: RoundRecipe<G>> {
     last_checkpoint: Option<PathBuf>,
     checkpointed_games: Option<u64>,
     last_evaluation: LastEvaluation,
+    first_evaluation: FirstEvaluation,
     /// The network at each time mark (with whether its value head was trained).
     marks: MarkNets<(PolicyValueNet, bool)>,
 }
@@ -178,6 +179,7 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
                 made_at_seconds: state.net_made_at_seconds.unwrap_or(0.0),
             },
         );
+        let first_evaluation = FirstEvaluation::new(settings.evaluation, state.elapsed_seconds);
         Ok(RoundSession {
             marks,
             settings,
@@ -192,6 +194,7 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
             next_timed_checkpoint: next_mark(settings.checkpoint.every_time, state.elapsed_seconds),
             checkpointed_games: checkpoint.as_ref().map(|_| state.games),
             last_evaluation: LastEvaluation::default(),
+            first_evaluation,
             state,
             metrics,
             last_checkpoint: checkpoint,
@@ -238,10 +241,11 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
             let round = self.trainer.round(self.budget_used());
             self.after_round(&round, start.elapsed().as_secs_f64())?;
             self.network_changed()?;
-            if let Some(evaluation) = self.settings.evaluation
-                && crosses(games_before, self.state.games, evaluation.every_games)
-            {
-                self.evaluate(&evaluation, false)?;
+            if let Some(evaluation) = self.settings.evaluation {
+                let by_games = crosses(games_before, self.state.games, evaluation.every_games);
+                if self.first_evaluation.due(self.clock.elapsed()) || by_games {
+                    self.evaluate(&evaluation, false)?;
+                }
             }
             let every = self.settings.checkpoint.every_games;
             if (every > 0 && crosses(games_before, self.state.games, every))

@@ -41,7 +41,9 @@ use crate::selfplay::run::game_pool::{GameSink, Limits, Players, play_games};
 use crate::selfplay::run::learnable_game::LearnableGame;
 use crate::selfplay::run::learner::{Learner, PhaseReport};
 use crate::selfplay::run::mark_nets::{MarkNets, StampedNet};
-use crate::selfplay::run::periodic_eval::{EvalReport, LastEvaluation, evaluate_against_baseline};
+use crate::selfplay::run::periodic_eval::{
+    EvalReport, FirstEvaluation, LastEvaluation, evaluate_against_baseline,
+};
 use crate::selfplay::run::run_clock::RunClock;
 use crate::selfplay::run::run_dir::{MetricsLog, RunDir};
 use crate::selfplay::run::run_state::RunState;
@@ -180,6 +182,7 @@ struct Session<'a, G: Game> {
     /// `checkpointed_counts()` at the last checkpoint.
     last_checkpoint_counts: (u64, u64, u64),
     last_evaluation: LastEvaluation,
+    first_evaluation: FirstEvaluation,
     /// The network at each time mark.
     marks: MarkNets<ValueNet>,
 }
@@ -318,6 +321,7 @@ impl<'a, G: Game> Session<'a, G> {
                 made_at_seconds: state.net_made_at_seconds.unwrap_or(0.0),
             },
         );
+        let first_evaluation = FirstEvaluation::new(settings.evaluation, state.elapsed_seconds);
         Ok(Session {
             marks,
             settings,
@@ -338,6 +342,7 @@ impl<'a, G: Game> Session<'a, G> {
             checkpoints_written: 0,
             last_checkpoint_counts: (state_games, state_dropped, state_rejected),
             last_evaluation: LastEvaluation::default(),
+            first_evaluation,
         })
     }
 
@@ -535,11 +540,12 @@ impl<'a, G: Game> Session<'a, G> {
         self.games_log
             .write(&GameLine::new(&self.initial, &finished, self.state.games))?;
         self.observer.on_game(&line);
-        if let Some(evaluation) = self.settings.evaluation
-            && evaluation.every_games > 0
-            && self.state.games.is_multiple_of(evaluation.every_games)
-        {
-            self.evaluate(&evaluation, false)?;
+        if let Some(evaluation) = self.settings.evaluation {
+            let every = evaluation.every_games;
+            let by_games = every > 0 && self.state.games.is_multiple_of(every);
+            if self.first_evaluation.due(self.elapsed()) || by_games {
+                self.evaluate(&evaluation, false)?;
+            }
         }
         let every_games = self.settings.checkpoint.every_games;
         let by_games = every_games > 0 && self.state.games.is_multiple_of(every_games);

@@ -1,7 +1,8 @@
 //! TensorBoard's event file format, for scalars: a sequence of records, each
 //!
 //! ```text
-//! u64 length (little-endian) · u32 masked CRC-32C of those 8 bytes · the data · u32 masked CRC-32C of the data
+//! u64 length (little-endian) · u32 masked CRC-32C of those 8 bytes
+//!     · the data · u32 masked CRC-32C of the data
 //! ```
 //!
 //! whose data is a serialised `tensorflow.Event` protocol buffer. The first event holds the

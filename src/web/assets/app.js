@@ -85,9 +85,21 @@ function thin(points, limit = 400) {
   return out;
 }
 
-// A line chart of [x, y] points, or [x, y, low, high] with a band; `axes` titles its axes.
+// Round tick values from `low` to `high`, about `count` of them, 1, 2 or 5 times a power of ten
+// apart.
+function ticks(low, high, count = 4) {
+  const raw = (high - low) / count;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw) || raw;
+  const out = [];
+  for (let v = Math.ceil(low / step) * step; v <= high + step * 1e-9; v += step) out.push(+v.toPrecision(12));
+  return out;
+}
+
+// A line chart of [x, y] points, or [x, y, low, high] with a band; `axes` titles its axes and
+// may fix the y range (`axes.y_range`); a y range across 0 gets a zero line.
 function lineChart(id, title, points, axes) {
-  const width = 320, height = 176, left = 56, bottom = 34, top = 8, right = 8;
+  const width = 320, height = 176, left = 56, bottom = 34, top = 8, right = 12;
   const box = el("div", { class: "chart", id });
   box.append(el("h3", {}, title));
   const svgNS = "http://www.w3.org/2000/svg";
@@ -102,6 +114,7 @@ function lineChart(id, title, points, axes) {
   const xs = points.map((p) => p[0]);
   const ys = points.flatMap((p) => p.slice(1));
   let [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  if (axes.y_range) [y0, y1] = [Math.min(y0, axes.y_range[0]), Math.max(y1, axes.y_range[1])];
   if (x1 === x0) x1 = x0 + 1;
   if (y1 === y0) { y0 -= 1; y1 += 1; }
   const sx = (x) => left + ((x - x0) / (x1 - x0)) * (width - left - right);
@@ -112,13 +125,18 @@ function lineChart(id, title, points, axes) {
     if (text !== undefined) node.textContent = text;
     svg.append(node);
   };
+  const label = (v) => (Math.abs(v) >= 1000 ? v.toFixed(0) : +v.toPrecision(3)).toString();
+  for (const y of ticks(y0, y1)) {
+    add("line", { class: "grid", x1: left, y1: sy(y), x2: width - right, y2: sy(y) });
+    add("text", { class: "tick", x: left - 4, y: sy(y) + 3, "text-anchor": "end" }, label(y));
+  }
+  for (const x of ticks(x0, x1)) {
+    add("line", { class: "grid", x1: sx(x), y1: top, x2: sx(x), y2: height - bottom });
+    add("text", { class: "tick", x: sx(x), y: height - bottom + 12, "text-anchor": "middle" }, label(x));
+  }
+  if (y0 < 0 && y1 > 0) add("line", { class: "zero", x1: left, y1: sy(0), x2: width - right, y2: sy(0) });
   add("line", { class: "axis", x1: left, y1: height - bottom, x2: width - right, y2: height - bottom });
   add("line", { class: "axis", x1: left, y1: top, x2: left, y2: height - bottom });
-  const label = (v) => (Math.abs(v) >= 1000 ? v.toFixed(0) : +v.toPrecision(3)).toString();
-  add("text", { x: 14, y: top + 8 }, label(y1));
-  add("text", { x: 14, y: height - bottom }, label(y0));
-  add("text", { x: left, y: height - bottom + 12 }, label(x0));
-  add("text", { x: width - right, y: height - bottom + 12, "text-anchor": "end" }, label(x1));
   add("text", { class: "axis-title", x: (left + width - right) / 2, y: height - 4, "text-anchor": "middle" }, axes.x);
   add("text", { class: "axis-title", x: 0, y: 0, "text-anchor": "middle",
     transform: `translate(9 ${(top + height - bottom) / 2}) rotate(-90)` }, axes.y);
@@ -201,9 +219,13 @@ async function runPage(name) {
       lineChart("chart-loss", "loss (per game learned)", played.map((l) => [l.game, l.loss]), { x: "games learned", y: "loss" }),
       lineChart("chart-speed", "games per hour", played.map((l) => [l.game, l.games_per_hour]), { x: "games learned", y: "games / hour" }),
       lineChart("chart-score", "evaluation against the baseline, 95 % interval",
-        evaluations.map((l) => [l.game, l.win_minus_loss, ...evaluationInterval(l)]), { x: "games learned", y: "win − loss" }),
-      lineChart("chart-lag", "network version lag", played.map((l) => [l.game, l.lag]), { x: "games learned", y: "versions" }),
+        evaluations.map((l) => [l.game, l.win_minus_loss, ...evaluationInterval(l)]),
+        { x: "games learned", y: "win − loss", y_range: [-1, 1] }),
       lineChart("chart-plies", "game length (plies)", played.map((l) => [l.game, l.plies]), { x: "games learned", y: "plies" }));
+    // The version lag says something only where games are played apart from the learning.
+    if (played.some((l) => l.lag > 0)) {
+      charts.append(lineChart("chart-lag", "network version lag", played.map((l) => [l.game, l.lag]), { x: "games learned", y: "versions" }));
+    }
     evals.replaceChildren(evaluations.length === 0 ? el("p", { class: "muted" }, "none yet") :
       el("table", {}, el("tr", {}, el("th", {}, "games"), el("th", {}, "opponent"), el("th", {}, "W / D / L"), el("th", {}, "score")),
         ...evaluations.slice(-10).map((l) => el("tr", {}, el("td", {}, String(l.game)), el("td", {}, l.opponent),
@@ -274,7 +296,8 @@ async function gameViewer(name, index) {
       (position.result ? ` · ${position.result}` : "");
     [...moves.children].forEach((m, i) => m.classList.toggle("current", i === ply - 1));
   };
-  game.moves.forEach((m, i) => moves.append(el("span", { onclick: () => { ply = i + 1; show(); } }, m)));
+  game.moves.forEach((m, i) => moves.append(el("span", { onclick: () => { ply = i + 1; show(); } },
+    el("small", { class: "move-number" }, `${i + 1}.`), m)));
   const step = (d) => () => { ply = Math.max(0, Math.min(game.moves.length, ply + d)); show(); };
   view.replaceChildren(el("h1", {}, `Run ${name}: game ${game.game}`),
     el("p", {}, el("a", { href: `#/run/${encodeURIComponent(name)}` }, "back to the run")),

@@ -3,7 +3,8 @@
 //! apart) let it reach the board's rim. Geometry in cube coordinates `(q, r, s)`, `q + r + s = 0`:
 //! a cell is on the board when all three are within `base − 1`, on the rim when one reaches it,
 //! a corner when two do; an edge is the rim cells (corners apart) where one given coordinate
-//! is `±(base − 1)`. Ids follow OpenSpiel's axial grid: `x = q + c`, `y = c − s`, id `x + y·(2c+1)`.
+//! is `±(base − 1)`. Ids follow OpenSpiel's axial grid: `x = q + c`, `y = c − s`, id `x +
+//! y·(2c+1)`.
 
 use std::collections::VecDeque;
 

@@ -91,9 +91,9 @@ pub fn matmul(
 /// Whether `matmul` runs a product on the row kernel: the right operand and the product
 /// row-major (a transposed right operand is `matrixmultiply`'s, which packs it), at least a tile
 /// of rows and half a panel of columns. A left operand read transposed (a weight gradient
-/// `Xᵀ · dY`) goes there only where the bench measured it faster (`cargo bench --features bench --bench
-/// matmul`): when it fits in L2 (`TRANSPOSED_LEFT_MAX`; past it, reading 8 columns at a time
-/// across its rows loses to sgemm's packing: 101 against 111 GFLOP/s on Connect Four's second
+/// `Xᵀ · dY`) goes there only where the bench measured it faster (`cargo bench --features bench
+/// --bench matmul`): when it fits in L2 (`TRANSPOSED_LEFT_MAX`; past it, reading 8 columns at a
+/// time across its rows loses to sgemm's packing: 101 against 111 GFLOP/s on Connect Four's second
 /// convolution) and the last panel is at least half used (`n` = 100 computes 128 columns).
 fn row_kernel_suits([m, k, n]: [usize; 3], a: Strides, b: Strides, c: Strides) -> bool {
     let left_fits = a.cols == 1

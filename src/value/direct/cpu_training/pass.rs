@@ -1,9 +1,9 @@
 //! One chunk of a minibatch forward through the network, keeping what the backward pass needs,
 //! then back: the gradient of the chunk's share of the batch's mean loss (the value loss, and a
-//! policy-value network's policy cross-entropy) with respect to every parameter. Boards are channels-last rows (`[positions · cells, channels]`), a 3×3
-//! convolution a product on its zero-padded input read in place (`implicit_conv`) or, where
-//! that does not run, on im2col rows; buffers live in the `Chunk` and are reused step after
-//! step.
+//! policy-value network's policy cross-entropy) with respect to every parameter. Boards are
+//! channels-last rows (`[positions · cells, channels]`), a 3×3 convolution a product on its
+//! zero-padded input read in place (`implicit_conv`) or, where that does not run, on im2col rows;
+//! buffers live in the `Chunk` and are reused step after step.
 
 use multiversion::multiversion;
 
