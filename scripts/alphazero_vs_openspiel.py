@@ -19,7 +19,6 @@ Not part of CI (minutes to hours).
 """
 import argparse
 import json
-import math
 import os
 import signal
 import subprocess
@@ -32,6 +31,8 @@ from open_spiel.python.algorithms import mcts
 from open_spiel.python.algorithms.alpha_zero import alpha_zero
 from open_spiel.python.algorithms.alpha_zero import evaluator as evaluator_lib
 from open_spiel.python.algorithms.alpha_zero import utils
+
+from descent_engine import Engine, wilson
 
 GAME = "connect_four"
 COLUMNS = "abcdefg"
@@ -114,42 +115,6 @@ def load_openspiel_bot(path, simulations, game):
                         dont_return_chance_node=True)
 
 
-class Engine:
-    """`descent engine` over its line protocol."""
-
-    def __init__(self, binary, agent, seed):
-        self.proc = subprocess.Popen(
-            [binary, "engine", "--game", GAME, "--agent", agent, "--seed", str(seed)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-
-    def ask(self, command):
-        self.proc.stdin.write(command + "\n")
-        self.proc.stdin.flush()
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if line == "\n" or line == "":
-                break
-            lines.append(line.rstrip("\n"))
-        reply = "\n".join(lines)
-        if not reply.startswith("="):
-            raise RuntimeError(f"{command!r}: {reply!r}")
-        return reply[1:].strip()
-
-    def close(self):
-        self.ask("quit")
-        self.proc.wait()
-
-
-def wilson(k, n, z=1.96):
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def calibrate(bot, game, seed, positions=12):
     """OpenSpiel's mean time per move over the first positions of a random game (after one
     untimed call: JAX compiles on the first)."""
@@ -171,7 +136,7 @@ def match(args):
     bot = load_openspiel_bot(args.openspiel, args.simulations, game)
     descent_time = args.descent_time or calibrate(bot, game, args.seed)
     their_times, our_times = [], []
-    engine = Engine(args.descent, f"puct:model={args.descent_model},time=1s", args.seed)
+    engine = Engine(args.descent, GAME, f"puct:model={args.descent_model},time=1s", args.seed)
     engine.ask(f"set_time {descent_time:.4f}")
     results = {"win": 0, "draw": 0, "loss": 0}
     games_played = set()

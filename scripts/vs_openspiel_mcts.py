@@ -11,12 +11,12 @@ the Wilson 95 % interval, and each side's mean time a move. Run it through
 scripts/vs_openspiel_mcts.sh.
 """
 import argparse
-import math
-import subprocess
 import time
 
 import numpy as np
 import pyspiel
+
+from descent_engine import Engine, wilson
 
 # descent's game -> OpenSpiel's game and the move text of OpenSpiel's action for descent.
 GAMES = {
@@ -39,43 +39,6 @@ def openspiel_action(game, state, text):
         if descent_text(game, state, action) == text:
             return action
     raise RuntimeError(f"descent played {text!r}, not a legal move here:\n{state}")
-
-
-class Engine:
-    """`descent engine` over its line protocol."""
-
-    def __init__(self, binary, game, agent, seed):
-        self.proc = subprocess.Popen(
-            [binary, "engine", "--game", game, "--agent", agent, "--seed", str(seed),
-             "--resign-below", "never"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-
-    def ask(self, command):
-        self.proc.stdin.write(command + "\n")
-        self.proc.stdin.flush()
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if line in ("\n", ""):
-                break
-            lines.append(line.rstrip("\n"))
-        reply = "\n".join(lines)
-        if not reply.startswith("="):
-            raise RuntimeError(f"{command!r}: {reply!r}")
-        return reply[1:].strip()
-
-    def close(self):
-        self.ask("quit")
-        self.proc.wait()
-
-
-def wilson(k, n, z=1.96):
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def bot(game, simulations, seed):
@@ -103,7 +66,8 @@ def play(args, game, openspiel_bot, index):
     """Game `index`: descent is P0 in even games. descent's result (1, 0, -1) and the time each
     side spent, with its moves."""
     descent_player = index % 2
-    engine = Engine(args.descent, args.game, args.agent, args.seed + index)
+    engine = Engine(args.descent, args.game, args.agent, args.seed + index,
+                    extra=("--resign-below", "never"))
     state = game.new_initial_state()
     spent = {"descent": [0.0, 0], "openspiel": [0.0, 0]}
     while not state.is_terminal():

@@ -11,6 +11,7 @@ use descent::arena::model::load_model;
 use descent::games::{ConnectFour, Game};
 use descent::search::Evaluator;
 use descent::value::checksum::sha256_hex;
+use descent::value::exported_net::fnv1a64;
 use descent::value::shipped_nets::{SHIPPED_NETS, shipped_net};
 use descent::value::{NetDevice, NetEvaluator};
 
@@ -53,7 +54,21 @@ fn every_shipped_network_is_its_file_for_its_game_and_its_card_names_it() {
         );
         let games = format!("{} self-play games", manifest.provenance.games);
         assert!(card.contains(&games), "{card_path} does not say {games:?}");
-        let accuracy = "--agent ubfms:time=100ms,model=shipped";
+        // The training file beside it is the very configuration its run was trained with, and
+        // the card names it.
+        let config_path = shipped.file.replace(".descent", ".yaml");
+        let config = std::fs::read(repository_file(&config_path)).unwrap();
+        assert_eq!(
+            format!("{:016x}", fnv1a64(&config)),
+            manifest.provenance.config_fnv1a64,
+            "{config_path} is not the configuration of {}",
+            shipped.file
+        );
+        assert!(
+            card.contains(&format!("descent train {config_path}")),
+            "{card_path}"
+        );
+        let accuracy = "descent accuracy connect_four --agent puct:time=100ms,model=shipped";
         assert!(
             card.contains(accuracy) || shipped.game != "connect_four",
             "{card_path}"
@@ -81,7 +96,7 @@ fn model_shipped_loads_the_built_in_network_and_refuses_games_without_one() {
         "--game",
         "connect_four",
         "--agent",
-        "ubfms:iters=30,model=shipped",
+        "puct:iters=30,model=shipped",
     ]);
     let reply = engine.ok("genmove p0");
     let column = reply.trim_start_matches('=').trim();

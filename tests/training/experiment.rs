@@ -5,7 +5,7 @@
 use crate::common::{descent, stderr, stdout};
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -33,6 +33,26 @@ variants:
       learning.targets: root
 "
     )
+}
+
+/// `descent args` started as a child, returned once `file` exists (within two minutes).
+fn started_until(args: &[&str], file: &Path) -> Child {
+    let child = Command::new(env!("CARGO_BIN_EXE_descent"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while !file.exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no {}",
+            file.display()
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child
 }
 
 fn read_json(path: &Path) -> Value {
@@ -63,18 +83,7 @@ fn an_experiment_trains_evaluates_survives_a_kill_and_continues() {
     ];
 
     // Killed while the second run trains (after its first checkpoint).
-    let mut child = Command::new(env!("CARGO_BIN_EXE_descent"))
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let second_run = out.join("runs/root/rep-1/latest");
-    let start = Instant::now();
-    while !second_run.exists() {
-        assert!(start.elapsed() < Duration::from_secs(120), "no second run");
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    let mut child = started_until(&args, &out.join("runs/root/rep-1/latest"));
     child.kill().unwrap();
     child.wait().unwrap();
     assert!(!out.join("report.json").exists());
@@ -290,18 +299,7 @@ fn ctrl_c_in_the_evaluation_keeps_the_matches_finished_and_a_rerun_plays_the_res
         "--out",
         out.to_str().unwrap(),
     ];
-    let child = Command::new(env!("CARGO_BIN_EXE_descent"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let first_match = out.join("evaluation/stage-0.json");
-    let start = Instant::now();
-    while !first_match.exists() {
-        assert!(start.elapsed() < Duration::from_secs(120), "no match kept");
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    let child = started_until(&args, &out.join("evaluation/stage-0.json"));
     // SAFETY: signalling our own child.
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
     let stopped = child.wait_with_output().unwrap();
