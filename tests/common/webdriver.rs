@@ -109,6 +109,25 @@ impl Session {
         Ok(value.as_str().unwrap_or_default().to_string())
     }
 
+    /// Where `element` is drawn, in CSS pixels: `[x, y, width, height]`.
+    pub fn rect(&self, element: &Element) -> Result<[f64; 4], String> {
+        let value = self.send("GET", &format!("/element/{}/rect", element.0), None)?;
+        let number = |key: &str| value[key].as_f64().ok_or(format!("no {key} in {value}"));
+        Ok([
+            number("x")?,
+            number("y")?,
+            number("width")?,
+            number("height")?,
+        ])
+    }
+
+    /// The number `script` (a function body) returns in the page.
+    pub fn number(&self, script: &str) -> Result<f64, String> {
+        let body = json!({"script": script, "args": []});
+        let value = self.send("POST", "/execute/sync", Some(&body))?;
+        value.as_f64().ok_or(format!("{script:?} returned {value}"))
+    }
+
     /// The attribute `name` of `element` (`None` when absent).
     pub fn attribute(&self, element: &Element, name: &str) -> Result<Option<String>, String> {
         let path = format!("/element/{}/attribute/{name}", element.0);

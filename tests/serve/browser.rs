@@ -203,7 +203,7 @@ fn drive(session: &Session, url: &str) {
 }
 
 /// The labels each notation needs are drawn: Awale's house letters, draughts' square numbers,
-/// Othello's disc counts, Arimaa's step of the turn.
+/// Othello's disc counts, Arimaa's step of the turn; a 19 × 19 board fits the window.
 fn boards_carry_their_labels(session: &Session, url: &str) {
     for (game, names, caption) in [
         ("awale", 12, None),
@@ -228,6 +228,17 @@ fn boards_carry_their_labels(session: &Session, url: &str) {
             );
         }
     }
+    // The largest board, Connect6's 19 × 19, fits the window whole, below the page's header.
+    session.goto("about:blank");
+    session.goto(&format!("{url}/#/play?game=connect6&agent=random&side=p0"));
+    let board = session.wait_for("#board-drawing svg.board");
+    let [x, y, width, height] = session.rect(&board).unwrap();
+    let window_width = session.number("return window.innerWidth").unwrap();
+    let window_height = session.number("return window.innerHeight").unwrap();
+    assert!(
+        x + width <= window_width && y + height <= window_height,
+        "the board at [{x}, {y}] measures {width} × {height} in a {window_width} × {window_height} window"
+    );
 }
 
 /// Plays the person's side of the game on the page to its end by clicking a cell the board
