@@ -114,6 +114,15 @@ fn check_parallel_lines(lines: &[Value], max_lag: u64, in_play: u64) -> (u64, u6
     (games.len() as u64, dropped.len() as u64)
 }
 
+/// The numbers of the games learned or dropped.
+fn played_indices(lines: &[Value]) -> BTreeSet<u64> {
+    lines
+        .iter()
+        .filter(|l| l["kind"] == "game" || l["kind"] == "dropped")
+        .map(|g| u(g, "index"))
+        .collect()
+}
+
 /// The players of the parallel runs below.
 const THREADS: u64 = 2;
 
@@ -185,26 +194,31 @@ fn games_in_flight_are_each_played_once_and_a_resume_goes_on() {
     // after a game is learned.
     let run = "games_per_thread: 4, max_lag: 4";
     let first = train_ttt(&root, &format!("max_games: 10, {run}"), false);
-    let games = of_kind(&first, "game");
-    let indices: BTreeSet<u64> = games.iter().map(|g| u(g, "index")).collect();
-    assert_eq!(indices, (0..10).collect(), "games 0 to 9, each once");
-    for (n, g) in games.iter().enumerate() {
+    // A game that runs long while the others in flight are learned can pass `max_lag` and be
+    // dropped (how often depends on timing): each game is learned or dropped, once.
+    let (learned, dropped) = check_parallel_lines(&first, 4, 4);
+    assert_eq!(played_indices(&first), (0..10).collect(), "games 0 to 9");
+    assert_eq!(learned + dropped, 10);
+    for (n, g) in of_kind(&first, "game").iter().enumerate() {
         assert_eq!(u(g, "game"), n as u64 + 1);
-        assert!(u(g, "lag") <= 4, "{g}");
     }
     assert!(
-        games.iter().any(|g| u(g, "lag") > 0),
+        first
+            .iter()
+            .filter(|l| l["kind"] == "game" || l["kind"] == "dropped")
+            .any(|g| u(g, "lag") > 0),
         "games in flight overlap: some are learned after others started later"
     );
-    assert_eq!(latest_json(&root, "net.json")["net_version"], 10);
+    assert_eq!(latest_json(&root, "net.json")["net_version"], learned);
     let all = train_ttt(&root, &format!("max_games: 16, {run}"), true);
-    let resumed: BTreeSet<u64> = of_kind(&all, "game")
-        .iter()
-        .map(|g| u(g, "index"))
-        .filter(|&i| i >= 10)
-        .collect();
-    assert_eq!(resumed, (10..16).collect());
-    assert_eq!(latest_json(&root, "net.json")["net_version"], 16);
+    let (learned, dropped) = check_parallel_lines(&all, 4, 4);
+    assert_eq!(
+        played_indices(&all),
+        (0..16).collect(),
+        "games 10 to 15 after the resume"
+    );
+    assert_eq!(learned + dropped, 16);
+    assert_eq!(latest_json(&root, "net.json")["net_version"], learned);
 
     // Parallel, two threads of three games each.
     let root = tmp.path().join("parallel");
