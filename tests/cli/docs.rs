@@ -2,7 +2,8 @@
 //! experiment plans, the key blocks of `configs/README.md` are the real defaults and it lists
 //! every file; the README fits on a few screens and lists every game and command as the code
 //! has them; docs/games.md holds every game's parameters with the code's defaults; docs/cli.md
-//! documents every command and flag; every relative link of the README and docs/ resolves.
+//! documents every command and flag; every relative link of the README and docs/ resolves;
+//! every file a doc, script or comment cites exists, and no private note is cited by number.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -357,9 +358,9 @@ fn every_relative_link_in_the_readme_and_docs_resolves() {
     assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
 }
 
-/// The repository paths a Markdown text names (`src/…`, `tests/…`, `docs/…`…), wherever they
-/// appear; a path cut by a wildcard or a placeholder (`requirements-*.txt`, `<game>.rs`) and
-/// hidden files the scripts create are left out.
+/// The repository paths a text names (`src/…`, `tests/…`, `docs/…`…), wherever they appear; a
+/// path cut by a wildcard or a placeholder (`requirements-*.txt`, `<game>.rs`, `GAME.yaml`,
+/// `board-${name}`) and hidden files the scripts create are left out.
 fn repository_paths(text: &str) -> Vec<String> {
     const ROOTS: [&str; 8] = [
         "src/",
@@ -375,7 +376,8 @@ fn repository_paths(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for (at, _) in text.char_indices() {
         let before = text[..at].chars().next_back();
-        if before.is_some_and(|c| is_path_char(c) || c == ':') {
+        // Inside a longer path, a URL or a shell variable (`$src/Solver.cpp`).
+        if before.is_some_and(|c| is_path_char(c) || c == ':' || c == '$') {
             continue;
         }
         let rest = &text[at..];
@@ -384,7 +386,9 @@ fn repository_paths(text: &str) -> Vec<String> {
         }
         let end = rest.find(|c: char| !is_path_char(c)).unwrap_or(rest.len());
         // A wildcard, a placeholder, or a file the scripts create (`scripts/.venv`).
-        if rest[end..].starts_with(['*', '<', '{']) || rest[..end].contains("/.") {
+        let placeholder =
+            rest[end..].starts_with(['*', '<', '{', '$']) || rest[..end].contains("GAME");
+        if placeholder || rest[..end].contains("/.") {
             continue;
         }
         out.push(rest[..end].trim_end_matches(['.', ',', '-']).to_string());
@@ -393,15 +397,15 @@ fn repository_paths(text: &str) -> Vec<String> {
 }
 
 /// Every file or folder the README, docs/ (but the verbatim history of old benchmark rounds),
-/// configs/ and the shipped networks' cards name exists: a file moved or renamed is renamed in
-/// the docs too.
+/// configs/, the shipped networks' cards, the scripts and the code's comments name exists: a
+/// file moved or renamed is renamed where it is cited too.
 #[test]
 fn every_path_the_docs_name_exists() {
-    let mut files: Vec<PathBuf> = vec!["README.md".into()];
-    files.extend(files_in("docs", &["md"]));
-    files.retain(|f| !f.ends_with("benchmarks-history.md"));
-    files.extend(files_in("configs", &["md", "yaml"]));
-    files.extend(files_in("networks", &["md"]));
+    let mut files: Vec<PathBuf> = citing_files()
+        .into_iter()
+        .map(|f| f.strip_prefix(ROOT).unwrap().to_path_buf())
+        .collect();
+    files.retain(|f| !f.ends_with("benchmarks-history.md") && !f.ends_with("docs.rs"));
     let mut missing = Vec::new();
     let mut checked = 0;
     for file in &files {
@@ -581,4 +585,114 @@ fn no_layer_imports_from_a_layer_above_it() {
         }
     }
     assert!(upward.is_empty(), "{}", upward.join("\n"));
+}
+
+/// The text files a citation may sit in: the README, docs/, configs/, networks/ and every
+/// source, test, bench and script (but the recorded reference games and installed tools).
+fn citing_files() -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy();
+            if name.starts_with('.') || name == "reference" || name == "__pycache__" {
+                continue;
+            }
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| {
+                ["rs", "md", "yaml", "py", "sh", "toml", "txt"].contains(&e.to_str().unwrap())
+            }) {
+                out.push(path);
+            }
+        }
+    }
+    let root = Path::new(ROOT);
+    let mut out = vec![root.join("README.md"), root.join(".ci/run")];
+    for dir in [
+        "src", "tests", "benches", "scripts", "docs", "configs", "networks",
+    ] {
+        walk(&root.join(dir), &mut out);
+    }
+    out
+}
+
+/// The Markdown file names a text cites (`docs/games.md`, `../configs/README.md`,
+/// `algorithms.md`), but placeholders (`GAME.md`) and URLs.
+fn cited_markdown(text: &str) -> Vec<String> {
+    let is_name_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '/' | '-');
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices(".md") {
+        if text[at + 3..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+            continue;
+        }
+        let start = text[..at]
+            .rfind(|c: char| !is_name_char(c))
+            .map_or(0, |k| k + 1);
+        let name = &text[start..at + 3];
+        let url = text[..start].ends_with("://") || text[..start].ends_with(':');
+        let placeholder = name.contains("GAME.md") || name.starts_with("ROOT/");
+        if url || placeholder || name == ".md" || name.ends_with("/.md") {
+            continue;
+        }
+        out.push(name.to_string());
+    }
+    out
+}
+
+/// The lines (1-based) of `text` citing a numbered note ("seed 004", "seeds/001_…").
+fn notes_cited_by_number(text: &str) -> Vec<usize> {
+    let lower = text.to_lowercase();
+    let mut lines = Vec::new();
+    for needle in ["seed 0", "seeds/0"] {
+        for (at, _) in lower.match_indices(needle) {
+            if lower[at + needle.len()..].starts_with(|c: char| c.is_ascii_digit()) {
+                lines.push(lower[..at].matches('\n').count() + 1);
+            }
+        }
+    }
+    lines.sort_unstable();
+    lines
+}
+
+/// Every Markdown file a comment, doc, script or config cites is in the repository (beside
+/// the citing file, from its root, or in docs/), and no text cites the authors' private
+/// notes by number ("seed 004"): a reader can follow every citation.
+#[test]
+fn every_file_a_comment_or_doc_cites_exists() {
+    assert_eq!(
+        cited_markdown("see docs/games.md, `../configs/README.md` and GAMES.md; networks/GAME.md"),
+        ["docs/games.md", "../configs/README.md", "GAMES.md"]
+    );
+    assert_eq!(
+        notes_cited_by_number("a\nas seed 004 says\nseeds/001_paper.md\nseed 42"),
+        [2, 3]
+    );
+    let root = Path::new(ROOT);
+    let mut missing = Vec::new();
+    let mut checked = 0;
+    for file in citing_files() {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let shown = file.strip_prefix(root).unwrap().display().to_string();
+        if shown == "tests/cli/docs.rs" {
+            continue; // its examples
+        }
+        for name in cited_markdown(&text) {
+            checked += 1;
+            let found = [file.parent().unwrap(), root, &root.join("docs")]
+                .iter()
+                .any(|dir| dir.join(&name).exists());
+            if !found {
+                missing.push(format!("{shown}: {name}"));
+            }
+        }
+        for line in notes_cited_by_number(&text) {
+            missing.push(format!("{shown}:{line}: a private note cited by number"));
+        }
+    }
+    assert!(checked >= 100, "only {checked} citations found");
+    assert!(
+        missing.is_empty(),
+        "citations a reader cannot follow:\n{}",
+        missing.join("\n")
+    );
 }
