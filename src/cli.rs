@@ -157,14 +157,14 @@ fn init_logging(quiet: bool) {
         .try_init();
 }
 
-/// Parses a game spec argument, with the registry's error message.
 /// The words of a move list given on the command line, separated by spaces or commas.
 fn move_words(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| c == ',' || c.is_whitespace())
         .filter(|w| !w.is_empty())
 }
 
-fn parse_game(text: &str) -> Result<crate::games::GameSpec, crate::games::GameSpecError> {
+/// Parses a game spec argument, with the registry's error message.
+fn parse_game(text: &str) -> Result<crate::games::GameSpec, crate::settings::ConfigError> {
     text.parse()
 }
 

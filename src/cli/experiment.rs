@@ -145,10 +145,7 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
     }
     interrupt::stop_on_first_interrupt(Interruptible::Matches);
     let runs = stage_nets(&plan, &dir)?;
-    let game: GameSpec = plan
-        .game
-        .parse()
-        .map_err(|e: crate::games::GameSpecError| anyhow::anyhow!("game {}: {e}", plan.game))?;
+    let game: GameSpec = plan.game.parse()?;
     let device = plan.variants[0].settings[0].run.device.device()?;
     device.burn.seed(args.seed);
     if !args.quiet {

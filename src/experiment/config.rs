@@ -442,8 +442,9 @@ impl ExperimentConfig {
         let mut configs = Vec::new();
         let mut settings = Vec::new();
         for repeat in 0..self.repeats {
-            // The path of a bad key or value, e.g. `search.iterations: invalid value`.
+            // The path of a bad key or value, e.g. `search.iters: invalid value`.
             let mut config: TrainConfig = serde_path_to_error::deserialize(tree.clone())?;
+            config.search.take_old_names()?;
             config.seed = self.seed.wrapping_add(u64::from(repeat));
             config.run.name = Some(variant.name.clone());
             config.run.max_time = Some(self.train_time);
@@ -569,7 +570,7 @@ pub fn agent_with_model(agent: &AgentSpec, base: &std::path::Path, label: String
 mod tests {
     use super::*;
 
-    const BASE: &str = "game: tic_tac_toe\nsearch: {iterations: 30}\nrun: {max_time: 1h}\n";
+    const BASE: &str = "game: tic_tac_toe\nsearch: {iters: 30}\nrun: {max_time: 1h}\n";
 
     fn plan(text: &str) -> anyhow::Result<ExperimentPlan> {
         let config = ExperimentConfig::from_yaml(text).map_err(anyhow::Error::msg)?;
@@ -632,8 +633,8 @@ mod tests {
         let (a, b) = (&plan.variants[0], &plan.variants[1]);
         assert_eq!(a.configs.len(), 2);
         // The base's own search budget is kept; the variant's set changes only what it names.
-        assert_eq!(a.configs[0].search.iterations, Some(30));
-        assert_eq!(b.configs[0].search.iterations, Some(30));
+        assert_eq!(a.configs[0].search.iters, Some(30));
+        assert_eq!(b.configs[0].search.iters, Some(30));
         assert_eq!(b.configs[0].search.algorithm, "mcts");
         assert_eq!(
             b.configs[0].learning.targets,
@@ -696,10 +697,10 @@ mod tests {
         // A training key that does not exist, or a bad value, names the variant and the key.
         let e = error(&TWO.replace("search.algorithm: mcts", "search.algoritm: mcts"));
         assert!(e.contains("(b)") && e.contains("algoritm"), "{e}");
-        let e = error(&TWO.replace("search.algorithm: mcts", "search.iterations: 0"));
-        assert!(e.contains("(b)") && e.contains("search.iterations"), "{e}");
-        let e = error(&TWO.replace("search.algorithm: mcts", "search.iterations.x: 1"));
-        assert!(e.contains("search.iterations is not a section"), "{e}");
+        let e = error(&TWO.replace("search.algorithm: mcts", "search.iters: 0"));
+        assert!(e.contains("(b)") && e.contains("search.iters"), "{e}");
+        let e = error(&TWO.replace("search.algorithm: mcts", "search.iters.x: 1"));
+        assert!(e.contains("search.iters is not a section"), "{e}");
         // alphabeta knows its best move only: not the ordinal distribution of the base.
         let e = error(&TWO.replace("search.algorithm: mcts", "search.algorithm: alphabeta"));
         assert!(e.contains("selection.distribution"), "{e}");

@@ -374,7 +374,7 @@ mod tests {
     #[test]
     fn parallel_runs_train_at_once_each_on_its_share_of_the_cores() {
         let text = "game: tic_tac_toe\ntrain_time: 2s\nstage_every: 1s\nparallel_runs: 2\n\
-                    set:\n  search.iterations: 10\n  network.architecture: resnet-b0c8-fc16\n  \
+                    set:\n  search.iters: 10\n  network.architecture: resnet-b0c8-fc16\n  \
                     replay: {games: 4, duplication: 2, batch_size: 16}\n\
                     variants:\n  - name: a\n  - name: b\n";
         let config = ExperimentConfig::from_yaml(text).unwrap();

@@ -52,7 +52,7 @@ use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
 };
-use super::game_params::{GameParams, ParamError, ParamKey, parse_bool, parse_integer};
+use super::game_params::{GameParams, Param, parse_bool, parse_integer};
 use super::registry::GameVisitor;
 use super::repetition::RepetitionHistory;
 use super::zobrist;
@@ -765,29 +765,26 @@ const PLANES: usize = 21;
 impl GameParams for ArimaaParams {
     const NAME: &'static str = Arimaa::NAME;
     const DESCRIPTION: &'static str = "Arimaa, 8 × 8: set up, then turns of up to four steps (one action each) with pushes, pulls, freezing and traps; a rabbit home wins";
-    const KEYS: &'static [ParamKey] = &[
-        ParamKey::new(
-            "setup",
-            "the players set their pieces up first (false: the usual fixed setup)",
-        ),
-        ParamKey::new(
-            "max_turns",
-            "the game is a draw after this many turns (both players' together)",
-        ),
+    const PARAMS: &'static [Param<Self>] = &[
+        Param {
+            key: "setup",
+            meaning: "the players set their pieces up first (false: the usual fixed setup)",
+            set: |p, value| {
+                p.setup = parse_bool(value)?;
+                Ok(())
+            },
+            get: |p| p.setup.to_string(),
+        },
+        Param {
+            key: "max_turns",
+            meaning: "the game is a draw after this many turns (both players' together)",
+            set: |p, value| {
+                p.max_turns = parse_integer(value, (1, 10000), "")?;
+                Ok(())
+            },
+            get: |p| p.max_turns.to_string(),
+        },
     ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
-        match key {
-            "setup" => self.setup = parse_bool(value)?,
-            "max_turns" => self.max_turns = parse_integer(value, (1, 10000), "")?,
-            _ => return Err(ParamError::UnknownKey),
-        }
-        Ok(())
-    }
-
-    fn values(&self) -> Vec<String> {
-        vec![self.setup.to_string(), self.max_turns.to_string()]
-    }
 
     fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
         visitor.visit(Arimaa::new(self))

@@ -36,7 +36,7 @@ use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
     push_mask_actions,
 };
-use super::game_params::{GameParams, ParamError, ParamKey, parse_bool, parse_plies};
+use super::game_params::{GameParams, Param, parse_bool, parse_plies};
 use super::registry::GameVisitor;
 use super::repetition::RepetitionHistory;
 use super::zobrist;
@@ -439,41 +439,44 @@ impl GameParams for AwaleParams {
     const NAME: &'static str = Awale::NAME;
     const ALIASES: &'static [&'static str] = &["oware"];
     const DESCRIPTION: &'static str = "Awale / Oware abapa (OpenSpiel's oware rules)";
-    const KEYS: &'static [ParamKey] = &[
-        ParamKey::new(
-            "feeding",
-            "a player must give seeds to an opponent with none, if it can",
-        ),
-        ParamKey::new(
-            "repetition",
-            "a repeated position since the last capture ends the game",
-        ),
-        ParamKey::new("max_plies", "the game stops after this many plies"),
-        ParamKey::new(
-            "cap_is_draw",
-            "reaching max_plies is a draw instead of each side taking its seeds",
-        ),
+    const PARAMS: &'static [Param<Self>] = &[
+        Param {
+            key: "feeding",
+            meaning: "a player must give seeds to an opponent with none, if it can",
+            set: |p, value| {
+                p.feeding = parse_bool(value)?;
+                Ok(())
+            },
+            get: |p| p.feeding.to_string(),
+        },
+        Param {
+            key: "repetition",
+            meaning: "a repeated position since the last capture ends the game",
+            set: |p, value| {
+                p.repetition = parse_bool(value)?;
+                Ok(())
+            },
+            get: |p| p.repetition.to_string(),
+        },
+        Param {
+            key: "max_plies",
+            meaning: "the game stops after this many plies",
+            set: |p, value| {
+                p.max_plies = parse_plies(value)?;
+                Ok(())
+            },
+            get: |p| p.max_plies.to_string(),
+        },
+        Param {
+            key: "cap_is_draw",
+            meaning: "reaching max_plies is a draw instead of each side taking its seeds",
+            set: |p, value| {
+                p.cap_is_draw = parse_bool(value)?;
+                Ok(())
+            },
+            get: |p| p.cap_is_draw.to_string(),
+        },
     ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
-        match key {
-            "feeding" => self.feeding = parse_bool(value)?,
-            "repetition" => self.repetition = parse_bool(value)?,
-            "max_plies" => self.max_plies = parse_plies(value)?,
-            "cap_is_draw" => self.cap_is_draw = parse_bool(value)?,
-            _ => return Err(ParamError::UnknownKey),
-        }
-        Ok(())
-    }
-
-    fn values(&self) -> Vec<String> {
-        vec![
-            self.feeding.to_string(),
-            self.repetition.to_string(),
-            self.max_plies.to_string(),
-            self.cap_is_draw.to_string(),
-        ]
-    }
 
     fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
         visitor.visit(Awale::new(self))

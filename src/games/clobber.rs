@@ -17,7 +17,7 @@ use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
 };
-use super::game_params::{GameParams, ParamError, ParamKey, parse_integer};
+use super::game_params::{GameParams, Param, ParamError, parse_integer};
 use super::picture::{read_picture, symbol_bitboards};
 use super::registry::GameVisitor;
 use super::square_symmetry::{DIHEDRAL_NAMES, dihedral_point, dihedral_step};
@@ -31,7 +31,7 @@ const P1_TO_MOVE_KEY: u64 = zobrist::keys::<1>(0xC10B_0000_0000_0002)[0];
 
 /// Clobber has no rule parameters; the board's size is the type's (`Clobber<R, C>`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ClobberParams;
+pub struct ClobberRules;
 
 /// A Clobber position on `R` rows and `C` columns.
 #[derive(Clone, Copy, Debug)]
@@ -250,21 +250,21 @@ const BOARDS_TEXT: &str = "10, 10 or 8, 8 or 5, 6";
 /// Clobber as the registry names it: the board's rows and columns (OpenSpiel's keys), one of
 /// the compiled boards once `GameParams::check` has passed.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ClobberSpec {
+pub struct ClobberParams {
     rows: u8,
     columns: u8,
 }
 
-impl Default for ClobberSpec {
+impl Default for ClobberParams {
     fn default() -> Self {
-        ClobberSpec {
+        ClobberParams {
             rows: 10,
             columns: 10,
         }
     }
 }
 
-impl ClobberSpec {
+impl ClobberParams {
     fn board(&self) -> Option<ClobberBoard> {
         BOARDS
             .iter()
@@ -273,28 +273,33 @@ impl ClobberSpec {
     }
 }
 
-impl GameParams for ClobberSpec {
+impl GameParams for ClobberParams {
     const NAME: &'static str = Clobber::<10, 10>::NAME;
     const DESCRIPTION: &'static str = "Clobber (OpenSpiel's clobber(rows=10,columns=10))";
-    const KEYS: &'static [ParamKey] = &[
-        ParamKey::new("rows", "the board's rows: 10 × 10, 8 × 8 or 5 × 6"),
-        ParamKey::new("columns", "the board's columns"),
+    const PARAMS: &'static [Param<Self>] = &[
+        Param {
+            key: "rows",
+            meaning: "the board's rows: 10 × 10, 8 × 8 or 5 × 6",
+            set: |p, value| {
+                let note = format!(" (rows, columns: {BOARDS_TEXT})");
+                let side = parse_integer(value, (1, u8::MAX), &note);
+                p.rows = side?;
+                Ok(())
+            },
+            get: |p| p.rows.to_string(),
+        },
+        Param {
+            key: "columns",
+            meaning: "the board's columns",
+            set: |p, value| {
+                let note = format!(" (rows, columns: {BOARDS_TEXT})");
+                let side = parse_integer(value, (1, u8::MAX), &note);
+                p.columns = side?;
+                Ok(())
+            },
+            get: |p| p.columns.to_string(),
+        },
     ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
-        let note = format!(" (rows, columns: {BOARDS_TEXT})");
-        let side = parse_integer(value, (1, u8::MAX), &note);
-        match key {
-            "rows" => self.rows = side?,
-            "columns" => self.columns = side?,
-            _ => return Err(ParamError::UnknownKey),
-        }
-        Ok(())
-    }
-
-    fn values(&self) -> Vec<String> {
-        vec![self.rows.to_string(), self.columns.to_string()]
-    }
 
     fn check(&self) -> Result<(), ParamError> {
         match self.board() {
@@ -309,9 +314,9 @@ impl GameParams for ClobberSpec {
 
     fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
         match self.board() {
-            Some(ClobberBoard::Ten) => visitor.visit(Clobber::<10, 10>::new(&ClobberParams)),
-            Some(ClobberBoard::Eight) => visitor.visit(Clobber::<8, 8>::new(&ClobberParams)),
-            Some(ClobberBoard::FiveBySix) => visitor.visit(Clobber::<5, 6>::new(&ClobberParams)),
+            Some(ClobberBoard::Ten) => visitor.visit(Clobber::<10, 10>::new(&ClobberRules)),
+            Some(ClobberBoard::Eight) => visitor.visit(Clobber::<8, 8>::new(&ClobberRules)),
+            Some(ClobberBoard::FiveBySix) => visitor.visit(Clobber::<5, 6>::new(&ClobberRules)),
             None => panic!(
                 "clobber {} × {}: `GameParams::check` refuses boards not compiled",
                 self.rows, self.columns
@@ -336,9 +341,9 @@ impl<const R: usize, const C: usize> Game for Clobber<R, C> {
     const SYMMETRIES: &'static [Symmetry] =
         Self::SYMMETRY_ARRAY.split_at(Self::SYMMETRY_TABLES.count).0;
 
-    type Params = ClobberParams;
+    type Params = ClobberRules;
 
-    fn new(_params: &ClobberParams) -> Clobber<R, C> {
+    fn new(_params: &ClobberRules) -> Clobber<R, C> {
         assert!(
             R * C <= MAX_CELLS && (1..=26).contains(&C) && R >= 1,
             "Clobber boards hold at most {MAX_CELLS} cells"
@@ -364,8 +369,8 @@ impl<const R: usize, const C: usize> Game for Clobber<R, C> {
         position
     }
 
-    fn params(&self) -> &ClobberParams {
-        &ClobberParams
+    fn params(&self) -> &ClobberRules {
+        &ClobberRules
     }
 
     /// Each move removes a stone, and one is always left.

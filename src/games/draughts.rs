@@ -37,7 +37,7 @@ use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
 };
 use super::game_params::{
-    GameParams, ParamError, ParamKey, parse_bool, parse_integer, parse_plies, parse_word, word_of,
+    GameParams, Param, parse_bool, parse_integer, parse_plies, parse_word, word_of,
 };
 use super::registry::GameVisitor;
 use super::repetition::RepetitionHistory;
@@ -60,7 +60,7 @@ thread_local! {
 
 /// Rule options (see the module doc).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DraughtsParams {
+pub struct DraughtsRules {
     /// Moves of each side with only kings moved and nothing taken that draw (FMJD: 25; 0: never).
     pub king_moves: u16,
     /// FMJD's short endgames against a lone king: 16 moves each with three pieces, 5 with two.
@@ -69,9 +69,9 @@ pub struct DraughtsParams {
     pub max_plies: u16,
 }
 
-impl Default for DraughtsParams {
+impl Default for DraughtsRules {
     fn default() -> Self {
-        DraughtsParams {
+        DraughtsRules {
             king_moves: 25,
             endgame_rule: true,
             max_plies: 1000,
@@ -118,7 +118,7 @@ pub struct Draughts<const N: usize> {
     /// Hash of the pieces and the side to move (what a repetition compares).
     board_hash: u64,
     history: RepetitionHistory,
-    params: DraughtsParams,
+    params: DraughtsRules,
 }
 
 impl<const N: usize> Draughts<N> {
@@ -268,7 +268,7 @@ impl<const N: usize> Draughts<N> {
 
     /// A position from PDN FEN (`W:W31-50:B1-20`, `K` before a king's square, ranges allowed), with
     /// the clocks at zero; over already when the rules say so.
-    pub fn from_fen(params: &DraughtsParams, fen: &str) -> Result<Self, PositionError> {
+    pub fn from_fen(params: &DraughtsRules, fen: &str) -> Result<Self, PositionError> {
         let invalid = |problem: String| PositionError {
             game: Self::NAME,
             problem: format!("{problem} in FEN {fen:?} (expected e.g. W:W31-50:B1-20)"),
@@ -419,48 +419,52 @@ const BOARD_SIZES: &[(&str, DraughtsSize)] = &[
 
 /// Draughts as the registry names it: the board's size and the rules.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct DraughtsSpec {
+pub struct DraughtsParams {
     pub size: DraughtsSize,
-    pub rules: DraughtsParams,
+    pub rules: DraughtsRules,
 }
 
-impl GameParams for DraughtsSpec {
+impl GameParams for DraughtsParams {
     const NAME: &'static str = Draughts::<8>::NAME;
     const DESCRIPTION: &'static str = "International draughts (FMJD rules): majority capture, flying kings; 8 × 8 Brazilian, 10 × 10 International, 12 × 12 Canadian";
-    const KEYS: &'static [ParamKey] = &[
-        ParamKey::new("board_size", "the board's side: 8, 10 or 12"),
-        ParamKey::new(
-            "king_moves",
-            "a draw after this many moves each of only kings moving without a capture (0: never)",
-        ),
-        ParamKey::new(
-            "endgame_rule",
-            "FMJD's short endings against a lone king: a draw after 16 moves each (3 pieces) or 5 (2 pieces)",
-        ),
-        ParamKey::new("max_plies", "the game is a draw after this many plies"),
+    const PARAMS: &'static [Param<Self>] = &[
+        Param {
+            key: "board_size",
+            meaning: "the board's side: 8, 10 or 12",
+            set: |p, value| {
+                p.size = parse_word(value, BOARD_SIZES)?;
+                Ok(())
+            },
+            get: |p| word_of(&p.size, BOARD_SIZES).to_string(),
+        },
+        Param {
+            key: "king_moves",
+            meaning: "a draw after this many moves each of only kings moving without a capture (0: never)",
+            set: |p, value| {
+                p.rules.king_moves = parse_integer(value, (0, 100), " (0: no such draw)")?;
+                Ok(())
+            },
+            get: |p| p.rules.king_moves.to_string(),
+        },
+        Param {
+            key: "endgame_rule",
+            meaning: "FMJD's short endings against a lone king: a draw after 16 moves each (3 pieces) or 5 (2 pieces)",
+            set: |p, value| {
+                p.rules.endgame_rule = parse_bool(value)?;
+                Ok(())
+            },
+            get: |p| p.rules.endgame_rule.to_string(),
+        },
+        Param {
+            key: "max_plies",
+            meaning: "the game is a draw after this many plies",
+            set: |p, value| {
+                p.rules.max_plies = parse_plies(value)?;
+                Ok(())
+            },
+            get: |p| p.rules.max_plies.to_string(),
+        },
     ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
-        match key {
-            "board_size" => self.size = parse_word(value, BOARD_SIZES)?,
-            "king_moves" => {
-                self.rules.king_moves = parse_integer(value, (0, 100), " (0: no such draw)")?
-            }
-            "endgame_rule" => self.rules.endgame_rule = parse_bool(value)?,
-            "max_plies" => self.rules.max_plies = parse_plies(value)?,
-            _ => return Err(ParamError::UnknownKey),
-        }
-        Ok(())
-    }
-
-    fn values(&self) -> Vec<String> {
-        vec![
-            word_of(&self.size, BOARD_SIZES).to_string(),
-            self.rules.king_moves.to_string(),
-            self.rules.endgame_rule.to_string(),
-            self.rules.max_plies.to_string(),
-        ]
-    }
 
     fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
         match self.size {
@@ -487,9 +491,9 @@ impl<const N: usize> Game for Draughts<N> {
     const SYMMETRIES: &'static [Symmetry] = &[];
     const SIDE_NAMES: [&'static str; 2] = ["White", "Black"]; // White moves first
 
-    type Params = DraughtsParams;
+    type Params = DraughtsRules;
 
-    fn new(params: &DraughtsParams) -> Self {
+    fn new(params: &DraughtsRules) -> Self {
         let geometry = Self::geometry();
         let rows = N / 2 - 1;
         let mut position = Draughts {
@@ -511,7 +515,7 @@ impl<const N: usize> Game for Draughts<N> {
         position
     }
 
-    fn params(&self) -> &DraughtsParams {
+    fn params(&self) -> &DraughtsRules {
         &self.params
     }
 

@@ -16,10 +16,16 @@ pub struct ParamKey {
     pub meaning: &'static str,
 }
 
-impl ParamKey {
-    pub const fn new(key: &'static str, meaning: &'static str) -> ParamKey {
-        ParamKey { key, meaning }
-    }
+/// One parameter of the game whose parameters are `P`, declared once: its key, its meaning,
+/// how a spec's value is read into `P` and how `P` writes it back. Adding a key to a game is
+/// adding one of these to its [`GameParams::PARAMS`].
+pub struct Param<P> {
+    pub key: &'static str,
+    pub meaning: &'static str,
+    /// Sets the parameter from the text of a spec's value.
+    pub set: fn(&mut P, &str) -> Result<(), ParamError>,
+    /// The parameter's value as a spec writes it.
+    pub get: fn(&P) -> String,
 }
 
 /// Why one game's parameters were refused; the registry adds the game, the key and the value.
@@ -47,8 +53,19 @@ pub trait GameParams: Clone + fmt::Debug + PartialEq + Default + Send + Sync + '
     const ALIASES: &'static [&'static str] = &[];
     /// One line for listings.
     const DESCRIPTION: &'static str;
+    /// Every parameter, in the order a spec writes them.
+    const PARAMS: &'static [Param<Self>] = &[];
+
     /// Every key with its meaning, in the order a spec writes them.
-    const KEYS: &'static [ParamKey] = &[];
+    fn keys() -> Vec<ParamKey> {
+        Self::PARAMS
+            .iter()
+            .map(|p| ParamKey {
+                key: p.key,
+                meaning: p.meaning,
+            })
+            .collect()
+    }
 
     /// Sets `key` from the text `value`. Keys that must agree with each other are checked by
     /// [`GameParams::check`] once every key is set.
@@ -56,13 +73,16 @@ pub trait GameParams: Clone + fmt::Debug + PartialEq + Default + Send + Sync + '
     /// # Errors
     /// An unknown key, or a value the key does not take.
     fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
-        let _ = (key, value);
-        Err(ParamError::UnknownKey)
+        let param = Self::PARAMS
+            .iter()
+            .find(|p| p.key == key)
+            .ok_or(ParamError::UnknownKey)?;
+        (param.set)(self, value)
     }
 
-    /// Every key's value as a spec writes it, in the order of `KEYS`.
+    /// Every key's value as a spec writes it, in the order of `PARAMS`.
     fn values(&self) -> Vec<String> {
-        Vec::new()
+        Self::PARAMS.iter().map(|p| (p.get)(self)).collect()
     }
 
     /// What no single key can say: a combination of values the game does not have.

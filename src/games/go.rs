@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use super::board_view::{BoardView, Layout, numbers, stone_cells};
 use super::game::{Action, EncodingShape, Game, MoveError, Outcome, Player, Symmetry};
-use super::game_params::{GameParams, ParamError, ParamKey, parse_integer, parse_word, word_of};
+use super::game_params::{GameParams, Param, ParamError, parse_integer, parse_word, word_of};
 use super::registry::GameVisitor;
 use super::square_symmetry::{sliced_symmetries, tables_with_pass};
 use super::zobrist;
@@ -58,7 +58,7 @@ fn parse_komi(value: &str) -> Result<f32, ParamError> {
 
 /// Rule options of Go.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct GoParams {
+pub struct GoRules {
     /// Points given to White (P1).
     pub komi: f32,
     pub superko: Superko,
@@ -66,9 +66,9 @@ pub struct GoParams {
     pub max_plies: u16,
 }
 
-impl Default for GoParams {
+impl Default for GoRules {
     fn default() -> Self {
-        GoParams {
+        GoRules {
             komi: 7.5,
             superko: Superko::Draw,
             max_plies: 0,
@@ -80,7 +80,7 @@ impl Default for GoParams {
 #[derive(Clone, Debug)]
 pub struct Go<const N: usize> {
     stones: [u128; 2],
-    params: GoParams,
+    params: GoRules,
     to_move: Player,
     outcome: Option<Outcome>,
     /// The point a simple ko forbids to the mover, if any.
@@ -302,49 +302,53 @@ const BOARD_SIZES: &[(&str, GoSize)] = &[("9", GoSize::Nine), ("11", GoSize::Ele
 
 /// Go as the registry names it: the board's size and the rules.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct GoSpec {
+pub struct GoParams {
     pub size: GoSize,
-    pub rules: GoParams,
+    pub rules: GoRules,
 }
 
-impl GameParams for GoSpec {
+impl GameParams for GoParams {
     const NAME: &'static str = Go::<9>::NAME;
     const DESCRIPTION: &'static str =
         "Go, Tromp-Taylor area scoring, simple ko, no suicide (OpenSpiel's go)";
-    const KEYS: &'static [ParamKey] = &[
-        ParamKey::new("board_size", "the board's side: 9 or 11"),
-        ParamKey::new("komi", "points given to White (P1)"),
-        ParamKey::new(
-            "superko",
-            "a move recreating an earlier board: draw (OpenSpiel) or illegal",
-        ),
-        ParamKey::new(
-            "max_plies",
-            "the game ends and is scored after this many plies (0: 2·N², OpenSpiel's)",
-        ),
+    const PARAMS: &'static [Param<Self>] = &[
+        Param {
+            key: "board_size",
+            meaning: "the board's side: 9 or 11",
+            set: |p, value| {
+                p.size = parse_word(value, BOARD_SIZES)?;
+                Ok(())
+            },
+            get: |p| word_of(&p.size, BOARD_SIZES).to_string(),
+        },
+        Param {
+            key: "komi",
+            meaning: "points given to White (P1)",
+            set: |p, value| {
+                p.rules.komi = parse_komi(value)?;
+                Ok(())
+            },
+            get: |p| p.rules.komi.to_string(),
+        },
+        Param {
+            key: "superko",
+            meaning: "a move recreating an earlier board: draw (OpenSpiel) or illegal",
+            set: |p, value| {
+                p.rules.superko = parse_word(value, SUPERKO_WORDS)?;
+                Ok(())
+            },
+            get: |p| word_of(&p.rules.superko, SUPERKO_WORDS).to_string(),
+        },
+        Param {
+            key: "max_plies",
+            meaning: "the game ends and is scored after this many plies (0: 2·N², OpenSpiel's)",
+            set: |p, value| {
+                p.rules.max_plies = parse_integer(value, (0, u16::MAX), " (0: 2·N²)")?;
+                Ok(())
+            },
+            get: |p| p.rules.max_plies.to_string(),
+        },
     ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
-        match key {
-            "board_size" => self.size = parse_word(value, BOARD_SIZES)?,
-            "komi" => self.rules.komi = parse_komi(value)?,
-            "superko" => self.rules.superko = parse_word(value, SUPERKO_WORDS)?,
-            "max_plies" => {
-                self.rules.max_plies = parse_integer(value, (0, u16::MAX), " (0: 2·N²)")?
-            }
-            _ => return Err(ParamError::UnknownKey),
-        }
-        Ok(())
-    }
-
-    fn values(&self) -> Vec<String> {
-        vec![
-            word_of(&self.size, BOARD_SIZES).to_string(),
-            self.rules.komi.to_string(),
-            word_of(&self.rules.superko, SUPERKO_WORDS).to_string(),
-            self.rules.max_plies.to_string(),
-        ]
-    }
 
     fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
         match self.size {
@@ -370,9 +374,9 @@ impl<const N: usize> Game for Go<N> {
     /// The square's 7.
     const SYMMETRIES: &'static [Symmetry] = &Self::SYMMETRY_TABLE;
 
-    type Params = GoParams;
+    type Params = GoRules;
 
-    fn new(params: &GoParams) -> Go<N> {
+    fn new(params: &GoRules) -> Go<N> {
         assert!((2..=MAX_SIZE).contains(&N), "Go boards are 2 to 11 wide");
         let mut position = Go {
             stones: [0; 2],
@@ -391,7 +395,7 @@ impl<const N: usize> Game for Go<N> {
         position
     }
 
-    fn params(&self) -> &GoParams {
+    fn params(&self) -> &GoRules {
         &self.params
     }
 

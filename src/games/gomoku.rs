@@ -21,7 +21,7 @@ use super::bitset::CellSet;
 use super::board_view::{BoardView, Layout, stone_cells};
 use super::cell_text::split_cell;
 use super::game::{Action, EncodingShape, Game, MoveError, Outcome, Player, Symmetry};
-use super::game_params::{GameParams, ParamError, ParamKey, parse_bool};
+use super::game_params::{GameParams, Param, parse_bool};
 use super::registry::GameVisitor;
 use super::square_symmetry::{non_identity_cells, table_symmetries};
 use super::stone_lines::line_lengths;
@@ -126,29 +126,26 @@ impl GameParams for GomokuParams {
     const NAME: &'static str = Gomoku::NAME;
     const DESCRIPTION: &'static str =
         "Outer-Open Gomoku, 15 × 15, five or more in a row (OpenSpiel's gomoku + the opening rule)";
-    const KEYS: &'static [ParamKey] = &[
-        ParamKey::new(
-            "outer_open",
-            "Black's first stone goes in the two outer lines (false: OpenSpiel's gomoku)",
-        ),
-        ParamKey::new(
-            "exact_five",
-            "only exactly five in a row wins, not six or more",
-        ),
+    const PARAMS: &'static [Param<Self>] = &[
+        Param {
+            key: "outer_open",
+            meaning: "Black's first stone goes in the two outer lines (false: OpenSpiel's gomoku)",
+            set: |p, value| {
+                p.outer_open = parse_bool(value)?;
+                Ok(())
+            },
+            get: |p| p.outer_open.to_string(),
+        },
+        Param {
+            key: "exact_five",
+            meaning: "only exactly five in a row wins, not six or more",
+            set: |p, value| {
+                p.exact_five = parse_bool(value)?;
+                Ok(())
+            },
+            get: |p| p.exact_five.to_string(),
+        },
     ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
-        match key {
-            "outer_open" => self.outer_open = parse_bool(value)?,
-            "exact_five" => self.exact_five = parse_bool(value)?,
-            _ => return Err(ParamError::UnknownKey),
-        }
-        Ok(())
-    }
-
-    fn values(&self) -> Vec<String> {
-        vec![self.outer_open.to_string(), self.exact_five.to_string()]
-    }
 
     fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
         visitor.visit(Gomoku::new(self))

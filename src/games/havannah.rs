@@ -25,7 +25,7 @@ use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
 };
-use super::game_params::{GameParams, ParamError, ParamKey, parse_bool, parse_word, word_of};
+use super::game_params::{GameParams, Param, parse_bool, parse_word, word_of};
 use super::picture::read_picture_rows;
 use super::placement::turn_from_stone_counts;
 use super::registry::GameVisitor;
@@ -46,14 +46,14 @@ const OFF_BOARD: u16 = u16::MAX;
 
 /// Rule options of Havannah.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HavannahParams {
+pub struct HavannahRules {
     /// Whether P1 may take over P0's first stone.
     pub swap: bool,
 }
 
-impl Default for HavannahParams {
+impl Default for HavannahRules {
     fn default() -> Self {
-        HavannahParams { swap: true }
+        HavannahRules { swap: true }
     }
 }
 
@@ -61,7 +61,7 @@ impl Default for HavannahParams {
 #[derive(Clone, Copy, Debug)]
 pub struct Havannah<const B: usize> {
     stones: [CellSet; 2],
-    params: HavannahParams,
+    params: HavannahRules,
     to_move: Player,
     outcome: Option<Outcome>,
     ply: u16,
@@ -352,7 +352,7 @@ impl<const B: usize> Havannah<B> {
     /// from the stone counts as in [`super::hex::Hex::from_picture`]: after a swap P1 has one
     /// stone more. Over already if a side has a ring, bridge or fork, or the board is full.
     pub fn from_picture(
-        params: HavannahParams,
+        params: HavannahRules,
         picture: &str,
     ) -> Result<Havannah<B>, PositionError> {
         let lengths: Vec<usize> = (0..Self::SIDE).map(|y| Self::row_span(y).1).collect();
@@ -413,41 +413,35 @@ const BOARD_SIZES: &[(&str, HavannahSize)] =
 
 /// Havannah as the registry names it: the board's size and the rules.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct HavannahSpec {
+pub struct HavannahParams {
     pub size: HavannahSize,
-    pub rules: HavannahParams,
+    pub rules: HavannahRules,
 }
 
-impl GameParams for HavannahSpec {
+impl GameParams for HavannahParams {
     const NAME: &'static str = Havannah::<8>::NAME;
     const DESCRIPTION: &'static str =
         "Havannah, a ring, a bridge or a fork wins (OpenSpiel's havannah)";
-    const KEYS: &'static [ParamKey] = &[
-        ParamKey::new(
-            "board_size",
-            "the hexagon's base (cells on a side): 8 or 10",
-        ),
-        ParamKey::new(
-            "swap",
-            "P1 may take over P0's first stone (OpenSpiel's default is false)",
-        ),
+    const PARAMS: &'static [Param<Self>] = &[
+        Param {
+            key: "board_size",
+            meaning: "the hexagon's base (cells on a side): 8 or 10",
+            set: |p, value| {
+                p.size = parse_word(value, BOARD_SIZES)?;
+                Ok(())
+            },
+            get: |p| word_of(&p.size, BOARD_SIZES).to_string(),
+        },
+        Param {
+            key: "swap",
+            meaning: "P1 may take over P0's first stone (OpenSpiel's default is false)",
+            set: |p, value| {
+                p.rules.swap = parse_bool(value)?;
+                Ok(())
+            },
+            get: |p| p.rules.swap.to_string(),
+        },
     ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
-        match key {
-            "board_size" => self.size = parse_word(value, BOARD_SIZES)?,
-            "swap" => self.rules.swap = parse_bool(value)?,
-            _ => return Err(ParamError::UnknownKey),
-        }
-        Ok(())
-    }
-
-    fn values(&self) -> Vec<String> {
-        vec![
-            word_of(&self.size, BOARD_SIZES).to_string(),
-            self.rules.swap.to_string(),
-        ]
-    }
 
     fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
         match self.size {
@@ -472,9 +466,9 @@ impl<const B: usize> Game for Havannah<B> {
     /// The hexagon's 11 rotations and reflections (the cells off the board stay put).
     const SYMMETRIES: &'static [Symmetry] = &Self::SYMMETRY_TABLE;
 
-    type Params = HavannahParams;
+    type Params = HavannahRules;
 
-    fn new(params: &HavannahParams) -> Havannah<B> {
+    fn new(params: &HavannahRules) -> Havannah<B> {
         assert!(
             (2..=MAX_BASE).contains(&B),
             "Havannah boards have a base of 2 to {MAX_BASE} cells"
@@ -492,7 +486,7 @@ impl<const B: usize> Game for Havannah<B> {
         position
     }
 
-    fn params(&self) -> &HavannahParams {
+    fn params(&self) -> &HavannahRules {
         &self.params
     }
 

@@ -20,7 +20,7 @@ use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
 };
-use super::game_params::{GameParams, ParamError, ParamKey, parse_bool, parse_word, word_of};
+use super::game_params::{GameParams, Param, parse_bool, parse_word, word_of};
 use super::picture::read_picture;
 use super::placement::turn_from_stone_counts;
 use super::registry::GameVisitor;
@@ -37,14 +37,14 @@ const SWAP_AVAILABLE_KEY: u64 = zobrist::keys::<1>(0x4E78_0000_0000_0003)[0];
 
 /// Rule options of Hex.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HexParams {
+pub struct HexRules {
     /// Whether P1 may swap on its first turn.
     pub swap: bool,
 }
 
-impl Default for HexParams {
+impl Default for HexRules {
     fn default() -> Self {
-        HexParams { swap: true }
+        HexRules { swap: true }
     }
 }
 
@@ -52,7 +52,7 @@ impl Default for HexParams {
 #[derive(Clone, Copy, Debug)]
 pub struct Hex<const N: usize> {
     stones: [CellSet; 2],
-    params: HexParams,
+    params: HexRules,
     to_move: Player,
     outcome: Option<Outcome>,
     ply: u16,
@@ -155,7 +155,7 @@ impl<const N: usize> Hex<N> {
     /// P0 moves when both have as many stones or when P1 has one more (P1 swapped), P1 when P0
     /// has one more — so the swap is available exactly when P0 has one stone and P1 none. Over
     /// already if a side connects.
-    pub fn from_picture(params: HexParams, picture: &str) -> Result<Hex<N>, PositionError> {
+    pub fn from_picture(params: HexRules, picture: &str) -> Result<Hex<N>, PositionError> {
         let cells = read_picture(Self::NAME, picture, N, N, &['x', 'o'])?;
         let mut position = Hex::new(&params);
         for (cell, owner) in cells.iter().enumerate() {
@@ -211,37 +211,34 @@ const BOARD_SIZES: &[(&str, HexSize)] = &[
 
 /// Hex as the registry names it: the board's size and the rules.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct HexSpec {
+pub struct HexParams {
     pub size: HexSize,
-    pub rules: HexParams,
+    pub rules: HexRules,
 }
 
-impl GameParams for HexSpec {
+impl GameParams for HexParams {
     const NAME: &'static str = Hex::<11>::NAME;
     const DESCRIPTION: &'static str = "Hex, connect your two sides (OpenSpiel's hex)";
-    const KEYS: &'static [ParamKey] = &[
-        ParamKey::new("board_size", "the board's side: 11, 13 or 19"),
-        ParamKey::new(
-            "swap",
-            "P1 may swap on its first turn (OpenSpiel's default is false)",
-        ),
+    const PARAMS: &'static [Param<Self>] = &[
+        Param {
+            key: "board_size",
+            meaning: "the board's side: 11, 13 or 19",
+            set: |p, value| {
+                p.size = parse_word(value, BOARD_SIZES)?;
+                Ok(())
+            },
+            get: |p| word_of(&p.size, BOARD_SIZES).to_string(),
+        },
+        Param {
+            key: "swap",
+            meaning: "P1 may swap on its first turn (OpenSpiel's default is false)",
+            set: |p, value| {
+                p.rules.swap = parse_bool(value)?;
+                Ok(())
+            },
+            get: |p| p.rules.swap.to_string(),
+        },
     ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
-        match key {
-            "board_size" => self.size = parse_word(value, BOARD_SIZES)?,
-            "swap" => self.rules.swap = parse_bool(value)?,
-            _ => return Err(ParamError::UnknownKey),
-        }
-        Ok(())
-    }
-
-    fn values(&self) -> Vec<String> {
-        vec![
-            word_of(&self.size, BOARD_SIZES).to_string(),
-            self.rules.swap.to_string(),
-        ]
-    }
 
     fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
         match self.size {
@@ -268,9 +265,9 @@ impl<const N: usize> Game for Hex<N> {
     /// The 180° rotation (the swap maps to itself).
     const SYMMETRIES: &'static [Symmetry] = &Self::ROTATION_SYMMETRY;
 
-    type Params = HexParams;
+    type Params = HexRules;
 
-    fn new(params: &HexParams) -> Hex<N> {
+    fn new(params: &HexRules) -> Hex<N> {
         assert!(
             (1..=MAX_SIZE).contains(&N),
             "Hex boards are 1 to {MAX_SIZE} cells wide"
@@ -288,7 +285,7 @@ impl<const N: usize> Game for Hex<N> {
         position
     }
 
-    fn params(&self) -> &HexParams {
+    fn params(&self) -> &HexRules {
         &self.params
     }
 

@@ -36,7 +36,7 @@ use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
     push_mask_actions,
 };
-use super::game_params::{GameParams, ParamError, ParamKey, parse_plies};
+use super::game_params::{GameParams, Param, parse_plies};
 use super::registry::GameVisitor;
 use super::zobrist;
 
@@ -272,26 +272,26 @@ impl GameParams for HusParams {
     const NAME: &'static str = Hus::NAME;
     const DESCRIPTION: &'static str =
         "Hus, 4 × 16 mancala with relay sowing (McGill COMP 424 rules)";
-    const KEYS: &'static [ParamKey] = &[
-        ParamKey::new("max_rounds", "the game is a draw after this many rounds"),
-        ParamKey::new(
-            "max_laps",
-            "a move needing more sowings than this loses for the mover",
-        ),
+    const PARAMS: &'static [Param<Self>] = &[
+        Param {
+            key: "max_rounds",
+            meaning: "the game is a draw after this many rounds",
+            set: |p, value| {
+                p.max_rounds = parse_plies(value)?;
+                Ok(())
+            },
+            get: |p| p.max_rounds.to_string(),
+        },
+        Param {
+            key: "max_laps",
+            meaning: "a move needing more sowings than this loses for the mover",
+            set: |p, value| {
+                p.max_laps = parse_plies(value)?;
+                Ok(())
+            },
+            get: |p| p.max_laps.to_string(),
+        },
     ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
-        match key {
-            "max_rounds" => self.max_rounds = parse_plies(value)?,
-            "max_laps" => self.max_laps = parse_plies(value)?,
-            _ => return Err(ParamError::UnknownKey),
-        }
-        Ok(())
-    }
-
-    fn values(&self) -> Vec<String> {
-        vec![self.max_rounds.to_string(), self.max_laps.to_string()]
-    }
 
     fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
         visitor.visit(Hus::new(self))

@@ -25,9 +25,7 @@ use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
 };
-use super::game_params::{
-    GameParams, ParamError, ParamKey, parse_bool, parse_plies, parse_word, word_of,
-};
+use super::game_params::{GameParams, Param, parse_bool, parse_plies, parse_word, word_of};
 use super::picture::read_picture;
 use super::registry::GameVisitor;
 use super::repetition::RepetitionHistory;
@@ -359,44 +357,53 @@ const SYMMETRIES: [Symmetry; 7] = table_symmetries(&CELL_IMAGES, &ACTION_IMAGES)
 impl GameParams for LinesOfActionParams {
     const NAME: &'static str = LinesOfAction::NAME;
     const DESCRIPTION: &'static str = "Lines of Action, 8 × 8, the Olympiad's rules (OpenSpiel's: simultaneous=mover,no_move=loses,repetition=second_board,draw_first=true)";
-    const KEYS: &'static [ParamKey] = &[
-        ParamKey::new(
-            "simultaneous",
-            "a move connecting both sides: draw, or mover (the mover wins)",
-        ),
-        ParamKey::new("no_move", "a player without a move: pass, or loses"),
-        ParamKey::new(
-            "repetition",
-            "draw at the third occurrence of a position (same side to move), or second_board: any board seen before",
-        ),
-        ParamKey::new(
-            "draw_first",
-            "the cap and the repetition draw override a connection made by the same move",
-        ),
-        ParamKey::new("max_plies", "the game is a draw after this many plies"),
+    const PARAMS: &'static [Param<Self>] = &[
+        Param {
+            key: "simultaneous",
+            meaning: "a move connecting both sides: draw, or mover (the mover wins)",
+            set: |p, value| {
+                p.simultaneous = parse_word(value, SIMULTANEOUS_WORDS)?;
+                Ok(())
+            },
+            get: |p| word_of(&p.simultaneous, SIMULTANEOUS_WORDS).to_string(),
+        },
+        Param {
+            key: "no_move",
+            meaning: "a player without a move: pass, or loses",
+            set: |p, value| {
+                p.no_move = parse_word(value, NO_MOVE_WORDS)?;
+                Ok(())
+            },
+            get: |p| word_of(&p.no_move, NO_MOVE_WORDS).to_string(),
+        },
+        Param {
+            key: "repetition",
+            meaning: "draw at the third occurrence of a position (same side to move), or second_board: any board seen before",
+            set: |p, value| {
+                p.repetition = parse_word(value, REPETITION_WORDS)?;
+                Ok(())
+            },
+            get: |p| word_of(&p.repetition, REPETITION_WORDS).to_string(),
+        },
+        Param {
+            key: "draw_first",
+            meaning: "the cap and the repetition draw override a connection made by the same move",
+            set: |p, value| {
+                p.draw_first = parse_bool(value)?;
+                Ok(())
+            },
+            get: |p| p.draw_first.to_string(),
+        },
+        Param {
+            key: "max_plies",
+            meaning: "the game is a draw after this many plies",
+            set: |p, value| {
+                p.max_plies = parse_plies(value)?;
+                Ok(())
+            },
+            get: |p| p.max_plies.to_string(),
+        },
     ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
-        match key {
-            "simultaneous" => self.simultaneous = parse_word(value, SIMULTANEOUS_WORDS)?,
-            "no_move" => self.no_move = parse_word(value, NO_MOVE_WORDS)?,
-            "repetition" => self.repetition = parse_word(value, REPETITION_WORDS)?,
-            "draw_first" => self.draw_first = parse_bool(value)?,
-            "max_plies" => self.max_plies = parse_plies(value)?,
-            _ => return Err(ParamError::UnknownKey),
-        }
-        Ok(())
-    }
-
-    fn values(&self) -> Vec<String> {
-        vec![
-            word_of(&self.simultaneous, SIMULTANEOUS_WORDS).to_string(),
-            word_of(&self.no_move, NO_MOVE_WORDS).to_string(),
-            word_of(&self.repetition, REPETITION_WORDS).to_string(),
-            self.draw_first.to_string(),
-            self.max_plies.to_string(),
-        ]
-    }
 
     fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
         visitor.visit(LinesOfAction::new(self))

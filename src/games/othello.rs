@@ -18,7 +18,7 @@ use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
 };
-use super::game_params::{GameParams, ParamError, ParamKey, parse_word, word_of};
+use super::game_params::{GameParams, Param, parse_word, word_of};
 use super::picture::read_picture;
 use super::registry::GameVisitor;
 use super::square_symmetry::{sliced_symmetries, tables_with_pass};
@@ -34,7 +34,7 @@ const P1_TO_MOVE_KEY: u64 = zobrist::keys::<1>(0x0711_0000_0000_0002)[0];
 
 /// Othello has no rule parameters; the board's side is the type's (`Othello<N, W>`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct OthelloParams;
+pub struct OthelloRules;
 
 /// An Othello position on `N × N`, discs in bitboards of `W` 64-bit words.
 #[derive(Clone, Copy, Debug)]
@@ -194,34 +194,29 @@ const BOARD_SIZES: &[(&str, OthelloSize)] = &[
 
 /// Othello as the registry names it: the board's size and the rules.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct OthelloSpec {
+pub struct OthelloParams {
     pub size: OthelloSize,
 }
 
-impl GameParams for OthelloSpec {
+impl GameParams for OthelloParams {
     const NAME: &'static str = Othello::<8, 1>::NAME;
     const DESCRIPTION: &'static str =
         "Othello, passes, score = disc difference (8 × 8: OpenSpiel's othello)";
-    const KEYS: &'static [ParamKey] =
-        &[ParamKey::new("board_size", "the board's side: 8, 10 or 16")];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
-        match key {
-            "board_size" => self.size = parse_word(value, BOARD_SIZES)?,
-            _ => return Err(ParamError::UnknownKey),
-        }
-        Ok(())
-    }
-
-    fn values(&self) -> Vec<String> {
-        vec![word_of(&self.size, BOARD_SIZES).to_string()]
-    }
+    const PARAMS: &'static [Param<Self>] = &[Param {
+        key: "board_size",
+        meaning: "the board's side: 8, 10 or 16",
+        set: |p, value| {
+            p.size = parse_word(value, BOARD_SIZES)?;
+            Ok(())
+        },
+        get: |p| word_of(&p.size, BOARD_SIZES).to_string(),
+    }];
 
     fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
         match self.size {
-            OthelloSize::Eight => visitor.visit(Othello::<8, 1>::new(&OthelloParams)),
-            OthelloSize::Ten => visitor.visit(Othello::<10, 2>::new(&OthelloParams)),
-            OthelloSize::Sixteen => visitor.visit(Othello::<16, 4>::new(&OthelloParams)),
+            OthelloSize::Eight => visitor.visit(Othello::<8, 1>::new(&OthelloRules)),
+            OthelloSize::Ten => visitor.visit(Othello::<10, 2>::new(&OthelloRules)),
+            OthelloSize::Sixteen => visitor.visit(Othello::<16, 4>::new(&OthelloRules)),
         }
     }
 }
@@ -240,9 +235,9 @@ impl<const N: usize, const W: usize> Game for Othello<N, W> {
     /// The 7 non-identity symmetries of the square.
     const SYMMETRIES: &'static [Symmetry] = &Self::SYMMETRY_TABLE;
 
-    type Params = OthelloParams;
+    type Params = OthelloRules;
 
-    fn new(_params: &OthelloParams) -> Othello<N, W> {
+    fn new(_params: &OthelloRules) -> Othello<N, W> {
         assert!(
             N >= 4 && N.is_multiple_of(2) && N * N <= 64 * W && N <= MAX_SIZE,
             "Othello boards are even, 4 to {MAX_SIZE} wide, and fit {W} words"
@@ -264,8 +259,8 @@ impl<const N: usize, const W: usize> Game for Othello<N, W> {
         position
     }
 
-    fn params(&self) -> &OthelloParams {
-        &OthelloParams
+    fn params(&self) -> &OthelloRules {
+        &OthelloRules
     }
 
     /// `N² − 4` placements, and a pass never follows a pass: at most `2·N²` plies.

@@ -19,6 +19,8 @@ use std::str::FromStr;
 
 use super::game::Game;
 use super::game_params::{GameParams, ParamError, ParamKey};
+use crate::settings::ConfigError;
+use crate::settings::key_values::{KeyValueError, key_values};
 
 /// Generic code run for the game a `GameSpec` names; receives the initial position.
 pub trait GameVisitor {
@@ -30,8 +32,7 @@ pub trait GameVisitor {
 pub struct RegisteredGame {
     pub name: &'static str,
     pub description: &'static str,
-    /// Its parameters' keys and meanings, in the order a spec writes them.
-    pub keys: &'static [ParamKey],
+    keys: fn() -> Vec<ParamKey>,
     default_values: fn() -> Vec<String>,
 }
 
@@ -40,15 +41,20 @@ impl RegisteredGame {
         RegisteredGame {
             name: P::NAME,
             description: P::DESCRIPTION,
-            keys: P::KEYS,
+            keys: P::keys,
             default_values: default_values::<P>,
         }
     }
 
+    /// Its parameters' keys and meanings, in the order a spec writes them.
+    pub fn keys(&self) -> Vec<ParamKey> {
+        (self.keys)()
+    }
+
     /// Each parameter as `key=default` (the code's `Default`) with its meaning.
     pub fn params(&self) -> Vec<(String, &'static str)> {
-        self.keys
-            .iter()
+        self.keys()
+            .into_iter()
             .zip((self.default_values)())
             .map(|(key, default)| (format!("{}={default}", key.key), key.meaning))
             .collect()
@@ -101,12 +107,17 @@ macro_rules! register_games {
                 }
             }
 
-            /// The game `name` names (or an alias of it), its parameters set from `pairs`.
-            fn from_pairs(name: &str, pairs: &[(&str, &str)]) -> Result<GameSpec, GameSpecError> {
+            /// The game `name` names (or an alias of it), its parameters set from `pairs`; or
+            /// what is wrong, for [`ConfigError`]'s message.
+            fn from_pairs(name: &str, pairs: &[(&str, &str)]) -> Result<GameSpec, String> {
                 $(if name == <$params>::NAME || <$params>::ALIASES.contains(&name) {
                     return Ok(GameSpec::$variant(params_from_pairs(pairs)?));
                 })*
-                Err(GameSpecError::UnknownGame(name.to_string()))
+                Err(format!(
+                    "unknown game {name:?}{}; registered games: {}",
+                    nearest_name_hint(name),
+                    registered_names()
+                ))
             }
         }
     };
@@ -119,16 +130,16 @@ register_games! {
     Hus(super::hus::HusParams),
     Shobu(super::shobu::ShobuParams),
     Breakthrough(super::breakthrough::BreakthroughParams),
-    Othello(super::othello::OthelloSpec),
-    Clobber(super::clobber::ClobberSpec),
-    Hex(super::hex::HexSpec),
+    Othello(super::othello::OthelloParams),
+    Clobber(super::clobber::ClobberParams),
+    Hex(super::hex::HexParams),
     Gomoku(super::gomoku::GomokuParams),
     LinesOfAction(super::lines_of_action::LinesOfActionParams),
     Amazons(super::amazons::AmazonsParams),
-    Go(super::go::GoSpec),
-    Havannah(super::havannah::HavannahSpec),
+    Go(super::go::GoParams),
+    Havannah(super::havannah::HavannahParams),
     Ataxx(super::ataxx::AtaxxParams),
-    Draughts(super::draughts::DraughtsSpec),
+    Draughts(super::draughts::DraughtsParams),
     Connect6(super::connect6::Connect6Params),
     Santorini(super::santorini::SantoriniParams),
     Arimaa(super::arimaa::ArimaaParams),
@@ -158,7 +169,7 @@ impl GameSpec {
         REGISTERED_GAMES
             .iter()
             .find(|g| g.name == self.name())
-            .is_some_and(|g| g.keys.iter().any(|k| k.key == key))
+            .is_some_and(|g| g.keys().iter().any(|k| k.key == key))
     }
 
     /// This game with the parameter `key` set to `value`, the others kept (GTP's `boardsize`
@@ -166,7 +177,7 @@ impl GameSpec {
     ///
     /// # Errors
     /// A key the game does not have, or a value it refuses.
-    pub fn with_param(&self, key: &str, value: &str) -> Result<GameSpec, GameSpecError> {
+    pub fn with_param(&self, key: &str, value: &str) -> Result<GameSpec, ConfigError> {
         let mut pairs: Vec<String> = self
             .changed_params()
             .into_iter()
@@ -190,15 +201,14 @@ impl GameSpec {
 }
 
 fn param_value<P: GameParams>(params: &P, key: &str) -> Option<String> {
-    P::KEYS
+    P::PARAMS
         .iter()
-        .zip(params.values())
-        .find(|(k, _)| k.key == key)
-        .map(|(_, value)| value)
+        .find(|p| p.key == key)
+        .map(|p| (p.get)(params))
 }
 
 fn changed_params<P: GameParams>(params: &P) -> Vec<String> {
-    P::KEYS
+    P::PARAMS
         .iter()
         .zip(params.values())
         .zip(P::default().values())
@@ -208,22 +218,22 @@ fn changed_params<P: GameParams>(params: &P) -> Vec<String> {
 }
 
 /// `P`'s defaults, then each pair set in order, then the combination checked.
-fn params_from_pairs<P: GameParams>(pairs: &[(&str, &str)]) -> Result<P, GameSpecError> {
+fn params_from_pairs<P: GameParams>(pairs: &[(&str, &str)]) -> Result<P, String> {
     let mut params = P::default();
     for &(key, value) in pairs {
         params
             .set(key, value)
-            .map_err(|error| spec_error::<P>(error, key, value))?;
+            .map_err(|error| param_message::<P>(error, key, value))?;
     }
     params
         .check()
-        .map_err(|error| spec_error::<P>(error, "", ""))?;
+        .map_err(|error| param_message::<P>(error, "", ""))?;
     Ok(params)
 }
 
-/// A game's `ParamError` with the game, the key and the value named.
-fn spec_error<P: GameParams>(error: ParamError, key: &str, value: &str) -> GameSpecError {
-    let game = P::NAME;
+/// What a game's `ParamError` means, with the key and the value named as an agent spec's
+/// errors name them.
+fn param_message<P: GameParams>(error: ParamError, key: &str, value: &str) -> String {
     match error {
         ParamError::UnknownKey => {
             let valid: Vec<String> = RegisteredGame::of::<P>()
@@ -231,57 +241,20 @@ fn spec_error<P: GameParams>(error: ParamError, key: &str, value: &str) -> GameS
                 .into_iter()
                 .map(|(key_default, _)| key_default)
                 .collect();
-            GameSpecError::UnknownParam {
-                game,
-                key: key.to_string(),
-                valid: if valid.is_empty() {
-                    "none".to_string()
-                } else {
-                    valid.join(", ")
-                },
-            }
+            let valid = if valid.is_empty() {
+                "none".to_string()
+            } else {
+                valid.join(", ")
+            };
+            format!("unknown key {key:?} for {} (valid keys: {valid})", P::NAME)
         }
-        ParamError::BadValue { expected } => GameSpecError::BadValue {
-            game,
-            key: key.to_string(),
-            value: value.to_string(),
-            expected,
-        },
+        ParamError::BadValue { expected } => format!("{key}={value:?} is not {expected}"),
         ParamError::BadCombination {
             keys,
             values,
             expected,
-        } => GameSpecError::BadValue {
-            game,
-            key: keys.to_string(),
-            value: values,
-            expected,
-        },
+        } => format!("{keys}={values:?} is not {expected}"),
     }
-}
-
-/// Why a game spec was refused.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum GameSpecError {
-    #[error("unknown game {0:?}{hint}; registered games: {names}", hint = nearest_name_hint(.0), names = registered_names())]
-    UnknownGame(String),
-    #[error("game {game} has no parameter {key:?}; its parameters: {valid}")]
-    UnknownParam {
-        game: &'static str,
-        key: String,
-        valid: String,
-    },
-    #[error("bad value {value:?} for {game} parameter {key}: expected {expected}")]
-    BadValue {
-        game: &'static str,
-        key: String,
-        value: String,
-        expected: String,
-    },
-    #[error("cannot parse game {0:?}: expected NAME or NAME(key=value,...)")]
-    Syntax(String),
-    #[error("game {spec:?} gives parameter {key} twice")]
-    RepeatedParam { spec: String, key: String },
 }
 
 /// ` (did you mean "connect_four"?)` where a registered name is close to `name`, else nothing.
@@ -326,24 +299,29 @@ fn registered_names() -> String {
 }
 
 impl FromStr for GameSpec {
-    type Err = GameSpecError;
+    type Err = ConfigError;
 
-    fn from_str(text: &str) -> Result<GameSpec, GameSpecError> {
+    /// `NAME` or `NAME(key=value, …)`, with the grammar of every spec string
+    /// ([`key_values`]); an error names the spec as `game "…"`.
+    fn from_str(text: &str) -> Result<GameSpec, ConfigError> {
         let text = text.trim();
-        let syntax = || GameSpecError::Syntax(text.to_string());
+        let error = |message: String| ConfigError::new(format!("game {text:?}"), message);
         let (name, params) = match text.split_once('(') {
             None => (text, ""),
-            Some((name, rest)) => (name.trim(), rest.strip_suffix(')').ok_or_else(syntax)?),
+            Some((name, rest)) => (
+                name.trim(),
+                rest.strip_suffix(')').ok_or_else(|| {
+                    error("expected NAME or NAME(key=value, …): no closing parenthesis".into())
+                })?,
+            ),
         };
-        use crate::settings::key_values::{KeyValueError, key_values};
-        let pairs = key_values(params).map_err(|e| match e {
-            KeyValueError::NotAPair(_) => syntax(),
-            KeyValueError::Repeated(key) => GameSpecError::RepeatedParam {
-                spec: text.to_string(),
-                key,
-            },
+        let pairs = key_values(params).map_err(|e| {
+            error(match e {
+                KeyValueError::NotAPair(item) => format!("expected key=value, got {item:?}"),
+                KeyValueError::Repeated(key) => format!("key {key:?} given twice"),
+            })
         })?;
-        GameSpec::from_pairs(name, &pairs)
+        GameSpec::from_pairs(name, &pairs).map_err(error)
     }
 }
 
@@ -421,9 +399,9 @@ mod tests {
         assert!(eleven.initial_as::<Go<9>>().is_none());
     }
 
-    /// Each game's `GameParams` agrees with itself and with its game: a value for every key,
-    /// each default read back unchanged by `set` (a key `set` does not know, or a value written
-    /// in a form it cannot read, fails here), and the registry name is the game's `Game::NAME`.
+    /// Each game's `GameParams` agrees with itself and with its game: each key once, a value
+    /// for every key, each default read back unchanged by `set` (a value written in a form it
+    /// cannot read fails here), and the registry name is the game's `Game::NAME`.
     #[test]
     fn every_games_params_read_back_their_defaults() {
         struct NameOf;
@@ -438,8 +416,16 @@ mod tests {
             assert_eq!(default.visit(NameOf), game.name);
             assert_eq!(
                 (game.default_values)().len(),
-                game.keys.len(),
+                game.keys().len(),
                 "{}",
+                game.name
+            );
+            let keys: std::collections::BTreeSet<&str> =
+                game.keys().iter().map(|k| k.key).collect();
+            assert_eq!(
+                keys.len(),
+                game.keys().len(),
+                "{}: a key declared twice",
                 game.name
             );
             for (key_default, _) in game.params() {

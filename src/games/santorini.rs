@@ -21,7 +21,7 @@ use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
 };
-use super::game_params::{GameParams, ParamError, ParamKey, parse_bool};
+use super::game_params::{GameParams, Param, parse_bool};
 use super::registry::GameVisitor;
 use super::square_symmetry::{dihedral_cells, dihedral_step, non_identity_cells, table_symmetries};
 use super::zobrist;
@@ -345,22 +345,15 @@ impl GameParams for SantoriniParams {
     const NAME: &'static str = Santorini::NAME;
     const DESCRIPTION: &'static str =
         "Santorini, 5 × 5, no god powers: move a worker, then build; climbing onto level 3 wins";
-    const KEYS: &'static [ParamKey] = &[ParamKey::new(
-        "placement",
-        "the players place their workers first (false: fixed squares b2, d4 and d2, b4)",
-    )];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
-        match key {
-            "placement" => self.placement = parse_bool(value)?,
-            _ => return Err(ParamError::UnknownKey),
-        }
-        Ok(())
-    }
-
-    fn values(&self) -> Vec<String> {
-        vec![self.placement.to_string()]
-    }
+    const PARAMS: &'static [Param<Self>] = &[Param {
+        key: "placement",
+        meaning: "the players place their workers first (false: fixed squares b2, d4 and d2, b4)",
+        set: |p, value| {
+            p.placement = parse_bool(value)?;
+            Ok(())
+        },
+        get: |p| p.placement.to_string(),
+    }];
 
     fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
         visitor.visit(Santorini::new(self))

@@ -38,9 +38,7 @@ use super::board_view::{BoardView, Cell, Layout, stone};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
 };
-use super::game_params::{
-    GameParams, ParamError, ParamKey, parse_bool, parse_integer, parse_plies,
-};
+use super::game_params::{GameParams, Param, parse_bool, parse_integer, parse_plies};
 use super::registry::GameVisitor;
 use super::zobrist;
 
@@ -361,37 +359,35 @@ impl GameParams for ShobuParams {
     const NAME: &'static str = Shobu::NAME;
     const DESCRIPTION: &'static str =
         "Shobu, four 4 × 4 boards, passive + aggressive moves (UCLouvain LINFO1361 rules)";
-    const KEYS: &'static [ParamKey] = &[
-        ParamKey::new(
-            "no_push_draw",
-            "a draw after this many actions in a row without a push (0: never)",
-        ),
-        ParamKey::new(
-            "no_move_loses",
-            "a player with no legal action loses (false: a draw)",
-        ),
-        ParamKey::new("max_plies", "the game is a draw after this many plies"),
+    const PARAMS: &'static [Param<Self>] = &[
+        Param {
+            key: "no_push_draw",
+            meaning: "a draw after this many actions in a row without a push (0: never)",
+            set: |p, value| {
+                p.no_push_draw = parse_integer(value, (0, u8::MAX), " (0: no such draw)")?;
+                Ok(())
+            },
+            get: |p| p.no_push_draw.to_string(),
+        },
+        Param {
+            key: "no_move_loses",
+            meaning: "a player with no legal action loses (false: a draw)",
+            set: |p, value| {
+                p.no_move_loses = parse_bool(value)?;
+                Ok(())
+            },
+            get: |p| p.no_move_loses.to_string(),
+        },
+        Param {
+            key: "max_plies",
+            meaning: "the game is a draw after this many plies",
+            set: |p, value| {
+                p.max_plies = parse_plies(value)?;
+                Ok(())
+            },
+            get: |p| p.max_plies.to_string(),
+        },
     ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
-        match key {
-            "no_push_draw" => {
-                self.no_push_draw = parse_integer(value, (0, u8::MAX), " (0: no such draw)")?
-            }
-            "no_move_loses" => self.no_move_loses = parse_bool(value)?,
-            "max_plies" => self.max_plies = parse_plies(value)?,
-            _ => return Err(ParamError::UnknownKey),
-        }
-        Ok(())
-    }
-
-    fn values(&self) -> Vec<String> {
-        vec![
-            self.no_push_draw.to_string(),
-            self.no_move_loses.to_string(),
-            self.max_plies.to_string(),
-        ]
-    }
 
     fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
         visitor.visit(Shobu::new(self))

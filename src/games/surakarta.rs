@@ -29,7 +29,7 @@ use super::cell_text::{cell_text, split_cell};
 use super::game::{
     Action, EncodingShape, Game, MoveError, Outcome, Player, PositionError, Symmetry,
 };
-use super::game_params::{GameParams, ParamError, ParamKey, parse_bool, parse_integer};
+use super::game_params::{GameParams, Param, parse_bool, parse_integer};
 use super::picture::{read_picture, symbol_bitboards};
 use super::registry::GameVisitor;
 use super::repetition::RepetitionHistory;
@@ -297,32 +297,26 @@ impl GameParams for SurakartaParams {
     const NAME: &'static str = Surakarta::NAME;
     const DESCRIPTION: &'static str =
         "Surakarta, 6 × 6: step to a neighbour, or capture along a circuit through a corner loop";
-    const KEYS: &'static [ParamKey] = &[
-        ParamKey::new(
-            "no_capture_plies",
-            "the game ends after this many plies without a capture, the pieces counted",
-        ),
-        ParamKey::new(
-            "repetition",
-            "a position recurring with the same side to move ends the game, the pieces counted",
-        ),
+    const PARAMS: &'static [Param<Self>] = &[
+        Param {
+            key: "no_capture_plies",
+            meaning: "the game ends after this many plies without a capture, the pieces counted",
+            set: |p, value| {
+                p.no_capture_plies = parse_integer(value, (1, 1000), "")?;
+                Ok(())
+            },
+            get: |p| p.no_capture_plies.to_string(),
+        },
+        Param {
+            key: "repetition",
+            meaning: "a position recurring with the same side to move ends the game, the pieces counted",
+            set: |p, value| {
+                p.repetition = parse_bool(value)?;
+                Ok(())
+            },
+            get: |p| p.repetition.to_string(),
+        },
     ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
-        match key {
-            "no_capture_plies" => self.no_capture_plies = parse_integer(value, (1, 1000), "")?,
-            "repetition" => self.repetition = parse_bool(value)?,
-            _ => return Err(ParamError::UnknownKey),
-        }
-        Ok(())
-    }
-
-    fn values(&self) -> Vec<String> {
-        vec![
-            self.no_capture_plies.to_string(),
-            self.repetition.to_string(),
-        ]
-    }
 
     fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
         visitor.visit(Surakarta::new(self))

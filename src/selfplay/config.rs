@@ -150,7 +150,10 @@ impl TrainConfig {
     /// # Errors
     /// YAML syntax, an unknown key, a wrong type; `key` is `yaml`, the message names the key.
     pub fn from_yaml(text: &str) -> Result<TrainConfig, ConfigError> {
-        serde_saphyr::from_str(text).map_err(|e| error("yaml", yaml_message(&e)))
+        let mut config: TrainConfig =
+            serde_saphyr::from_str(text).map_err(|e| error("yaml", yaml_message(&e)))?;
+        config.search.take_old_names()?;
+        Ok(config)
     }
 
     /// The resolved configuration as YAML (written into the run directory).
@@ -158,7 +161,7 @@ impl TrainConfig {
         serde_saphyr::to_string(self).expect("a config serialises")
     }
 
-    /// The dotted keys (`search.iterations`) whose values differ between `self` and `other`,
+    /// The dotted keys (`search.iters`) whose values differ between `self` and `other`,
     /// defaults filled in on both sides.
     pub fn changed_keys(&self, other: &TrainConfig) -> Vec<String> {
         fn walk(key: String, a: &serde_json::Value, b: &serde_json::Value, out: &mut Vec<String>) {
@@ -229,7 +232,7 @@ impl TrainConfig {
         let game: GameSpec = self
             .game
             .parse()
-            .map_err(|e: crate::games::GameSpecError| error("game", e.to_string()))?;
+            .map_err(|e: ConfigError| error("game", e.message))?;
         let run = self.run.validate()?;
         let architecture = self.network.validate(&game)?;
         let adam = self.optimizer.validate()?;
@@ -350,7 +353,7 @@ fn check_combinations(
         check(
             search.budget().is_some_and(|b| b.time.is_none()),
             "run.games_per_thread",
-            "games in flight share their thread, so a time per move would count the other games' work: give the search an iteration budget only (search.iterations, no search.time)",
+            "games in flight share their thread, so a time per move would count the other games' work: give the search an iteration budget only (search.iters, no search.time)",
         )?;
         let in_play = (run.threads * run.games_per_thread) as u64;
         check(
@@ -389,20 +392,20 @@ mod tests {
     #[test]
     fn the_run_hash_covers_what_is_learned_only() {
         let hash = |text: &str| TrainConfig::from_yaml(text).unwrap().learned_hash();
-        let base = hash("game: awale\nsearch: {iterations: 50}\n");
+        let base = hash("game: awale\nsearch: {iters: 50}\n");
         assert_eq!(base.len(), 16);
         for same in [
-            "game: awale\nsearch: {iterations: 50}\nrun: {max_games: 70, threads: 4, max_time: 40m}\n",
-            "game: awale\nsearch: {iterations: 50}\ncheckpoint: {every_games: 3}\n",
-            "game: awale\nsearch: {iterations: 50}\nevaluation: {every_games: 9}\nrun: {name: x, max_lag: 3}\n",
+            "game: awale\nsearch: {iters: 50}\nrun: {max_games: 70, threads: 4, max_time: 40m}\n",
+            "game: awale\nsearch: {iters: 50}\ncheckpoint: {every_games: 3}\n",
+            "game: awale\nsearch: {iters: 50}\nevaluation: {every_games: 9}\nrun: {name: x, max_lag: 3}\n",
         ] {
             assert_eq!(hash(same), base, "{same}");
         }
         for other in [
-            "game: awale\nsearch: {iterations: 51}\n",
-            "game: awale(feeding=false)\nsearch: {iterations: 50}\n",
-            "game: awale\nsearch: {iterations: 50}\nseed: 2\n",
-            "game: awale\nsearch: {iterations: 50}\noptimizer: {learning_rate: 0.01}\n",
+            "game: awale\nsearch: {iters: 51}\n",
+            "game: awale(feeding=false)\nsearch: {iters: 50}\n",
+            "game: awale\nsearch: {iters: 50}\nseed: 2\n",
+            "game: awale\nsearch: {iters: 50}\noptimizer: {learning_rate: 0.01}\n",
         ] {
             assert_ne!(hash(other), base, "{other}");
         }
@@ -425,7 +428,7 @@ mod tests {
         let az = s.alphazero.unwrap();
         assert_eq!((az.simulations, az.puct.fpu), (200, -1.0));
         let error = |text: &str| parse(text).unwrap_err();
-        let e = error("game: connect_four\nrecipe: alphazero\nsearch: {iterations: 9}\n");
+        let e = error("game: connect_four\nrecipe: alphazero\nsearch: {iters: 9}\n");
         assert_eq!(e.key, "search");
         let e = error("game: connect_four\nalphazero: {simulations: 9}\n");
         assert!(e.message.contains("recipe: alphazero"), "{e}");
@@ -566,10 +569,10 @@ mod tests {
             ]
         );
         let changed = TrainConfig::from_yaml(
-            "game: tic_tac_toe\nseed: 4\nlearning:\n  terminal_eval: additive-depth\nsearch:\n  iterations: 500\nreplay:\n  duplication: 2\n",
+            "game: tic_tac_toe\nseed: 4\nlearning:\n  terminal_eval: additive-depth\nsearch:\n  iters: 500\nreplay:\n  duplication: 2\n",
         )
         .unwrap();
-        // search.iterations: 500 is the default, so not a change.
+        // search.iters: 500 is the default, so not a change.
         assert_eq!(
             changed.learning_changes(&trained),
             ["learning.terminal_eval", "replay.duplication", "seed"]
@@ -598,17 +601,14 @@ mod tests {
     fn bad_input_names_the_key_and_the_expected_form() {
         let cases = [
             (
-                "game: tic_tac_toe\nsearch:\n  iterations: 10\n  itrations: 5\n",
+                "game: tic_tac_toe\nsearch:\n  iters: 10\n  itrations: 5\n",
                 "itrations",
             ),
             (
                 "game: tic_tac_toe\nsearch:\n  algorithm: dijkstra\n",
                 "dijkstra",
             ),
-            (
-                "game: tic_tac_toe\nsearch:\n  iterations: lots\n",
-                "iterations",
-            ),
+            ("game: tic_tac_toe\nsearch:\n  iters: lots\n", "iters"),
             ("game: chess\n", "game"),
             (
                 "game: tic_tac_toe\nselection:\n  exploitation: 1.5\n",
@@ -648,7 +648,7 @@ mod tests {
             ("game: tic_tac_toe\nrun:\n  max_time: 1e300\n", "duration"),
             ("game: tic_tac_toe\nsearch:\n  time: 1e20\n", "duration"),
             (
-                "game: tic_tac_toe\nsearch:\n  iterations: null\n  time: 0s\n",
+                "game: tic_tac_toe\nsearch:\n  iters: null\n  time: 0s\n",
                 "search.time",
             ),
             (

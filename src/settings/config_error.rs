@@ -1,6 +1,6 @@
 //! `ConfigError`: the one error type of every setting a user writes — YAML run and experiment
 //! files, agent and search spec strings, architecture and device names, durations. It names
-//! where the bad value is (a dotted YAML key such as `search.iterations`, or the spec text) and
+//! where the bad value is (a dotted YAML key such as `search.iters`, or the spec text) and
 //! what was expected, so that the CLI prints one line a user can act on and a library caller can
 //! match on the key.
 //!
@@ -46,14 +46,14 @@ mod tests {
 
     #[test]
     fn names_the_key_then_the_problem() {
-        let error = ConfigError::new("search.iterations", "0 is not a positive whole number");
+        let error = ConfigError::new("search.iters", "0 is not a positive whole number");
         assert_eq!(
             error.to_string(),
-            "search.iterations: 0 is not a positive whole number"
+            "search.iters: 0 is not a positive whole number"
         );
         assert_eq!(
             error.within("experiment.yaml").to_string(),
-            "experiment.yaml: search.iterations: 0 is not a positive whole number"
+            "experiment.yaml: search.iters: 0 is not a positive whole number"
         );
     }
 }

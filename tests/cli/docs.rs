@@ -696,3 +696,29 @@ fn every_file_a_comment_or_doc_cites_exists() {
         missing.join("\n")
     );
 }
+
+/// Every registered game's parameters type is `<Game>Params` and `descent::games` exports it
+/// beside the game, so that a game's settings are found under one name whatever the game.
+#[test]
+fn every_games_parameters_are_named_and_exported_alike() {
+    let registry = read("src/games/registry.rs");
+    let games = read("src/games.rs");
+    let block = registry
+        .split("register_games! {")
+        .nth(1)
+        .and_then(|rest| rest.split('}').next())
+        .expect("the registration block");
+    let mut checked = 0;
+    for line in block.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let (variant, path) = line.trim_end_matches([',', ')']).split_once('(').unwrap();
+        let (module, params) = path.trim_start_matches("super::").split_once("::").unwrap();
+        assert_eq!(params, format!("{variant}Params"), "{line}");
+        let export = games
+            .lines()
+            .find(|l| l.starts_with(&format!("pub use {module}::")))
+            .unwrap_or_else(|| panic!("src/games.rs exports nothing of {module}"));
+        assert!(export.contains(params), "{export} leaves out {params}");
+        checked += 1;
+    }
+    assert_eq!(checked, 21, "{block}");
+}

@@ -23,7 +23,7 @@ fn trained_run(dir: &Path) -> PathBuf {
     let config = dir.join("ttt.yaml");
     std::fs::write(
         &config,
-        "game: tic_tac_toe\nseed: 3\nsearch:\n  iterations: 20\nreplay:\n  games: 4\n  batch_size: 32\nevaluation:\n  at_end: false\n",
+        "game: tic_tac_toe\nseed: 3\nsearch:\n  iters: 20\nreplay:\n  games: 4\n  batch_size: 32\nevaluation:\n  at_end: false\n",
     )
     .unwrap();
     let run = dir.join("run");

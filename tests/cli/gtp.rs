@@ -367,7 +367,7 @@ fn a_score_trained_go_network_plays_a_whole_game_through_the_engine() {
         "game: go(komi=20)
 seed: 1
 network: {architecture: resnet-b0c8-fc16}
-search: {algorithm: descent, iterations: 2}
+search: {algorithm: descent, iters: 2}
 learning: {targets: tree, terminal_eval: score, pretrain_terminal_states: 3000, pretrain_epochs: 3}
 replay: {games: 4, duplication: 2, batch_size: 32}
 evaluation: {at_end: false}

@@ -15,3 +15,4 @@ mod hostile_files;
 mod interrupted_matches;
 mod presets;
 mod shipped_nets;
+mod spec_names;

@@ -66,7 +66,7 @@ pub fn write_small_config(dir: &std::path::Path, extra: &str) -> String {
     std::fs::write(
         &path,
         format!(
-            "game: tic_tac_toe\nseed: 5\nsearch:\n  iterations: 20\nreplay:\n  games: 4\n  duplication: 2\n  batch_size: 32\n{}",
+            "game: tic_tac_toe\nseed: 5\nsearch:\n  iters: 20\nreplay:\n  games: 4\n  duplication: 2\n  batch_size: 32\n{}",
             without_end_evaluation(extra)
         ),
     )

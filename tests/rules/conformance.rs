@@ -18,7 +18,7 @@ use crate::reference::tic_tac_toe::RefTicTacToe;
 use crate::reference::{ReferenceGame, naive_perft};
 use descent::games::perft::{perft, perft_parallel};
 use descent::games::{
-    Action, Awale, AwaleParams, Connect6, ConnectFour, Draughts, DraughtsParams, Game, GameExt,
+    Action, Awale, AwaleParams, Connect6, ConnectFour, Draughts, DraughtsRules, Game, GameExt,
     GameSpec, GameVisitor, Hus, HusParams, Morpion, MoveError, Othello, Outcome, REGISTERED_GAMES,
     Santorini, Shobu, ShobuParams, Surakarta, SurakartaParams, TicTacToe,
 };
@@ -545,7 +545,7 @@ fn draughts_of_every_size_matches_the_reference_move_for_move() {
     check::<10>(30);
     check::<12>(20);
     // Short draw limits, so that games end by the king-move rule and the cap as well.
-    let params = DraughtsParams {
+    let params = DraughtsRules {
         king_moves: 2,
         endgame_rule: true,
         max_plies: 90,

@@ -4,12 +4,12 @@
 
 use std::collections::HashMap;
 
-use descent::games::{Action, Draughts, DraughtsParams, Game, GameExt, Outcome, Player};
+use descent::games::{Action, Draughts, DraughtsRules, Game, GameExt, Outcome, Player};
 
 type International = Draughts<10>;
 
 fn position(fen: &str) -> International {
-    International::from_fen(&DraughtsParams::default(), fen).unwrap()
+    International::from_fen(&DraughtsRules::default(), fen).unwrap()
 }
 
 /// The legal moves as the position writes them, sorted.
@@ -23,7 +23,7 @@ fn moves(position: &International) -> Vec<String> {
 
 #[test]
 fn the_starts_of_the_three_boards() {
-    let brazilian = Draughts::<8>::new(&DraughtsParams::default());
+    let brazilian = Draughts::<8>::new(&DraughtsRules::default());
     assert_eq!(brazilian.piece_counts(), [12, 12]);
     assert_eq!(
         moves_of(&brazilian),
@@ -31,10 +31,10 @@ fn the_starts_of_the_three_boards() {
             "21-17", "22-17", "22-18", "23-18", "23-19", "24-19", "24-20"
         ]
     );
-    let international = International::new(&DraughtsParams::default());
+    let international = International::new(&DraughtsRules::default());
     assert_eq!(international.piece_counts(), [20, 20]);
     assert_eq!(international.fen(), position("W:W31-50:B1-20").fen());
-    let canadian = Draughts::<12>::new(&DraughtsParams::default());
+    let canadian = Draughts::<12>::new(&DraughtsRules::default());
     assert_eq!(canadian.piece_counts(), [30, 30]);
     assert_eq!(canadian.mobility(), 11);
     assert_eq!(
@@ -169,9 +169,9 @@ fn a_player_who_cannot_move_loses() {
 
 #[test]
 fn the_third_occurrence_of_a_position_is_a_draw() {
-    let params = DraughtsParams {
+    let params = DraughtsRules {
         endgame_rule: false,
-        ..DraughtsParams::default()
+        ..DraughtsRules::default()
     };
     let mut p = International::from_fen(&params, "W:WK50:BK1").unwrap();
     p.play_moves("50-45 1-6 45-50 6-1 50-45 1-6 45-50").unwrap();
@@ -209,10 +209,10 @@ fn gives_a_capture<const N: usize>(position: &Draughts<N>) -> bool {
 
 #[test]
 fn king_moves_without_a_capture_draw_after_the_limit() {
-    let params = DraughtsParams {
+    let params = DraughtsRules {
         king_moves: 3,
         endgame_rule: false,
-        ..DraughtsParams::default()
+        ..DraughtsRules::default()
     };
     let fen = "W:WK46,K50,35:BK5,K1,16";
     let mut p = International::from_fen(&params, fen).unwrap();
@@ -247,9 +247,9 @@ fn fmjd_limits_the_short_endings_against_a_lone_king() {
     play_quietly(&mut p, 40, true);
     assert_eq!(p.outcome(), None);
     // Off by the parameter.
-    let params = DraughtsParams {
+    let params = DraughtsRules {
         endgame_rule: false,
-        ..DraughtsParams::default()
+        ..DraughtsRules::default()
     };
     let mut p = International::from_fen(&params, "W:WK46,K50:BK3").unwrap();
     play_quietly(&mut p, 20, true);
@@ -272,7 +272,7 @@ fn the_clocks_are_part_of_the_hash_and_the_encoding() {
 
 #[test]
 fn bad_positions_and_move_texts_are_refused_with_the_reason() {
-    let params = DraughtsParams::default();
+    let params = DraughtsRules::default();
     for (fen, named) in [
         ("X:W1:B2", "side to move"),
         ("W:W51:B1", "51"),

@@ -73,9 +73,9 @@ fn awale_planes_are_counts_small_counts_mover_and_scores() {
 
 #[test]
 fn hex_planes_carry_each_players_sides_on_a_padded_border() {
-    use descent::games::{Hex, HexParams};
+    use descent::games::{Hex, HexRules};
     // Hex 3 × 3, P0 on b1 (row 0, column 1); P1 to move, the swap available.
-    let mut p = Hex::<3>::new(&HexParams::default());
+    let mut p = Hex::<3>::new(&HexRules::default());
     p.play_moves("b1").unwrap();
     #[rustfmt::skip]
     let expected = planes(&[

@@ -2,11 +2,11 @@
 //! passes, Tromp-Taylor scoring with komi, the cap, boards that do not repeat.
 
 use descent::games::go::Superko;
-use descent::games::{Game, GameExt, Go, GoParams, Outcome};
+use descent::games::{Game, GameExt, Go, GoRules, Outcome};
 
 type Go9 = Go<9>;
 
-fn game(params: GoParams, moves: &str) -> Go9 {
+fn game(params: GoRules, moves: &str) -> Go9 {
     let mut position = Go9::new(&params);
     position.play_moves(moves).unwrap();
     position
@@ -14,7 +14,7 @@ fn game(params: GoParams, moves: &str) -> Go9 {
 
 #[test]
 fn a_chain_without_liberties_is_captured() {
-    let position = game(GoParams::default(), "b1 a1 a2");
+    let position = game(GoRules::default(), "b1 a1 a2");
     assert_eq!(
         position.piece_counts(),
         [2, 0],
@@ -26,14 +26,14 @@ fn a_chain_without_liberties_is_captured() {
 
 #[test]
 fn suicide_is_illegal_unless_it_captures() {
-    let position = game(GoParams::default(), "a2 j9 b1");
+    let position = game(GoRules::default(), "a2 j9 b1");
     assert!(
         position.parse_legal_move("a1").is_err(),
         "White's a1 would have no liberty"
     );
     // Filling the last liberty of an enemy chain is legal even without liberties of one's own.
     // White a1 has no empty neighbour but takes b1 (its last liberty); a2 keeps a3.
-    let capture = game(GoParams::default(), "a2 b2 b1 c1 j9 a1");
+    let capture = game(GoRules::default(), "a2 b2 b1 c1 j9 a1");
     assert_eq!(capture.piece_counts(), [2, 3], "a1 took b1\n{capture}");
     assert_eq!(capture.cell(0, 1), None);
 }
@@ -41,7 +41,7 @@ fn suicide_is_illegal_unless_it_captures() {
 #[test]
 fn a_ko_cannot_be_retaken_at_once() {
     // Black b3 a2 b1, White c3 b2 d2 c1; Black c2 takes b2 in White's eye.
-    let mut ko = game(GoParams::default(), "b3 c3 a2 b2 b1 d2 j1 c1 c2");
+    let mut ko = game(GoRules::default(), "b3 c3 a2 b2 b1 d2 j1 c1 c2");
     assert_eq!(ko.piece_counts(), [5, 3]);
     assert!(ko.parse_legal_move("b2").is_err(), "the ko point");
     ko.play_moves("j9 j8").unwrap(); // a move elsewhere lifts it
@@ -51,7 +51,7 @@ fn a_ko_cannot_be_retaken_at_once() {
 
 #[test]
 fn two_passes_end_the_game_scored_by_area_and_komi() {
-    let lone_stone = game(GoParams::default(), "e5 pass pass");
+    let lone_stone = game(GoRules::default(), "e5 pass pass");
     assert_eq!(lone_stone.outcome(), Some(Outcome::WinP0));
     assert_eq!(lone_stone.area_difference(), 81);
     assert_eq!(
@@ -59,16 +59,16 @@ fn two_passes_end_the_game_scored_by_area_and_komi() {
         Some(74),
         "81 − 7.5 rounded away from zero"
     );
-    let empty = game(GoParams::default(), "pass pass");
+    let empty = game(GoRules::default(), "pass pass");
     assert_eq!(empty.outcome(), Some(Outcome::WinP1), "komi");
     assert_eq!(empty.score_p0(), Some(-8));
-    let no_komi = GoParams {
+    let no_komi = GoRules {
         komi: 0.0,
         ..Default::default()
     };
     assert_eq!(game(no_komi, "pass pass").outcome(), Some(Outcome::Draw));
     // A pass, then a stone, then one pass: not over.
-    assert_eq!(game(GoParams::default(), "pass e5 pass").outcome(), None);
+    assert_eq!(game(GoRules::default(), "pass e5 pass").outcome(), None);
     // Dame reaching both colours count for nobody.
     let split = game(no_komi, "a1 j9 pass pass");
     assert_eq!(split.area_difference(), 0);
@@ -77,14 +77,14 @@ fn two_passes_end_the_game_scored_by_area_and_komi() {
 
 #[test]
 fn the_cap_ends_and_scores_the_game() {
-    let capped = GoParams {
+    let capped = GoRules {
         max_plies: 3,
         ..Default::default()
     };
     let position = game(capped, "e5 d5 pass");
     assert_eq!(position.outcome(), Some(Outcome::WinP1), "0 − 7.5");
     assert_eq!(position.max_game_length(), 3);
-    assert_eq!(Go9::new(&GoParams::default()).max_game_length(), 162);
+    assert_eq!(Go9::new(&GoRules::default()).max_game_length(), 162);
 }
 
 /// Ko fights with moves elsewhere in between never repeat a board, under either setting; and a
@@ -96,13 +96,13 @@ fn ko_fights_with_moves_between_repeat_no_board_and_a_pass_is_no_superko() {
     // played elsewhere, so nothing repeats: both settings allow every move.
     let moves = "b3 c3 a2 b2 b1 d2 j1 c1 c2 j9 j8 b2 h1 h9 c2";
     for superko in [Superko::Draw, Superko::Illegal] {
-        let params = GoParams {
+        let params = GoRules {
             superko,
             ..Default::default()
         };
         assert_eq!(game(params, moves).outcome(), None);
     }
-    let passes = game(GoParams::default(), "e5 pass pass");
+    let passes = game(GoRules::default(), "e5 pass pass");
     assert_eq!(
         passes.outcome(),
         Some(Outcome::WinP0),
@@ -122,7 +122,7 @@ fn a_move_recreating_an_earlier_board_draws_or_is_illegal_by_the_superko_setting
         (0..25).map(|cell| p.cell(cell / 5, cell % 5)).collect()
     };
     for superko in [Superko::Draw, Superko::Illegal] {
-        let params = GoParams {
+        let params = GoRules {
             komi: 0.5,
             superko,
             ..Default::default()

@@ -6,13 +6,13 @@ use std::collections::HashMap;
 
 use crate::reference::ReferenceGame;
 use crate::reference::havannah::{RefHavannah, Win};
-use descent::games::{Action, Game, GameExt, Havannah, HavannahParams, Outcome, Player};
+use descent::games::{Action, Game, GameExt, Havannah, HavannahRules, Outcome, Player};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
 type Havannah4 = Havannah<4>;
 
-const NO_SWAP: HavannahParams = HavannahParams { swap: false };
+const NO_SWAP: HavannahRules = HavannahRules { swap: false };
 
 /// P0 plays `p0`, P1 plays `p1` in turn (P0 first), without the swap.
 fn build(p0: &[&str], p1: &[&str]) -> Havannah4 {
@@ -115,7 +115,7 @@ fn a_fork_joins_three_edges() {
 
 #[test]
 fn the_swap_takes_over_the_first_stone_on_its_cell() {
-    let mut position = Havannah4::new(&HavannahParams::default());
+    let mut position = Havannah4::new(&HavannahRules::default());
     position.play_moves("d4").unwrap();
     let d4 = Havannah4::action_from_text(Player::P1, "d4").unwrap();
     assert!(legal(&position).contains(&d4), "P1 may take d4 over");
@@ -188,7 +188,7 @@ fn texts_name_cells_as_openspiel_does_and_bad_ones_are_refused() {
 
 #[test]
 fn the_encoding_marks_the_board_the_stones_and_the_swap() {
-    let mut position = Havannah::<8>::new(&HavannahParams::default());
+    let mut position = Havannah::<8>::new(&HavannahRules::default());
     position.play_moves("h8").unwrap();
     let mut planes = vec![0.0; Havannah::<8>::ENCODING.len()];
     position.encode(&mut planes);
@@ -207,7 +207,7 @@ fn differential<const B: usize>(games: usize, swap: bool, seed: u64) -> HashMap<
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut ends = HashMap::new();
     for _ in 0..games {
-        let mut ours = Havannah::<B>::new(&HavannahParams { swap });
+        let mut ours = Havannah::<B>::new(&HavannahRules { swap });
         let mut theirs = RefHavannah::new(B, swap);
         loop {
             let ids: Vec<usize> = legal(&ours).iter().map(|&a| a as usize).collect();

@@ -2,12 +2,12 @@
 //! size): which cells touch, connections through the acute and obtuse corners, each player's
 //! own sides only, and the swap as OpenSpiel plays it.
 
-use descent::games::{Action, Game, GameExt, Hex, HexParams, Outcome, Player};
+use descent::games::{Action, Game, GameExt, Hex, HexRules, Outcome, Player};
 
 type Hex5 = Hex<5>;
 
 fn position(picture: &str) -> Hex5 {
-    Hex5::from_picture(HexParams::default(), picture).expect("valid test position")
+    Hex5::from_picture(HexRules::default(), picture).expect("valid test position")
 }
 
 fn legal(position: &Hex5) -> Vec<Action> {
@@ -81,7 +81,7 @@ fn each_player_wins_only_between_its_own_sides() {
 
 #[test]
 fn the_swap_moves_p0s_stone_to_p1_on_the_transposed_cell() {
-    let mut game = Hex5::new(&HexParams::default());
+    let mut game = Hex5::new(&HexRules::default());
     assert!(
         !game.is_legal(Hex5::SWAP),
         "no swap before P0's first stone"
@@ -113,13 +113,13 @@ fn the_swap_moves_p0s_stone_to_p1_on_the_transposed_cell() {
     assert_eq!(drawn.hash(), game_after_swap_hash(&drawn));
     assert!(!drawn.is_legal(Hex5::SWAP));
     // Without the swap rule, P1's first turn is a placement.
-    let mut plain = Hex5::new(&HexParams { swap: false });
+    let mut plain = Hex5::new(&HexRules { swap: false });
     plain.play_moves("c2").unwrap();
     assert!(!plain.is_legal(Hex5::SWAP));
     assert_eq!(legal(&plain).len(), 24);
     assert!(
         Hex5::from_picture(
-            HexParams { swap: false },
+            HexRules { swap: false },
             ". o . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . ."
         )
         .is_err()
@@ -128,7 +128,7 @@ fn the_swap_moves_p0s_stone_to_p1_on_the_transposed_cell() {
 
 /// The hash of the position reached by c2 then swap, to compare with a drawn one.
 fn game_after_swap_hash(drawn: &Hex5) -> u64 {
-    let mut game = Hex5::new(&HexParams::default());
+    let mut game = Hex5::new(&HexRules::default());
     game.play_moves("c2 swap").unwrap();
     assert_eq!(drawn.hash(), drawn.hash_from_scratch());
     game.hash()
@@ -137,13 +137,13 @@ fn game_after_swap_hash(drawn: &Hex5) -> u64 {
 #[test]
 fn bad_pictures_are_refused_with_the_reason() {
     let err = Hex5::from_picture(
-        HexParams::default(),
+        HexRules::default(),
         "x x x . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .",
     )
     .unwrap_err()
     .to_string();
     assert!(err.contains("P0 has 3 stones and P1 0"), "{err}");
-    let err = Hex5::from_picture(HexParams::default(), "x . .")
+    let err = Hex5::from_picture(HexRules::default(), "x . .")
         .unwrap_err()
         .to_string();
     assert!(err.contains("1 rows, expected 5"), "{err}");

@@ -125,7 +125,7 @@ fn descent(args: &[&str]) -> Command {
 fn config(dir: &Path, run: &str) -> PathBuf {
     let path = dir.join("ttt.yaml");
     let text = format!(
-        "game: tic_tac_toe\nseed: 3\nsearch: {{iterations: 30}}\nrun: {{{run}}}\ncheckpoint: {{every_games: 5}}\nevaluation: {{at_end: false}}\n"
+        "game: tic_tac_toe\nseed: 3\nsearch: {{iters: 30}}\nrun: {{{run}}}\ncheckpoint: {{every_games: 5}}\nevaluation: {{at_end: false}}\n"
     );
     std::fs::write(&path, text).unwrap();
     path

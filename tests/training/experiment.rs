@@ -22,7 +22,7 @@ repeats: {repeats}
 train_time: 3s
 stage_every: 1s
 set:
-  search.iterations: 20
+  search.iters: 20
   replay: {{games: 4, duplication: 2, batch_size: 32}}
   network.architecture: resnet-b0c8-fc16
 variants:
@@ -347,8 +347,8 @@ fn bad_experiment_files_are_refused_before_anything_is_written() {
     for (bad, expected) in [
         ("train_tim: 3s\n", "train_tim"),
         (
-            &experiment_text(1).replace("search.iterations: 20", "search.iterations: -1") as &str,
-            "search.iterations",
+            &experiment_text(1).replace("search.iters: 20", "search.iters: -1") as &str,
+            "search.iters",
         ),
         (
             &experiment_text(1).replace("search.algorithm: mcts", "search.algorithm: dijkstra"),
@@ -411,7 +411,7 @@ variants:
   - name: athenan
     agent: ubfms:iters=10
     set:
-      search.iterations: 20
+      search.iters: 20
       replay: {games: 4, duplication: 2, batch_size: 32}
   - name: alphazero
     agent: puct:iters=10

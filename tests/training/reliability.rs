@@ -145,7 +145,7 @@ fn a_locked_run_or_experiment_refuses_a_second_process_and_a_killed_holder_does_
     let experiment = tmp.path().join("experiment.yaml");
     std::fs::write(
         &experiment,
-        "game: tic_tac_toe\nrepeats: 1\ntrain_time: 2s\nstage_every: 1s\nset:\n  search.iterations: 10\nvariants:\n  - name: tree\n  - name: root\n    set:\n      search.algorithm: mcts\n      learning.targets: root\n",
+        "game: tic_tac_toe\nrepeats: 1\ntrain_time: 2s\nstage_every: 1s\nset:\n  search.iters: 10\nvariants:\n  - name: tree\n  - name: root\n    set:\n      search.algorithm: mcts\n      learning.targets: root\n",
     )
     .unwrap();
     let out_dir = tmp.path().join("exp");
@@ -540,7 +540,7 @@ fn a_resume_refuses_a_change_of_what_is_learned_and_takes_a_change_of_budget() {
             "terminal_eval: additive-depth",
             "learning.terminal_eval",
         ),
-        ("iterations: 20", "iterations: 30", "search.iterations"),
+        ("iters: 20", "iters: 30", "search.iters"),
         ("seed: 5", "seed: 6", "seed"),
     ] {
         assert!(original.contains(from), "{from} not in {original}");

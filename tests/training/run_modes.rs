@@ -12,7 +12,7 @@ use serde_json::Value;
 /// returns the metrics lines.
 fn train_ttt(root: &Path, run: &str, resume: bool) -> Vec<Value> {
     let text = format!(
-        "game: tic_tac_toe\nseed: 5\nsearch: {{iterations: 20}}\nrun: {{{run}}}\ncheckpoint: {{every_games: 4}}\nevaluation: {{at_end: false}}\n"
+        "game: tic_tac_toe\nseed: 5\nsearch: {{iters: 20}}\nrun: {{{run}}}\ncheckpoint: {{every_games: 4}}\nevaluation: {{at_end: false}}\n"
     );
     let config = TrainConfig::from_yaml(&text).unwrap_or_else(|e| panic!("{text}\n{e}"));
     let settings = config.validate().unwrap_or_else(|e| panic!("{text}\n{e}"));
@@ -239,7 +239,7 @@ fn games_in_flight_are_refused_where_they_cannot_work() {
             "run.games_per_thread",
         ),
         (
-            "run: {games_per_thread: 4, max_lag: 8}\nsearch: {iterations: 20, time: 1s}",
+            "run: {games_per_thread: 4, max_lag: 8}\nsearch: {iters: 20, time: 1s}",
             "run.games_per_thread",
         ),
         ("run: {threads: 4, games_per_thread: 8}", "run.max_lag"),

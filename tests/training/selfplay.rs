@@ -121,7 +121,7 @@ fn of_kind<'a>(lines: &'a [serde_json::Value], kind: &str) -> Vec<&'a serde_json
 #[test]
 fn mcts_with_root_learning_softmax_experience_replay_and_evaluation() {
     let lines = run(
-        "search:\n  algorithm: mcts\n  iterations: 50\n  exploration: 1.0\nlearning:\n  targets: root\n  augment_symmetries: none\nselection:\n  distribution: softmax\n  temperature: 0.3\nreplay:\n  kind: experience\n  pairs: 12\n  fraction: 0.5\n  batch_size: 4\nevaluation:\n  every_games: 2\n  games: 4\n  opponent: random\n  iterations_per_move: 10\n",
+        "search:\n  algorithm: mcts\n  iters: 50\n  c: 1.0\nlearning:\n  targets: root\n  augment_symmetries: none\nselection:\n  distribution: softmax\n  temperature: 0.3\nreplay:\n  kind: experience\n  pairs: 12\n  fraction: 0.5\n  batch_size: 4\nevaluation:\n  every_games: 2\n  games: 4\n  opponent: random\n  iterations_per_move: 10\n",
         4,
     );
     for g in of_kind(&lines, "game") {
@@ -149,7 +149,7 @@ fn mcts_with_root_learning_softmax_experience_replay_and_evaluation() {
 #[test]
 fn alphabeta_with_terminal_learning_epsilon_greedy_and_no_replay() {
     let lines = run(
-        "search:\n  algorithm: alphabeta\n  iterations: 200\n  max_depth: 3\nlearning:\n  targets: terminal\n  terminal_eval: additive-depth\n  augment_symmetries: none\nselection:\n  distribution: epsilon-greedy\n  exploitation: 0.9\nreplay:\n  kind: none\n",
+        "search:\n  algorithm: alphabeta\n  iters: 200\n  depth: 3\nlearning:\n  targets: terminal\n  terminal_eval: additive-depth\n  augment_symmetries: none\nselection:\n  distribution: epsilon-greedy\n  exploitation: 0.9\nreplay:\n  kind: none\n",
         3,
     );
     for g in of_kind(&lines, "game") {
@@ -175,7 +175,7 @@ fn alphabeta_with_terminal_learning_epsilon_greedy_and_no_replay() {
 #[test]
 fn ubfm_with_heuristics_augmentation_pretraining_kept_resolved_states_and_two_threads() {
     let lines = run_on_threads(
-        "search:\n  algorithm: ubfm\n  iterations: 40\nlearning:\n  terminal_eval: multiplicative-depth\n  augment_symmetries: true\n  pretrain_terminal_states: 50\n  pretrain_epochs: 2\nselection:\n  exploitation: uniform\nreplay:\n  kind: experience\n  games: 2\nresolved_states:\n  keep: true\n  reset_every: 1h\n",
+        "search:\n  algorithm: ubfm\n  iters: 40\nlearning:\n  terminal_eval: multiplicative-depth\n  augment_symmetries: true\n  pretrain_terminal_states: 50\n  pretrain_epochs: 2\nselection:\n  exploitation: uniform\nreplay:\n  kind: experience\n  games: 2\nresolved_states:\n  keep: true\n  reset_every: 1h\n",
         4,
         2,
     );
@@ -192,8 +192,7 @@ fn ubfm_with_heuristics_augmentation_pretraining_kept_resolved_states_and_two_th
         .collect();
     assert_eq!(games, vec![1, 2, 3, 4]);
     for (heuristic, more) in [("mobility", ""), ("presence", ""), ("score", "")] {
-        let yaml =
-            format!("search:\n  iterations: 10\nlearning:\n  terminal_eval: {heuristic}\n{more}");
+        let yaml = format!("search:\n  iters: 10\nlearning:\n  terminal_eval: {heuristic}\n{more}");
         if heuristic == "score" {
             // Tic-tac-toe has no score: refused with the key named.
             let config = TrainConfig::from_yaml(&format!("game: tic_tac_toe\n{yaml}")).unwrap();
@@ -255,7 +254,7 @@ fn additive_depth_estimates_the_longest_game_and_a_resume_keeps_the_estimate() {
     use descent::search::TerminalEval;
     use descent::value::saved_net::read_manifest;
     let tmp = tempfile::tempdir().unwrap();
-    let text = "game: awale\nseed: 3\nnetwork:\n  architecture: resnet-b0c8-fc16\nsearch:\n  iterations: 8\nlearning:\n  terminal_eval: additive-depth\nreplay:\n  games: 2\n  duplication: 1\ncheckpoint:\n  every_games: 1\nevaluation:\n  at_end: false\n";
+    let text = "game: awale\nseed: 3\nnetwork:\n  architecture: resnet-b0c8-fc16\nsearch:\n  iters: 8\nlearning:\n  terminal_eval: additive-depth\nreplay:\n  games: 2\n  duplication: 1\ncheckpoint:\n  every_games: 1\nevaluation:\n  at_end: false\n";
     let trained = |games: u64, resume: bool| {
         let mut config = TrainConfig::from_yaml(text).unwrap();
         config.run.max_games = Some(games);

@@ -516,7 +516,7 @@ fn a_one_player_run_evaluates_by_mean_score() {
     let config = tmp.path().join("morpion.yaml");
     std::fs::write(
         &config,
-        "game: morpion\nseed: 2\nsearch:\n  iterations: 2\nlearning:\n  terminal_eval: score\nreplay:\n  games: 4\n  duplication: 1\n  batch_size: 32\nevaluation:\n  every_games: 1\n  games: 2\n  opponent: random\n  time_per_move: 5ms\n",
+        "game: morpion\nseed: 2\nsearch:\n  iters: 2\nlearning:\n  terminal_eval: score\nreplay:\n  games: 4\n  duplication: 1\n  batch_size: 32\nevaluation:\n  every_games: 1\n  games: 2\n  opponent: random\n  time_per_move: 5ms\n",
     )
     .unwrap();
     let run = tmp.path().join("run");
@@ -542,7 +542,7 @@ fn a_one_player_run_evaluates_by_mean_score() {
 fn bad_configurations_are_refused_and_nothing_is_written() {
     let tmp = tempfile::tempdir().unwrap();
     let cases = [
-        ("search:\n  iterations: 10\n  budget: 3\n", "budget"),
+        ("search:\n  iters: 10\n  budget: 3\n", "budget"),
         ("selection:\n  distribution: boltzmann\n", "boltzmann"),
         ("learning:\n  terminal_eval: score\n", "score"),
         ("replay:\n  batch_size: many\n", "batch_size"),
@@ -637,7 +637,7 @@ fn ctrl_c_checkpoints_what_was_played_and_a_second_stops_at_once() {
     let tmp = tempfile::tempdir().unwrap();
     let (child, run) = start_training(
         tmp.path(),
-        "game: tic_tac_toe\nsearch: {iterations: 30}\nrun: {max_games: 1000000}\ncheckpoint: {every_games: 100000}\n",
+        "game: tic_tac_toe\nsearch: {iters: 30}\nrun: {max_games: 1000000}\ncheckpoint: {every_games: 100000}\n",
     );
     wait_for_games(&run, 5);
     // SAFETY: signalling our own child.
@@ -666,7 +666,7 @@ fn ctrl_c_checkpoints_what_was_played_and_a_second_stops_at_once() {
     let tmp = tempfile::tempdir().unwrap();
     let (child, run) = start_training(
         tmp.path(),
-        "game: connect_four\nsearch: {iterations: 300}\nrun: {max_games: 1000000}\ncheckpoint: {every_games: 100000}\n",
+        "game: connect_four\nsearch: {iters: 300}\nrun: {max_games: 1000000}\ncheckpoint: {every_games: 100000}\n",
     );
     wait_for_games(&run, 1);
     for _ in 0..2 {

@@ -26,7 +26,7 @@ pub struct RunSection {
     /// Games in flight on each self-play thread (default 1): while one game's search waits for
     /// its network values the thread advances the others, and their positions are evaluated in
     /// one call (batches of about this many games' child sets, for GPUs). Needs an iteration
-    /// budget (`search.iterations`): a time budget would count the other games' work.
+    /// budget (`search.iters`): a time budget would count the other games' work.
     pub games_per_thread: usize,
     /// `sequential` (default): a game is handed out only after a finished one is learned —
     /// with one thread, the paper's loop; `parallel`: the players never wait for the learner,

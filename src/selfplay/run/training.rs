@@ -86,7 +86,7 @@ pub struct TrainSummary {
 /// ```
 /// use descent::selfplay::{RunDir, SilentObserver, TrainConfig, train};
 ///
-/// let yaml = "game: tic_tac_toe\nsearch: {iterations: 20}\nrun: {max_games: 3}\n\
+/// let yaml = "game: tic_tac_toe\nsearch: {iters: 20}\nrun: {max_games: 3}\n\
 ///             evaluation: {games: 2, iterations_per_move: 10}\n";
 /// let config = TrainConfig::from_yaml(yaml).unwrap();
 /// let settings = config.validate().unwrap();
