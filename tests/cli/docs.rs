@@ -148,7 +148,7 @@ fn docs_games_has_every_game_and_its_parameters_with_the_codes_defaults() {
             "docs/games.md's table has no row for {}",
             game.name
         );
-        let none = if game.keys.is_empty() {
+        let none = if game.keys().is_empty() {
             "; no parameters"
         } else {
             ""
