@@ -2,9 +2,12 @@
 """A descent agent against OpenSpiel's MCTS given RATIO times its time a move.
 
 OpenSpiel's player is its C++ `pyspiel.MCTSBot` (UCT, c = 2, one random rollout a leaf, the
-most visited move), its simulations a move calibrated so that its mean time a move is RATIO
-times descent's `time=` (measured on random positions of the game before the match, and
-measured again over the match: both are printed). descent plays through `descent engine`. The
+most visited move). It has no time limit, so its simulations a move are set so that its mean
+time a move is RATIO times descent's `time=`: before the match, measured at the chosen count on
+positions drawn from every stage of random games (twice, the second at the first's estimate);
+during the match, rescaled after each game by the target over OpenSpiel's mean time a move in
+that game (at most ×1.25 or ÷1.25 a game). The counts
+used and both sides' mean time a move over the match are printed. descent plays through `descent engine`. The
 colours alternate; every game is played to its end under OpenSpiel's rules, which descent's
 follow move for move (scripts/crosscheck_openspiel.py). Prints descent's W/D/L, its score with
 the Wilson 95 % interval, and each side's mean time a move. Run it through
@@ -46,20 +49,47 @@ def bot(game, simulations, seed):
     return pyspiel.MCTSBot(game, evaluator, 2.0, simulations, 1000, False, seed, False)
 
 
-def simulations_per_second(game, seed, positions=20, probe=2000):
-    """OpenSpiel's MCTS speed on positions of random games of `game`."""
+def calibration_positions(game, seed, count=24):
+    """`count` positions drawn from every stage of random games of `game` (an early ply has the
+    longest rollouts, a late one the shortest)."""
     rng = np.random.RandomState(seed)
-    probe_bot = bot(game, probe, seed)
-    spent, searched, state = 0.0, 0, game.new_initial_state()
-    while searched < positions:
-        if state.is_terminal():
-            state = game.new_initial_state()
-        start = time.perf_counter()
+    positions = []
+    while len(positions) < count:
+        state, states = game.new_initial_state(), []
+        while not state.is_terminal():
+            states.append(state.clone())
+            state.apply_action(rng.choice(state.legal_actions()))
+        positions.append(states[rng.randint(len(states))])
+    return positions
+
+
+def seconds_a_move(game, positions, simulations, seed):
+    """OpenSpiel's MCTS's mean time a move at `simulations` a move on `positions`."""
+    probe_bot = bot(game, simulations, seed)
+    start = time.perf_counter()
+    for state in positions:
         probe_bot.step(state)
-        spent += time.perf_counter() - start
-        searched += 1
-        state.apply_action(rng.choice(state.legal_actions()))
-    return probe * positions / spent
+    return (time.perf_counter() - start) / len(positions)
+
+
+def calibrated_simulations(game, target_seconds, seed):
+    """Simulations a move for a mean of `target_seconds` a move: a probe at 1 000, then a
+    second measure at the first estimate (a larger tree costs more per simulation)."""
+    positions = calibration_positions(game, seed)
+    simulations = 1000
+    for _ in range(2):
+        rate = simulations / seconds_a_move(game, positions, simulations, seed)
+        simulations = max(1, round(rate * target_seconds))
+    return simulations
+
+
+def rescaled(simulations, target_seconds, spent_seconds, moves):
+    """The next game's simulations: the count scaled by the target over the mean time a move
+    of the game just played, by at most 1.25 either way."""
+    if moves == 0:
+        return simulations
+    factor = min(1.25, max(0.8, target_seconds * moves / spent_seconds))
+    return max(1, round(simulations * factor))
 
 
 def play(args, game, openspiel_bot, index):
@@ -101,26 +131,29 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     game = pyspiel.load_game(GAMES[args.game])
-    rate = simulations_per_second(game, args.seed)
-    simulations = max(1, round(rate * args.ratio * args.descent_time))
-    print(f"OpenSpiel MCTS: {rate:.0f} simulations/s calibrated, {simulations} a move "
-          f"(target {1000 * args.ratio * args.descent_time:.0f} ms a move)", flush=True)
-    openspiel_bot = bot(game, simulations, args.seed)
+    target = args.ratio * args.descent_time
+    simulations = calibrated_simulations(game, target, args.seed)
+    print(f"OpenSpiel MCTS: {simulations} simulations a move calibrated "
+          f"(target {1000 * target:.0f} ms a move)", flush=True)
+    used = []
     tally = [0, 0, 0]  # descent's wins, draws, losses
     totals = {"descent": [0.0, 0], "openspiel": [0.0, 0]}
     for index in range(args.games):
-        result, spent = play(args, game, openspiel_bot, index)
+        used.append(simulations)
+        result, spent = play(args, game, bot(game, simulations, args.seed + index), index)
         tally[1 - result] += 1
         for side, (seconds, moves) in spent.items():
             totals[side][0] += seconds
             totals[side][1] += moves
-        print(f"game {index + 1}: descent as p{index % 2}: "
-              f"{ {1: 'win', 0: 'draw', -1: 'loss'}[result] }", flush=True)
+        print(f"game {index + 1}: descent as p{index % 2}, OpenSpiel {simulations} simulations "
+              f"a move: { {1: 'win', 0: 'draw', -1: 'loss'}[result] }", flush=True)
+        simulations = rescaled(simulations, target, *spent["openspiel"])
     wins, draws, losses = tally
     games = sum(tally)
     low, high = wilson(wins + 0.5 * draws, games)
     per_move = {side: 1000 * s / max(1, n) for side, (s, n) in totals.items()}
-    print(f"{args.agent} against OpenSpiel MCTS ({simulations} simulations a move), {args.game}: "
+    print(f"{args.agent} against OpenSpiel MCTS ({min(used)} to {max(used)} simulations a move, "
+          f"mean {round(sum(used) / len(used))}), {args.game}: "
           f"W/D/L {wins}/{draws}/{losses}, score {100 * (wins + 0.5 * draws) / games:.1f} % "
           f"[{100 * low:.1f}, {100 * high:.1f}] (Wilson 95 %); mean time a move: descent "
           f"{per_move['descent']:.0f} ms, OpenSpiel {per_move['openspiel']:.0f} ms "

@@ -14,11 +14,18 @@ pub struct ShippedNet {
 }
 
 /// Every shipped network, one a game at most.
-pub const SHIPPED_NETS: &[ShippedNet] = &[ShippedNet {
-    game: "connect_four",
-    file: "networks/connect_four.descent",
-    bytes: include_bytes!("../../networks/connect_four.descent"),
-}];
+pub const SHIPPED_NETS: &[ShippedNet] = &[
+    ShippedNet {
+        game: "connect_four",
+        file: "networks/connect_four.descent",
+        bytes: include_bytes!("../../networks/connect_four.descent"),
+    },
+    ShippedNet {
+        game: "othello",
+        file: "networks/othello.descent",
+        bytes: include_bytes!("../../networks/othello.descent"),
+    },
+];
 
 /// The network shipped for `game` (its spec text).
 pub fn shipped_net(game: &str) -> Option<&'static ShippedNet> {

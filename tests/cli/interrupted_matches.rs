@@ -1,6 +1,6 @@
-//! Ctrl-C on `eval` and `ladder` (as a user presses it: SIGINT to the child process): the first
-//! lets the games in play finish, then the command reports and writes the games played and
-//! exits 130; a second stops at once and writes nothing.
+//! Ctrl-C on `eval`, `tournament` and `ladder` (as a user presses it: SIGINT to the child
+//! process): the first lets the games in play finish, then the command reports and writes the
+//! games played and exits 130; a second stops at once and writes nothing.
 
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
@@ -96,6 +96,51 @@ fn ctrl_c_on_eval_keeps_the_games_played_and_a_second_stops_at_once() {
     assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
     assert!(stderr(&out).contains("stopped at once"), "{}", stderr(&out));
     assert!(!out_dir.join("report.json").exists());
+}
+
+/// A tournament stopped in its first pairing writes that pairing's games and rates the agents
+/// that played; an agent that never played is said to be unrated.
+#[test]
+fn ctrl_c_on_a_tournament_reports_the_pairings_played() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out_dir = tmp.path().join("tournament");
+    let child = start(&[
+        "tournament",
+        "--game",
+        "tic_tac_toe",
+        "--agent",
+        "random",
+        "--agent",
+        "mcts:iters=300",
+        "--agent",
+        "greedy",
+        "--games-per-pair",
+        "200000",
+        "--threads",
+        "1",
+        "--quiet",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    let out = interrupt(child, Duration::from_secs(2), 1);
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    let report = json(&out_dir.join("tournament.json"));
+    let matches = report["matches"].as_array().unwrap();
+    assert_eq!(matches.len(), 1, "{report}");
+    let games = matches[0]["summary"]["games"].as_u64().unwrap();
+    assert!((1..200_000).contains(&games), "{games}");
+    assert!(
+        stderr(&out).contains(&format!(
+            "{games} of 600000 games played; the report holds them"
+        )),
+        "{}",
+        stderr(&out)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("unrated (no game played) greedy"),
+        "{stdout}"
+    );
 }
 
 #[test]

@@ -68,13 +68,19 @@ fn every_shipped_network_is_its_file_for_its_game_and_its_card_names_it() {
             card.contains(&format!("descent train {config_path}")),
             "{card_path}"
         );
-        let accuracy = "descent accuracy connect_four --agent puct:time=100ms,model=shipped";
-        assert!(
-            card.contains(accuracy) || shipped.game != "connect_four",
-            "{card_path}"
-        );
+        // The command of its figures against outside players.
+        let figures = match shipped.game {
+            "connect_four" => {
+                "descent accuracy connect_four --agent puct:time=100ms,model=shipped".to_string()
+            }
+            game => {
+                format!("scripts/vs_openspiel_mcts.sh --game {game} --agent puct:model=shipped")
+            }
+        };
+        assert!(card.contains(&figures), "{card_path} lacks {figures:?}");
     }
     assert!(shipped_net("connect_four").is_some());
+    assert!(shipped_net("othello").is_some());
     assert!(shipped_net("tic_tac_toe").is_none());
 }
 
@@ -92,15 +98,20 @@ fn model_shipped_loads_the_built_in_network_and_refuses_games_without_one() {
     // Not a constant function: the positions differ in value.
     assert!(shipped.iter().any(|&v| v != shipped[0]), "{shipped:?}");
 
-    let mut engine = Engine::start(&[
-        "--game",
-        "connect_four",
-        "--agent",
-        "puct:iters=30,model=shipped",
-    ]);
-    let reply = engine.ok("genmove p0");
-    let column = reply.trim_start_matches('=').trim();
-    assert!(("a"..="g").contains(&column), "{reply:?}");
+    // Every shipped network plays a legal move behind `engine` (the engine refuses an illegal
+    // `play`, so the move it chose is played back to it in a second engine).
+    for shipped in SHIPPED_NETS {
+        let mut engine = Engine::start(&[
+            "--game",
+            shipped.game,
+            "--agent",
+            "puct:iters=30,model=shipped",
+        ]);
+        let reply = engine.ok("genmove p0");
+        let chosen = reply.trim_start_matches('=').trim();
+        let mut referee = Engine::start(&["--game", shipped.game, "--agent", "random"]);
+        referee.ok(&format!("play p0 {chosen}"));
+    }
 
     let out = descent(&[
         "eval",
@@ -115,7 +126,8 @@ fn model_shipped_loads_the_built_in_network_and_refuses_games_without_one() {
     ]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("no network ships for tic_tac_toe (they ship for connect_four)"),
+        stderr(&out)
+            .contains("no network ships for tic_tac_toe (they ship for connect_four, othello)"),
         "{}",
         stderr(&out)
     );
