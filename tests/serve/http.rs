@@ -70,13 +70,20 @@ fn the_api_shows_runs_and_plays_and_refuses_bad_requests() {
     );
     assert_eq!(status, 200, "{reply}");
     assert_eq!(reply["position"]["ply"], 2);
-    // The network built into descent for Connect Four; none ships for tic-tac-toe.
-    let (status, reply) = server.json(
-        "POST",
-        "/api/agent-move",
-        Some(r#"{"game": "connect_four", "moves": [], "agent": "ubfms:iters=30,model=shipped"}"#),
-    );
-    assert_eq!(status, 200, "{reply}");
+    // Every network built into descent plays its game's first move, with PUCT and with its
+    // value head alone; none ships for tic-tac-toe.
+    for shipped in descent::value::shipped_nets::SHIPPED_NETS {
+        for agent in [
+            "puct:iters=30,model=shipped",
+            "ubfms:iters=30,model=shipped",
+        ] {
+            let request = serde_json::json!({"game": shipped.game, "moves": [], "agent": agent});
+            let (status, reply) =
+                server.json("POST", "/api/agent-move", Some(&request.to_string()));
+            assert_eq!(status, 200, "{} {agent}: {reply}", shipped.game);
+            assert_eq!(reply["position"]["ply"], 1, "{reply}");
+        }
+    }
     let (status, reply) = server.json(
         "POST",
         "/api/agent-move",
