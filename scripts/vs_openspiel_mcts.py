@@ -6,11 +6,10 @@ most visited move). It has no time limit, so its simulations a move are set so t
 time a move is RATIO times descent's `time=`: before the match, measured at the chosen count on
 positions drawn from every stage of random games (twice, the second at the first's estimate);
 during the match, rescaled after each game by the target over OpenSpiel's mean time a move in
-that game (at most ×1.25 or ÷1.25 a game). The counts
-used and both sides' mean time a move over the match are printed. descent plays through `descent engine`. The
-colours alternate; every game is played to its end under OpenSpiel's rules, which descent's
-follow move for move (scripts/crosscheck_openspiel.py). Prints descent's W/D/L, its score with
-the Wilson 95 % interval, and each side's mean time a move. Run it through
+that game (at most ×1.25 or ÷1.25 a game). descent plays through `descent engine`. The colours
+alternate; every game is played to its end under OpenSpiel's rules, which descent's follow move
+for move (scripts/crosscheck_openspiel.py). Prints descent's W/D/L, its score with the Wilson
+95 % interval, the simulation counts used and each side's mean time a move. Run it through
 scripts/vs_openspiel_mcts.sh.
 """
 import argparse
