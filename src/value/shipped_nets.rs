@@ -25,6 +25,16 @@ pub const SHIPPED_NETS: &[ShippedNet] = &[
         file: "networks/othello.descent",
         bytes: include_bytes!("../../networks/othello.descent"),
     },
+    ShippedNet {
+        game: "awale",
+        file: "networks/awale.descent",
+        bytes: include_bytes!("../../networks/awale.descent"),
+    },
+    ShippedNet {
+        game: "breakthrough",
+        file: "networks/breakthrough.descent",
+        bytes: include_bytes!("../../networks/breakthrough.descent"),
+    },
 ];
 
 /// The network shipped for `game` (its spec text).

@@ -68,19 +68,26 @@ fn every_shipped_network_is_its_file_for_its_game_and_its_card_names_it() {
             card.contains(&format!("descent train {config_path}")),
             "{card_path}"
         );
-        // The command of its figures against outside players.
+        // The command of its figures against outside players, with the network's own search:
+        // PUCT for a policy-value network, UBFM_s for a value network.
+        let search = match manifest.net.policy_actions {
+            Some(_) => "puct",
+            None => "ubfms",
+        };
         let figures = match shipped.game {
             "connect_four" => {
                 "descent accuracy connect_four --agent puct:time=100ms,model=shipped".to_string()
             }
             game => {
-                format!("scripts/vs_openspiel_mcts.sh --game {game} --agent puct:model=shipped")
+                format!("scripts/vs_openspiel_mcts.sh --game {game} --agent {search}:model=shipped")
             }
         };
         assert!(card.contains(&figures), "{card_path} lacks {figures:?}");
     }
     assert!(shipped_net("connect_four").is_some());
     assert!(shipped_net("othello").is_some());
+    assert!(shipped_net("awale").is_some());
+    assert!(shipped_net("breakthrough").is_some());
     assert!(shipped_net("tic_tac_toe").is_none());
 }
 
@@ -127,7 +134,7 @@ fn model_shipped_loads_the_built_in_network_and_refuses_games_without_one() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(
         stderr(&out)
-            .contains("no network ships for tic_tac_toe (they ship for connect_four, othello)"),
+            .contains("no network ships for tic_tac_toe (they ship for connect_four, othello, awale, breakthrough)"),
         "{}",
         stderr(&out)
     );
