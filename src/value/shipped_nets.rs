@@ -13,28 +13,24 @@ pub struct ShippedNet {
     pub bytes: &'static [u8],
 }
 
+/// A `ShippedNet` for the game named `$game`, built from `networks/$game.descent`: the file is
+/// named by the game, so the table cannot give a game another game's network.
+macro_rules! shipped {
+    ($game:literal) => {
+        ShippedNet {
+            game: $game,
+            file: concat!("networks/", $game, ".descent"),
+            bytes: include_bytes!(concat!("../../networks/", $game, ".descent")),
+        }
+    };
+}
+
 /// Every shipped network, one a game at most.
 pub const SHIPPED_NETS: &[ShippedNet] = &[
-    ShippedNet {
-        game: "connect_four",
-        file: "networks/connect_four.descent",
-        bytes: include_bytes!("../../networks/connect_four.descent"),
-    },
-    ShippedNet {
-        game: "othello",
-        file: "networks/othello.descent",
-        bytes: include_bytes!("../../networks/othello.descent"),
-    },
-    ShippedNet {
-        game: "awale",
-        file: "networks/awale.descent",
-        bytes: include_bytes!("../../networks/awale.descent"),
-    },
-    ShippedNet {
-        game: "breakthrough",
-        file: "networks/breakthrough.descent",
-        bytes: include_bytes!("../../networks/breakthrough.descent"),
-    },
+    shipped!("connect_four"),
+    shipped!("othello"),
+    shipped!("awale"),
+    shipped!("breakthrough"),
 ];
 
 /// The network shipped for `game` (its spec text).
