@@ -31,6 +31,7 @@ pub const SHIPPED_NETS: &[ShippedNet] = &[
     shipped!("othello"),
     shipped!("awale"),
     shipped!("breakthrough"),
+    shipped!("hex"),
 ];
 
 /// The network shipped for `game` (its spec text).

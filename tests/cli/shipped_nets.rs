@@ -88,6 +88,7 @@ fn every_shipped_network_is_its_file_for_its_game_and_its_card_names_it() {
     assert!(shipped_net("othello").is_some());
     assert!(shipped_net("awale").is_some());
     assert!(shipped_net("breakthrough").is_some());
+    assert!(shipped_net("hex").is_some());
     assert!(shipped_net("tic_tac_toe").is_none());
 }
 
@@ -134,7 +135,7 @@ fn model_shipped_loads_the_built_in_network_and_refuses_games_without_one() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(
         stderr(&out)
-            .contains("no network ships for tic_tac_toe (they ship for connect_four, othello, awale, breakthrough)"),
+            .contains("no network ships for tic_tac_toe (they ship for connect_four, othello, awale, breakthrough, hex)"),
         "{}",
         stderr(&out)
     );
