@@ -9,7 +9,8 @@ during the match, rescaled after each game by the target over OpenSpiel's mean t
 that game (at most ×1.25 or ÷1.25 a game). descent plays through `descent engine`. The colours
 alternate; every game is played to its end under OpenSpiel's rules, which descent's follow move
 for move (scripts/crosscheck_openspiel.py). Prints descent's W/D/L, its score with the Wilson
-95 % interval, the simulation counts used and each side's mean time a move. Run it through
+95 % interval, the simulation counts used and each side's mean time a move; each game's line
+holds its moves in descent's text (`descent replay` reads them back). Run it through
 scripts/vs_openspiel_mcts.sh.
 """
 import argparse
@@ -92,13 +93,14 @@ def rescaled(simulations, target_seconds, spent_seconds, moves):
 
 
 def play(args, game, openspiel_bot, index):
-    """Game `index`: descent is P0 in even games. descent's result (1, 0, -1) and the time each
-    side spent, with its moves."""
+    """Game `index`: descent is P0 in even games. descent's result (1, 0, -1), the time each
+    side spent with its number of moves, and the game's moves in descent's text."""
     descent_player = index % 2
     engine = Engine(args.descent, args.game, args.agent, args.seed + index,
                     extra=("--resign-below", "never"))
     state = game.new_initial_state()
     spent = {"descent": [0.0, 0], "openspiel": [0.0, 0]}
+    moves = []
     while not state.is_terminal():
         player = state.current_player()
         start = time.perf_counter()
@@ -111,11 +113,12 @@ def play(args, game, openspiel_bot, index):
             engine.ask(f"play p{player} {descent_text(args.game, state, action)}")
         spent[side][0] += time.perf_counter() - start
         spent[side][1] += 1
+        moves.append(descent_text(args.game, state, action))
         state.apply_action(action)
     engine.close()
     returns = state.returns()
     result = int(np.sign(returns[descent_player] - returns[1 - descent_player]))
-    return result, spent
+    return result, spent, moves
 
 
 def main():
@@ -139,13 +142,14 @@ def main():
     totals = {"descent": [0.0, 0], "openspiel": [0.0, 0]}
     for index in range(args.games):
         used.append(simulations)
-        result, spent = play(args, game, bot(game, simulations, args.seed + index), index)
+        result, spent, game_moves = play(args, game, bot(game, simulations, args.seed + index), index)
         tally[1 - result] += 1
         for side, (seconds, moves) in spent.items():
             totals[side][0] += seconds
             totals[side][1] += moves
         print(f"game {index + 1}: descent as p{index % 2}, OpenSpiel {simulations} simulations "
-              f"a move: { {1: 'win', 0: 'draw', -1: 'loss'}[result] }", flush=True)
+              f"a move: { {1: 'win', 0: 'draw', -1: 'loss'}[result] }; moves: {' '.join(game_moves)}",
+              flush=True)
         simulations = rescaled(simulations, target, *spent["openspiel"])
     wins, draws, losses = tally
     games = sum(tally)
