@@ -105,15 +105,17 @@ def play(args, game, openspiel_bot, index):
         player = state.current_player()
         start = time.perf_counter()
         if player == descent_player:
-            action = openspiel_action(args.game, state, engine.ask(f"genmove p{player}"))
+            text = engine.ask(f"genmove p{player}")
+            action = openspiel_action(args.game, state, text)
             side = "descent"
         else:
             action = openspiel_bot.step(state)
+            text = descent_text(args.game, state, action)
+            engine.ask(f"play p{player} {text}")
             side = "openspiel"
-            engine.ask(f"play p{player} {descent_text(args.game, state, action)}")
         spent[side][0] += time.perf_counter() - start
         spent[side][1] += 1
-        moves.append(descent_text(args.game, state, action))
+        moves.append(text)
         state.apply_action(action)
     engine.close()
     returns = state.returns()
@@ -142,14 +144,15 @@ def main():
     totals = {"descent": [0.0, 0], "openspiel": [0.0, 0]}
     for index in range(args.games):
         used.append(simulations)
-        result, spent, game_moves = play(args, game, bot(game, simulations, args.seed + index), index)
+        openspiel_bot = bot(game, simulations, args.seed + index)
+        result, spent, game_moves = play(args, game, openspiel_bot, index)
         tally[1 - result] += 1
         for side, (seconds, moves) in spent.items():
             totals[side][0] += seconds
             totals[side][1] += moves
         print(f"game {index + 1}: descent as p{index % 2}, OpenSpiel {simulations} simulations "
-              f"a move: { {1: 'win', 0: 'draw', -1: 'loss'}[result] }; moves: {' '.join(game_moves)}",
-              flush=True)
+              f"a move: { {1: 'win', 0: 'draw', -1: 'loss'}[result] }; "
+              f"moves: {' '.join(game_moves)}", flush=True)
         simulations = rescaled(simulations, target, *spent["openspiel"])
     wins, draws, losses = tally
     games = sum(tally)
