@@ -126,9 +126,14 @@ impl GameVisitor for DirectMatchesBurn {
                     // The pooled head and the dense layer sum over every cell, and their
                     // rounding grows with the board: the tolerance scales with the cells beyond
                     // Connect Four's 42 (Gomoku's 225 differed by 3e-6 at a 1e-1 scale).
+                    // The networks are fresh each run: 1e-5 a unit of scale and cells came
+                    // within 0.8 of the bound in 4 runs here and passed it once on CI (Gomoku,
+                    // 1.2e-5 at 0.17), so 1e-4: a relative bound of 1e-4 on Connect Four and
+                    // 5e-4 on Gomoku, where a wrong weight, bias or layout moves the values of
+                    // a fresh network (weights of order 0.1) by whole percents.
                     let scale = expected.iter().fold(1e-1f32, |a, &b| a.max(b.abs()));
                     let cells = (G::ENCODING.cells() as f32 / 42.0).max(1.0);
-                    let tolerance = 1e-5 * scale * cells;
+                    let tolerance = 1e-4 * scale * cells;
                     for (i, (got, want)) in values.iter().zip(&expected).enumerate() {
                         assert!(
                             (got - want).abs() <= tolerance,
