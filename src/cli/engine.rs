@@ -465,7 +465,7 @@ impl<G: Game> Engine<G> {
         Ok(String::new())
     }
 
-    /// Refuses a game the agent's network was not trained on (komi aside).
+    /// Refuses a game the agent's network was not trained on (the rules of play aside).
     fn check_network_plays(&self, rules: &GameSpec) -> Result<(), Refusal> {
         match &self.network_game {
             Some(network) if !network_plays(network, rules) => Err(Refusal(format!(
@@ -555,14 +555,11 @@ fn board_side(layout: &Layout) -> Option<usize> {
     }
 }
 
-/// Whether a network trained on `network` plays `rules`: the same game, komi aside (its values
-/// ignore the komi; the rules score with it).
+/// Whether a network trained on `network` plays `rules`: the same game, the rules of play aside
+/// (Go's komi, superko and move limit: its values ignore them; the rules play and score with
+/// them).
 fn network_plays(network: &GameSpec, rules: &GameSpec) -> bool {
-    let komi_aside = match rules.param("komi") {
-        Some(komi) => network.with_param("komi", &komi).ok(),
-        None => Some(network.clone()),
-    };
-    komi_aside.as_ref() == Some(rules)
+    rules.plays_networks_of(network)
 }
 
 /// How a game's session ended: input over or `quit`, or `boardsize` asked for a game of
@@ -586,7 +583,7 @@ impl<R: std::io::BufRead> GameVisitor for EngineSession<'_, R> {
     fn visit<G: Game>(self, _initial: G) -> Self::Output {
         let args = self.args;
         let device = args.device.device().map_err(anyhow::Error::msg)?;
-        // The network is loaded for the game it was trained on (komi may differ).
+        // The network is loaded for the game it was trained on (the rules of play may differ).
         let network_game = self.network_game.as_ref().unwrap_or(&self.rules);
         let factory =
             AgentFactory::<G>::new(args.agent.clone(), &network_game.to_string(), &device)?;
@@ -630,7 +627,7 @@ pub fn run(args: EngineArgs) -> anyhow::Result<ExitCode> {
     if let Some(network) = &network_game {
         anyhow::ensure!(
             network_plays(network, &rules),
-            "--game {rules}: the agent's network was trained on {network} (only the komi may differ)"
+            "--game {rules}: the agent's network was trained on {network} (only the rules of play, such as Go's komi, may differ)"
         );
     }
     let mut lines = InputLines::new(std::io::stdin().lock());
@@ -652,15 +649,25 @@ pub fn run(args: EngineArgs) -> anyhow::Result<ExitCode> {
 mod tests {
     use super::*;
 
-    /// A network plays its own game under any komi, and no other board or rule.
+    /// A network plays its own game under any komi, superko rule and move limit (the rules of
+    /// play), on no other board and in no other game.
     #[test]
-    fn a_network_plays_its_game_whatever_the_komi() {
+    fn a_network_plays_its_game_whatever_the_rules_of_play() {
         let spec = |s: &str| s.parse::<GameSpec>().unwrap();
         let network = spec("go");
         assert!(network_plays(&network, &spec("go")));
         assert!(network_plays(&network, &spec("go(komi=6.5)")));
         assert!(!network_plays(&network, &spec("go(board_size=11)")));
-        assert!(!network_plays(&network, &spec("go(superko=illegal)")));
+        assert!(network_plays(&network, &spec("go(superko=illegal)")));
+        assert!(network_plays(
+            &network,
+            &spec("go(komi=7,superko=illegal,max_plies=1000)")
+        ));
+        assert!(network_plays(&spec("go(superko=illegal)"), &network));
+        assert!(!network_plays(
+            &network,
+            &spec("go(board_size=11,superko=illegal)")
+        ));
         assert!(!network_plays(&spec("hex"), &spec("hex(board_size=13)")));
         assert!(network_plays(&spec("hex"), &spec("hex")));
     }

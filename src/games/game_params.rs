@@ -55,6 +55,10 @@ pub trait GameParams: Clone + fmt::Debug + PartialEq + Default + Send + Sync + '
     const DESCRIPTION: &'static str;
     /// Every parameter, in the order a spec writes them.
     const PARAMS: &'static [Param<Self>] = &[];
+    /// The parameters that change how a game is played or scored but neither the board nor
+    /// what a network reads of a position (Go's komi, superko and move limit): a network trained
+    /// under one value plays under another (see `GameSpec::plays_networks_of`).
+    const PLAY_ONLY: &'static [&'static str] = &[];
 
     /// Every key with its meaning, in the order a spec writes them.
     fn keys() -> Vec<ParamKey> {

@@ -311,6 +311,7 @@ impl GameParams for GoParams {
     const NAME: &'static str = Go::<9>::NAME;
     const DESCRIPTION: &'static str =
         "Go, Tromp-Taylor area scoring, simple ko, no suicide (OpenSpiel's go)";
+    const PLAY_ONLY: &'static [&'static str] = &["komi", "superko", "max_plies"];
     const PARAMS: &'static [Param<Self>] = &[
         Param {
             key: "board_size",

@@ -34,6 +34,7 @@ pub struct RegisteredGame {
     pub description: &'static str,
     keys: fn() -> Vec<ParamKey>,
     default_values: fn() -> Vec<String>,
+    play_only: &'static [&'static str],
 }
 
 impl RegisteredGame {
@@ -43,6 +44,7 @@ impl RegisteredGame {
             description: P::DESCRIPTION,
             keys: P::keys,
             default_values: default_values::<P>,
+            play_only: P::PLAY_ONLY,
         }
     }
 
@@ -170,6 +172,23 @@ impl GameSpec {
             .iter()
             .find(|g| g.name == self.name())
             .is_some_and(|g| g.keys().iter().any(|k| k.key == key))
+    }
+
+    /// Whether a network trained on `network_game` plays this game: the same game with the same
+    /// parameters, except those of play only ([`GameParams::PLAY_ONLY`]: Go's komi, superko and
+    /// move limit), which change neither the board nor the network's input.
+    pub fn plays_networks_of(&self, network_game: &GameSpec) -> bool {
+        let play_only = REGISTERED_GAMES
+            .iter()
+            .find(|g| g.name == self.name())
+            .map_or(&[][..], |g| g.play_only);
+        let as_played = play_only
+            .iter()
+            .try_fold(network_game.clone(), |spec, key| match self.param(key) {
+                Some(value) => spec.with_param(key, &value).ok(),
+                None => Some(spec),
+            });
+        as_played.as_ref() == Some(self)
     }
 
     /// This game with the parameter `key` set to `value`, the others kept (GTP's `boardsize`

@@ -24,7 +24,9 @@ use burn::prelude::*;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::saved_net::{LoadedNet, NetManifest, any_net_from_burnpack, burnpack_bytes};
+use super::saved_net::{
+    LoadedNet, NetManifest, any_net_from_burnpack, burnpack_bytes, plays_network_game,
+};
 use crate::settings::files::{Existing, write_atomically};
 
 const MAGIC: &[u8; 15] = b"descent-export\n";
@@ -224,7 +226,7 @@ fn load_export_parts(
         input_shape,
     } = *expected;
     let net_manifest = &manifest.net;
-    if net_manifest.game != game {
+    if !plays_network_game(game, &net_manifest.game) {
         bail!(
             "{origin} was exported for {}, not {game}",
             net_manifest.game

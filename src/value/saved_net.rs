@@ -337,6 +337,16 @@ pub fn load_net(base: &Path, expected: &NetManifest, device: &Device) -> anyhow:
 /// game, encoding version, input shape and architecture.
 ///
 /// # Errors
+/// Whether a network trained on the game `network_game` plays `played` (spec texts): the same
+/// game, the rules of play aside (`GameSpec::plays_networks_of`: Go's komi, superko, move limit).
+pub fn plays_network_game(played: &str, network_game: &str) -> bool {
+    use crate::games::GameSpec;
+    match (played.parse::<GameSpec>(), network_game.parse::<GameSpec>()) {
+        (Ok(played), Ok(network)) => played.plays_networks_of(&network),
+        _ => played == network_game,
+    }
+}
+
 /// A manifest of another game, encoding version or shape.
 pub fn check_manifest(
     base: &Path,
@@ -353,7 +363,9 @@ pub fn check_manifest(
             ))
         }
     };
-    check("game", found.game.clone(), expected.game.clone())?;
+    if !plays_network_game(&expected.game, &found.game) {
+        check("game", found.game.clone(), expected.game.clone())?;
+    }
     check(
         "encoding version",
         found.encoding_version.to_string(),
