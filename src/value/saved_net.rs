@@ -333,10 +333,6 @@ pub fn load_net(base: &Path, expected: &NetManifest, device: &Device) -> anyhow:
     load_weights(base, &found, device)
 }
 
-/// Checks that the network at `base`, whose manifest is `found`, was made for `expected`'s
-/// game, encoding version, input shape and architecture.
-///
-/// # Errors
 /// Whether a network trained on the game `network_game` plays `played` (spec texts): the same
 /// game, the rules of play aside (`GameSpec::plays_networks_of`: Go's komi, superko, move limit).
 pub fn plays_network_game(played: &str, network_game: &str) -> bool {
@@ -347,6 +343,10 @@ pub fn plays_network_game(played: &str, network_game: &str) -> bool {
     }
 }
 
+/// Checks that the network at `base`, whose manifest is `found`, was made for `expected`'s
+/// game (the rules of play aside), encoding version, input shape and architecture.
+///
+/// # Errors
 /// A manifest of another game, encoding version or shape.
 pub fn check_manifest(
     base: &Path,
