@@ -468,7 +468,7 @@ impl<G: Game> Engine<G> {
     /// Refuses a game the agent's network was not trained on (the rules of play aside).
     fn check_network_plays(&self, rules: &GameSpec) -> Result<(), Refusal> {
         match &self.network_game {
-            Some(network) if !network_plays(network, rules) => Err(Refusal(format!(
+            Some(network) if !rules.plays_networks_of(network) => Err(Refusal(format!(
                 "unacceptable size: the agent's network plays {network} only"
             ))),
             _ => Ok(()),
@@ -555,13 +555,6 @@ fn board_side(layout: &Layout) -> Option<usize> {
     }
 }
 
-/// Whether a network trained on `network` plays `rules`: the same game, the rules of play aside
-/// (Go's komi, superko and move limit: its values ignore them; the rules play and score with
-/// them).
-fn network_plays(network: &GameSpec, rules: &GameSpec) -> bool {
-    rules.plays_networks_of(network)
-}
-
 /// How a game's session ended: input over or `quit`, or `boardsize` asked for a game of
 /// another type.
 enum SessionEnd {
@@ -626,7 +619,7 @@ pub fn run(args: EngineArgs) -> anyhow::Result<ExitCode> {
     };
     if let Some(network) = &network_game {
         anyhow::ensure!(
-            network_plays(network, &rules),
+            rules.plays_networks_of(network),
             "--game {rules}: the agent's network was trained on {network} (only the rules of play, such as Go's komi, may differ)"
         );
     }
@@ -648,29 +641,6 @@ pub fn run(args: EngineArgs) -> anyhow::Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A network plays its own game under any komi, superko rule and move limit (the rules of
-    /// play), on no other board and in no other game.
-    #[test]
-    fn a_network_plays_its_game_whatever_the_rules_of_play() {
-        let spec = |s: &str| s.parse::<GameSpec>().unwrap();
-        let network = spec("go");
-        assert!(network_plays(&network, &spec("go")));
-        assert!(network_plays(&network, &spec("go(komi=6.5)")));
-        assert!(!network_plays(&network, &spec("go(board_size=11)")));
-        assert!(network_plays(&network, &spec("go(superko=illegal)")));
-        assert!(network_plays(
-            &network,
-            &spec("go(komi=7,superko=illegal,max_plies=1000)")
-        ));
-        assert!(network_plays(&spec("go(superko=illegal)"), &network));
-        assert!(!network_plays(
-            &network,
-            &spec("go(board_size=11,superko=illegal)")
-        ));
-        assert!(!network_plays(&spec("hex"), &spec("hex(board_size=13)")));
-        assert!(network_plays(&spec("hex"), &spec("hex")));
-    }
 
     /// Black facing komi 7.5 with a score network sits near −7.5 points: not a lost game.
     #[test]

@@ -168,20 +168,20 @@ impl GameSpec {
 
     /// Whether the game has the parameter `key` (`board_size`, `komi`).
     pub fn has_param(&self, key: &str) -> bool {
-        REGISTERED_GAMES
-            .iter()
-            .find(|g| g.name == self.name())
+        self.registered()
             .is_some_and(|g| g.keys().iter().any(|k| k.key == key))
+    }
+
+    /// The registry's entry of this game.
+    fn registered(&self) -> Option<&'static RegisteredGame> {
+        REGISTERED_GAMES.iter().find(|g| g.name == self.name())
     }
 
     /// Whether a network trained on `network_game` plays this game: the same game with the same
     /// parameters, except those of play only ([`GameParams::PLAY_ONLY`]: Go's komi, superko and
     /// move limit), which change neither the board nor the network's input.
     pub fn plays_networks_of(&self, network_game: &GameSpec) -> bool {
-        let play_only = REGISTERED_GAMES
-            .iter()
-            .find(|g| g.name == self.name())
-            .map_or(&[][..], |g| g.play_only);
+        let play_only = self.registered().map_or(&[][..], |g| g.play_only);
         let as_played = play_only
             .iter()
             .try_fold(network_game.clone(), |spec, key| match self.param(key) {
@@ -359,6 +359,23 @@ impl fmt::Display for GameSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A network plays its own game under any komi, superko rule and move limit (the rules of
+    /// play), on no other board and in no other game.
+    #[test]
+    fn a_network_plays_its_game_whatever_the_rules_of_play() {
+        let spec = |s: &str| s.parse::<GameSpec>().unwrap();
+        let network = spec("go");
+        assert!(spec("go").plays_networks_of(&network));
+        assert!(spec("go(komi=6.5)").plays_networks_of(&network));
+        assert!(!spec("go(board_size=11)").plays_networks_of(&network));
+        assert!(spec("go(superko=illegal)").plays_networks_of(&network));
+        assert!(spec("go(komi=7,superko=illegal,max_plies=1000)").plays_networks_of(&network));
+        assert!(network.plays_networks_of(&spec("go(superko=illegal)")));
+        assert!(!spec("go(board_size=11,superko=illegal)").plays_networks_of(&network));
+        assert!(!spec("hex(board_size=13)").plays_networks_of(&spec("hex")));
+        assert!(spec("hex").plays_networks_of(&spec("hex")));
+    }
 
     #[test]
     fn a_mistyped_game_name_suggests_the_nearest_registered_one() {

@@ -363,9 +363,13 @@ pub fn check_manifest(
             ))
         }
     };
-    if !plays_network_game(&expected.game, &found.game) {
-        check("game", found.game.clone(), expected.game.clone())?;
-    }
+    anyhow::ensure!(
+        plays_network_game(&expected.game, &found.game),
+        "{} was saved for game {}, but {} is expected",
+        base.display(),
+        found.game,
+        expected.game
+    );
     check(
         "encoding version",
         found.encoding_version.to_string(),
