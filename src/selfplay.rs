@@ -5,6 +5,7 @@
 //! `telemetry/` (metrics, observers, games log, TensorBoard); `config/` is the YAML file.
 
 pub mod alphazero;
+pub mod alphazero_selfplay;
 pub mod alphazero_window;
 pub mod config;
 pub mod distributed;

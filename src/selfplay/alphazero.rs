@@ -6,19 +6,19 @@
 //! value MSE + policy cross-entropy + L2.
 //!
 //! Self-play runs `parallel_games` games at once and evaluates their leaves together, one
-//! batch per step of all their searches (batched leaf evaluation without virtual loss: each
-//! game contributes one leaf per batch).
+//! batch per step of all their searches, on one or more threads (alphazero_selfplay.rs).
 
 use std::time::{Duration, Instant};
 
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
+use super::alphazero_selfplay::{SelfPlayGame, play_round_games};
 use super::alphazero_window::{Sample, SampleBatch, Window};
 use super::round_recipe::RoundRecipe;
-use crate::games::{Action, Game};
+use crate::games::Game;
 use crate::learn::augment::Augmentation;
-use crate::search::puct::{Leaf, PuctOptions, PuctTree, choose_by_visits, visit_distribution};
+use crate::search::puct::PuctOptions;
 use crate::search::{Budget, SearchSpec};
 use crate::selfplay::run::periodic_eval::budget_text;
 use crate::value::policy_value_net::{PolicyValueLoss, PolicyValueNet, PolicyValueTrainer};
@@ -35,8 +35,10 @@ pub struct AlphaZeroSettings {
     /// Plies whose move is drawn in proportion to the visits (AlphaZero: 30); the most
     /// visited after.
     pub temperature_plies: usize,
-    /// Games played at once, their leaves evaluated in one batch.
+    /// Games played at once in a round, their leaves evaluated in one batch a thread.
     pub parallel_games: usize,
+    /// Threads a round's games are dealt to (`run.threads`; at most `parallel_games`).
+    pub threads: usize,
     /// Positions kept for learning, the latest (OpenSpiel: 2^16).
     pub window: usize,
     pub batch_size: usize,
@@ -61,6 +63,7 @@ impl AlphaZeroSettings {
             simulations: 800,
             temperature_plies: 30,
             parallel_games: 32,
+            threads: 1,
             window: 1 << 16,
             batch_size: 1024,
             reuse: 3.0,
@@ -72,14 +75,6 @@ impl AlphaZeroSettings {
             seed: 1,
         }
     }
-}
-
-/// A game of self-play in progress.
-struct SelfPlayGame<G: Game> {
-    position: G,
-    tree: PuctTree<G>,
-    /// Encoding and policy target of each position played from.
-    history: Vec<(Vec<f32>, Vec<f32>)>,
 }
 
 /// What a training session did.
@@ -235,84 +230,17 @@ impl<G: Game> AlphaZeroTrainer<G> {
         self.progress.since(&before)
     }
 
-    /// Plays `parallel_games` games to their ends; returns the positions added to the window.
+    /// Plays `parallel_games` games to their ends (alphazero_selfplay.rs); returns the positions
+    /// added to the window, game by game in the order the games are returned.
     fn play_round(&mut self) -> usize {
-        let options = self.settings.puct;
-        let mut games: Vec<SelfPlayGame<G>> = (0..self.settings.parallel_games)
-            .map(|_| SelfPlayGame {
-                position: self.initial.clone(),
-                tree: PuctTree::new(&self.initial, options),
-                history: Vec::new(),
-            })
-            .collect();
-        let actions = G::NUM_ACTIONS;
-        let (mut inputs, mut values, mut logits) = (Vec::new(), Vec::new(), Vec::new());
-        let mut waiting = Vec::new();
-        let mut added = 0;
-        while !games.is_empty() {
-            inputs.clear();
-            waiting.clear();
-            let mut g = 0;
-            while g < games.len() {
-                if self.advance(&mut games[g], &mut inputs) {
-                    waiting.push(g);
-                    g += 1;
-                } else {
-                    added += self.finish(games.swap_remove(g));
-                }
-            }
-            if waiting.is_empty() {
-                continue;
-            }
-            values.resize(waiting.len(), 0.0);
-            logits.resize(waiting.len() * actions, 0.0);
-            self.progress.evaluated += waiting.len() as u64;
-            self.inference
-                .predict_into(&inputs, &mut values, Some(&mut logits));
-            for (k, &g) in waiting.iter().enumerate() {
-                let logits = &logits[k * actions..(k + 1) * actions];
-                games[g].tree.expand(values[k], logits, &mut self.rng);
-            }
-        }
-        added
-    }
-
-    /// Runs `game`'s search to its next leaf needing the network, whose encoding it appends to
-    /// `inputs`, playing moves whenever the search of one is complete; false when the game is
-    /// over.
-    fn advance(&mut self, game: &mut SelfPlayGame<G>, inputs: &mut Vec<f32>) -> bool {
-        loop {
-            if game.position.is_terminal() {
-                return false;
-            }
-            if game.tree.simulations() > self.settings.simulations {
-                self.play_move(game);
-                continue;
-            }
-            if let Leaf::Evaluate(position) = game.tree.next_leaf() {
-                let at = inputs.len();
-                inputs.resize(at + G::ENCODING.len(), 0.0);
-                position.encode(&mut inputs[at..]);
-                return true;
-            }
-        }
-    }
-
-    /// Records the position with its visit distribution and plays the chosen move.
-    fn play_move(&mut self, game: &mut SelfPlayGame<G>) {
-        let visits = game.tree.root_visits();
-        let mut input = vec![0.0; G::ENCODING.len()];
-        game.position.encode(&mut input);
-        let mut policy = Vec::new();
-        visit_distribution(&visits, G::NUM_ACTIONS, &mut policy);
-        game.history.push((input, policy));
-        let temperature = match game.position.ply() < self.settings.temperature_plies {
-            true => 1.0,
-            false => 0.0,
-        };
-        let action: Action = choose_by_visits(&visits, temperature, &mut self.rng);
-        game.position.play(action);
-        game.tree = PuctTree::new(&game.position, self.settings.puct);
+        let round = play_round_games(
+            &self.initial,
+            &self.settings,
+            &self.inference,
+            &mut self.rng,
+        );
+        self.progress.evaluated += round.evaluated;
+        round.finished.into_iter().map(|g| self.finish(g)).sum()
     }
 
     /// Moves a finished game's positions into the window with its outcome.

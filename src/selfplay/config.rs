@@ -262,6 +262,7 @@ impl TrainConfig {
         let alphazero = match self.recipe {
             RecipeName::Alphazero => Some(AlphaZeroSettings {
                 augmentation: learning.augment_symmetries,
+                threads: run.threads,
                 ..self
                     .alphazero
                     .validate(architecture.clone(), adam, self.seed)?
@@ -295,8 +296,8 @@ impl TrainConfig {
         })
     }
 
-    /// An AlphaZero or ExIt run sets none of the Athénan recipe's sections, and plays on one
-    /// thread.
+    /// An AlphaZero or ExIt run sets none of the Athénan recipe's sections and plays its games in
+    /// its own process: AlphaZero's on up to `parallel_games` threads, ExIt's on one.
     fn check_policy_value_sections(&self, run: &RunSettings) -> Result<(), ConfigError> {
         let recipe = self.recipe.name();
         let athenan_only = [
@@ -327,11 +328,26 @@ impl TrainConfig {
             )?;
         }
         check(
-            run.threads == 1 && run.games_per_thread == 1 && run.mode != RunMode::Distributed,
+            run.games_per_thread == 1 && run.mode != RunMode::Distributed,
             "run",
             &format!(
-                "an {recipe} run plays its games on one thread ({recipe}'s games of a round at once); leave run.threads and run.games_per_thread at 1 and run.mode local"
+                "an {recipe} run plays a round's games at once in its own process ({recipe}.parallel_games); leave run.games_per_thread at 1 and run.mode local"
             ),
+        )?;
+        let threads_allowed = match self.recipe {
+            RecipeName::Alphazero => self.alphazero.parallel_games,
+            _ => 1,
+        };
+        check(
+            run.threads <= threads_allowed,
+            "run.threads",
+            &match self.recipe {
+                RecipeName::Alphazero => format!(
+                    "is {}, above alphazero.parallel_games ({threads_allowed}): each thread plays some of a round's games",
+                    run.threads
+                ),
+                _ => format!("must be 1: an {recipe} run plays its games on one thread"),
+            },
         )
     }
 }
@@ -432,7 +448,18 @@ mod tests {
         assert_eq!(e.key, "search");
         let e = error("game: connect_four\nalphazero: {simulations: 9}\n");
         assert!(e.message.contains("recipe: alphazero"), "{e}");
-        let e = error("game: connect_four\nrecipe: alphazero\nrun: {threads: 2}\n");
+        // AlphaZero deals a round's games to run.threads threads, at most one a game; ExIt
+        // plays on one.
+        let s = parse("game: connect_four\nrecipe: alphazero\nrun: {threads: 2}\n").unwrap();
+        assert_eq!(s.alphazero.unwrap().threads, 2);
+        let e = error(
+            "game: connect_four\nrecipe: alphazero\nalphazero: {parallel_games: 4}\nrun: {threads: 5}\n",
+        );
+        assert_eq!(e.key, "run.threads");
+        assert!(e.message.contains("parallel_games (4)"), "{e}");
+        let e = error("game: connect_four\nrecipe: exit\nrun: {threads: 2}\n");
+        assert_eq!(e.key, "run.threads");
+        let e = error("game: connect_four\nrecipe: alphazero\nrun: {games_per_thread: 2}\n");
         assert_eq!(e.key, "run");
         let e = error("game: connect_four\nrecipe: alphazero\nalphazero: {window: 10}\n");
         assert_eq!(e.key, "alphazero.window");

@@ -121,9 +121,9 @@ fn alphazero_learns_tic_tac_toe_to_perfect_play() {
     assert_eq!(results[2], 0, "wins / draws / losses {results:?}");
 }
 
-/// `recipe: alphazero` through `descent train`'s library entry: a run checkpoints (the
-/// policy-value network, Adam, the window, the state), resumes where it stopped, and its
-/// network plays as a `puct` agent — loaded from the run and from its export with the same
+/// `recipe: alphazero` through `descent train`'s library entry: a run on two threads
+/// checkpoints (the policy-value network, Adam, the window, the state), resumes where it
+/// stopped, and its network plays as a `puct` agent — loaded from the run and from its export with the same
 /// values and policy logits as the network the checkpoint holds.
 #[test]
 fn an_alphazero_run_checkpoints_resumes_and_plays_as_an_agent() {
@@ -131,7 +131,7 @@ fn an_alphazero_run_checkpoints_resumes_and_plays_as_an_agent() {
 
     let yaml = "game: tic_tac_toe\nrecipe: alphazero\nnetwork: {architecture: resnet-b0c8-fc16}\n\
         alphazero: {simulations: 20, parallel_games: 16, window: 512, batch_size: 32}\n\
-        run: {max_games: 32}\ncheckpoint: {every_games: 16}\n\
+        run: {max_games: 32, threads: 2}\ncheckpoint: {every_games: 16}\n\
         evaluation: {games: 2, iterations_per_move: 20}\n";
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("run");
@@ -307,4 +307,58 @@ fn policy_recipes_refuse_to_image_moves_numbered_by_position() {
             false => assert_eq!(result.unwrap().total_games, 1),
         }
     }
+}
+
+/// `run.threads` deals a round's games to threads (alphazero_selfplay.rs): with 8 games on 1, 2
+/// and 3 threads (3 + 3 + 2) a round plays 8 complete games from the empty board, each ended
+/// at a terminal position with one record per move; the same games again for the same network,
+/// seed and thread count, and other ones on another thread count (each thread draws from its
+/// own stream).
+#[test]
+fn alphazero_rounds_on_threads_play_every_game_the_same_for_a_seed() {
+    use descent::selfplay::alphazero_selfplay::play_round_games;
+    use descent::value::PolicyValueInference;
+    use descent::value::policy_value_net::PolicyValueNet;
+    let initial = TicTacToe::new(&Default::default());
+    let mut empty = vec![0.0; TicTacToe::ENCODING.len()];
+    initial.encode(&mut empty);
+    let device = NetDevice::cpu();
+    let mut settings = AlphaZeroSettings::new("resnet-b0c8-fc16".parse().unwrap());
+    settings.simulations = 12;
+    settings.parallel_games = 8;
+    // One network for every round (a new one is initialised at random).
+    let shape = TicTacToe::ENCODING.dims();
+    let net = PolicyValueNet::new(&settings.architecture, shape, 9, &device.burn);
+    let inference = PolicyValueInference::new(net, shape, &device);
+    let games_of = |threads: usize| {
+        let settings = AlphaZeroSettings {
+            threads,
+            ..settings.clone()
+        };
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let round = play_round_games(&initial, &settings, &inference, &mut rng);
+        assert_eq!(round.finished.len(), 8, "{threads} threads");
+        let plies: u64 = round.finished.iter().map(|g| g.history.len() as u64).sum();
+        assert!(
+            round.evaluated > plies,
+            "the root of each move's search at least"
+        );
+        round
+            .finished
+            .iter()
+            .map(|game| {
+                assert!(game.position.is_terminal());
+                assert_eq!(game.history.len(), game.position.ply());
+                assert_eq!(game.history[0].0, empty);
+                let outcome = game.position.outcome().unwrap().value_p0();
+                (game.history.clone(), outcome)
+            })
+            .collect::<Vec<_>>()
+    };
+    let (one, two, three) = (games_of(1), games_of(2), games_of(3));
+    assert_eq!(two, games_of(2), "2 threads, one seed: the same games");
+    assert_eq!(three, games_of(3), "3 threads, one seed: the same games");
+    assert_eq!(one, games_of(1), "1 thread, one seed: the same games");
+    assert_ne!(one, two, "the threads play from their own streams");
+    assert_ne!(two, three);
 }

@@ -168,6 +168,7 @@ impl AlphaZeroSection {
             simulations: self.simulations,
             temperature_plies: self.temperature_plies,
             parallel_games: self.parallel_games,
+            threads: 1,
             window: self.window,
             batch_size: self.batch_size,
             reuse: self.reuse,

@@ -1,0 +1,171 @@
+//! The self-play of an AlphaZero round: `parallel_games` games played to their ends in lockstep,
+//! each step one leaf of every game's PUCT search evaluated in one network call (batched leaf
+//! evaluation without virtual loss: each game contributes one leaf per call).
+//!
+//! With `threads` above 1 the round's games are dealt to that many threads (game `i` to thread
+//! `i mod threads`), each with its own lockstep loop, network calls and random stream, seeded by
+//! one draw each from the trainer's stream: a round plays the same games whatever the machine's
+//! timing, for one seed and thread count. One thread plays from the trainer's stream itself, as
+//! the recipe always did.
+
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
+
+use super::alphazero::AlphaZeroSettings;
+use crate::games::{Action, Game};
+use crate::search::puct::{Leaf, PuctTree, choose_by_visits, visit_distribution};
+use crate::value::PolicyValueInference;
+
+/// A game of self-play in progress.
+pub struct SelfPlayGame<G: Game> {
+    pub position: G,
+    tree: PuctTree<G>,
+    /// Encoding and policy target of each position played from.
+    pub history: Vec<(Vec<f32>, Vec<f32>)>,
+}
+
+/// What a round's self-play returns: its finished games, thread by thread and in the order they
+/// ended, and the positions the network evaluated.
+pub struct RoundGames<G: Game> {
+    pub finished: Vec<SelfPlayGame<G>>,
+    pub evaluated: u64,
+}
+
+/// Plays `settings.parallel_games` games from `initial` on `settings.threads` threads.
+pub fn play_round_games<G: Game>(
+    initial: &G,
+    settings: &AlphaZeroSettings,
+    inference: &PolicyValueInference,
+    rng: &mut Xoshiro256PlusPlus,
+) -> RoundGames<G> {
+    let threads = settings.threads.clamp(1, settings.parallel_games.max(1));
+    let player = |games: usize, rng: &mut Xoshiro256PlusPlus| {
+        LockstepPlayer {
+            settings,
+            inference,
+            rng,
+            evaluated: 0,
+        }
+        .play(initial, games)
+    };
+    if threads == 1 {
+        return player(settings.parallel_games, rng);
+    }
+    let seeds: Vec<u64> = (0..threads).map(|_| rand::Rng::next_u64(rng)).collect();
+    let per_thread: Vec<RoundGames<G>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = seeds
+            .iter()
+            .enumerate()
+            .map(|(t, &seed)| {
+                let games = (settings.parallel_games + threads - 1 - t) / threads;
+                scope.spawn(move || player(games, &mut Xoshiro256PlusPlus::seed_from_u64(seed)))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a self-play thread panicked"))
+            .collect()
+    });
+    let mut round = RoundGames {
+        finished: Vec::with_capacity(settings.parallel_games),
+        evaluated: 0,
+    };
+    for part in per_thread {
+        round.finished.extend(part.finished);
+        round.evaluated += part.evaluated;
+    }
+    round
+}
+
+/// One thread's games, advanced in lockstep with one network call a step.
+struct LockstepPlayer<'a> {
+    settings: &'a AlphaZeroSettings,
+    inference: &'a PolicyValueInference,
+    rng: &'a mut Xoshiro256PlusPlus,
+    evaluated: u64,
+}
+
+impl LockstepPlayer<'_> {
+    /// Plays `count` games from `initial` to their ends.
+    fn play<G: Game>(mut self, initial: &G, count: usize) -> RoundGames<G> {
+        let options = self.settings.puct;
+        let mut games: Vec<SelfPlayGame<G>> = (0..count)
+            .map(|_| SelfPlayGame {
+                position: initial.clone(),
+                tree: PuctTree::new(initial, options),
+                history: Vec::new(),
+            })
+            .collect();
+        let actions = G::NUM_ACTIONS;
+        let (mut inputs, mut values, mut logits) = (Vec::new(), Vec::new(), Vec::new());
+        let mut waiting = Vec::new();
+        let mut finished = Vec::with_capacity(count);
+        while !games.is_empty() {
+            inputs.clear();
+            waiting.clear();
+            let mut g = 0;
+            while g < games.len() {
+                if self.advance(&mut games[g], &mut inputs) {
+                    waiting.push(g);
+                    g += 1;
+                } else {
+                    finished.push(games.swap_remove(g));
+                }
+            }
+            if waiting.is_empty() {
+                continue;
+            }
+            values.resize(waiting.len(), 0.0);
+            logits.resize(waiting.len() * actions, 0.0);
+            self.evaluated += waiting.len() as u64;
+            self.inference
+                .predict_into(&inputs, &mut values, Some(&mut logits));
+            for (k, &g) in waiting.iter().enumerate() {
+                let logits = &logits[k * actions..(k + 1) * actions];
+                games[g].tree.expand(values[k], logits, &mut *self.rng);
+            }
+        }
+        RoundGames {
+            finished,
+            evaluated: self.evaluated,
+        }
+    }
+
+    /// Runs `game`'s search to its next leaf needing the network, whose encoding it appends to
+    /// `inputs`, playing moves whenever the search of one is complete; false when the game is
+    /// over.
+    fn advance<G: Game>(&mut self, game: &mut SelfPlayGame<G>, inputs: &mut Vec<f32>) -> bool {
+        loop {
+            if game.position.is_terminal() {
+                return false;
+            }
+            if game.tree.simulations() > self.settings.simulations {
+                self.play_move(game);
+                continue;
+            }
+            if let Leaf::Evaluate(position) = game.tree.next_leaf() {
+                let at = inputs.len();
+                inputs.resize(at + G::ENCODING.len(), 0.0);
+                position.encode(&mut inputs[at..]);
+                return true;
+            }
+        }
+    }
+
+    /// Records the position with its visit distribution and plays the chosen move.
+    fn play_move<G: Game>(&mut self, game: &mut SelfPlayGame<G>) {
+        let visits = game.tree.root_visits();
+        let mut input = vec![0.0; G::ENCODING.len()];
+        game.position.encode(&mut input);
+        let mut policy = Vec::new();
+        visit_distribution(&visits, G::NUM_ACTIONS, &mut policy);
+        game.history.push((input, policy));
+        let temperature = match game.position.ply() < self.settings.temperature_plies {
+            true => 1.0,
+            false => 0.0,
+        };
+        let action: Action = choose_by_visits(&visits, temperature, &mut *self.rng);
+        game.position.play(action);
+        game.tree = PuctTree::new(&game.position, self.settings.puct);
+    }
+}
