@@ -591,3 +591,63 @@ fn check_net_writes_the_models_values_and_catches_a_different_one() {
         stderr(&output)
     );
 }
+
+/// A network of Go (trained with a move limit of 16 plies) plays its board under other rules of
+/// play (superko, move limit, komi) — loaded from its run (the checkpoint's manifest) and from
+/// its export — and is refused on another board, naming both games.
+#[test]
+fn a_go_network_plays_under_other_rules_of_play_and_not_on_another_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("go.yaml");
+    std::fs::write(
+        &config,
+        "game: go(max_plies=16)\nseed: 3\nnetwork: {architecture: resnet-b0c8-fc16}\nsearch: {iters: 2}\n\
+         replay: {games: 4, batch_size: 16}\nevaluation: {at_end: false}\n",
+    )
+    .unwrap();
+    let run = dir.path().join("run");
+    let trained = descent(&[
+        "train",
+        config.to_str().unwrap(),
+        "--run-dir",
+        run.to_str().unwrap(),
+        "--max-games",
+        "1",
+        "--quiet",
+    ]);
+    assert!(trained.status.success(), "{}", stderr(&trained));
+    let file = dir.path().join("go.descent");
+    let exported = export(&run, &file, &[]);
+    assert!(exported.status.success(), "{}", stderr(&exported));
+    let eval = |game: &str, model: &Path| {
+        descent(&[
+            "eval",
+            "--game",
+            game,
+            "--agent",
+            &format!("ubfms:model={},iters=3", model.display()),
+            "--opponent",
+            "random",
+            "--games",
+            "2",
+        ])
+    };
+    for model in [&run, &file] {
+        let rules = "go(komi=6.5,superko=illegal,max_plies=20)";
+        let out = eval(rules, model);
+        assert!(
+            out.status.success(),
+            "{}: {}",
+            model.display(),
+            stderr(&out)
+        );
+        assert!(stdout(&out).contains("2 games"), "{}", stdout(&out));
+        let wrong = eval("go(board_size=11,superko=illegal)", model);
+        assert!(!wrong.status.success(), "{}", model.display());
+        let said = stderr(&wrong);
+        assert!(
+            said.contains("go(max_plies=16)") && said.contains("board_size=11"),
+            "{said}"
+        );
+    }
+}
