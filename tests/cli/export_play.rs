@@ -20,12 +20,17 @@ use rand::{RngExt, SeedableRng};
 
 /// A short tic-tac-toe run (4 games) with its checkpoint.
 fn trained_run(dir: &Path) -> PathBuf {
-    let config = dir.join("ttt.yaml");
-    std::fs::write(
-        &config,
+    run_of(
+        dir,
         "game: tic_tac_toe\nseed: 3\nsearch:\n  iters: 20\nreplay:\n  games: 4\n  batch_size: 32\nevaluation:\n  at_end: false\n",
+        "4",
     )
-    .unwrap();
+}
+
+/// The run of the configuration `yaml` trained for `games` games in `dir/run`.
+fn run_of(dir: &Path, yaml: &str, games: &str) -> PathBuf {
+    let config = dir.join("run.yaml");
+    std::fs::write(&config, yaml).unwrap();
     let run = dir.join("run");
     let output = descent(&[
         "train",
@@ -33,7 +38,7 @@ fn trained_run(dir: &Path) -> PathBuf {
         "--run-dir",
         run.to_str().unwrap(),
         "--max-games",
-        "4",
+        games,
         "--quiet",
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
@@ -598,24 +603,12 @@ fn check_net_writes_the_models_values_and_catches_a_different_one() {
 #[test]
 fn a_go_network_plays_under_other_rules_of_play_and_not_on_another_board() {
     let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("go.yaml");
-    std::fs::write(
-        &config,
+    let run = run_of(
+        dir.path(),
         "game: go(max_plies=16)\nseed: 3\nnetwork: {architecture: resnet-b0c8-fc16}\nsearch: {iters: 2}\n\
          replay: {games: 4, batch_size: 16}\nevaluation: {at_end: false}\n",
-    )
-    .unwrap();
-    let run = dir.path().join("run");
-    let trained = descent(&[
-        "train",
-        config.to_str().unwrap(),
-        "--run-dir",
-        run.to_str().unwrap(),
-        "--max-games",
         "1",
-        "--quiet",
-    ]);
-    assert!(trained.status.success(), "{}", stderr(&trained));
+    );
     let file = dir.path().join("go.descent");
     let exported = export(&run, &file, &[]);
     assert!(exported.status.success(), "{}", stderr(&exported));

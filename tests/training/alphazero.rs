@@ -123,8 +123,8 @@ fn alphazero_learns_tic_tac_toe_to_perfect_play() {
 
 /// `recipe: alphazero` through `descent train`'s library entry: a run on two threads
 /// checkpoints (the policy-value network, Adam, the window, the state), resumes where it
-/// stopped, and its network plays as a `puct` agent — loaded from the run and from its export with the same
-/// values and policy logits as the network the checkpoint holds.
+/// stopped, and its network plays as a `puct` agent — loaded from the run and from its export
+/// with the same values and policy logits as the network the checkpoint holds.
 #[test]
 fn an_alphazero_run_checkpoints_resumes_and_plays_as_an_agent() {
     use descent::selfplay::{RunDir, SilentObserver, train};
