@@ -2,11 +2,12 @@
 //! each step one leaf of every game's PUCT search evaluated in one network call (batched leaf
 //! evaluation without virtual loss: each game contributes one leaf per call).
 //!
-//! With `threads` above 1 the round's games are dealt to that many threads (game `i` to thread
-//! `i mod threads`), each with its own lockstep loop, network calls and random stream, seeded by
-//! one draw each from the trainer's stream: a round plays the same games whatever the machine's
-//! timing, for one seed and thread count. One thread plays from the trainer's stream itself, as
-//! the recipe always did.
+//! With `threads` above 1 the round's games are shared by that many threads (thread `t` of `n`
+//! plays `(games + n - 1 - t) / n` of them: the counts differ by one at most, and every game
+//! starts from the same position), each with its own lockstep loop, network calls and random
+//! stream, seeded by one draw each from the trainer's stream: a round plays the same games
+//! whatever the machine's timing, for one seed and thread count. One thread plays from the
+//! trainer's stream itself, as the recipe always did.
 
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -44,7 +45,6 @@ pub fn play_round_games<G: Game>(
             settings,
             inference,
             rng,
-            evaluated: 0,
         }
         .play(initial, games)
     };
@@ -82,7 +82,6 @@ struct LockstepPlayer<'a> {
     settings: &'a AlphaZeroSettings,
     inference: &'a PolicyValueInference,
     rng: &'a mut Xoshiro256PlusPlus,
-    evaluated: u64,
 }
 
 impl LockstepPlayer<'_> {
@@ -100,6 +99,7 @@ impl LockstepPlayer<'_> {
         let (mut inputs, mut values, mut logits) = (Vec::new(), Vec::new(), Vec::new());
         let mut waiting = Vec::new();
         let mut finished = Vec::with_capacity(count);
+        let mut evaluated = 0;
         while !games.is_empty() {
             inputs.clear();
             waiting.clear();
@@ -117,7 +117,7 @@ impl LockstepPlayer<'_> {
             }
             values.resize(waiting.len(), 0.0);
             logits.resize(waiting.len() * actions, 0.0);
-            self.evaluated += waiting.len() as u64;
+            evaluated += waiting.len() as u64;
             self.inference
                 .predict_into(&inputs, &mut values, Some(&mut logits));
             for (k, &g) in waiting.iter().enumerate() {
@@ -127,7 +127,7 @@ impl LockstepPlayer<'_> {
         }
         RoundGames {
             finished,
-            evaluated: self.evaluated,
+            evaluated,
         }
     }
 

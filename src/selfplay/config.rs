@@ -334,21 +334,20 @@ impl TrainConfig {
                 "an {recipe} run plays a round's games at once in its own process ({recipe}.parallel_games); leave run.games_per_thread at 1 and run.mode local"
             ),
         )?;
-        let threads_allowed = match self.recipe {
-            RecipeName::Alphazero => self.alphazero.parallel_games,
-            _ => 1,
-        };
-        check(
-            run.threads <= threads_allowed,
-            "run.threads",
-            &match self.recipe {
-                RecipeName::Alphazero => format!(
-                    "is {}, above alphazero.parallel_games ({threads_allowed}): each thread plays some of a round's games",
-                    run.threads
+        let (threads_allowed, why) = match self.recipe {
+            RecipeName::Alphazero => (
+                self.alphazero.parallel_games,
+                format!(
+                    "is {}, above alphazero.parallel_games ({}): each thread plays some of a round's games",
+                    run.threads, self.alphazero.parallel_games
                 ),
-                _ => format!("must be 1: an {recipe} run plays its games on one thread"),
-            },
-        )
+            ),
+            _ => (
+                1,
+                format!("must be 1: an {recipe} run plays its games on one thread"),
+            ),
+        };
+        check(run.threads <= threads_allowed, "run.threads", &why)
     }
 }
 
