@@ -304,6 +304,14 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
     /// when the game is over.
     fn legal_actions(&self, out: &mut Vec<Action>);
 
+    /// Writes the actions a random playout draws from into `out` (cleared first): the legal
+    /// actions, less those a playout should never play because they only throw the game away
+    /// at random (Go: filling one's own eye, or passing while a stone can be placed). Every one
+    /// is legal, and it is empty exactly when the game is over.
+    fn playout_actions(&self, out: &mut Vec<Action>) {
+        self.legal_actions(out);
+    }
+
     /// Whether `action` is legal here.
     fn is_legal(&self, action: Action) -> bool;
 

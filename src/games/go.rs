@@ -203,6 +203,38 @@ impl<const N: usize> Go<N> {
             .then_some(Placement { stones, captured })
     }
 
+    /// The points diagonally next to the points of `bits`.
+    #[inline]
+    fn diagonals(bits: u128) -> u128 {
+        ((bits << (N + 1) & !Self::COL_0)
+            | (bits << (N - 1) & !Self::COL_LAST)
+            | (bits >> (N - 1) & !Self::COL_0)
+            | (bits >> (N + 1) & !Self::COL_LAST))
+            & Self::BOARD
+    }
+
+    /// The empty points that are `player`'s eyes, as Monte-Carlo Go programs define them for
+    /// their playouts: every neighbour on the board is `player`'s stone, and of the diagonal
+    /// points at most one is the opponent's (none on the edge or in a corner). Filling one
+    /// only takes a liberty from one's own group.
+    pub fn eyes_of(&self, player: Player) -> u128 {
+        let (mine, theirs) = (self.stones[player.index()], self.stones[1 - player.index()]);
+        let empty = !(mine | theirs) & Self::BOARD;
+        let mut candidates = empty & !Self::neighbours(empty | theirs);
+        let mut eyes = 0;
+        while candidates != 0 {
+            let cell = candidates.trailing_zeros() as usize;
+            candidates &= candidates - 1;
+            let diagonals = Self::diagonals(1 << cell);
+            let enemy_diagonals = (diagonals & theirs).count_ones();
+            let allowed = if diagonals.count_ones() == 4 { 1 } else { 0 };
+            if enemy_diagonals <= allowed {
+                eyes |= 1 << cell;
+            }
+        }
+        eyes
+    }
+
     /// The Zobrist hash of a board (stones only).
     fn board_hash(stones: &[u128; 2]) -> u64 {
         zobrist::of_bits(stones[0], &STONE_KEYS[..MAX_CELLS])
@@ -425,6 +457,22 @@ impl<const N: usize> Game for Go<N> {
             placeable &= placeable - 1;
         }
         out.push(Self::PASS);
+    }
+
+    /// The placements that fill none of the mover's eyes; a pass only when there is none.
+    fn playout_actions(&self, out: &mut Vec<Action>) {
+        out.clear();
+        if self.outcome.is_some() {
+            return;
+        }
+        let mut placeable = self.placeable() & !self.eyes_of(self.to_move);
+        while placeable != 0 {
+            out.push(placeable.trailing_zeros() as Action);
+            placeable &= placeable - 1;
+        }
+        if out.is_empty() {
+            out.push(Self::PASS);
+        }
     }
 
     fn is_legal(&self, action: Action) -> bool {

@@ -1,4 +1,5 @@
-//! Uniformly random playouts: the rules benchmark, and the leaf evaluation of classic MCTS.
+//! Random playouts: the rules benchmark (uniform over the legal moves), and the leaf evaluation
+//! of classic MCTS (uniform over `Game::playout_actions`).
 
 use rand::{Rng, RngExt};
 
@@ -12,9 +13,30 @@ pub fn random_playout<G: Game, R: Rng + ?Sized>(
     rng: &mut R,
     actions: &mut Vec<Action>,
 ) -> (Outcome, usize) {
+    playout_over(position, rng, actions, G::legal_actions)
+}
+
+/// Plays uniformly random moves among `Game::playout_actions` from `position` until the game
+/// ends (in Go, never filling one's own eye): the playouts of MCTS and of ExIt's expert.
+#[inline]
+pub fn search_playout<G: Game, R: Rng + ?Sized>(
+    position: &mut G,
+    rng: &mut R,
+    actions: &mut Vec<Action>,
+) -> (Outcome, usize) {
+    playout_over(position, rng, actions, G::playout_actions)
+}
+
+#[inline]
+fn playout_over<G: Game, R: Rng + ?Sized>(
+    position: &mut G,
+    rng: &mut R,
+    actions: &mut Vec<Action>,
+    moves: impl Fn(&G, &mut Vec<Action>),
+) -> (Outcome, usize) {
     let start = position.ply();
     loop {
-        position.legal_actions(actions);
+        moves(position, actions);
         if actions.is_empty() {
             let outcome = position
                 .outcome()

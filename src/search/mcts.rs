@@ -10,7 +10,9 @@
 //! by the move`, the Awale MCTS thesis), or the `Evaluator` without playout (remark 3) — and
 //! **backpropagation** of the value along the path. The move played is the most visited child (UCT)
 //! or the best mean (plain MCTS, the Awale MCTS thesis' `argmax Score`). The tree is
-//! transposition-free; it can be kept between moves.
+//! transposition-free; it can be kept between moves. Playouts draw from `Game::playout_actions`,
+//! the legal moves less those no playout should play (in Go, filling one's own eye: with them a
+//! playout kills living groups at random and values life and death at random).
 //!
 //! Value scales and defaults: with playouts, `W/N` is the mean reward in [0, 1] (a P0 win 1, a
 //! draw ½) and `c = √2/2` (the Awale MCTS thesis found the plateau there); with the evaluator at
@@ -25,7 +27,7 @@ use super::budget::Budget;
 use super::evaluator::Evaluator;
 use super::stats::SearchStats;
 use super::terminal_eval::TerminalEval;
-use crate::games::random_playout::random_playout;
+use crate::games::random_playout::search_playout;
 use crate::games::{Action, Game};
 
 mod exit;
@@ -308,7 +310,7 @@ impl<G: Game> Mcts<G> {
             }
         } else {
             match self.options.leaf {
-                LeafValue::RandomPlayout => random_playout(&mut position, rng, &mut self.actions)
+                LeafValue::RandomPlayout => search_playout(&mut position, rng, &mut self.actions)
                     .0
                     .value_p0(),
                 LeafValue::HeavyPlayout => self.heavy_playout(&mut position, rng),
@@ -375,10 +377,11 @@ impl<G: Game> Mcts<G> {
         }
     }
 
-    /// A playout whose moves are drawn with weight `1 + points the move scores for the mover`.
+    /// A playout whose moves (`Game::playout_actions`) are drawn with weight `1 + points the move
+    /// scores for the mover`.
     fn heavy_playout<R: Rng + ?Sized>(&mut self, position: &mut G, rng: &mut R) -> f32 {
         loop {
-            position.legal_actions(&mut self.actions);
+            position.playout_actions(&mut self.actions);
             if self.actions.is_empty() {
                 return position
                     .outcome()

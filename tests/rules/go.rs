@@ -1,8 +1,12 @@
 //! Go's rules on short games of a 9 × 9 board: captures, suicide, simple ko, the end by two
-//! passes, Tromp-Taylor scoring with komi, the cap, boards that do not repeat.
+//! passes, Tromp-Taylor scoring with komi, the cap, boards that do not repeat; and the moves its
+//! playouts draw from, which never fill one's own eye.
 
 use descent::games::go::Superko;
-use descent::games::{Game, GameExt, Go, GoRules, Outcome};
+use descent::games::random_playout::search_playout;
+use descent::games::{Game, GameExt, Go, GoRules, Outcome, Player};
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
 
 type Go9 = Go<9>;
 
@@ -150,5 +154,120 @@ fn a_move_recreating_an_earlier_board_draws_or_is_illegal_by_the_superko_setting
             "the last move recreates the board of an earlier ply, not the one just before"
         );
         assert_eq!(after.outcome(), Some(Outcome::Draw));
+    }
+}
+
+/// Whether the empty point (`row`, `col`) is `player`'s eye, point by point: every neighbour on
+/// the board is `player`'s stone and at most one diagonal point the opponent's (none on the
+/// edge). An implementation independent of the bitboards'.
+fn is_eye(position: &Go9, player: Player, row: usize, col: usize) -> bool {
+    let at = |r: isize, c: isize| {
+        ((0..9).contains(&r) && (0..9).contains(&c)).then(|| position.cell(r as usize, c as usize))
+    };
+    let (r, c) = (row as isize, col as isize);
+    if at(r, c) != Some(None) {
+        return false;
+    }
+    let orthogonal = [(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)];
+    if orthogonal
+        .iter()
+        .any(|&(r, c)| at(r, c).is_some_and(|s| s != Some(player)))
+    {
+        return false;
+    }
+    let diagonal = [
+        (r - 1, c - 1),
+        (r - 1, c + 1),
+        (r + 1, c - 1),
+        (r + 1, c + 1),
+    ];
+    let on_board: Vec<_> = diagonal.iter().filter_map(|&(r, c)| at(r, c)).collect();
+    let enemy = on_board
+        .iter()
+        .filter(|&&s| s == Some(player.opponent()))
+        .count();
+    enemy <= usize::from(on_board.len() == 4)
+}
+
+#[test]
+fn a_playout_never_fills_its_own_eye() {
+    // Black's corner eye a1 (b1, a2), its centre eye e5 (e4, d5, f5, e6) with one White stone
+    // diagonally (d4): both eyes, not for White (whose a1 or e5 would be suicide anyway).
+    let position = game(GoRules::default(), "b1 d4 a2 j9 e4 j8 d5 j7 f5 j6 e6 j5");
+    let (mut legal, mut playout) = (Vec::new(), Vec::new());
+    position.legal_actions(&mut legal);
+    position.playout_actions(&mut playout);
+    for eye in ["a1", "e5"] {
+        let action = position.parse_legal_move(eye).unwrap();
+        assert!(legal.contains(&action), "{eye} is legal\n{position}");
+        assert!(
+            !playout.contains(&action),
+            "{eye} is Black's eye\n{position}"
+        );
+    }
+    assert!(
+        !playout.contains(&Go9::PASS),
+        "no pass while stones can be placed"
+    );
+    assert_eq!(
+        playout.len(),
+        legal.len() - 3,
+        "all but the two eyes and the pass"
+    );
+    // A second White stone diagonal to e5 (f6), one on a1's diagonal (b2): no longer eyes.
+    let false_eyes = game(GoRules::default(), "b1 d4 a2 j9 e4 j8 d5 f6 f5 b2 e6 j5");
+    false_eyes.playout_actions(&mut playout);
+    for point in ["a1", "e5"] {
+        let action = false_eyes.parse_legal_move(point).unwrap();
+        assert!(playout.contains(&action), "{point} is no eye\n{false_eyes}");
+    }
+}
+
+#[test]
+fn playout_moves_are_the_legal_placements_less_the_movers_eyes_or_else_a_pass() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+    let (mut legal, mut playout) = (Vec::new(), Vec::new());
+    let mut positions = 0;
+    for _ in 0..40 {
+        let mut position = Go9::new(&GoRules::default());
+        while position.outcome().is_none() {
+            position.legal_actions(&mut legal);
+            position.playout_actions(&mut playout);
+            let player = position.to_move();
+            let mut expected: Vec<_> = legal
+                .iter()
+                .copied()
+                .filter(|&a| {
+                    a != Go9::PASS && !is_eye(&position, player, a as usize / 9, a as usize % 9)
+                })
+                .collect();
+            if expected.is_empty() {
+                expected.push(Go9::PASS);
+            }
+            assert_eq!(playout, expected, "{position}");
+            positions += 1;
+            // Random legal moves, eye fillings included: positions a playout would not reach.
+            position.play(legal[rng.random_range(0..legal.len())]);
+        }
+    }
+    assert!(positions > 2_000, "{positions} positions compared");
+}
+
+#[test]
+fn a_group_with_two_eyes_survives_every_playout() {
+    // Black's corner group b1 d1 a2 b2 c2 d2 has two eyes, a1 and c1; White stones elsewhere.
+    let position = game(GoRules::default(), "b1 j9 d1 j8 a2 j7 b2 j6 c2 j5 d2 j4");
+    let group = [(0, 1), (0, 3), (1, 0), (1, 1), (1, 2), (1, 3)];
+    let mut actions = Vec::new();
+    for seed in 0..40 {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut end = position.clone();
+        search_playout(&mut end, &mut rng, &mut actions);
+        assert!(
+            group
+                .iter()
+                .all(|&(r, c)| end.cell(r, c) == Some(Player::P0)),
+            "seed {seed}: the group died\n{end}"
+        );
     }
 }

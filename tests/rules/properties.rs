@@ -1,7 +1,8 @@
 //! Property tests on every registered game (proptest, shrinking to the shortest failing move
 //! sequence): along any sequence of legal moves the incremental hash equals a recomputed one,
 //! the encoding is deterministic, move text round-trips, replaying the moves as text reaches the
-//! same position, and every symmetry maps legal moves onto legal moves and keeps the outcome.
+//! same position, every symmetry maps legal moves onto legal moves and keeps the outcome, and
+//! the moves a playout draws from are legal ones, none only when the game is over.
 
 use descent::games::{Action, Game, GameExt, GameSpec, GameVisitor, REGISTERED_GAMES};
 use proptest::prelude::*;
@@ -24,8 +25,17 @@ impl GameVisitor for AlongMoves {
         let mut texts = Vec::new();
         let mut actions = Vec::new();
         let mut image_actions = Vec::new();
+        let mut playout_actions = Vec::new();
         for &choice in &self.choices {
             position.legal_actions(&mut actions);
+            position.playout_actions(&mut playout_actions);
+            prop_assert!(
+                playout_actions.iter().all(|a| actions.contains(a)),
+                "playout moves {:?} not all legal ({:?})",
+                playout_actions,
+                actions
+            );
+            prop_assert_eq!(playout_actions.is_empty(), actions.is_empty());
             check_symmetric_images(&position, &images, &actions, &mut image_actions)?;
             if actions.is_empty() {
                 break;

@@ -12,7 +12,7 @@
 use rand::Rng;
 
 use super::{Mcts, MctsNode, RandomArgmax, SearchStats};
-use crate::games::random_playout::random_playout;
+use crate::games::random_playout::search_playout;
 use crate::games::{Game, Player};
 use crate::search::evaluator::Evaluator;
 
@@ -77,7 +77,7 @@ impl<G: Game> Mcts<G> {
                 net_value_p0 = Some(outcome.value_p0());
                 outcome.value_p0()
             }
-            None => random_playout(&mut position, rng, &mut self.actions)
+            None => search_playout(&mut position, rng, &mut self.actions)
                 .0
                 .value_p0(),
         };
