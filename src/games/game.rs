@@ -312,6 +312,21 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
         self.legal_actions(out);
     }
 
+    /// Plays one random playout from this position to its end, appends each of its moves with
+    /// its player to `played` (RAVE's all-moves-as-first statistics read them), and returns its
+    /// outcome: by default uniformly random moves of `playout_actions` under the game's own
+    /// rules (`random_playout::search_playout`). A game may play its playouts on lighter rules
+    /// that keep what a result means (Go: simple ko only, no board history; `go/playout.rs`).
+    /// `actions` is a scratch buffer.
+    fn playout_outcome<R: rand::Rng + ?Sized>(
+        mut self,
+        rng: &mut R,
+        actions: &mut Vec<Action>,
+        played: &mut Vec<(Player, Action)>,
+    ) -> Outcome {
+        super::random_playout::search_playout(&mut self, rng, actions, played).0
+    }
+
     /// Whether `action` is legal here.
     fn is_legal(&self, action: Action) -> bool;
 

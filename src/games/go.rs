@@ -15,12 +15,16 @@
 use std::fmt;
 use std::sync::Arc;
 
+use rand::Rng;
+
 use super::board_view::{BoardView, Layout, numbers, stone_cells};
 use super::game::{Action, EncodingShape, Game, MoveError, Outcome, Player, Symmetry};
 use super::game_params::{GameParams, Param, ParamError, parse_integer, parse_word, word_of};
 use super::registry::GameVisitor;
 use super::square_symmetry::{sliced_symmetries, tables_with_pass};
 use super::zobrist;
+
+mod playout;
 
 /// The largest board (its cells fit a `u128`).
 pub const MAX_SIZE: usize = 11;
@@ -181,11 +185,11 @@ impl<const N: usize> Go<N> {
         }
     }
 
-    /// Places `player`'s stone on the empty `cell` and removes the enemy chains left without
-    /// liberties; `None` if the stone's own chain then has none (suicide).
-    fn place(&self, player: Player, cell: usize) -> Option<Placement> {
+    /// Places `player`'s stone on the empty `cell` of `stones` and removes the enemy chains left
+    /// without liberties; `None` if the stone's own chain then has none (suicide).
+    fn place(stones: &[u128; 2], player: Player, cell: usize) -> Option<Placement> {
         let (me, them) = (player.index(), 1 - player.index());
-        let mut stones = self.stones;
+        let mut stones = *stones;
         stones[me] |= 1 << cell;
         let mut captured = 0;
         let mut enemy_neighbours = Self::neighbours(1 << cell) & stones[them];
@@ -203,6 +207,19 @@ impl<const N: usize> Go<N> {
             .then_some(Placement { stones, captured })
     }
 
+    /// The point a simple ko forbids after `player` placed on `cell` (`placed`, from
+    /// `before`): the one stone captured, if the new stone filled an enemy eye.
+    fn ko_after(
+        before: &[u128; 2],
+        player: Player,
+        cell: usize,
+        placed: &Placement,
+    ) -> Option<usize> {
+        let enemy_eye = Self::neighbours(1 << cell) & !before[1 - player.index()] == 0;
+        (enemy_eye && placed.captured.count_ones() == 1)
+            .then(|| placed.captured.trailing_zeros() as usize)
+    }
+
     /// The points diagonally next to the points of `bits`.
     #[inline]
     fn diagonals(bits: u128) -> u128 {
@@ -213,12 +230,12 @@ impl<const N: usize> Go<N> {
             & Self::BOARD
     }
 
-    /// The empty points that are `player`'s eyes, as Monte-Carlo Go programs define them for
-    /// their playouts: every neighbour on the board is `player`'s stone, and of the diagonal
-    /// points at most one is the opponent's (none on the edge or in a corner). Filling one
-    /// only takes a liberty from one's own group.
-    pub fn eyes_of(&self, player: Player) -> u128 {
-        let (mine, theirs) = (self.stones[player.index()], self.stones[1 - player.index()]);
+    /// The empty points of `stones` that are `player`'s eyes, as Monte-Carlo Go programs define
+    /// them for their playouts: every neighbour on the board is `player`'s stone, and of the
+    /// diagonal points at most one is the opponent's (none on the edge or in a corner). Filling
+    /// one only takes a liberty from one's own group.
+    fn eyes_of(stones: &[u128; 2], player: Player) -> u128 {
+        let (mine, theirs) = (stones[player.index()], stones[1 - player.index()]);
         let empty = !(mine | theirs) & Self::BOARD;
         let mut candidates = empty & !Self::neighbours(empty | theirs);
         let mut eyes = 0;
@@ -226,13 +243,20 @@ impl<const N: usize> Go<N> {
             let cell = candidates.trailing_zeros() as usize;
             candidates &= candidates - 1;
             let diagonals = Self::diagonals(1 << cell);
-            let enemy_diagonals = (diagonals & theirs).count_ones();
-            let allowed = if diagonals.count_ones() == 4 { 1 } else { 0 };
-            if enemy_diagonals <= allowed {
+            let allowed = u32::from(diagonals.count_ones() == 4);
+            if (diagonals & theirs).count_ones() <= allowed {
                 eyes |= 1 << cell;
             }
         }
         eyes
+    }
+
+    /// Pushes the point of each bit of `bits` onto `out`, lowest first.
+    fn push_points(mut bits: u128, out: &mut Vec<Action>) {
+        while bits != 0 {
+            out.push(bits.trailing_zeros() as Action);
+            bits &= bits - 1;
+        }
     }
 
     /// The Zobrist hash of a board (stones only).
@@ -258,7 +282,7 @@ impl<const N: usize> Go<N> {
         while to_test != 0 {
             let cell = to_test.trailing_zeros() as usize;
             to_test &= to_test - 1;
-            let allowed = self.place(self.to_move, cell).is_some_and(|placed| {
+            let allowed = Self::place(&self.stones, self.to_move, cell).is_some_and(|placed| {
                 self.params.superko == Superko::Draw || !self.boards.contains(&placed.stones)
             });
             if allowed {
@@ -277,14 +301,18 @@ impl<const N: usize> Go<N> {
 
     /// Tromp-Taylor area, Black's minus White's (komi not included).
     pub fn area_difference(&self) -> i32 {
-        let empty = !(self.stones[0] | self.stones[1]) & Self::BOARD;
-        let mut difference =
-            self.stones[0].count_ones() as i32 - self.stones[1].count_ones() as i32;
+        Self::area_difference_of(&self.stones)
+    }
+
+    /// Tromp-Taylor area of `stones`, Black's minus White's (komi not included).
+    fn area_difference_of(stones: &[u128; 2]) -> i32 {
+        let empty = !(stones[0] | stones[1]) & Self::BOARD;
+        let mut difference = stones[0].count_ones() as i32 - stones[1].count_ones() as i32;
         let mut unvisited = empty;
         while unvisited != 0 {
             let region = Self::chain(empty, unvisited.trailing_zeros() as usize);
             let border = Self::neighbours(region);
-            let (black, white) = (border & self.stones[0] != 0, border & self.stones[1] != 0);
+            let (black, white) = (border & stones[0] != 0, border & stones[1] != 0);
             let size = region.count_ones() as i32;
             difference += match (black, white) {
                 (true, false) => size,
@@ -296,9 +324,9 @@ impl<const N: usize> Go<N> {
         difference
     }
 
-    /// The outcome of scoring the board now.
-    fn scored(&self) -> Outcome {
-        let margin = self.area_difference() as f32 - self.params.komi;
+    /// The outcome of scoring `stones` with `komi`.
+    fn scored(stones: &[u128; 2], komi: f32) -> Outcome {
+        let margin = Self::area_difference_of(stones) as f32 - komi;
         if margin > 0.0 {
             Outcome::WinP0
         } else if margin < 0.0 {
@@ -451,11 +479,7 @@ impl<const N: usize> Game for Go<N> {
         if self.outcome.is_some() {
             return;
         }
-        let mut placeable = self.placeable();
-        while placeable != 0 {
-            out.push(placeable.trailing_zeros() as Action);
-            placeable &= placeable - 1;
-        }
+        Self::push_points(self.placeable(), out);
         out.push(Self::PASS);
     }
 
@@ -465,14 +489,26 @@ impl<const N: usize> Game for Go<N> {
         if self.outcome.is_some() {
             return;
         }
-        let mut placeable = self.placeable() & !self.eyes_of(self.to_move);
-        while placeable != 0 {
-            out.push(placeable.trailing_zeros() as Action);
-            placeable &= placeable - 1;
+        match self.params.superko {
+            Superko::Draw => Self::playout_moves(&self.stones, self.to_move, self.ko, out),
+            Superko::Illegal => {
+                let eyes = Self::eyes_of(&self.stones, self.to_move);
+                Self::push_points(self.placeable() & !eyes, out);
+                if out.is_empty() {
+                    out.push(Self::PASS);
+                }
+            }
         }
-        if out.is_empty() {
-            out.push(Self::PASS);
-        }
+    }
+
+    /// On lighter rules: `go/playout.rs`.
+    fn playout_outcome<R: Rng + ?Sized>(
+        self,
+        rng: &mut R,
+        actions: &mut Vec<Action>,
+        played: &mut Vec<(Player, Action)>,
+    ) -> Outcome {
+        self.light_playout(rng, actions, played)
     }
 
     fn is_legal(&self, action: Action) -> bool {
@@ -495,11 +531,8 @@ impl<const N: usize> Game for Go<N> {
         let mut recreated = false;
         if action != Self::PASS {
             let cell = action as usize;
-            let placed = self.place(mover, cell).expect("a legal placement");
-            let enemy_eye = Self::neighbours(1 << cell) & !self.stones[1 - mover.index()] == 0;
-            if enemy_eye && placed.captured.count_ones() == 1 {
-                self.ko = Some(placed.captured.trailing_zeros() as usize);
-            }
+            let placed = Self::place(&self.stones, mover, cell).expect("a legal placement");
+            self.ko = Self::ko_after(&self.stones, mover, cell, &placed);
             self.stones = placed.stones;
             recreated = self.boards.contains(&self.stones);
             self.boards.push(self.stones);
@@ -509,7 +542,7 @@ impl<const N: usize> Game for Go<N> {
         if recreated {
             self.outcome = Some(Outcome::Draw);
         } else if (was_pass && self.last_was_pass) || self.ply as usize >= self.max_plies() {
-            self.outcome = Some(self.scored());
+            self.outcome = Some(Self::scored(&self.stones, self.params.komi));
         }
         // Captures change many stones: recomputed rather than updated.
         self.hash = self.hash_from_scratch();

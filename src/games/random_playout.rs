@@ -3,7 +3,7 @@
 
 use rand::{Rng, RngExt};
 
-use super::game::{Action, Game, Outcome};
+use super::game::{Action, Game, Outcome, Player};
 
 /// Plays uniformly random legal moves from `position` until the game ends. `actions` is a
 /// scratch buffer (no allocation once it has grown). Returns the outcome and the plies played.
@@ -13,18 +13,28 @@ pub fn random_playout<G: Game, R: Rng + ?Sized>(
     rng: &mut R,
     actions: &mut Vec<Action>,
 ) -> (Outcome, usize) {
-    playout_over(position, rng, actions, G::legal_actions)
+    playout_over(position, rng, actions, G::legal_actions, |_, _| {})
 }
 
 /// Plays uniformly random moves among `Game::playout_actions` from `position` until the game
-/// ends (in Go, never filling one's own eye): the playouts of MCTS and of ExIt's expert.
+/// ends (in Go, never filling one's own eye), on the game's own rules, and appends each move
+/// with its player to `played`: the default of `Game::playout_outcome`.
 #[inline]
 pub fn search_playout<G: Game, R: Rng + ?Sized>(
     position: &mut G,
     rng: &mut R,
     actions: &mut Vec<Action>,
+    played: &mut Vec<(Player, Action)>,
 ) -> (Outcome, usize) {
-    playout_over(position, rng, actions, G::playout_actions)
+    playout_over(
+        position,
+        rng,
+        actions,
+        G::playout_actions,
+        |player, action| {
+            played.push((player, action));
+        },
+    )
 }
 
 #[inline]
@@ -33,6 +43,7 @@ fn playout_over<G: Game, R: Rng + ?Sized>(
     rng: &mut R,
     actions: &mut Vec<Action>,
     moves: impl Fn(&G, &mut Vec<Action>),
+    mut on_move: impl FnMut(Player, Action),
 ) -> (Outcome, usize) {
     let start = position.ply();
     loop {
@@ -44,6 +55,7 @@ fn playout_over<G: Game, R: Rng + ?Sized>(
             return (outcome, position.ply() - start);
         }
         let action = actions[rng.random_range(0..actions.len())];
+        on_move(position.to_move(), action);
         position.play(action);
     }
 }

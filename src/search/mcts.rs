@@ -10,9 +10,10 @@
 //! by the move`, the Awale MCTS thesis), or the `Evaluator` without playout (remark 3) — and
 //! **backpropagation** of the value along the path. The move played is the most visited child (UCT)
 //! or the best mean (plain MCTS, the Awale MCTS thesis' `argmax Score`). The tree is
-//! transposition-free; it can be kept between moves. Playouts draw from `Game::playout_actions`,
-//! the legal moves less those no playout should play (in Go, filling one's own eye: with them a
-//! playout kills living groups at random and values life and death at random).
+//! transposition-free; it can be kept between moves. Playouts (`Game::playout_outcome`) draw
+//! from `Game::playout_actions`, the legal moves less those no playout should play (in Go,
+//! filling one's own eye: with them a playout kills living groups at random and values life and
+//! death at random); Go plays them on simple ko only, without the board history.
 //!
 //! Value scales and defaults: with playouts, `W/N` is the mean reward in [0, 1] (a P0 win 1, a
 //! draw ½) and `c = √2/2` (the Awale MCTS thesis found the plateau there); with the evaluator at
@@ -27,10 +28,10 @@ use super::budget::Budget;
 use super::evaluator::Evaluator;
 use super::stats::SearchStats;
 use super::terminal_eval::TerminalEval;
-use crate::games::random_playout::search_playout;
-use crate::games::{Action, Game};
+use crate::games::{Action, Game, Player};
 
 mod exit;
+mod rave;
 
 /// How to choose a child inside the tree.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -43,6 +44,9 @@ pub enum TreePolicy {
     /// plus `w_a · π(a|s) / (n(s,a) + 1)` from the evaluator's policy plus `w_v · Q̂(s,a)`, the
     /// mean of the evaluator's values backed up through the child (0 turns the value off).
     Exit { c: f32, w_a: f32, w_v: f32 },
+    /// UCT-RAVE (Gelly and Silver, 2007; `mcts/rave.rs`): the mean reward blended with the
+    /// all-moves-as-first mean by `β = √(k / (3·N(s) + k))`, plus `c·√(ln N(s) / (n + 1))`.
+    Rave { c: f32, k: f32 },
 }
 
 /// How to value a new leaf.
@@ -78,6 +82,8 @@ impl MctsOptions {
     /// UCT's default exploration constant with the evaluator at the leaves: the paper's 0.4
     /// (section 3.3), on the evaluator's value scale.
     pub const DEFAULT_C_NETWORK: f32 = 0.4;
+    /// UCT-RAVE's equivalence parameter `k`: MoGo's 1000 (Gelly and Silver, 2007).
+    pub const DEFAULT_RAVE_K: f32 = 1000.0;
 
     /// UCT with random playouts, c = √2/2.
     pub fn uct() -> Self {
@@ -110,6 +116,10 @@ struct MctsNode {
     expanded: bool,
     /// The action that led here from the parent.
     action: Action,
+    /// RAVE only: the values of the simulations through the parent in which the parent's mover
+    /// played this node's action first (at the parent or later), P0's view, and their count.
+    amaf_value_sum_p0: f64,
+    amaf_visits: u32,
 }
 
 impl MctsNode {
@@ -121,6 +131,8 @@ impl MctsNode {
             num_children: 0,
             expanded: false,
             action,
+            amaf_value_sum_p0: 0.0,
+            amaf_visits: 0,
         }
     }
 }
@@ -139,6 +151,10 @@ pub struct Mcts<G: Game> {
     exit_nodes: Vec<exit::ExitNode>,
     /// Scratch: one position's policy logits.
     logits: Vec<f32>,
+    /// Scratch: the moves of one simulation with their players, the tree's then the playout's.
+    played: Vec<(Player, Action)>,
+    /// Scratch (RAVE): per action, who played it first from the ply being scanned on.
+    first_mover: Vec<Option<Player>>,
 }
 
 /// One child of the root after a search.
@@ -162,6 +178,8 @@ impl<G: Game> Mcts<G> {
             single: Vec::with_capacity(1),
             exit_nodes: Vec::new(),
             logits: Vec::new(),
+            played: Vec::new(),
+            first_mover: Vec::new(),
         }
     }
 
@@ -274,6 +292,7 @@ impl<G: Game> Mcts<G> {
     ) {
         let mut position = root.clone();
         self.path.clear();
+        self.played.clear();
         let mut node = 0u32;
         self.path.push(node);
         // Selection and expansion.
@@ -284,13 +303,13 @@ impl<G: Game> Mcts<G> {
             if !self.nodes[node as usize].expanded {
                 self.expand(node, &position);
                 let child = self.select(node, position.to_move(), rng);
-                position.play(self.nodes[child as usize].action);
+                self.play_in_tree(&mut position, child);
                 self.path.push(child);
                 stats.expansions += 1;
                 break;
             }
             let child = self.select(node, position.to_move(), rng);
-            position.play(self.nodes[child as usize].action);
+            self.play_in_tree(&mut position, child);
             node = child;
             self.path.push(node);
             // A node never visited is a new leaf: its first value is its own (f(node), paper
@@ -310,8 +329,8 @@ impl<G: Game> Mcts<G> {
             }
         } else {
             match self.options.leaf {
-                LeafValue::RandomPlayout => search_playout(&mut position, rng, &mut self.actions)
-                    .0
+                LeafValue::RandomPlayout => position
+                    .playout_outcome(rng, &mut self.actions, &mut self.played)
                     .value_p0(),
                 LeafValue::HeavyPlayout => self.heavy_playout(&mut position, rng),
                 LeafValue::Evaluator => {
@@ -331,6 +350,16 @@ impl<G: Game> Mcts<G> {
             node.visits += 1;
             node.value_sum_p0 += value_p0 as f64;
         }
+        if matches!(self.options.tree_policy, TreePolicy::Rave { .. }) {
+            self.back_up_amaf(value_p0);
+        }
+    }
+
+    /// Plays `child`'s move at `position` (one step down the tree), recording it.
+    fn play_in_tree(&mut self, position: &mut G, child: u32) {
+        let action = self.nodes[child as usize].action;
+        self.played.push((position.to_move(), action));
+        position.play(action);
     }
 
     fn expand(&mut self, node: u32, position: &G) {
@@ -346,12 +375,13 @@ impl<G: Game> Mcts<G> {
     }
 
     /// The child to follow from `node`, for the player to move there.
-    fn select<R: Rng + ?Sized>(&self, node: u32, mover: crate::games::Player, rng: &mut R) -> u32 {
+    fn select<R: Rng + ?Sized>(&self, node: u32, mover: Player, rng: &mut R) -> u32 {
         let n = self.nodes[node as usize];
         let children = n.first_child..n.first_child + n.num_children as u32;
         match self.options.tree_policy {
             TreePolicy::Random => n.first_child + rng.random_range(0..n.num_children as u32),
             TreePolicy::Exit { .. } => unreachable!("ExIt selects by select_exit"),
+            TreePolicy::Rave { c, k } => self.select_rave(node, mover, c, k, rng),
             TreePolicy::Uct { c } => {
                 let sign = mover.sign() as f64;
                 let on_evaluator_scale = self.options.leaf == LeafValue::Evaluator;
@@ -405,6 +435,7 @@ impl<G: Game> Mcts<G> {
                 .iter()
                 .position(|&w| draw < w)
                 .unwrap_or(self.actions.len() - 1);
+            self.played.push((position.to_move(), self.actions[index]));
             position.play(self.actions[index]);
         }
     }
@@ -495,6 +526,11 @@ impl<G: Game> Mcts<G> {
     }
 }
 
+/// A P0 value in [-1, 1] as the reward in [0, 1] of `mover`.
+fn reward(value_p0: f64, mover: Player) -> f64 {
+    (mover.sign() as f64 * value_p0 + 1.0) / 2.0
+}
+
 /// The best-scoring child seen so far, equal scores broken uniformly at random (reservoir
 /// sampling: the k-th equal replaces the kept one with probability 1/k).
 pub(super) struct RandomArgmax<S> {
@@ -528,7 +564,7 @@ impl<S: PartialOrd + Copy> RandomArgmax<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{ConnectFour, Player};
+    use crate::games::ConnectFour;
     use crate::search::ConstantEvaluator;
     use rand::SeedableRng;
     use rand::rngs::Xoshiro256PlusPlus;

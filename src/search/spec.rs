@@ -7,7 +7,8 @@
 //! random
 //! greedy[:eps=0.05]                      one ply, the best immediate value, ε random moves
 //! minimax1                               greedy with a network (paper section 3.3)
-//! mcts:iters=N|time=T[,c=0.7][,policy=uct|random][,playout=random|heavy|net][,final=visits|mean]
+//! mcts:iters=N|time=T[,c=0.7][,policy=uct|random|rave][,rave_k=1000][,playout=random|heavy|net]
+//!     [,final=visits|mean]
 //! alphabeta:depth=D|time=T|iters=N       (iters counts nodes)
 //! ubfm:…, ubfms:…, descent:…             iters=N|time=T[,completed=true|false]
 //! puct:iters=N|time=T[,c=1.25][,fpu=0]   AlphaZero's search (iters counts simulations)
@@ -91,7 +92,7 @@ pub const SEARCH_KINDS: &[(&str, &[&str])] = &[
     ("minimax1", &[]),
     (
         "mcts",
-        &["iters", "time", "c", "policy", "playout", "final"],
+        &["iters", "time", "c", "policy", "rave_k", "playout", "final"],
     ),
     ("alphabeta", &["depth", "iters", "time"]),
     ("ubfm", &["iters", "time", "completed"]),
@@ -275,6 +276,14 @@ fn unknown_kind(what: &str, text: &str) -> ConfigError {
     )
 }
 
+/// MCTS' tree policies as `policy=` names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PolicyName {
+    Uct,
+    Random,
+    Rave,
+}
+
 fn mcts_spec(pairs: &SpecPairs<'_>, has_model: bool) -> Result<SearchSpec, ConfigError> {
     let c = pairs.parsed::<f32>("c", "a number ≥ 0")?;
     if c.is_some_and(|c| !(c >= 0.0 && c.is_finite())) {
@@ -298,16 +307,40 @@ fn mcts_spec(pairs: &SpecPairs<'_>, has_model: bool) -> Result<SearchSpec, Confi
     if leaf == LeafValue::Evaluator && !has_model {
         return Err(pairs.error("playout=net needs model=…"));
     }
-    // The paper's 0.4 on the network's value scale; 1/√2 for playout rewards.
-    let c = c.unwrap_or(if leaf == LeafValue::Evaluator {
-        MctsOptions::DEFAULT_C_NETWORK
-    } else {
-        MctsOptions::DEFAULT_C
+    let policy = pairs
+        .one_of(
+            "policy",
+            &[
+                ("uct", PolicyName::Uct),
+                ("random", PolicyName::Random),
+                ("rave", PolicyName::Rave),
+            ],
+        )?
+        .unwrap_or(PolicyName::Uct);
+    // The paper's 0.4 on the network's value scale; 1/√2 for playout rewards; none beside
+    // RAVE (Gelly and Silver found UCT-RAVE best without it).
+    let c = c.unwrap_or(match (policy, leaf) {
+        (PolicyName::Rave, _) => 0.0,
+        (_, LeafValue::Evaluator) => MctsOptions::DEFAULT_C_NETWORK,
+        _ => MctsOptions::DEFAULT_C,
     });
-    let policies = [
-        ("uct", TreePolicy::Uct { c }),
-        ("random", TreePolicy::Random),
-    ];
+    let rave_k = pairs.parsed::<f32>("rave_k", "a number > 0")?;
+    if let Some(k) = rave_k
+        && !(k > 0.0 && k.is_finite())
+    {
+        return Err(pairs.bad("rave_k", pairs.get("rave_k").unwrap_or(""), "a number > 0"));
+    }
+    if rave_k.is_some() && policy != PolicyName::Rave {
+        return Err(pairs.error("rave_k needs policy=rave"));
+    }
+    let tree_policy = match policy {
+        PolicyName::Uct => TreePolicy::Uct { c },
+        PolicyName::Random => TreePolicy::Random,
+        PolicyName::Rave => TreePolicy::Rave {
+            c,
+            k: rave_k.unwrap_or(MctsOptions::DEFAULT_RAVE_K),
+        },
+    };
     let finals = [
         ("visits", FinalMove::MostVisits),
         ("mean", FinalMove::BestMean),
@@ -315,9 +348,7 @@ fn mcts_spec(pairs: &SpecPairs<'_>, has_model: bool) -> Result<SearchSpec, Confi
     Ok(SearchSpec::Mcts {
         budget: pairs.budget()?,
         options: MctsOptions {
-            tree_policy: pairs
-                .one_of("policy", &policies)?
-                .unwrap_or(TreePolicy::Uct { c }),
+            tree_policy,
             leaf,
             final_move: pairs
                 .one_of("final", &finals)?
@@ -594,5 +625,27 @@ mod tests {
                 w_v: 0.0
             }
         );
+    }
+
+    #[test]
+    fn rave_defaults_to_mogos_k_and_no_exploration_and_takes_both() {
+        let policy = |text: &str| match SearchSpec::parse(text, false).unwrap() {
+            SearchSpec::Mcts { options, .. } => options.tree_policy,
+            spec => panic!("{spec:?}"),
+        };
+        assert_eq!(
+            policy("mcts:iters=9,policy=rave"),
+            TreePolicy::Rave { c: 0.0, k: 1000.0 }
+        );
+        assert_eq!(
+            policy("mcts:time=1s,policy=rave,rave_k=300,c=0.1"),
+            TreePolicy::Rave { c: 0.1, k: 300.0 }
+        );
+        let error = |text: &str| SearchSpec::parse(text, false).unwrap_err().message;
+        assert!(error("mcts:iters=9,rave_k=300").contains("rave_k needs policy=rave"));
+        assert!(
+            error("mcts:iters=9,policy=rave,rave_k=0").contains("rave_k=\"0\" is not a number > 0")
+        );
+        assert!(error("mcts:iters=9,policy=amaf").contains("one of uct, random, rave"));
     }
 }

@@ -262,7 +262,7 @@ fn a_group_with_two_eyes_survives_every_playout() {
     for seed in 0..40 {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let mut end = position.clone();
-        search_playout(&mut end, &mut rng, &mut actions);
+        search_playout(&mut end, &mut rng, &mut actions, &mut Vec::new());
         assert!(
             group
                 .iter()
@@ -270,4 +270,56 @@ fn a_group_with_two_eyes_survives_every_playout() {
             "seed {seed}: the group died\n{end}"
         );
     }
+}
+
+#[test]
+fn the_light_playout_plays_to_the_full_rules_result_unless_a_board_recurs() {
+    // Differential: `playout_outcome` (stones, ko point and last pass only) against
+    // `search_playout` on `play` (the full rules), with the same seed from the same position.
+    // They must play the same moves to the same result, except where the full rules stop a playout at a recreated board (a draw;
+    // with komi 7.5 no scored game is drawn). Both at OpenSpiel's cap of 162 plies and at 1000.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    let (mut legal, mut actions) = (Vec::new(), Vec::new());
+    let (mut compared, mut recurred) = (0, 0);
+    for max_plies in [0, 1000] {
+        let rules = GoRules {
+            max_plies,
+            ..GoRules::default()
+        };
+        for start in 0..150 {
+            let mut position = Go9::new(&rules);
+            for _ in 0..start % 120 {
+                position.legal_actions(&mut legal);
+                if legal.is_empty() {
+                    break;
+                }
+                position.play(legal[rng.random_range(0..legal.len())]);
+            }
+            let seed = rng.random::<u64>();
+            let mut full = position.clone();
+            let (mut full_moves, mut light_moves) = (Vec::new(), Vec::new());
+            let (expected, _) = search_playout(
+                &mut full,
+                &mut Xoshiro256PlusPlus::seed_from_u64(seed),
+                &mut actions,
+                &mut full_moves,
+            );
+            let light = position.clone().playout_outcome(
+                &mut Xoshiro256PlusPlus::seed_from_u64(seed),
+                &mut actions,
+                &mut light_moves,
+            );
+            if expected == Outcome::Draw {
+                recurred += 1;
+                continue;
+            }
+            assert_eq!(light, expected, "seed {seed} from\n{position}\nto\n{full}");
+            assert_eq!(light_moves, full_moves, "seed {seed} from\n{position}");
+            compared += 1;
+        }
+    }
+    assert!(
+        compared > 250,
+        "{compared} playouts compared, {recurred} recurred"
+    );
 }

@@ -11,8 +11,7 @@
 
 use rand::Rng;
 
-use super::{Mcts, MctsNode, RandomArgmax, SearchStats};
-use crate::games::random_playout::search_playout;
+use super::{Mcts, MctsNode, RandomArgmax, SearchStats, reward};
 use crate::games::{Game, Player};
 use crate::search::evaluator::Evaluator;
 
@@ -32,11 +31,6 @@ pub(super) struct ExitWeights {
     pub c: f32,
     pub w_a: f32,
     pub w_v: f32,
-}
-
-/// A P0 value in [-1, 1] as the reward in [0, 1] of `mover`.
-fn reward(value_p0: f64, mover: Player) -> f64 {
-    (mover.sign() as f64 * value_p0 + 1.0) / 2.0
 }
 
 impl<G: Game> Mcts<G> {
@@ -77,9 +71,12 @@ impl<G: Game> Mcts<G> {
                 net_value_p0 = Some(outcome.value_p0());
                 outcome.value_p0()
             }
-            None => search_playout(&mut position, rng, &mut self.actions)
-                .0
-                .value_p0(),
+            None => {
+                self.played.clear();
+                position
+                    .playout_outcome(rng, &mut self.actions, &mut self.played)
+                    .value_p0()
+            }
         };
         for &n in &self.path {
             let node = &mut self.nodes[n as usize];
