@@ -90,6 +90,8 @@ pub struct Go<const N: usize> {
     /// The point a simple ko forbids to the mover, if any.
     ko: Option<usize>,
     last_was_pass: bool,
+    /// The point of the last move if it placed a stone (playouts answer it).
+    last_placement: Option<u8>,
     ply: u16,
     mobility: [u16; 2],
     hash: u64,
@@ -446,6 +448,7 @@ impl<const N: usize> Game for Go<N> {
             outcome: None,
             ko: None,
             last_was_pass: false,
+            last_placement: None,
             ply: 0,
             mobility: [0; 2],
             hash: 0,
@@ -508,7 +511,7 @@ impl<const N: usize> Game for Go<N> {
         actions: &mut Vec<Action>,
         played: &mut Vec<(Player, Action)>,
     ) -> Outcome {
-        self.light_playout(rng, actions, played)
+        self.light_playout(true, rng, actions, played)
     }
 
     fn is_legal(&self, action: Action) -> bool {
@@ -528,6 +531,7 @@ impl<const N: usize> Game for Go<N> {
         self.ko = None;
         let was_pass = self.last_was_pass;
         self.last_was_pass = action == Self::PASS;
+        self.last_placement = (action != Self::PASS).then_some(action as u8);
         let mut recreated = false;
         if action != Self::PASS {
             let cell = action as usize;
@@ -604,7 +608,7 @@ impl<const N: usize> Game for Go<N> {
         }
     }
 
-    /// The image board, ko point and board history; the same side to move.
+    /// The image board, ko point, last placement and board history; the same side to move.
     fn apply_symmetry(&self, index: usize) -> Go<N> {
         let table = &Self::SYMMETRY_TABLES.0[index];
         let map = |bits: u128| {
@@ -615,6 +619,7 @@ impl<const N: usize> Game for Go<N> {
         let mut image = self.clone();
         image.stones = self.stones.map(map);
         image.ko = self.ko.map(|cell| table[cell] as usize);
+        image.last_placement = self.last_placement.map(|cell| table[cell as usize] as u8);
         image.boards = self.boards.map(|board| board.map(map));
         image.hash = image.hash_from_scratch();
         image

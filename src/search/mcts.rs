@@ -13,7 +13,8 @@
 //! transposition-free; it can be kept between moves. Playouts (`Game::playout_outcome`) draw
 //! from `Game::playout_actions`, the legal moves less those no playout should play (in Go,
 //! filling one's own eye: with them a playout kills living groups at random and values life and
-//! death at random); Go plays them on simple ko only, without the board history.
+//! death at random); Go plays them on simple ko only, without the board history, and answers
+//! ataris first.
 //!
 //! Value scales and defaults: with playouts, `W/N` is the mean reward in [0, 1] (a P0 win 1, a
 //! draw ½) and `c = √2/2` (the Awale MCTS thesis found the plateau there); with the evaluator at

@@ -274,7 +274,7 @@ fn a_group_with_two_eyes_survives_every_playout() {
 
 #[test]
 fn the_light_playout_plays_to_the_full_rules_result_unless_a_board_recurs() {
-    // Differential: `playout_outcome` (stones, ko point and last pass only) against
+    // Differential: `light_playout` without tactics (stones, ko point, last pass only) against
     // `search_playout` on `play` (the full rules), with the same seed from the same position.
     // They must play the same moves to the same result, except where the full rules stop a playout at a recreated board (a draw;
     // with komi 7.5 no scored game is drawn). Both at OpenSpiel's cap of 162 plies and at 1000.
@@ -304,7 +304,8 @@ fn the_light_playout_plays_to_the_full_rules_result_unless_a_board_recurs() {
                 &mut actions,
                 &mut full_moves,
             );
-            let light = position.clone().playout_outcome(
+            let light = position.light_playout(
+                false,
                 &mut Xoshiro256PlusPlus::seed_from_u64(seed),
                 &mut actions,
                 &mut light_moves,
@@ -322,4 +323,35 @@ fn the_light_playout_plays_to_the_full_rules_result_unless_a_board_recurs() {
         compared > 250,
         "{compared} playouts compared, {recurred} recurred"
     );
+}
+
+/// The first move of `playout_outcome` (MCTS's playouts) from `position`, for each of 30 seeds.
+fn first_playout_moves(position: &Go9) -> Vec<String> {
+    (0..30)
+        .map(|seed| {
+            let mut played = Vec::new();
+            let rng = &mut Xoshiro256PlusPlus::seed_from_u64(seed);
+            position
+                .clone()
+                .playout_outcome(rng, &mut Vec::new(), &mut played);
+            let (player, action) = played[0];
+            assert_eq!(player, position.to_move());
+            Go9::action_to_text(player, action)
+        })
+        .collect()
+}
+
+#[test]
+fn playouts_capture_a_chain_in_atari_near_the_last_move_and_save_their_own() {
+    // Black's e3 puts White's e4 in atari: White's playouts escape at e5 (three liberties).
+    let escape = game(GoRules::default(), "d4 e4 f4 j9 e3");
+    assert!(first_playout_moves(&escape).iter().all(|m| m == "e5"));
+    // White's d6 is next to its chain e4 e5, in atari at e6: Black's playouts capture there.
+    let capture = game(GoRules::default(), "d4 e4 f4 j9 e3 e5 d5 j8 f5 d6");
+    assert!(first_playout_moves(&capture).iter().all(|m| m == "e6"));
+    // The same chain in atari after a White move far from it (j7): no answer, uniform moves.
+    let far = game(GoRules::default(), "d4 e4 f4 j9 e3 e5 d5 j8 f5 j7");
+    let moves = first_playout_moves(&far);
+    let distinct: std::collections::BTreeSet<_> = moves.iter().collect();
+    assert!(distinct.len() > 10, "{moves:?}");
 }
