@@ -276,8 +276,9 @@ fn a_group_with_two_eyes_survives_every_playout() {
 fn the_light_playout_plays_to_the_full_rules_result_unless_a_board_recurs() {
     // Differential: `light_playout` without tactics (stones, ko point, last pass only) against
     // `search_playout` on `play` (the full rules), with the same seed from the same position.
-    // They must play the same moves to the same result, except where the full rules stop a playout at a recreated board (a draw;
-    // with komi 7.5 no scored game is drawn). Both at OpenSpiel's cap of 162 plies and at 1000.
+    // They must play the same moves to the same result, except where the full rules stop a
+    // playout at a recreated board (a draw; with komi 7.5 no scored game is drawn). Both at
+    // OpenSpiel's cap of 162 plies and at 1000.
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
     let (mut legal, mut actions) = (Vec::new(), Vec::new());
     let (mut compared, mut recurred) = (0, 0);
