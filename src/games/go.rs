@@ -24,6 +24,7 @@ use super::registry::GameVisitor;
 use super::square_symmetry::{sliced_symmetries, tables_with_pass};
 use super::zobrist;
 
+mod patterns;
 mod playout;
 
 /// The largest board (its cells fit a `u128`).

@@ -356,3 +356,17 @@ fn playouts_capture_a_chain_in_atari_near_the_last_move_and_save_their_own() {
     let distinct: std::collections::BTreeSet<_> = moves.iter().collect();
     assert!(distinct.len() > 10, "{moves:?}");
 }
+
+#[test]
+fn playouts_reply_to_a_contact_move_with_a_hane() {
+    // White attaches at e6 to Black's e5 (j1 and j2 far away): the hanes d6 and f6 (MoGo's "XO."
+    // over "..."), and d5 and f5 (the same shape seen from White's e6), are Black's replies.
+    let contact = game(GoRules::default(), "e5 e6");
+    let moves = first_playout_moves(&contact);
+    let distinct: std::collections::BTreeSet<_> = moves.iter().map(String::as_str).collect();
+    assert_eq!(distinct, ["d5", "d6", "f5", "f6"].into(), "{moves:?}");
+    // The same stones, a quiet White move far off: no pattern there, uniform moves.
+    let quiet = game(GoRules::default(), "e5 e6 j1 a9");
+    let distinct: std::collections::BTreeSet<_> = first_playout_moves(&quiet).into_iter().collect();
+    assert!(distinct.len() > 10, "{distinct:?}");
+}

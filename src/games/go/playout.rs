@@ -1,18 +1,21 @@
 //! Go's random playouts (`Game::playout_outcome`), on the lighter rules Monte-Carlo Go programs
 //! play them by: only the stones, the simple-ko point and the last move are kept — no board
 //! history (a playout never checks positional superko, under either `superko` rule), no hash,
-//! no mobility. A move answers the opponent's last placement when it can, as MoGo's playouts do
-//! (Gelly et al., *Modification of UCT with patterns in Monte-Carlo Go*, 2006): a capture of an
-//! enemy chain in atari beside it, else the escape of one's own chain it put in atari; any other
-//! move is drawn uniformly from `playout_actions`' moves under `superko=draw` (the placements
-//! less the mover's eyes, a pass only when there is none). The playout ends after two passes in
-//! a row or at the game's `max_plies` and is scored as the game is (Tromp-Taylor, komi). Without
-//! the answers (`light_playout(false, …)`) it plays the same moves, to the same result, as
-//! `play` would, except where `play` would stop at a recreated board.
+//! no mobility. A move replies to the opponent's last placement when it can, as MoGo's playouts
+//! do (Gelly et al., *Modification of UCT with patterns in Monte-Carlo Go*, 2006): a capture of
+//! an enemy chain in atari beside it, else the escape of one's own chain it put in atari, else a
+//! point around it that matches one of MoGo's 3 × 3 patterns (`patterns.rs`) and is no
+//! self-atari. Any other move is drawn uniformly from `playout_actions`' moves under
+//! `superko=draw` (the placements less the mover's eyes, a pass only when there is none),
+//! drawing again while it would leave a chain of two stones or more in atari. The playout ends
+//! after two passes in a row or at the game's `max_plies` and is scored as the game is
+//! (Tromp-Taylor, komi). Without these tactics (`light_playout(false, …)`) it plays the same
+//! moves, to the same result, as `play` would, except where `play` would stop at a recreated
+//! board.
 
 use rand::{Rng, RngExt};
 
-use super::Go;
+use super::{Go, Placement, patterns};
 use crate::games::game::{Action, Outcome, Player};
 
 impl<const N: usize> Go<N> {
@@ -45,8 +48,9 @@ impl<const N: usize> Go<N> {
     }
 
     /// One playout from this position to its end (see the module doc), its moves appended to
-    /// `played`; `actions` is scratch. With `tactics`, a move answering the opponent's last
-    /// placement comes first when there is one (`answer_to`); otherwise every move is uniform.
+    /// `played`; `actions` is scratch. With `tactics`, a reply to the opponent's last placement
+    /// comes first when there is one (`reply_to`), and random moves avoid self-ataris of chains
+    /// (`random_move`); without, every move is uniform.
     pub fn light_playout<R: Rng + ?Sized>(
         &self,
         tactics: bool,
@@ -62,15 +66,12 @@ impl<const N: usize> Go<N> {
         let mut last_placement = self.last_placement.map(usize::from);
         let max_plies = self.max_plies();
         for _ in self.ply as usize..max_plies {
-            let answer = last_placement
+            let reply = last_placement
                 .filter(|_| tactics)
-                .and_then(|last| Self::answer_to(&stones, mover, ko, last, rng));
-            let action = match answer {
-                Some(cell) => cell as Action,
-                None => {
-                    Self::playout_moves(&stones, mover, ko, actions);
-                    actions[rng.random_range(0..actions.len())]
-                }
+                .and_then(|last| Self::reply_to(&stones, mover, ko, last, rng));
+            let (action, placed) = match reply {
+                Some(cell) => (cell as Action, None),
+                None => Self::random_move(&stones, mover, ko, tactics, rng, actions),
             };
             played.push((mover, action));
             if action == Self::PASS {
@@ -82,7 +83,9 @@ impl<const N: usize> Go<N> {
                 last_placement = None;
             } else {
                 let cell = action as usize;
-                let placed = Self::place(&stones, mover, cell).expect("a playout move is legal");
+                let placed = placed
+                    .or_else(|| Self::place(&stones, mover, cell))
+                    .expect("a playout move is legal");
                 ko = Self::ko_after(&stones, mover, cell, &placed);
                 stones = placed.stones;
                 last_was_pass = false;
@@ -91,6 +94,86 @@ impl<const N: usize> Go<N> {
             mover = mover.opponent();
         }
         Self::scored(&stones, self.params.komi)
+    }
+
+    /// The playout's reply to the opponent's placement on `last`: its answer to an atari
+    /// (`answer_to`), else a move that matches a MoGo pattern (`pattern_reply`).
+    fn reply_to<R: Rng + ?Sized>(
+        stones: &[u128; 2],
+        mover: Player,
+        ko: Option<usize>,
+        last: usize,
+        rng: &mut R,
+    ) -> Option<usize> {
+        Self::answer_to(stones, mover, ko, last, rng)
+            .or_else(|| Self::pattern_reply(stones, mover, ko, last, rng))
+    }
+
+    /// One of the empty points among the eight around `last` whose neighbourhood matches one of
+    /// MoGo's 3 × 3 patterns (`patterns.rs`), at random; never the ko point, suicide or a
+    /// self-atari.
+    fn pattern_reply<R: Rng + ?Sized>(
+        stones: &[u128; 2],
+        mover: Player,
+        ko: Option<usize>,
+        last: usize,
+        rng: &mut R,
+    ) -> Option<usize> {
+        let empty = !(stones[0] | stones[1]) & Self::BOARD;
+        let around = Self::neighbours(1 << last) | Self::diagonals(1 << last);
+        let mut candidates = around & empty & !ko.map_or(0, |cell| 1u128 << cell);
+        let mut replies = 0u128;
+        while candidates != 0 {
+            let cell = candidates.trailing_zeros() as usize;
+            candidates &= candidates - 1;
+            if patterns::matches(Self::neighbourhood(stones, cell))
+                && Self::place(stones, mover, cell)
+                    .is_some_and(|placed| Self::self_atari(&placed.stones, mover, cell) == 0)
+            {
+                replies |= 1 << cell;
+            }
+        }
+        (replies != 0).then(|| Self::random_point(replies, rng))
+    }
+
+    /// A move drawn uniformly from `playout_moves` (into `actions`), with its placement when it
+    /// computed one. With `tactics`, a draw that puts a chain of two stones or more in atari is
+    /// put back and another drawn (a lone stone in atari may be a throw-in), unless it is the
+    /// last move left.
+    fn random_move<R: Rng + ?Sized>(
+        stones: &[u128; 2],
+        mover: Player,
+        ko: Option<usize>,
+        tactics: bool,
+        rng: &mut R,
+        actions: &mut Vec<Action>,
+    ) -> (Action, Option<Placement>) {
+        Self::playout_moves(stones, mover, ko, actions);
+        loop {
+            let index = rng.random_range(0..actions.len());
+            let action = actions[index];
+            if !tactics || action == Self::PASS {
+                return (action, None);
+            }
+            let cell = action as usize;
+            let placed = Self::place(stones, mover, cell).expect("a playout move is legal");
+            if actions.len() == 1 || Self::self_atari(&placed.stones, mover, cell) < 2 {
+                return (action, Some(placed));
+            }
+            actions.swap_remove(index);
+        }
+    }
+
+    /// The size of `mover`'s chain through `cell` on `stones` if it has a single liberty, else
+    /// 0.
+    fn self_atari(stones: &[u128; 2], mover: Player, cell: usize) -> u32 {
+        let chain = Self::chain(stones[mover.index()], cell);
+        let empty = !(stones[0] | stones[1]) & Self::BOARD;
+        if (Self::neighbours(chain) & empty).count_ones() == 1 {
+            chain.count_ones()
+        } else {
+            0
+        }
     }
 
     /// The playout's answer to the opponent's placement on `last`, as MoGo's playouts answer
@@ -154,5 +237,40 @@ impl<const N: usize> Go<N> {
             rest &= rest - 1;
         }
         rest.trailing_zeros() as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand::rngs::Xoshiro256PlusPlus;
+
+    use super::*;
+    use crate::games::{Game, GameExt, GoRules};
+
+    #[test]
+    fn random_moves_put_back_a_self_atari_of_two_stones_but_not_of_one() {
+        // White's a1 beside Black's a3 and b2: a2 would leave White's a1 a2 one liberty (b1),
+        // b1 keeps two (a2, c1). A White stone on c1, between Black's c2 and d1, would be alone
+        // with one liberty (b1): a throw-in, kept.
+        let mut position = Go::<9>::new(&GoRules::default());
+        position.play_moves("a3 a1 b2 j9 d1 j8 c2").unwrap();
+        let draws_of = |point: &str, tactics: bool| {
+            let target = Go::<9>::action_from_text(Player::P1, point).unwrap();
+            let mut actions = Vec::new();
+            (0..3000)
+                .filter(|&seed| {
+                    let rng = &mut Xoshiro256PlusPlus::seed_from_u64(seed);
+                    let (stones, mover, ko) = (&position.stones, position.to_move, position.ko);
+                    let (action, _) =
+                        Go::<9>::random_move(stones, mover, ko, tactics, rng, &mut actions);
+                    action == target
+                })
+                .count()
+        };
+        // Uniform draws reach each point about 3000/72 times.
+        assert_eq!(draws_of("a2", true), 0);
+        assert!(draws_of("a2", false) > 10);
+        assert!(draws_of("c1", true) > 10);
     }
 }
