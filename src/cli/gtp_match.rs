@@ -109,6 +109,18 @@ pub fn winner_of(result: &str) -> Option<Option<Player>> {
     }
 }
 
+/// Whether two GTP / SGF results say the same: the same winner and, where both give one, the
+/// same margin as a number (`B+2` and `B+2.0` agree; `B+R` and `B+2` do not; `0` and `Draw`
+/// do).
+fn same_result(a: &str, b: &str) -> bool {
+    let margin = |result: &str| result.trim().get(2..).map(|m| m.parse::<f64>().ok());
+    match (winner_of(a), winner_of(b)) {
+        (Some(None), Some(None)) => true,
+        (Some(winner_a), Some(winner_b)) => winner_a == winner_b && margin(a) == margin(b),
+        _ => a.trim() == b.trim(),
+    }
+}
+
 fn is_pass(text: &str) -> bool {
     text.eq_ignore_ascii_case("pass")
 }
@@ -265,7 +277,10 @@ impl Table<'_> {
         let disagreements = scores
             .iter()
             .take(2)
-            .filter(|(_, score)| score.is_some() && *score != result)
+            .filter(|(_, score)| match (score, &result) {
+                (Some(score), Some(result)) => !same_result(score, result),
+                (score, _) => score.is_some(),
+            })
             .map(|(name, score)| format!("{name}: {}", score.as_deref().unwrap_or("")))
             .collect();
         Ok((result, disagreements))
@@ -480,4 +495,21 @@ fn play_games(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_result;
+
+    #[test]
+    fn results_agree_by_winner_and_margin_as_numbers() {
+        assert!(same_result("B+2", "B+2.0"));
+        assert!(same_result("w+7.5", "W+7.50"));
+        assert!(same_result("0", "Draw"));
+        assert!(same_result("B+R", "B+Resign"));
+        assert!(!same_result("B+2", "B+3"));
+        assert!(!same_result("B+2", "W+2"));
+        assert!(!same_result("B+R", "B+2"));
+        assert!(!same_result("0", "B+0.5"));
+    }
 }
