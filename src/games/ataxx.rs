@@ -300,6 +300,7 @@ impl Game for Ataxx {
     const NAME: &'static str = "ataxx";
     const NUM_ACTIONS: usize = PASS as usize + 1;
     const HAS_DRAWS: bool = true;
+    const PASS_ACTION: Option<Action> = Some(PASS);
     /// Planes over the board, row 0 = rank 1: P0's pieces, P1's pieces, P0 to move, plies since
     /// the last single / 100 (the 50-move rule).
     const ENCODING: EncodingShape = EncodingShape {

@@ -260,6 +260,10 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
     const NUM_ACTIONS: usize;
     /// Whether a game can end in a draw.
     const HAS_DRAWS: bool;
+    /// The action that passes the turn, for a game that has one (Go, Othello, Ataxx, Lines of
+    /// Action). RAVE credits it no all-moves-as-first statistics: a pass changes no board, and
+    /// the end of every Go playout is one.
+    const PASS_ACTION: Option<Action> = None;
     /// Shape of `encode`'s output.
     const ENCODING: EncodingShape;
     /// Version of the encoding, stored with every checkpoint: bump it when `encode` changes.

@@ -426,6 +426,7 @@ impl<const N: usize> Game for Go<N> {
     const NAME: &'static str = "go";
     const NUM_ACTIONS: usize = N * N + 1;
     const HAS_DRAWS: bool = true;
+    const PASS_ACTION: Option<Action> = Some(Self::PASS);
     const GTP_UPPER_CASE: bool = true;
     /// Planes over the board, cell `row·N + col` with row 0 = the row numbered 1: Black's
     /// stones, White's stones, Black to move, the ko point.

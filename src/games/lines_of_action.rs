@@ -414,6 +414,7 @@ impl Game for LinesOfAction {
     const NAME: &'static str = "lines_of_action";
     const NUM_ACTIONS: usize = PASS as usize + 1;
     const HAS_DRAWS: bool = true;
+    const PASS_ACTION: Option<Action> = Some(PASS);
     /// Planes over the 8 × 8 board, cell `row·8 + col` with row 0 = rank 1: P0's pieces, P1's
     /// pieces, P0 to move.
     const ENCODING: EncodingShape = EncodingShape {

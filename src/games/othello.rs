@@ -225,6 +225,7 @@ impl<const N: usize, const W: usize> Game for Othello<N, W> {
     const NAME: &'static str = "othello";
     const NUM_ACTIONS: usize = N * N + 1;
     const HAS_DRAWS: bool = true;
+    const PASS_ACTION: Option<Action> = Some(Self::PASS);
     /// Planes over the board, row 0 = rank 1 at the top: P0's discs, P1's discs, P0 to move.
     const ENCODING: EncodingShape = EncodingShape {
         planes: 3,

@@ -52,7 +52,10 @@ impl<G: Game> Mcts<G> {
     /// Adds the simulation's value to the AMAF statistics of the children of every node on its
     /// path whose move that node's mover played first from that node on (the simulation's
     /// moves, tree then playout, are in `played`; the path's last node has no children yet).
-    /// Scans the moves backwards once, keeping per action who played it earliest so far.
+    /// Scans the moves backwards once, keeping per action who played it earliest so far. A pass
+    /// (`Game::PASS_ACTION`) is never credited: every playout ends with passes, so its AMAF
+    /// mean would be the mean of all, and a search that trusts it passes while the opponent
+    /// plays on.
     pub(super) fn back_up_amaf(&mut self, value_p0: f32) {
         if self.first_mover.len() < G::NUM_ACTIONS {
             self.first_mover.resize(G::NUM_ACTIONS, None);
@@ -60,7 +63,9 @@ impl<G: Game> Mcts<G> {
         let nodes_with_children = self.path.len() - 1;
         for ply in (0..self.played.len()).rev() {
             let (player, action) = self.played[ply];
-            self.first_mover[action as usize] = Some(player);
+            if Some(action) != G::PASS_ACTION {
+                self.first_mover[action as usize] = Some(player);
+            }
             if ply >= nodes_with_children {
                 continue;
             }
@@ -161,6 +166,36 @@ mod tests {
             amaf_of(&mcts, 8..15),
             [(2, 1, 1.0), (3, 2, 0.0), (6, 1, 1.0)]
         );
+    }
+
+    #[test]
+    fn a_pass_earns_no_amaf_credit_though_its_player_passed_first() {
+        type Go9 = crate::games::Go<9>;
+        let mut mcts = Mcts::<Go9>::new(MctsOptions {
+            tree_policy: TreePolicy::Rave { c: 0.0, k: 1000.0 },
+            ..MctsOptions::uct()
+        });
+        // The root's children: e5 (40), a1 (0) and the pass; the simulation went through e5, and
+        // its playout ended with the root's mover (P0) passing first.
+        mcts.nodes.push(MctsNode {
+            expanded: true,
+            first_child: 1,
+            num_children: 3,
+            ..MctsNode::new(0)
+        });
+        mcts.nodes.extend([40, 0, Go9::PASS].map(MctsNode::new));
+        mcts.path = vec![0, 1];
+        mcts.played = vec![
+            (P0, 40),
+            (P1, 3),
+            (P0, 0),
+            (P1, 5),
+            (P0, Go9::PASS),
+            (P1, Go9::PASS),
+        ];
+        mcts.back_up_amaf(1.0);
+        let amaf_visits: Vec<u32> = mcts.nodes[1..].iter().map(|n| n.amaf_visits).collect();
+        assert_eq!(amaf_visits, [1, 1, 0]);
     }
 
     /// Root children: `(visits, value sum P0, AMAF visits, AMAF value sum P0)`.
