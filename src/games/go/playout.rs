@@ -18,6 +18,15 @@ use rand::{Rng, RngExt};
 use super::{Go, Placement, patterns};
 use crate::games::game::{Action, Outcome, Player};
 
+/// What a playout move is chosen from: the stones, the player to move and the point a simple ko
+/// forbids it.
+#[derive(Clone, Copy)]
+struct Turn<'a> {
+    stones: &'a [u128; 2],
+    mover: Player,
+    ko: Option<usize>,
+}
+
 impl<const N: usize> Go<N> {
     /// The moves of a playout at `stones`, `mover` to play and `ko` forbidden, into `out`
     /// (cleared first): the placements that are neither suicide nor the mover's eyes, lowest
@@ -66,12 +75,17 @@ impl<const N: usize> Go<N> {
         let mut last_placement = self.last_placement.map(usize::from);
         let max_plies = self.max_plies();
         for _ in self.ply as usize..max_plies {
+            let turn = Turn {
+                stones: &stones,
+                mover,
+                ko,
+            };
             let reply = last_placement
                 .filter(|_| tactics)
-                .and_then(|last| Self::reply_to(&stones, mover, ko, last, rng));
+                .and_then(|last| Self::reply_to(turn, last, rng));
             let (action, placed) = match reply {
                 Some(cell) => (cell as Action, None),
-                None => Self::random_move(&stones, mover, ko, tactics, rng, actions),
+                None => Self::random_move(turn, tactics, rng, actions),
             };
             played.push((mover, action));
             if action == Self::PASS {
@@ -98,27 +112,15 @@ impl<const N: usize> Go<N> {
 
     /// The playout's reply to the opponent's placement on `last`: its answer to an atari
     /// (`answer_to`), else a move that matches a MoGo pattern (`pattern_reply`).
-    fn reply_to<R: Rng + ?Sized>(
-        stones: &[u128; 2],
-        mover: Player,
-        ko: Option<usize>,
-        last: usize,
-        rng: &mut R,
-    ) -> Option<usize> {
-        Self::answer_to(stones, mover, ko, last, rng)
-            .or_else(|| Self::pattern_reply(stones, mover, ko, last, rng))
+    fn reply_to<R: Rng + ?Sized>(turn: Turn<'_>, last: usize, rng: &mut R) -> Option<usize> {
+        Self::answer_to(turn, last, rng).or_else(|| Self::pattern_reply(turn, last, rng))
     }
 
     /// One of the empty points among the eight around `last` whose neighbourhood matches one of
     /// MoGo's 3 × 3 patterns (`patterns.rs`), at random; never the ko point, suicide or a
     /// self-atari.
-    fn pattern_reply<R: Rng + ?Sized>(
-        stones: &[u128; 2],
-        mover: Player,
-        ko: Option<usize>,
-        last: usize,
-        rng: &mut R,
-    ) -> Option<usize> {
+    fn pattern_reply<R: Rng + ?Sized>(turn: Turn<'_>, last: usize, rng: &mut R) -> Option<usize> {
+        let Turn { stones, mover, ko } = turn;
         let empty = !(stones[0] | stones[1]) & Self::BOARD;
         let around = Self::neighbours(1 << last) | Self::diagonals(1 << last);
         let mut candidates = around & empty & !ko.map_or(0, |cell| 1u128 << cell);
@@ -141,13 +143,12 @@ impl<const N: usize> Go<N> {
     /// put back and another drawn (a lone stone in atari may be a throw-in), unless it is the
     /// last move left.
     fn random_move<R: Rng + ?Sized>(
-        stones: &[u128; 2],
-        mover: Player,
-        ko: Option<usize>,
+        turn: Turn<'_>,
         tactics: bool,
         rng: &mut R,
         actions: &mut Vec<Action>,
     ) -> (Action, Option<Placement>) {
+        let Turn { stones, mover, ko } = turn;
         Self::playout_moves(stones, mover, ko, actions);
         loop {
             let index = rng.random_range(0..actions.len());
@@ -181,13 +182,8 @@ impl<const N: usize> Go<N> {
     /// enemy chain in atari next to `last` or the one `last` belongs to; else the only liberty
     /// of a `mover` chain next to `last` that `last` put in atari, when playing there leaves it
     /// at least two liberties. Never the ko point, nor suicide.
-    fn answer_to<R: Rng + ?Sized>(
-        stones: &[u128; 2],
-        mover: Player,
-        ko: Option<usize>,
-        last: usize,
-        rng: &mut R,
-    ) -> Option<usize> {
+    fn answer_to<R: Rng + ?Sized>(turn: Turn<'_>, last: usize, rng: &mut R) -> Option<usize> {
+        let Turn { stones, mover, ko } = turn;
         let (mine, theirs) = (stones[mover.index()], stones[1 - mover.index()]);
         let empty = !(mine | theirs) & Self::BOARD;
         let allowed = empty & !ko.map_or(0, |cell| 1u128 << cell);
@@ -261,9 +257,12 @@ mod tests {
             (0..3000)
                 .filter(|&seed| {
                     let rng = &mut Xoshiro256PlusPlus::seed_from_u64(seed);
-                    let (stones, mover, ko) = (&position.stones, position.to_move, position.ko);
-                    let (action, _) =
-                        Go::<9>::random_move(stones, mover, ko, tactics, rng, &mut actions);
+                    let turn = Turn {
+                        stones: &position.stones,
+                        mover: position.to_move,
+                        ko: position.ko,
+                    };
+                    let (action, _) = Go::<9>::random_move(turn, tactics, rng, &mut actions);
                     action == target
                 })
                 .count()
