@@ -199,11 +199,9 @@ impl<const N: usize> Go<N> {
         while in_atari != 0 {
             let cell = in_atari.trailing_zeros() as usize;
             in_atari &= in_atari - 1;
-            let saved = Self::place(stones, mover, cell).is_some_and(|placed| {
-                let chain = Self::chain(placed.stones[mover.index()], cell);
-                let empty_after = !(placed.stones[0] | placed.stones[1]) & Self::BOARD;
-                (Self::neighbours(chain) & empty_after).count_ones() >= 2
-            });
+            // A legal placement keeps a liberty: no self-atari means two or more.
+            let saved = Self::place(stones, mover, cell)
+                .is_some_and(|placed| Self::self_atari(&placed.stones, mover, cell) == 0);
             if saved {
                 escapes |= 1 << cell;
             }
