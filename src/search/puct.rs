@@ -295,6 +295,12 @@ impl<G: Game> PuctTree<G> {
         })
     }
 
+    /// The mean of the values backed up through the root, P0's view (0 before the first).
+    pub fn root_value_p0(&self) -> f32 {
+        let root = &self.nodes[0];
+        root.value_sum_p0 / root.visits.max(1) as f32
+    }
+
     /// The root's legal actions with their visit counts (empty before the first expansion).
     pub fn root_visits(&self) -> Vec<(Action, u32)> {
         let root = &self.nodes[0];
@@ -486,5 +492,34 @@ mod tests {
             }
         }
         assert_eq!(choose_by_visits(&tree.root_visits(), 0.0, &mut rng), 0);
+        assert!(
+            tree.root_value_p0() > 0.5,
+            "P0 wins: {}",
+            tree.root_value_p0()
+        );
+    }
+
+    /// The root's value is P0's whoever moves: P1 to move with a win in one is worth less than
+    /// −½ to P0 after 200 simulations of a network that values everything 0.
+    #[test]
+    fn the_root_value_is_p0s_when_p1_wins_in_one() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut root = ConnectFour::new(&Default::default());
+        // P1 on a1 a2 a3 (column 0), P0 on f1 f2 g1 g2; P1 to move wins with column 0.
+        for action in [6, 0, 6, 0, 5, 0, 5] {
+            root.play(action);
+        }
+        let mut tree = PuctTree::new(&root, PuctOptions::default());
+        assert_eq!(tree.root_value_p0(), 0.0, "nothing backed up yet");
+        for _ in 0..200 {
+            if let Leaf::Evaluate(_) = tree.next_leaf() {
+                tree.expand(0.0, &[0.0; 7], &mut rng);
+            }
+        }
+        assert!(
+            tree.root_value_p0() < -0.5,
+            "P1 wins: {}",
+            tree.root_value_p0()
+        );
     }
 }

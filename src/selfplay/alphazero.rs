@@ -1,7 +1,8 @@
 //! AlphaZero as a training recipe (docs/algorithms.md §12): self-play with PUCT (`search::puct`)
 //! guided by a policy-value network, Dirichlet noise at the root, moves drawn in proportion to
 //! the visits for the opening plies and the most visited after; each position learned with the
-//! normalised visit counts as its policy target and the game's outcome as its value target;
+//! normalised visit counts as its policy target and the game's outcome as its value target
+//! (or a mix of it with the search's root value, `q_ratio`);
 //! a window of the latest positions sampled uniformly for minibatches of Adam on
 //! value MSE + policy cross-entropy + L2.
 //!
@@ -44,6 +45,9 @@ pub struct AlphaZeroSettings {
     pub batch_size: usize,
     /// How many times each new position is learned on average (OpenSpiel's buffer reuse: 3).
     pub reuse: f64,
+    /// The value target's share of the search's root value: `(1 − q_ratio)·z + q_ratio·q`, z the
+    /// game's outcome, q the root's mean value after the move's search (0: AlphaZero's z).
+    pub q_ratio: f32,
     pub adam: AdamSettings,
     /// Each drawn position learned with its images under the board's symmetries
     /// (`learning.augment_symmetries`, as the Athénan recipe learns its pairs).
@@ -67,6 +71,7 @@ impl AlphaZeroSettings {
             window: 1 << 16,
             batch_size: 1024,
             reuse: 3.0,
+            q_ratio: 0.0,
             adam: AdamSettings {
                 l2: 1e-4,
                 ..AdamSettings::default()
@@ -243,15 +248,17 @@ impl<G: Game> AlphaZeroTrainer<G> {
         round.finished.into_iter().map(|g| self.finish(g)).sum()
     }
 
-    /// Moves a finished game's positions into the window with its outcome.
+    /// Moves a finished game's positions into the window, each valued by the game's outcome
+    /// mixed with its search's root value (`q_ratio`).
     fn finish(&mut self, game: SelfPlayGame<G>) -> usize {
         let outcome_p0 = game.position.outcome().expect("a finished game").value_p0();
         let added = game.history.len();
-        for (input, policy) in game.history {
+        let q_ratio = self.settings.q_ratio;
+        for played in game.history {
             self.window.push(Sample {
-                input,
-                policy,
-                outcome_p0,
+                input: played.input,
+                policy: played.policy,
+                value_p0: (1.0 - q_ratio) * outcome_p0 + q_ratio * played.root_value_p0,
             });
         }
         added

@@ -21,8 +21,19 @@ use crate::value::PolicyValueInference;
 pub struct SelfPlayGame<G: Game> {
     pub position: G,
     tree: PuctTree<G>,
-    /// Encoding and policy target of each position played from.
-    pub history: Vec<(Vec<f32>, Vec<f32>)>,
+    /// Each position played from, in order.
+    pub history: Vec<PlayedPosition>,
+}
+
+/// A position of a self-play game with what its search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayedPosition {
+    /// The position's encoding.
+    pub input: Vec<f32>,
+    /// The policy target: the root's visit distribution.
+    pub policy: Vec<f32>,
+    /// The root's mean value after the search, P0's view.
+    pub root_value_p0: f32,
 }
 
 /// What a round's self-play returns: its finished games, thread by thread and in the order they
@@ -159,7 +170,11 @@ impl LockstepPlayer<'_> {
         game.position.encode(&mut input);
         let mut policy = Vec::new();
         visit_distribution(&visits, G::NUM_ACTIONS, &mut policy);
-        game.history.push((input, policy));
+        game.history.push(PlayedPosition {
+            input,
+            policy,
+            root_value_p0: game.tree.root_value_p0(),
+        });
         let temperature = match game.position.ply() < self.settings.temperature_plies {
             true => 1.0,
             false => 0.0,

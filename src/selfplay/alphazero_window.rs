@@ -1,11 +1,11 @@
 //! AlphaZero's window of learned positions (`selfplay::alphazero`): the latest positions of
 //! self-play, each with its policy target (the visit distribution over every action id) and
-//! its game's outcome; and the window as a checkpoint file, read back strictly (a damaged file
+//! its value target (its game's outcome, or a mix of it with the search's value); and the window as a checkpoint file, read back strictly (a damaged file
 //! is an error naming what is wrong, never a panic or an allocation beyond the file's size).
 //!
 //! File layout, little-endian: the magic `descent-az-window`, the format version (u32), the
 //! encoding length E and the action count A (u32 each), the position count N (u64), then N
-//! records of E + A + 1 f32: the encoding, the policy, the outcome (P0's view).
+//! records of E + A + 1 f32: the encoding, the policy, the value target (P0's view).
 
 use std::collections::VecDeque;
 
@@ -23,7 +23,9 @@ const VERSION: u32 = 1;
 pub struct Sample {
     pub input: Vec<f32>,
     pub policy: Vec<f32>,
-    pub outcome_p0: f32,
+    /// The value target, P0's view: the game's outcome (mixed with the search's root value by
+    /// AlphaZero's `q_ratio`).
+    pub value_p0: f32,
 }
 
 /// Positions gathered for one pass of the network, side by side: their encodings, policy
@@ -79,7 +81,7 @@ impl SampleBatch {
             self.policies.extend_from_slice(&sample.policy);
             let images = push_images(sample, &mut self.inputs, &mut self.policies);
             self.outcomes
-                .extend(std::iter::repeat_n(sample.outcome_p0, 1 + images));
+                .extend(std::iter::repeat_n(sample.value_p0, 1 + images));
         }
         (&self.inputs, &self.policies, &self.outcomes)
     }
@@ -118,7 +120,7 @@ impl Window {
         bytes.extend_from_slice(&(actions as u32).to_le_bytes());
         bytes.extend_from_slice(&(self.samples.len() as u64).to_le_bytes());
         for s in &self.samples {
-            let floats = s.input.iter().chain(&s.policy).chain([&s.outcome_p0]);
+            let floats = s.input.iter().chain(&s.policy).chain([&s.value_p0]);
             floats.for_each(|f| bytes.extend_from_slice(&f.to_le_bytes()));
         }
         bytes
@@ -171,7 +173,7 @@ impl Window {
             window.push(Sample {
                 input: floats[..e].to_vec(),
                 policy: floats[e..e + a].to_vec(),
-                outcome_p0: floats[e + a],
+                value_p0: floats[e + a],
             });
         }
         Ok(window)
@@ -186,7 +188,7 @@ mod tests {
         Sample {
             input: vec![i as f32, 0.5],
             policy: vec![0.25, 0.75, 0.0],
-            outcome_p0: if i.is_multiple_of(2) { 1.0 } else { -1.0 },
+            value_p0: if i.is_multiple_of(2) { 1.0 } else { -1.0 },
         }
     }
 

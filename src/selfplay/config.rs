@@ -465,6 +465,14 @@ mod tests {
         let e =
             error("game: connect_four\nrecipe: alphazero\nalphazero: {dirichlet_fraction: 2}\n");
         assert_eq!(e.key, "alphazero.dirichlet_fraction");
+        let s = parse("game: connect_four\nrecipe: alphazero\nalphazero: {q_ratio: 0.5}\n");
+        assert_eq!(s.unwrap().alphazero.unwrap().q_ratio, 0.5);
+        assert_eq!(az.q_ratio, 0.0, "AlphaZero's outcome alone by default");
+        for bad in ["-0.1", "1.5", ".nan"] {
+            let text =
+                format!("game: connect_four\nrecipe: alphazero\nalphazero: {{q_ratio: {bad}}}\n");
+            assert_eq!(error(&text).key, "alphazero.q_ratio", "{bad}");
+        }
         // Symmetry augmentation is every recipe's setting, `one` by default as for Athénan; the
         // other `learning:` keys stay Athénan's.
         assert_eq!(az.augmentation, crate::learn::augment::Augmentation::One);

@@ -76,7 +76,7 @@ impl<'e, G: Game, I: Iterator<Item = (usize, ExpertSearch<G>)>>
             let sample = Sample {
                 input,
                 policy,
-                outcome_p0: search.outcome_p0,
+                value_p0: search.outcome_p0,
             };
             (index, sample)
         });
@@ -239,7 +239,7 @@ impl<G: Game> ExitTrainer<G> {
                 self.data.push(Sample {
                     input,
                     policy,
-                    outcome_p0,
+                    value_p0: outcome_p0,
                 });
             }
         }
@@ -540,7 +540,7 @@ mod tests {
         for sample in &trainer.data.samples {
             let total: f32 = sample.policy.iter().sum();
             assert!((total - 1.0).abs() < 1e-4, "{:?}", sample.policy);
-            assert!([-1.0, 0.0, 1.0].contains(&sample.outcome_p0));
+            assert!([-1.0, 0.0, 1.0].contains(&sample.value_p0));
         }
         let expert = trainer.round(0.6);
         assert_eq!((expert.games, expert.positions), (4, 4));

@@ -349,7 +349,7 @@ fn alphazero_rounds_on_threads_play_every_game_the_same_for_a_seed() {
             .map(|game| {
                 assert!(game.position.is_terminal());
                 assert_eq!(game.history.len(), game.position.ply());
-                assert_eq!(game.history[0].0, empty);
+                assert_eq!(game.history[0].input, empty);
                 let outcome = game.position.outcome().unwrap().value_p0();
                 (game.history.clone(), outcome)
             })
@@ -361,4 +361,71 @@ fn alphazero_rounds_on_threads_play_every_game_the_same_for_a_seed() {
     assert_eq!(one, games_of(1), "1 thread, one seed: the same games");
     assert_ne!(one, two, "the threads play from their own streams");
     assert_ne!(two, three);
+}
+
+/// `q_ratio` mixes the value target: one round from the same network and random stream plays
+/// the same games whatever its ratio (it only changes what is learned), so the window of ratio 0
+/// holds each game's outcome (±1 or 0), that of ratio 1 the searches' root values (some strictly
+/// inside (−1, 1)), and that of ratio ½ their mean, position by position.
+#[test]
+fn the_value_target_mixes_the_outcome_with_the_root_value_by_q_ratio() {
+    use descent::selfplay::alphazero::{AlphaZeroProgress, ResumedParts};
+    use descent::selfplay::alphazero_selfplay::play_round_games;
+    use descent::selfplay::alphazero_window::Window;
+    use descent::selfplay::round_recipe::RoundRecipe;
+    use descent::value::PolicyValueInference;
+    let initial = TicTacToe::new(&Default::default());
+    let device = NetDevice::cpu();
+    let mut settings = AlphaZeroSettings::new("resnet-b0c8-fc16".parse().unwrap());
+    settings.simulations = 12;
+    settings.parallel_games = 6;
+    settings.batch_size = 8;
+    let fresh = AlphaZeroTrainer::new(&initial, settings.clone(), &device);
+    let optimizer = fresh.optimizer_bytes().unwrap().unwrap();
+    let targets = |q_ratio: f32| {
+        let settings = AlphaZeroSettings {
+            q_ratio,
+            ..settings.clone()
+        };
+        let parts = ResumedParts {
+            net: fresh.net().clone(),
+            optimizer: optimizer.clone(),
+            window: Window::new(settings.window),
+            rng: Xoshiro256PlusPlus::seed_from_u64(5),
+            progress: AlphaZeroProgress::default(),
+        };
+        let mut trainer = AlphaZeroTrainer::resume(&initial, settings, &device, parts).unwrap();
+        trainer.round();
+        let samples = &trainer.window().samples;
+        let inputs: Vec<Vec<f32>> = samples.iter().map(|s| s.input.clone()).collect();
+        (
+            inputs,
+            samples.iter().map(|s| s.value_p0).collect::<Vec<f32>>(),
+        )
+    };
+    let (inputs, outcome) = targets(0.0);
+    let (inputs_q, root_value) = targets(1.0);
+    let (inputs_half, half) = targets(0.5);
+    assert_eq!(inputs, inputs_q, "the same games");
+    assert_eq!(inputs, inputs_half, "the same games");
+    assert!(outcome.iter().all(|z| [-1.0, 0.0, 1.0].contains(z)));
+    assert!(root_value.iter().all(|q| (-1.0..=1.0).contains(q)));
+    assert!(
+        root_value.iter().any(|q| q.abs() > 1e-3 && q.abs() < 0.999),
+        "root values are means of network values: {root_value:?}"
+    );
+    for ((z, q), mixed) in outcome.iter().zip(&root_value).zip(&half) {
+        assert!((mixed - (z + q) / 2.0).abs() < 1e-6, "{z} {q} {mixed}");
+    }
+    // Ratio 1 learns exactly the root values self-play recorded (their sign: src/search/puct.rs).
+    let shape = TicTacToe::ENCODING.dims();
+    let inference = PolicyValueInference::new(fresh.net().clone(), shape, &device);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    let round = play_round_games(&initial, &settings, &inference, &mut rng);
+    let recorded: Vec<f32> = round
+        .finished
+        .iter()
+        .flat_map(|game| game.history.iter().map(|p| p.root_value_p0))
+        .collect();
+    assert_eq!(root_value, recorded);
 }

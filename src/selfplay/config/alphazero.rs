@@ -63,6 +63,8 @@ pub struct AlphaZeroSection {
     pub batch_size: usize,
     /// Times each new position is learned on average (default 3, OpenSpiel's).
     pub reuse: f64,
+    /// The value target's share of the search's root value, in [0, 1] (default 0: the outcome).
+    pub q_ratio: f32,
     /// PUCT's c_init (default 1.25) and c_base (default 19652).
     pub c_init: f32,
     pub c_base: f32,
@@ -84,6 +86,7 @@ impl Default for AlphaZeroSection {
             window: 1 << 16,
             batch_size: 1024,
             reuse: 3.0,
+            q_ratio: 0.0,
             c_init: puct.c_init,
             c_base: puct.c_base,
             fpu: puct.fpu,
@@ -132,6 +135,11 @@ impl AlphaZeroSection {
             &key("reuse"),
             "must be a number in (0, 1000]",
         )?;
+        check(
+            (0.0..=1.0).contains(&self.q_ratio),
+            &key("q_ratio"),
+            "must be in [0, 1]",
+        )?;
         for (name, value) in [("c_init", self.c_init), ("c_base", self.c_base)] {
             check(
                 value.is_finite() && value > 0.0,
@@ -172,6 +180,7 @@ impl AlphaZeroSection {
             window: self.window,
             batch_size: self.batch_size,
             reuse: self.reuse,
+            q_ratio: self.q_ratio,
             adam,
             augmentation: crate::learn::augment::Augmentation::One,
             seed,
