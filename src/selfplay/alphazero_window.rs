@@ -1,7 +1,8 @@
 //! AlphaZero's window of learned positions (`selfplay::alphazero`): the latest positions of
 //! self-play, each with its policy target (the visit distribution over every action id) and
-//! its value target (its game's outcome, or a mix of it with the search's value); and the window as a checkpoint file, read back strictly (a damaged file
-//! is an error naming what is wrong, never a panic or an allocation beyond the file's size).
+//! its value target (its game's outcome, or a mix of it with the search's value); and the
+//! window as a checkpoint file, read back strictly (a damaged file is an error naming what is
+//! wrong, never a panic or an allocation beyond the file's size).
 //!
 //! File layout, little-endian: the magic `descent-az-window`, the format version (u32), the
 //! encoding length E and the action count A (u32 each), the position count N (u64), then N
