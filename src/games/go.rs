@@ -274,25 +274,44 @@ impl<const N: usize> Go<N> {
     /// capture test.
     fn placeable(&self) -> u128 {
         let empty = !(self.stones[0] | self.stones[1]) & Self::BOARD;
-        let ko = self.ko.map_or(0, |cell| 1u128 << cell);
-        let (mut placeable, mut to_test) = match self.params.superko {
-            Superko::Draw => {
-                let with_liberty = empty & Self::neighbours(empty) & !ko;
-                (with_liberty, empty & !with_liberty & !ko)
-            }
-            Superko::Illegal => (0, empty & !ko),
-        };
+        let open = empty & !Self::ko_bit(self.ko);
+        if self.params.superko == Superko::Draw {
+            return Self::non_suicides(&self.stones, self.to_move, open);
+        }
+        let mut placeable = 0;
+        let mut to_test = open;
         while to_test != 0 {
             let cell = to_test.trailing_zeros() as usize;
             to_test &= to_test - 1;
-            let allowed = Self::place(&self.stones, self.to_move, cell).is_some_and(|placed| {
-                self.params.superko == Superko::Draw || !self.boards.contains(&placed.stones)
-            });
+            let allowed = Self::place(&self.stones, self.to_move, cell)
+                .is_some_and(|placed| !self.boards.contains(&placed.stones));
             if allowed {
                 placeable |= 1 << cell;
             }
         }
         placeable
+    }
+
+    /// The points of `open` (empty ones) where `mover` places without suicide on `stones`: those
+    /// beside an empty point at once, the others by placing.
+    fn non_suicides(stones: &[u128; 2], mover: Player, open: u128) -> u128 {
+        let empty = !(stones[0] | stones[1]) & Self::BOARD;
+        let with_liberty = open & Self::neighbours(empty);
+        let mut placeable = with_liberty;
+        let mut to_test = open & !with_liberty;
+        while to_test != 0 {
+            let cell = to_test.trailing_zeros() as usize;
+            to_test &= to_test - 1;
+            if Self::place(stones, mover, cell).is_some() {
+                placeable |= 1 << cell;
+            }
+        }
+        placeable
+    }
+
+    /// The bit of the point a simple ko forbids, none without one.
+    fn ko_bit(ko: Option<usize>) -> u128 {
+        ko.map_or(0, |cell| 1 << cell)
     }
 
     fn max_plies(&self) -> usize {

@@ -2,6 +2,7 @@
 //! card `networks/GAME.md`): what `model=shipped` loads for the game being played.
 
 use super::exported_net::{ExportManifest, parse_export};
+use super::saved_net::plays_network_game;
 
 /// A network built into the binary.
 pub struct ShippedNet {
@@ -34,9 +35,12 @@ pub const SHIPPED_NETS: &[ShippedNet] = &[
     shipped!("hex"),
 ];
 
-/// The network shipped for `game` (its spec text).
+/// The network shipped for `game` (its spec text), the rules of play aside: Go's network
+/// plays `go(superko=illegal,komi=7)` as it plays `go` (`plays_network_game`).
 pub fn shipped_net(game: &str) -> Option<&'static ShippedNet> {
-    SHIPPED_NETS.iter().find(|net| net.game == game)
+    SHIPPED_NETS
+        .iter()
+        .find(|net| plays_network_game(game, net.game))
 }
 
 /// The games with a shipped network, for messages: "connect_four, …".

@@ -39,17 +39,8 @@ impl<const N: usize> Go<N> {
     ) {
         out.clear();
         let empty = !(stones[0] | stones[1]) & Self::BOARD;
-        let open = empty & !ko.map_or(0, |cell| 1u128 << cell) & !Self::eyes_of(stones, mover);
-        let with_liberty = open & Self::neighbours(empty);
-        let mut placeable = with_liberty;
-        let mut to_test = open & !with_liberty;
-        while to_test != 0 {
-            let cell = to_test.trailing_zeros() as usize;
-            to_test &= to_test - 1;
-            if Self::place(stones, mover, cell).is_some() {
-                placeable |= 1 << cell;
-            }
-        }
+        let open = empty & !Self::ko_bit(ko) & !Self::eyes_of(stones, mover);
+        let placeable = Self::non_suicides(stones, mover, open);
         Self::push_points(placeable, out);
         if out.is_empty() {
             out.push(Self::PASS);
@@ -123,7 +114,7 @@ impl<const N: usize> Go<N> {
         let Turn { stones, mover, ko } = turn;
         let empty = !(stones[0] | stones[1]) & Self::BOARD;
         let around = Self::neighbours(1 << last) | Self::diagonals(1 << last);
-        let mut candidates = around & empty & !ko.map_or(0, |cell| 1u128 << cell);
+        let mut candidates = around & empty & !Self::ko_bit(ko);
         let mut replies = 0u128;
         while candidates != 0 {
             let cell = candidates.trailing_zeros() as usize;
@@ -186,7 +177,7 @@ impl<const N: usize> Go<N> {
         let Turn { stones, mover, ko } = turn;
         let (mine, theirs) = (stones[mover.index()], stones[1 - mover.index()]);
         let empty = !(mine | theirs) & Self::BOARD;
-        let allowed = empty & !ko.map_or(0, |cell| 1u128 << cell);
+        let allowed = empty & !Self::ko_bit(ko);
         let around = 1u128 << last | Self::neighbours(1 << last) | Self::diagonals(1 << last);
         let captures = Self::liberties_of_chains_in_atari(theirs & around, theirs, empty);
         if captures & allowed != 0 {
