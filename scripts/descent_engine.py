@@ -1,16 +1,15 @@
 """`descent engine` driven from Python, and the Wilson interval, for the scripts that match
-descent against OpenSpiel's players (alphazero_vs_openspiel.py, vs_openspiel_mcts.py)."""
+descent against OpenSpiel's players (alphazero_vs_openspiel.py, vs_openspiel_mcts.py) and
+GNU Go (gnugo_judge_passes.py)."""
 import math
 import subprocess
 
 
-class Engine:
-    """`descent engine --game GAME --agent AGENT` over its line protocol (GTP's form)."""
+class Gtp:
+    """A program speaking GTP (or its form) on its standard input and output: `args` started."""
 
-    def __init__(self, binary, game, agent, seed, extra=()):
-        self.proc = subprocess.Popen(
-            [binary, "engine", "--game", game, "--agent", agent, "--seed", str(seed), *extra],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    def __init__(self, args):
+        self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
     def ask(self, command):
         """Sends `command`; its reply's payload, or an error for a `?` reply."""
@@ -30,6 +29,14 @@ class Engine:
     def close(self):
         self.ask("quit")
         self.proc.wait()
+
+
+class Engine(Gtp):
+    """`descent engine --game GAME --agent AGENT` over its line protocol (GTP's form)."""
+
+    def __init__(self, binary, game, agent, seed, extra=()):
+        super().__init__(
+            [binary, "engine", "--game", game, "--agent", agent, "--seed", str(seed), *extra])
 
 
 def wilson(k, n, z=1.96):

@@ -14,42 +14,13 @@ Prints one line a lost game (the pass's move number, the result played out) and 
 import argparse
 import pathlib
 import re
-import subprocess
 import sys
+
+from descent_engine import Gtp
 
 MOVE = re.compile(r";([BW])\[([a-s]{0,2})\]")
 PROPERTY = re.compile(r"\b(PB|PW|RE|KM|SZ)\[([^\]]*)\]")
 MAX_PLIES = 400
-
-
-class Gtp:
-    """A GNU Go in GTP mode, one command at a time."""
-
-    def __init__(self, args):
-        self.process = subprocess.Popen(
-            args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-        )
-
-    def ask(self, command):
-        self.process.stdin.write(command + "\n")
-        self.process.stdin.flush()
-        lines = []
-        while True:
-            line = self.process.stdout.readline()
-            if line == "":
-                raise RuntimeError(f"GNU Go closed its output after {command!r}")
-            if line.strip() == "" and lines:
-                break
-            if line.strip():
-                lines.append(line.strip())
-        reply = " ".join(lines)
-        if not reply.startswith("="):
-            raise RuntimeError(f"GNU Go refused {command!r}: {reply}")
-        return reply[1:].strip()
-
-    def close(self):
-        self.ask("quit")
-        self.process.wait(timeout=10)
 
 
 def read_game(path):
