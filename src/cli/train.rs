@@ -230,12 +230,13 @@ fn print_strength(summary: &TrainSummary, settings: &TrainSettings, run_dir: &Ru
         crate::selfplay::run::periodic_eval::budget_text(&e.budget)
     });
     println!(
-        "strength: not measured{}; measure it with: descent eval --game {} --agent ubfms:model={},{budget} --opponent mcts:{budget}",
+        "strength: not measured{}; measure it with: descent eval --game {} --agent {}:model={},{budget} --opponent mcts:{budget}",
         match summary.stopped_by {
             crate::selfplay::StopReason::Requested => " (stopped by Ctrl-C)",
             _ => " (evaluation.at_end is off)",
         },
         settings.game,
+        settings.config.recipe.player_kind(),
         run_dir.root().display(),
     );
 }

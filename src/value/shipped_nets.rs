@@ -33,6 +33,7 @@ pub const SHIPPED_NETS: &[ShippedNet] = &[
     shipped!("awale"),
     shipped!("breakthrough"),
     shipped!("hex"),
+    shipped!("go"),
 ];
 
 /// The network shipped for `game` (its spec text), the rules of play aside: Go's network

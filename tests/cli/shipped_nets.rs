@@ -69,7 +69,7 @@ fn every_shipped_network_is_its_file_for_its_game_and_its_card_names_it() {
             "{card_path}"
         );
         // The command of its figures against outside players, with the network's own search:
-        // PUCT for a policy-value network, UBFM_s for a value network.
+        // PUCT for a policy-value network, UBFM_s for a value network, ExIt's expert for Go's.
         let search = match manifest.net.policy_actions {
             Some(_) => "puct",
             None => "ubfms",
@@ -78,6 +78,7 @@ fn every_shipped_network_is_its_file_for_its_game_and_its_card_names_it() {
             "connect_four" => {
                 "descent accuracy connect_four --agent puct:time=100ms,model=shipped".to_string()
             }
+            "go" => "AGENT=exit:model=shipped,time=1s LEVELS=1 scripts/gnugo_ladder.sh".to_string(),
             game => {
                 format!("scripts/vs_openspiel_mcts.sh --game {game} --agent {search}:model=shipped")
             }
@@ -89,6 +90,11 @@ fn every_shipped_network_is_its_file_for_its_game_and_its_card_names_it() {
     assert!(shipped_net("awale").is_some());
     assert!(shipped_net("breakthrough").is_some());
     assert!(shipped_net("hex").is_some());
+    assert!(shipped_net("go").is_some());
+    // Go's network plays the GNU Go ladder's rules of play; not another board.
+    let ladder = shipped_net("go(superko=illegal,max_plies=1000,komi=7)");
+    assert_eq!(ladder.map(|net| net.game), Some("go"));
+    assert!(shipped_net("go(board_size=13)").is_none());
     assert!(shipped_net("tic_tac_toe").is_none());
 }
 
@@ -135,7 +141,7 @@ fn model_shipped_loads_the_built_in_network_and_refuses_games_without_one() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(
         stderr(&out)
-            .contains("no network ships for tic_tac_toe (they ship for connect_four, othello, awale, breakthrough, hex)"),
+            .contains("no network ships for tic_tac_toe (they ship for connect_four, othello, awale, breakthrough, hex, go)"),
         "{}",
         stderr(&out)
     );

@@ -618,6 +618,44 @@ fn start_training(dir: &Path, config: &str) -> (std::process::Child, std::path::
     (child, run)
 }
 
+/// A run that ends without its evaluation says how to measure its network with the recipe's
+/// own player: UBFM_s for Athénan (above), PUCT for AlphaZero, ExIt's expert for ExIt.
+#[test]
+fn the_strength_hint_names_the_recipes_own_player() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (recipe, section, player) in [
+        (
+            "alphazero",
+            "alphazero: {simulations: 4, parallel_games: 2, batch_size: 8, window: 64}",
+            "puct",
+        ),
+        (
+            "exit",
+            "exit: {expert_iterations: 4, warm_start_games: 1, games_per_phase: 1}",
+            "exit",
+        ),
+    ] {
+        let path = tmp.path().join(format!("{recipe}.yaml"));
+        let config = format!(
+            "game: tic_tac_toe\nrecipe: {recipe}\n{section}\nnetwork: {{architecture: resnet-b0c2-fc4}}\nrun: {{max_games: 2}}\nevaluation: {{at_end: false}}\n"
+        );
+        std::fs::write(&path, config).unwrap();
+        let run = tmp.path().join(recipe);
+        let out = descent(&[
+            "train",
+            path.to_str().unwrap(),
+            "--run-dir",
+            run.to_str().unwrap(),
+            "--quiet",
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let said = String::from_utf8_lossy(&out.stdout);
+        let hint =
+            format!("measure it with: descent eval --game tic_tac_toe --agent {player}:model=");
+        assert!(said.contains(&hint), "{recipe}: {said}");
+    }
+}
+
 fn wait_for_games(run: &Path, games: usize) {
     let start = Instant::now();
     while count_lines(run, "game") < games {
