@@ -53,11 +53,8 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
             crate::selfplay::run::export::beside(&summary.file, ".onnx-check.json").display()
         );
     }
-    // An AlphaZero network plays with its own search, PUCT.
-    let search = match m.net.policy_actions {
-        Some(_) => "puct",
-        None => "ubfms",
-    };
+    // A network plays with its recipe's own search: UBFM_s, PUCT, ExIt's expert.
+    let search = crate::selfplay::run::export::player_kind(m);
     println!(
         "play it: descent play --game {} --agent {search}:model={},time=1s",
         m.net.game,

@@ -97,8 +97,8 @@ pub struct AlphaZeroProgress {
 }
 
 impl AlphaZeroProgress {
-    /// What was done since `before`, as a round's report.
-    pub fn since(&self, before: &AlphaZeroProgress) -> RoundReport {
+    /// What was done since `before`, as a round's report, learnt at `learning_rate`.
+    pub fn since(&self, before: &AlphaZeroProgress, learning_rate: f64) -> RoundReport {
         RoundReport {
             games: self.games - before.games,
             positions: self.positions - before.positions,
@@ -108,6 +108,7 @@ impl AlphaZeroProgress {
                 .flatten(),
             evaluated_positions: self.evaluated - before.evaluated,
             samples_learned: self.learned - before.learned,
+            learning_rate,
         }
     }
 }
@@ -148,6 +149,8 @@ pub struct RoundReport {
     pub evaluated_positions: u64,
     /// Rows learned (minibatch rows, symmetric images included).
     pub samples_learned: u64,
+    /// Adam's step size in the round's learning.
+    pub learning_rate: f64,
 }
 
 impl<G: Game> AlphaZeroTrainer<G> {
@@ -213,26 +216,35 @@ impl<G: Game> AlphaZeroTrainer<G> {
     }
 
     /// Plays and learns rounds of `parallel_games` games until `games` games or `time` have
-    /// passed (whichever first; a round in progress is finished).
+    /// passed (whichever first; a round in progress is finished); the step size follows the
+    /// share of the nearer limit spent.
     pub fn train(&mut self, games: Option<u64>, time: Option<Duration>) -> AlphaZeroProgress {
         let start = Instant::now();
+        let budget_used = |p: &AlphaZeroProgress| {
+            let by_games = games.map_or(0.0, |g| p.games as f64 / g.max(1) as f64);
+            let by_time = time.map_or(0.0, |t| {
+                start.elapsed().as_secs_f64() / t.as_secs_f64().max(1e-9)
+            });
+            by_games.max(by_time).min(1.0)
+        };
         let more = |p: &AlphaZeroProgress| {
             games.is_none_or(|g| p.games < g) && time.is_none_or(|t| start.elapsed() < t)
         };
         while more(&self.progress) {
-            self.round();
+            self.round(budget_used(&self.progress));
         }
         self.progress
     }
 
     /// Plays `parallel_games` games, then learns their positions.
-    pub fn round(&mut self) -> RoundReport {
+    pub fn round(&mut self, budget_used: f64) -> RoundReport {
         let before = self.progress;
         let samples = self.play_round();
         self.progress.games += self.settings.parallel_games as u64;
         self.progress.positions += samples as u64;
+        let learning_rate = self.trainer.set_progress(budget_used);
         self.learn(samples);
-        self.progress.since(&before)
+        self.progress.since(&before, learning_rate)
     }
 
     /// Plays `parallel_games` games to their ends (alphazero_selfplay.rs); returns the positions
@@ -295,8 +307,8 @@ impl<G: Game> AlphaZeroTrainer<G> {
 impl<G: Game> RoundRecipe<G> for AlphaZeroTrainer<G> {
     const ROUND_KIND: &'static str = "alphazero_round";
 
-    fn round(&mut self, _budget_used: f64) -> RoundReport {
-        AlphaZeroTrainer::round(self)
+    fn round(&mut self, budget_used: f64) -> RoundReport {
+        AlphaZeroTrainer::round(self, budget_used)
     }
 
     fn net(&self) -> &PolicyValueNet {

@@ -243,6 +243,7 @@ impl TrainConfig {
         let checkpoint = self.checkpoint.validate()?;
         let evaluation = self.evaluation.validate()?;
         check_combinations(&run, &search, &selection)?;
+        self.check_learning_rate_schedule(&run)?;
         let recipe_section = |recipe: RecipeName, name: &str, unset: bool| {
             check(
                 unset || self.recipe == recipe,
@@ -298,6 +299,25 @@ impl TrainConfig {
 
     /// An AlphaZero or ExIt run sets none of the Athénan recipe's sections and plays its games in
     /// its own process: AlphaZero's on up to `parallel_games` threads, ExIt's on one.
+    /// `optimizer.final_learning_rate` anneals over the run's budget, and not in ExIt, whose
+    /// phases each train a fresh network.
+    fn check_learning_rate_schedule(&self, run: &RunSettings) -> Result<(), ConfigError> {
+        if self.optimizer.final_learning_rate.is_none() {
+            return Ok(());
+        }
+        let key = "optimizer.final_learning_rate";
+        check(
+            self.recipe != RecipeName::Exit,
+            key,
+            "anneals one network's step size over the run, but each ExIt phase trains a fresh network: remove it (optimizer.learning_rate sets every phase's)",
+        )?;
+        check(
+            run.max_games.is_some() || run.max_time.is_some(),
+            key,
+            "is reached at the end of the run's budget: set run.max_games or run.max_time",
+        )
+    }
+
     fn check_policy_value_sections(&self, run: &RunSettings) -> Result<(), ConfigError> {
         let recipe = self.recipe.name();
         let athenan_only = [
@@ -498,6 +518,62 @@ mod tests {
             !athenan.contains("recipe") && !athenan.contains("alphazero"),
             "{athenan}"
         );
+    }
+
+    /// `optimizer.final_learning_rate`: none by default (and then absent from the resolved
+    /// YAML, so older runs' hashes hold); within [0, learning_rate]; needs a budget; not ExIt.
+    #[test]
+    fn the_final_learning_rate_needs_a_budget_and_a_single_network() {
+        let s = parse(
+            "game: awale
+",
+        )
+        .unwrap();
+        assert_eq!(s.adam.final_learning_rate, None);
+        let yaml = TrainConfig::from_yaml(
+            "game: awale
+",
+        )
+        .unwrap()
+        .to_yaml();
+        assert!(!yaml.contains("final_learning_rate"), "{yaml}");
+        let budget = "run: {max_time: 1h}
+";
+        for recipe in ["athenan", "alphazero"] {
+            let text = format!(
+                "game: awale
+recipe: {recipe}
+{budget}optimizer: {{learning_rate: 0.003, final_learning_rate: 0.0003}}
+"
+            );
+            assert_eq!(parse(&text).unwrap().adam.final_learning_rate, Some(0.0003));
+        }
+        let key = "optimizer.final_learning_rate";
+        for bad in ["-0.001", "0.004", ".nan"] {
+            let text = format!(
+                "game: awale
+{budget}optimizer: {{learning_rate: 0.003, final_learning_rate: {bad}}}
+"
+            );
+            assert_eq!(parse(&text).unwrap_err().key, key, "{bad}");
+        }
+        let e = parse(
+            "game: awale
+optimizer: {final_learning_rate: 0.0001}
+",
+        )
+        .unwrap_err();
+        assert_eq!(e.key, key);
+        assert!(e.message.contains("run.max_time"), "{e}");
+        let e = parse(&format!(
+            "game: hex
+recipe: exit
+{budget}optimizer: {{final_learning_rate: 0.0001}}
+"
+        ))
+        .unwrap_err();
+        assert_eq!(e.key, key);
+        assert!(e.message.contains("fresh network"), "{e}");
     }
 
     /// `recipe: exit` reads the paper's §8.4.2 constants by default; its section needs the

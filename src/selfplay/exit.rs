@@ -209,7 +209,8 @@ impl<G: Game> ExitTrainer<G> {
         self.progress.games += games;
         self.progress.positions += positions as u64;
         self.retrain();
-        self.progress.since(&before)
+        self.progress
+            .since(&before, self.settings.adam.learning_rate)
     }
 
     /// Base MCTS against itself for `games` games; every position learned.

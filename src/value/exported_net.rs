@@ -48,6 +48,11 @@ pub struct Provenance {
     pub config_fnv1a64: String,
     /// The `descent` version that wrote the file.
     pub descent_version: String,
+    /// The recipe of the run that trained it (`athenan`, `alphazero`, `exit`): which search
+    /// the network was made to play. Absent in files written before it was recorded and when
+    /// the run's configuration could not be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recipe: Option<String>,
 }
 
 /// The manifest of an export file.

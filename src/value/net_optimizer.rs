@@ -25,6 +25,27 @@ pub struct AdamSettings {
     pub epsilon: f32,
     /// L2 penalty λ on the kernels, `λ Σ‖W‖²` added to the loss (0: none). The paper uses 0.001.
     pub l2: f32,
+    /// The step size at the end of the run's budget, reached from `learning_rate` by cosine
+    /// annealing (`None`: `learning_rate` throughout).
+    pub final_learning_rate: Option<f64>,
+}
+
+impl AdamSettings {
+    /// The step size at `progress` ∈ [0, 1] of the run's budget: `learning_rate` at 0, then
+    /// down a half cosine to `final_learning_rate` at 1 (Loshchilov and Hutter's SGDR schedule
+    /// without restarts); `learning_rate` throughout without a final rate.
+    pub fn learning_rate_at(&self, progress: f64) -> f64 {
+        let Some(end) = self.final_learning_rate else {
+            return self.learning_rate;
+        };
+        let progress = if progress.is_nan() {
+            0.0
+        } else {
+            progress.clamp(0.0, 1.0)
+        };
+        let cosine = 0.5 * (1.0 + (std::f64::consts::PI * progress).cos());
+        end + (self.learning_rate - end) * cosine
+    }
 }
 
 impl Default for AdamSettings {
@@ -35,6 +56,7 @@ impl Default for AdamSettings {
             beta2: 0.999,
             epsilon: 1e-8,
             l2: 1e-3,
+            final_learning_rate: None,
         }
     }
 }
@@ -43,6 +65,8 @@ impl Default for AdamSettings {
 pub struct NetOptimizer {
     engine: Engine,
     shape: [usize; 3],
+    /// The settings as configured: the schedule `set_progress` reads.
+    settings: AdamSettings,
 }
 
 /// Who computes the step.
@@ -82,7 +106,22 @@ impl NetOptimizer {
                 device,
             }))
         };
-        NetOptimizer { engine, shape }
+        NetOptimizer {
+            engine,
+            shape,
+            settings,
+        }
+    }
+
+    /// Sets the step size for `progress` ∈ [0, 1] of the run's budget
+    /// (`AdamSettings::learning_rate_at`); returns it.
+    pub fn set_progress(&mut self, progress: f64) -> f64 {
+        let learning_rate = self.settings.learning_rate_at(progress);
+        match &mut self.engine {
+            Engine::Direct(trainer) => trainer.set_learning_rate(learning_rate),
+            Engine::Burn(burn_step) => burn_step.settings.learning_rate = learning_rate,
+        }
+        learning_rate
     }
 
     /// One Adam step on a minibatch of `targets.len()` encoded positions, on the MSE plus the
@@ -276,5 +315,67 @@ mod tests {
         let (l2_kernels, l2_biases) = stepped(0.01);
         assert_eq!(plain_biases, l2_biases);
         assert_ne!(plain_kernels, l2_kernels);
+    }
+
+    /// The step size by the schedule: constant without a final rate; with one, the start at 0,
+    /// the mean of both at ½, the final rate at 1 and beyond, falling in between.
+    #[test]
+    fn the_step_size_anneals_by_a_half_cosine_to_the_final_rate() {
+        let constant = AdamSettings {
+            learning_rate: 0.003,
+            ..AdamSettings::default()
+        };
+        for p in [0.0, 0.5, 1.0] {
+            assert_eq!(constant.learning_rate_at(p), 0.003);
+        }
+        let annealed = AdamSettings {
+            final_learning_rate: Some(0.001),
+            ..constant
+        };
+        let at = |p: f64| annealed.learning_rate_at(p);
+        assert_eq!(at(0.0), 0.003);
+        assert!((at(0.5) - 0.002).abs() < 1e-12, "{}", at(0.5));
+        assert!((at(0.25) - (0.001 + 0.002 * (0.5 + 0.5 * 0.5f64.sqrt()))).abs() < 1e-12);
+        assert!((at(1.0) - 0.001).abs() < 1e-12);
+        assert_eq!((at(2.0), at(-1.0), at(f64::NAN)), (at(1.0), 0.003, 0.003));
+        let mut last = at(0.0);
+        for k in 1..=100 {
+            let now = at(f64::from(k) / 100.0);
+            assert!(now < last, "{k}: {now} after {last}");
+            last = now;
+        }
+    }
+
+    /// `set_progress` sets the step both engines take: annealed to 0, a step at the budget's
+    /// end leaves the weights as they are, where one at its start moves them.
+    #[test]
+    fn a_step_at_the_end_of_a_schedule_to_zero_moves_nothing() {
+        let shape = [3, 3, 3];
+        let net = ValueNet::new(
+            &crate::value::Architecture::PaperCnn,
+            shape,
+            true,
+            &Device::flex(),
+        );
+        let inputs: Vec<f32> = (0..2 * 27).map(|i| ((i * 5) % 7) as f32 / 6.0).collect();
+        let targets = [0.5, -0.5];
+        let settings = AdamSettings {
+            final_learning_rate: Some(0.0),
+            ..AdamSettings::default()
+        };
+        for device in [NetDevice::burn(Device::flex()), NetDevice::cpu()] {
+            let stepped = |progress: f64| {
+                let mut net_optimizer = NetOptimizer::new(net.clone(), settings, &device, shape);
+                let rate = net_optimizer.set_progress(progress);
+                net_optimizer.step(&inputs, &targets);
+                (rate, kernels_and_biases(&net_optimizer.inference_net()))
+            };
+            let before = kernels_and_biases(&net);
+            let (rate, after) = stepped(1.0);
+            assert_eq!((rate, &after), (0.0, &before));
+            let (rate, after) = stepped(0.0);
+            assert_eq!(rate, settings.learning_rate);
+            assert_ne!(after.0, before.0);
+        }
     }
 }

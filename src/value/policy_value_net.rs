@@ -223,6 +223,8 @@ pub struct PolicyValueTrainer {
     shape: [usize; 3],
     /// How the value head learns (default MSE).
     pub value_loss: ValueLoss,
+    /// The settings as configured: the schedule `set_progress` reads.
+    settings: AdamSettings,
 }
 
 /// Who computes the step.
@@ -265,7 +267,19 @@ impl PolicyValueTrainer {
             engine,
             shape,
             value_loss: ValueLoss::Mse,
+            settings,
         }
+    }
+
+    /// Sets the step size for `progress` ∈ [0, 1] of the run's budget
+    /// (`AdamSettings::learning_rate_at`); returns it.
+    pub fn set_progress(&mut self, progress: f64) -> f64 {
+        let learning_rate = self.settings.learning_rate_at(progress);
+        match &mut self.engine {
+            Engine::Direct(trainer) => trainer.set_learning_rate(learning_rate),
+            Engine::Burn(step) => step.settings.learning_rate = learning_rate,
+        }
+        learning_rate
     }
 
     /// One Adam step on `values.len()` positions: `inputs` encoded, `policies` the target

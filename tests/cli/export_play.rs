@@ -102,7 +102,10 @@ fn export_loads_back_bit_exact_and_is_refused_where_it_does_not_fit() {
     let dir = tempfile::tempdir().unwrap();
     let (run, file, output) = trained_and_exported(dir.path(), &[]);
     let said = String::from_utf8_lossy(&output.stdout);
-    assert!(said.contains("descent play --game tic_tac_toe"), "{said}");
+    assert!(
+        said.contains("descent play --game tic_tac_toe --agent ubfms:model="),
+        "{said}"
+    );
     assert!(said.contains("terminal evaluation classic)"), "{said}");
 
     // The same values as the checkpoint, bit for bit.
@@ -119,6 +122,7 @@ fn export_loads_back_bit_exact_and_is_refused_where_it_does_not_fit() {
     assert_eq!(manifest.provenance.run, "run");
     assert_eq!(manifest.provenance.checkpoint, "ckpt-4");
     assert_eq!(manifest.provenance.config_fnv1a64.len(), 16);
+    assert_eq!(manifest.provenance.recipe.as_deref(), Some("athenan"));
 
     // The safetensors copy holds the same weights.
     {

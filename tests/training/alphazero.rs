@@ -207,7 +207,16 @@ pub fn assert_the_agent_plays_the_checkpoints_net(
     position.encode(&mut input);
     let (values, logits) = net.predict(input, 1, TicTacToe::ENCODING.dims(), &Device::flex());
     let export = scratch.join("ttt.descent");
-    descent::selfplay::run::export::export_checkpoint(root, &export, false, false).unwrap();
+    let summary =
+        descent::selfplay::run::export::export_checkpoint(root, &export, false, false).unwrap();
+    // The export records the run's recipe, and names its own search as the one to play it with.
+    let player = descent::selfplay::run::export::player_kind(&summary.manifest);
+    assert_eq!(
+        search.split(':').next(),
+        Some(player),
+        "{:?}",
+        summary.manifest
+    );
     for model in [root.display().to_string(), export.display().to_string()] {
         let spec = format!("{search},model={model}").parse().unwrap();
         let factory =
@@ -271,7 +280,7 @@ fn alphazero_minibatches_carry_the_images_of_their_positions() {
         settings.window = 1024;
         settings.augmentation = augmentation;
         let mut trainer = AlphaZeroTrainer::new(&initial, settings, &NetDevice::cpu());
-        let round = trainer.round();
+        let round = trainer.round(0.0);
         assert!(round.steps > 0);
         assert_eq!(
             round.samples_learned,
@@ -395,7 +404,7 @@ fn the_value_target_mixes_the_outcome_with_the_root_value_by_q_ratio() {
             progress: AlphaZeroProgress::default(),
         };
         let mut trainer = AlphaZeroTrainer::resume(&initial, settings, &device, parts).unwrap();
-        trainer.round();
+        trainer.round(0.0);
         let samples = &trainer.window().samples;
         let inputs: Vec<Vec<f32>> = samples.iter().map(|s| s.input.clone()).collect();
         (
@@ -428,4 +437,46 @@ fn the_value_target_mixes_the_outcome_with_the_root_value_by_q_ratio() {
         .flat_map(|game| game.history.iter().map(|p| p.root_value_p0))
         .collect();
     assert_eq!(root_value, recorded);
+}
+
+/// `optimizer.final_learning_rate` anneals the step size over a run by games: each Athénan game
+/// and each AlphaZero round learns at the half cosine's rate for the share of the budget spent
+/// before it (0, 1/8, …, 7/8 for Athénan's 8 games; 0, 1/4, 1/2, 3/4 for 4 rounds of 2), and
+/// its metrics line says so.
+#[test]
+fn a_run_anneals_its_step_size_over_its_budget() {
+    let cosine = |share: f64| 0.001 + 0.003 * 0.5 * (1.0 + (std::f64::consts::PI * share).cos());
+    let common = "game: tic_tac_toe\nnetwork: {architecture: resnet-b0c8-fc16}\n\
+        optimizer: {learning_rate: 0.004, final_learning_rate: 0.001}\nrun: {max_games: 8}\n\
+        evaluation: {every_games: 1000000, at_end: false}\n";
+    for (recipe, kind, shares) in [
+        (
+            "search: {iters: 5}\n",
+            "game",
+            [0, 1, 2, 3, 4, 5, 6, 7].map(|g| g as f64 / 8.0).to_vec(),
+        ),
+        (
+            "recipe: alphazero\nalphazero: {simulations: 5, parallel_games: 2, batch_size: 8}\n",
+            "alphazero_round",
+            vec![0.0, 0.25, 0.5, 0.75],
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("run");
+        let summary = train_new_run(&format!("{common}{recipe}"), &root)
+            .1
+            .unwrap();
+        assert_eq!(summary.total_games, 8);
+        let metrics = std::fs::read_to_string(root.join("metrics.jsonl")).unwrap();
+        let rates: Vec<f64> = metrics
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter(|v| v["kind"] == kind)
+            .map(|v| v["learning_rate"].as_f64().unwrap())
+            .collect();
+        assert_eq!(rates.len(), shares.len(), "{kind}: {rates:?}");
+        for (rate, share) in rates.iter().zip(&shares) {
+            assert!((rate - cosine(*share)).abs() < 1e-12, "{kind}: {rates:?}");
+        }
+    }
 }

@@ -35,6 +35,13 @@ impl RecipeName {
         }
     }
 
+    /// The recipe `name` writes (`name(recipe) == name`), if any.
+    pub fn from_name(name: &str) -> Option<RecipeName> {
+        [RecipeName::Athenan, RecipeName::Alphazero, RecipeName::Exit]
+            .into_iter()
+            .find(|recipe| recipe.name() == name)
+    }
+
     /// The agent kind its networks play as: completed UBFM_s with the safest decision (the
     /// paper's player), PUCT, or ExIt's expert search.
     pub fn player_kind(self) -> &'static str {

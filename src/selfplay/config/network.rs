@@ -38,6 +38,11 @@ pub struct OptimizerSection {
     /// λ of the L2 penalty λΣ‖W‖² on the kernels, biases untouched (default 0.001, the paper's;
     /// 0 = none).
     pub l2: f32,
+    /// The step size at the end of the run's budget, reached from `learning_rate` by cosine
+    /// annealing over `run.max_time` or `run.max_games`, the further (default: none, the step
+    /// size stays `learning_rate`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub final_learning_rate: Option<f64>,
 }
 
 impl Default for OptimizerSection {
@@ -48,6 +53,7 @@ impl Default for OptimizerSection {
             beta2: 0.999,
             epsilon: 1e-8,
             l2: 1e-3,
+            final_learning_rate: None,
         }
     }
 }
@@ -90,12 +96,21 @@ impl OptimizerSection {
             "optimizer.l2",
             "must be a number in [0, 1] (the paper's λ is 0.001)",
         )?;
+        if let Some(end) = self.final_learning_rate {
+            check(
+                (0.0..=self.learning_rate).contains(&end),
+                "optimizer.final_learning_rate",
+                "must be a number in [0, optimizer.learning_rate] (the step size the run's \
+                 budget ends at), or null for a constant step size",
+            )?;
+        }
         Ok(AdamSettings {
             learning_rate: self.learning_rate,
             beta1: self.beta1,
             beta2: self.beta2,
             epsilon: self.epsilon,
             l2: self.l2,
+            final_learning_rate: self.final_learning_rate,
         })
     }
 }

@@ -8,6 +8,7 @@ use anyhow::{Context, bail};
 use burn::prelude::Device;
 
 use crate::games::GameSpec;
+use crate::selfplay::config::{RecipeName, TrainConfig};
 use crate::selfplay::run::run_dir::RunDir;
 use crate::selfplay::run::run_state::RunState;
 use crate::settings::files::{Existing, check_output, write_atomically};
@@ -30,6 +31,21 @@ pub struct ExportSummary {
 /// A file written beside an export file: `<out><suffix>`, e.g. `awale.descent.safetensors`.
 pub fn beside(out: &Path, suffix: &str) -> PathBuf {
     crate::settings::files::with_suffix(out, suffix)
+}
+
+/// The agent kind an exported network plays as: its run's recipe's player when the manifest
+/// records the recipe; otherwise PUCT for a policy-value network, UBFM_s for a value network.
+pub fn player_kind(manifest: &ExportManifest) -> &'static str {
+    let recipe = manifest
+        .provenance
+        .recipe
+        .as_deref()
+        .and_then(RecipeName::from_name);
+    match (recipe, manifest.net.policy_actions) {
+        (Some(recipe), _) => recipe.player_kind(),
+        (None, Some(_)) => "puct",
+        (None, None) => "ubfms",
+    }
 }
 
 /// The safetensors file written beside an export file: `<out>.safetensors`.
@@ -159,9 +175,16 @@ fn read_export(checkpoint: &Path) -> anyhow::Result<(ExportManifest, LoadedNet)>
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_default();
-    let config_hash = fs::read(run_root.join("config.yaml"))
-        .map(|bytes| format!("{:016x}", fnv1a64(&bytes)))
+    let config = fs::read(run_root.join("config.yaml")).ok();
+    let config_hash = config
+        .as_ref()
+        .map(|bytes| format!("{:016x}", fnv1a64(bytes)))
         .unwrap_or_default();
+    let recipe = config
+        .as_deref()
+        .and_then(|bytes| std::str::from_utf8(bytes).ok())
+        .and_then(|text| TrainConfig::from_yaml(text).ok())
+        .map(|config| config.recipe.name().to_string());
     let name = |p: &Path| {
         fs::canonicalize(p)
             .ok()
@@ -177,6 +200,7 @@ fn read_export(checkpoint: &Path) -> anyhow::Result<(ExportManifest, LoadedNet)>
             games,
             config_fnv1a64: config_hash,
             descent_version: env!("CARGO_PKG_VERSION").to_string(),
+            recipe,
         },
     };
     Ok((manifest, net))

@@ -22,6 +22,8 @@ pub struct PhaseReport {
     pub minibatches: usize,
     /// Mean of the minibatches' losses (before each step); `None` when nothing was learned.
     pub mean_loss: Option<f64>,
+    /// Adam's step size in the phase (`optimizer.final_learning_rate`'s schedule).
+    pub learning_rate: f64,
 }
 
 /// The replay buffer and the net_optimizer.
@@ -50,8 +52,9 @@ impl Learner {
         }
     }
 
-    /// Adds a game's pairs (encoded, before augmentation) and runs a learning phase.
-    pub fn learn_game<G: Game>(&mut self, pairs: EncodedPairs) -> PhaseReport {
+    /// Adds a game's pairs (encoded, before augmentation) and runs a learning phase at the
+    /// step size of `progress` ∈ [0, 1] of the run's budget.
+    pub fn learn_game<G: Game>(&mut self, pairs: EncodedPairs, progress: f64) -> PhaseReport {
         let (inputs, targets) = augment::<G, _>(pairs, self.augment_symmetries, &mut self.rng);
         let pairs_added = targets.len();
         self.replay.add_game(inputs, targets, &mut self.rng);
@@ -61,6 +64,7 @@ impl Learner {
         let mut report = PhaseReport {
             pairs_added,
             minibatches: phase.minibatches(),
+            learning_rate: self.net_optimizer.set_progress(progress),
             ..PhaseReport::default()
         };
         let Learner {

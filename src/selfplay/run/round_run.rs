@@ -300,6 +300,7 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
             "steps": round.steps,
             "evaluated_positions": round.evaluated_positions,
             "samples_learned": round.samples_learned,
+            "learning_rate": round.learning_rate,
             "value_loss": round.loss.map(|l| l.value),
             "value_learned": self.trainer.value_on(),
             "policy_cross_entropy": round.loss.map(|l| l.policy_cross_entropy),

@@ -526,7 +526,8 @@ impl<'a, G: Game> Session<'a, G> {
         }
         let learn_start = Instant::now();
         let pairs = std::mem::take(&mut finished.pairs);
-        let phase: PhaseReport = self.learner.learn_game::<G>(pairs);
+        let progress = self.progress().now();
+        let phase: PhaseReport = self.learner.learn_game::<G>(pairs, progress);
         let net = self.learner.net_optimizer.inference_net();
         self.refuse_divergence(&phase, &net, &finished)?;
         self.state.games += 1;
@@ -622,6 +623,7 @@ impl<'a, G: Game> Session<'a, G> {
             pairs_learned: phase.pairs_learned,
             minibatches: phase.minibatches,
             loss: phase.mean_loss,
+            learning_rate: phase.learning_rate,
             replay_pairs: self.learner.replay.len(),
             replay_games: self.learner.replay.num_games(),
             iterations: search.iterations,

@@ -28,6 +28,8 @@ pub struct GameMetrics {
     pub pairs_learned: usize,
     pub minibatches: usize,
     pub loss: Option<f64>,
+    /// Adam's step size in the learning phase.
+    pub learning_rate: f64,
     pub replay_pairs: usize,
     pub replay_games: usize,
     pub iterations: u64,

@@ -9,8 +9,9 @@
 //! files removed. Each metrics line written afterwards adds its event.
 //!
 //! Scalars (step = games learned):
-//! - `learn/loss`, `learn/pairs_learned` (this game's), `learn/pairs_learned_total`,
-//!   `learn/pairs_added`, `learn/replay_pairs`, `learn/seconds` (the learning phase);
+//! - `learn/loss`, `learn/learning_rate`, `learn/pairs_learned` (this game's),
+//!   `learn/pairs_learned_total`, `learn/pairs_added`, `learn/replay_pairs`, `learn/seconds`
+//!   (the learning phase);
 //! - `selfplay/games_per_hour`, `selfplay/plies`, `selfplay/result_p0`, `selfplay/seconds`,
 //!   `selfplay/states_per_second`, `selfplay/evaluations_per_second`;
 //! - `actors/lag`, `actors/games_dropped`, `actors/records_rejected`;
@@ -83,6 +84,7 @@ impl ScalarMapper {
                 let learned = number(line, "pairs_learned");
                 self.pairs_learned_total += learned.unwrap_or(0.0);
                 add("learn/loss", number(line, "loss"));
+                add("learn/learning_rate", number(line, "learning_rate"));
                 add("learn/pairs_learned", learned);
                 add("learn/pairs_learned_total", Some(self.pairs_learned_total));
                 add("learn/pairs_added", number(line, "pairs_added"));

@@ -198,6 +198,12 @@ impl CpuTrainer {
         }
     }
 
+    /// Takes the next steps with step size `learning_rate`.
+    pub fn set_learning_rate(&mut self, learning_rate: f64) {
+        self.settings.learning_rate = learning_rate;
+        self.adam.set_learning_rate(learning_rate);
+    }
+
     /// One Adam step on a minibatch of `targets.len()` encoded positions (`inputs`, laid out
     /// `[batch, planes, rows, cols]`), on the MSE plus the kernels' L2 penalty; returns the MSE
     /// before the step.

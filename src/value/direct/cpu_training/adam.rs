@@ -53,6 +53,11 @@ impl Adam {
         }
     }
 
+    /// Takes the next steps with step size `learning_rate`.
+    pub fn set_learning_rate(&mut self, learning_rate: f64) {
+        self.settings.learning_rate = learning_rate;
+    }
+
     /// Counts one more step on every parameter; returns each one's factors for it.
     pub fn advance(&mut self, factors: &mut Vec<StepFactors>) {
         let AdamSettings {
