@@ -17,6 +17,7 @@ use rand::{RngExt, SeedableRng};
 use super::alphazero_selfplay::{SelfPlayGame, play_round_games};
 use super::alphazero_window::{Sample, SampleBatch, Window};
 use super::round_recipe::RoundRecipe;
+use super::run::self_play::budget_share;
 use crate::games::Game;
 use crate::learn::augment::Augmentation;
 use crate::search::puct::PuctOptions;
@@ -221,11 +222,7 @@ impl<G: Game> AlphaZeroTrainer<G> {
     pub fn train(&mut self, games: Option<u64>, time: Option<Duration>) -> AlphaZeroProgress {
         let start = Instant::now();
         let budget_used = |p: &AlphaZeroProgress| {
-            let by_games = games.map_or(0.0, |g| p.games as f64 / g.max(1) as f64);
-            let by_time = time.map_or(0.0, |t| {
-                start.elapsed().as_secs_f64() / t.as_secs_f64().max(1e-9)
-            });
-            by_games.max(by_time).min(1.0)
+            budget_share(p.games, games, start.elapsed().as_secs_f64(), time)
         };
         let more = |p: &AlphaZeroProgress| {
             games.is_none_or(|g| p.games < g) && time.is_none_or(|t| start.elapsed() < t)

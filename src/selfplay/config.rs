@@ -297,8 +297,6 @@ impl TrainConfig {
         })
     }
 
-    /// An AlphaZero or ExIt run sets none of the Athénan recipe's sections and plays its games in
-    /// its own process: AlphaZero's on up to `parallel_games` threads, ExIt's on one.
     /// `optimizer.final_learning_rate` anneals over the run's budget, and not in ExIt, whose
     /// phases each train a fresh network.
     fn check_learning_rate_schedule(&self, run: &RunSettings) -> Result<(), ConfigError> {
@@ -318,6 +316,8 @@ impl TrainConfig {
         )
     }
 
+    /// An AlphaZero or ExIt run sets none of the Athénan recipe's sections and plays its games in
+    /// its own process: AlphaZero's on up to `parallel_games` threads, ExIt's on one.
     fn check_policy_value_sections(&self, run: &RunSettings) -> Result<(), ConfigError> {
         let recipe = self.recipe.name();
         let athenan_only = [
@@ -524,54 +524,33 @@ mod tests {
     /// YAML, so older runs' hashes hold); within [0, learning_rate]; needs a budget; not ExIt.
     #[test]
     fn the_final_learning_rate_needs_a_budget_and_a_single_network() {
-        let s = parse(
-            "game: awale
-",
-        )
-        .unwrap();
+        let s = parse("game: awale\n").unwrap();
         assert_eq!(s.adam.final_learning_rate, None);
-        let yaml = TrainConfig::from_yaml(
-            "game: awale
-",
-        )
-        .unwrap()
-        .to_yaml();
+        let yaml = TrainConfig::from_yaml("game: awale\n").unwrap().to_yaml();
         assert!(!yaml.contains("final_learning_rate"), "{yaml}");
-        let budget = "run: {max_time: 1h}
-";
+        let budget = "run: {max_time: 1h}\n";
         for recipe in ["athenan", "alphazero"] {
             let text = format!(
-                "game: awale
-recipe: {recipe}
-{budget}optimizer: {{learning_rate: 0.003, final_learning_rate: 0.0003}}
-"
+                "game: awale\nrecipe: {recipe}\n{budget}\
+                 optimizer: {{learning_rate: 0.003, final_learning_rate: 0.0003}}\n"
             );
             assert_eq!(parse(&text).unwrap().adam.final_learning_rate, Some(0.0003));
         }
         let key = "optimizer.final_learning_rate";
         for bad in ["-0.001", "0.004", ".nan"] {
             let text = format!(
-                "game: awale
-{budget}optimizer: {{learning_rate: 0.003, final_learning_rate: {bad}}}
-"
+                "game: awale\n{budget}\
+                 optimizer: {{learning_rate: 0.003, final_learning_rate: {bad}}}\n"
             );
             assert_eq!(parse(&text).unwrap_err().key, key, "{bad}");
         }
-        let e = parse(
-            "game: awale
-optimizer: {final_learning_rate: 0.0001}
-",
-        )
-        .unwrap_err();
+        let e = parse("game: awale\noptimizer: {final_learning_rate: 0.0001}\n").unwrap_err();
         assert_eq!(e.key, key);
         assert!(e.message.contains("run.max_time"), "{e}");
-        let e = parse(&format!(
-            "game: hex
-recipe: exit
-{budget}optimizer: {{final_learning_rate: 0.0001}}
-"
-        ))
-        .unwrap_err();
+        let text = format!(
+            "game: hex\nrecipe: exit\n{budget}optimizer: {{final_learning_rate: 0.0001}}\n"
+        );
+        let e = parse(&text).unwrap_err();
         assert_eq!(e.key, key);
         assert!(e.message.contains("fresh network"), "{e}");
     }

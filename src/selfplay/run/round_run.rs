@@ -29,6 +29,7 @@ use crate::selfplay::run::replay_file::REPLAY_FILE;
 use crate::selfplay::run::run_clock::RunClock;
 use crate::selfplay::run::run_dir::{MetricsLog, OPTIMIZER_FILE, RunDir, STATE_FILE};
 use crate::selfplay::run::run_state::RunState;
+use crate::selfplay::run::self_play::budget_share;
 use crate::selfplay::run::streams::{STREAM_EVAL, STREAM_LEARNER, stream_rng};
 use crate::selfplay::run::training::{StopReason, TrainSummary, checkpoint_to_resume};
 use crate::selfplay::telemetry::metrics::EvalMetrics;
@@ -205,13 +206,12 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
     /// either).
     fn budget_used(&self) -> f64 {
         let run = &self.settings.run;
-        let by_time = run.max_time.map_or(0.0, |max| {
-            self.clock.elapsed() / max.as_secs_f64().max(1e-9)
-        });
-        let by_games = run
-            .max_games
-            .map_or(0.0, |max| self.state.games as f64 / max.max(1) as f64);
-        by_time.max(by_games).min(1.0)
+        budget_share(
+            self.state.games,
+            run.max_games,
+            self.clock.elapsed(),
+            run.max_time,
+        )
     }
 
     fn stop_reason(&self) -> Option<StopReason> {

@@ -47,6 +47,19 @@ impl SelfPlaySettings {
     }
 }
 
+/// The share of a run's budget spent, in [0, 1]: by games (`games` of `max_games`) or by time
+/// (`seconds` of `max_time`), whichever is further; 0 without either limit.
+pub fn budget_share(
+    games: u64,
+    max_games: Option<u64>,
+    seconds: f64,
+    max_time: Option<Duration>,
+) -> f64 {
+    let by_games = max_games.map_or(0.0, |max| games as f64 / max.max(1) as f64);
+    let by_time = max_time.map_or(0.0, |max| seconds / max.as_secs_f64().max(1e-9));
+    by_games.max(by_time).min(1.0)
+}
+
 /// The run's progress in [0, 1] as a game sees it (annealing's ε' = t / t_max): by games, the
 /// games finished when it started; by training time, read at each of its moves.
 #[derive(Clone, Copy, Debug)]
