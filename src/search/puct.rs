@@ -39,6 +39,11 @@ pub struct PuctOptions {
     pub dirichlet_fraction: f32,
     /// The value of terminal states, on the network's scale (AlphaZero: the classic gain).
     pub terminal_eval: TerminalEval,
+    /// MCTS-Solver: game-theoretic results proven in the tree are propagated up (a node is won
+    /// for its chooser when one child is, lost or drawn when every child is proven and the best
+    /// of them is), proven losses are never chosen again, and a proven node is backed up at its
+    /// proven value without the network. Off in AlphaZero (its paper has no solver).
+    pub solver: bool,
 }
 
 impl Default for PuctOptions {
@@ -50,6 +55,7 @@ impl Default for PuctOptions {
             dirichlet_alpha: None,
             dirichlet_fraction: 0.0,
             terminal_eval: TerminalEval::Classic,
+            solver: false,
         }
     }
 }
@@ -66,6 +72,10 @@ struct PuctNode {
     first_child: u32,
     children: u32,
     expanded: bool,
+    /// +1 or −1 when the player to move here is P0 or P1 (set on expansion).
+    chooser_sign: i8,
+    /// With the solver: the game-theoretic result proven here, P0's view (+1, 0, −1).
+    proven_p0: Option<i8>,
 }
 
 /// What the search needs next.
@@ -114,6 +124,8 @@ impl<G: Game> PuctTree<G> {
                 first_child: 0,
                 children: 0,
                 expanded: false,
+                chooser_sign: 0,
+                proven_p0: None,
             }],
             options,
             path: Vec::new(),
@@ -147,7 +159,14 @@ impl<G: Game> PuctTree<G> {
         let range = parent.first_child..parent.first_child + parent.children;
         let mut best = (range.start, f32::NEG_INFINITY);
         for child in range {
-            let score = self.score(parent, &self.nodes[child as usize], chooser_sign);
+            let edge = &self.nodes[child as usize];
+            if edge
+                .proven_p0
+                .is_some_and(|p| f32::from(p) == -chooser_sign)
+            {
+                continue;
+            }
+            let score = self.score(parent, edge, chooser_sign);
             if score > best.1 {
                 best = (child, score);
             }
@@ -155,14 +174,19 @@ impl<G: Game> PuctTree<G> {
         best.0
     }
 
-    /// Descends to the next leaf. A terminal leaf is backed up at once (`Leaf::Resolved`);
-    /// otherwise the caller evaluates the returned position and calls `expand`.
+    /// Descends to the next leaf. A terminal leaf, or with the solver a proven node, is backed
+    /// up at once (`Leaf::Resolved`); otherwise the caller evaluates the returned position and
+    /// calls `expand`.
     pub fn next_leaf(&mut self) -> Leaf<'_, G> {
         self.path.clear();
         self.path.push(0);
         self.leaf.clone_from(&self.root);
         let mut node = 0u32;
         while self.nodes[node as usize].expanded {
+            if let Some(proven_p0) = self.nodes[node as usize].proven_p0 {
+                self.backup(f32::from(proven_p0));
+                return Leaf::Resolved;
+            }
             let sign = self.leaf.to_move().sign();
             node = self.select_child(node, sign);
             self.leaf.play(self.nodes[node as usize].action);
@@ -170,10 +194,52 @@ impl<G: Game> PuctTree<G> {
         }
         if self.leaf.is_terminal() {
             self.backup(self.options.terminal_eval.value_p0(&self.leaf));
+            if self.options.solver && !G::ONE_PLAYER {
+                let outcome = self
+                    .leaf
+                    .outcome()
+                    .expect("a terminal state has an outcome");
+                self.nodes[node as usize].proven_p0 = Some(outcome.value_p0() as i8);
+                self.propagate_proof();
+            }
             Leaf::Resolved
         } else {
             Leaf::Evaluate(&self.leaf)
         }
+    }
+
+    /// With the solver, after the last node of `path` was proven: its ancestors proven by it in
+    /// turn, up to the first that is not (MCTS-Solver, Winands, Björnsson and Saito 2008).
+    fn propagate_proof(&mut self) {
+        for index in (0..self.path.len().saturating_sub(1)).rev() {
+            let node = self.path[index];
+            match self.proof_of(node) {
+                Some(proven_p0) => self.nodes[node as usize].proven_p0 = Some(proven_p0),
+                None => return,
+            }
+        }
+    }
+
+    /// The result proven at the expanded `node` by its children, P0's view: a child won for
+    /// its chooser, or every child proven and the best of them for the chooser; else `None`.
+    fn proof_of(&self, node: u32) -> Option<i8> {
+        let parent = &self.nodes[node as usize];
+        let sign = parent.chooser_sign;
+        let children = &self.nodes[parent.first_child as usize..][..parent.children as usize];
+        let (mut best_for_chooser, mut all_proven) = (i8::MIN, true);
+        for child in children {
+            match child.proven_p0 {
+                Some(proven) if proven == sign => return Some(sign),
+                Some(proven) => best_for_chooser = best_for_chooser.max(proven * sign),
+                None => all_proven = false,
+            }
+        }
+        (all_proven && best_for_chooser != i8::MIN).then_some(best_for_chooser * sign)
+    }
+
+    /// The game-theoretic result proven at the root, P0's view (only with the solver).
+    pub fn root_proven_p0(&self) -> Option<i8> {
+        self.nodes[0].proven_p0
     }
 
     /// Expands the leaf `next_leaf` returned with the network's output on it — its value (P0's
@@ -200,12 +266,15 @@ impl<G: Game> PuctTree<G> {
                     first_child: 0,
                     children: 0,
                     expanded: false,
+                    chooser_sign: 0,
+                    proven_p0: None,
                 }),
         );
         let parent = &mut self.nodes[node as usize];
         parent.first_child = first;
         parent.children = self.actions.len() as u32;
         parent.expanded = true;
+        parent.chooser_sign = self.leaf.to_move().sign() as i8;
         self.priors = priors;
         self.backup(value_p0);
     }
@@ -312,17 +381,22 @@ impl<G: Game> PuctTree<G> {
     }
 
     /// The root's children as edges: action, visits and mean value (P0's view; 0 before the
-    /// first visit), in `out`.
+    /// first visit), in `out`. With the solver a proven child is `resolved`, its value the
+    /// proven result.
     pub fn root_edges(&self, out: &mut Vec<ChildEdge>) {
         let root = &self.nodes[0];
         let range = root.first_child as usize..(root.first_child + root.children) as usize;
         out.clear();
-        out.extend(self.nodes[range].iter().map(|n| ChildEdge {
-            value_p0: n.value_sum_p0 / n.visits.max(1) as f32,
-            visits: n.visits,
-            action: n.action,
-            completion: 0,
-            resolved: false,
+        out.extend(self.nodes[range].iter().map(|n| {
+            ChildEdge {
+                value_p0: n
+                    .proven_p0
+                    .map_or(n.value_sum_p0 / n.visits.max(1) as f32, f32::from),
+                visits: n.visits,
+                action: n.action,
+                completion: 0,
+                resolved: n.proven_p0.is_some(),
+            }
         }));
     }
 }
@@ -521,5 +595,73 @@ mod tests {
             "P1 wins: {}",
             tree.root_value_p0()
         );
+    }
+
+    /// `simulations` simulations on `root` with a network that values everything 0 and has
+    /// no preference, the solver on or off.
+    fn searched(root: &ConnectFour, solver: bool, simulations: usize) -> PuctTree<ConnectFour> {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let options = PuctOptions {
+            solver,
+            ..PuctOptions::default()
+        };
+        let mut tree = PuctTree::new(root, options);
+        for _ in 0..simulations {
+            if let Leaf::Evaluate(_) = tree.next_leaf() {
+                tree.expand(0.0, &[0.0; 7], &mut rng);
+            }
+        }
+        tree
+    }
+
+    fn position(actions: &[Action]) -> ConnectFour {
+        let mut position = ConnectFour::new(&Default::default());
+        actions.iter().for_each(|&a| position.play(a));
+        position
+    }
+
+    /// The solver proves a win in one for the mover (one child won), and a loss for P0 to
+    /// move against P1's open three b1 c1 d1 (every child lets P1 win at a1 or e1: proven two
+    /// plies down, in every child); without it nothing is proven.
+    #[test]
+    fn the_solver_proves_a_win_in_one_and_a_loss_in_two() {
+        let win_in_one = position(&[0, 6, 0, 6, 0, 5]);
+        assert_eq!(searched(&win_in_one, true, 50).root_proven_p0(), Some(1));
+        let open_three = position(&[6, 1, 6, 2, 5, 3]);
+        let tree = searched(&open_three, true, 3000);
+        assert_eq!(tree.root_proven_p0(), Some(-1));
+        let mut edges = Vec::new();
+        tree.root_edges(&mut edges);
+        assert!(
+            edges.iter().all(|e| e.resolved && e.value_p0 == -1.0),
+            "{edges:?}"
+        );
+        assert_eq!(searched(&open_three, false, 3000).root_proven_p0(), None);
+    }
+
+    /// P1 threatens b1 c1 d1 + a1 with a1 the only hole (e1 taken by P0): P0 must play a1.
+    /// Every other move is proven lost and, once proven, visited no more: the block takes every
+    /// later simulation.
+    #[test]
+    fn a_child_proven_lost_for_its_chooser_is_not_visited_again() {
+        let single_threat = position(&[4, 1, 6, 2, 6, 3]);
+        let visits_after = |simulations| {
+            let tree = searched(&single_threat, true, simulations);
+            let mut edges = Vec::new();
+            tree.root_edges(&mut edges);
+            edges
+        };
+        let (early, late) = (visits_after(1500), visits_after(3000));
+        for (before, after) in early.iter().zip(&late) {
+            if before.action == 0 {
+                assert!(
+                    !after.resolved && after.visits >= before.visits + 1500,
+                    "{late:?}"
+                );
+            } else {
+                assert!(before.resolved && before.value_p0 == -1.0, "{early:?}");
+                assert_eq!(before.visits, after.visits, "{early:?}\n{late:?}");
+            }
+        }
     }
 }

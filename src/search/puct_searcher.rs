@@ -2,8 +2,9 @@
 //! network plays wherever an agent plays (`eval`, `tournament`, `play`, `engine`, `serve`).
 //! One leaf is evaluated at a time, with the evaluator's policy as the priors when it has one
 //! (a policy-value network) and the same prior for every move when it has none. No noise; the
-//! move played is the most visited (the first of equals); the root's value is the mean value of
-//! that child, as MCTS reports it. Between the moves of a game the tree is kept: the next search
+//! move played is the most visited (the first of equals) — with the solver (`solver=true`), a
+//! proven win before it and a proven loss only when every move is one; the root's value is the
+//! mean value of that child, as MCTS reports it (its proven result when proven). Between the moves of a game the tree is kept: the next search
 //! starts from the subtree of the position reached (the move played and the replies since), its
 //! visits kept, as the AlphaZero paper does; a budget counts the new simulations.
 
@@ -12,7 +13,7 @@ use std::time::Instant;
 use super::budget::Budget;
 use super::evaluator::Evaluator;
 use super::puct::{Leaf, PuctOptions, PuctTree};
-use super::searcher::{SearchRng, SearchRoot, Searcher, most_visited};
+use super::searcher::{SearchRng, SearchRoot, Searcher};
 use super::stats::SearchStats;
 use super::table::ChildEdge;
 use crate::games::{Action, Game};
@@ -81,7 +82,7 @@ impl<G: Game> Searcher<G> for PuctSearcher<G> {
         let mut tree = self.tree_for(position);
         let mut stats = SearchStats::default();
         self.logits.resize(G::NUM_ACTIONS, 0.0);
-        while !clock.exhausted(stats.iterations) {
+        while !clock.exhausted(stats.iterations) && tree.root_proven_p0().is_none() {
             stats.iterations += 1;
             let mut value = [0.0f32];
             match tree.next_leaf() {
@@ -105,7 +106,8 @@ impl<G: Game> Searcher<G> for PuctSearcher<G> {
             tree.expand(value[0], &self.logits, rng);
         }
         tree.root_edges(&mut self.children);
-        self.value_p0 = most_visited(&self.children).map(|c| c.value_p0);
+        self.value_p0 =
+            proof_aware_most_visited(&self.children, position.to_move().sign()).map(|c| c.value_p0);
         self.tree = Some(tree);
         stats.seconds = start.elapsed().as_secs_f64();
         stats
@@ -118,9 +120,22 @@ impl<G: Game> Searcher<G> for PuctSearcher<G> {
         }
     }
 
-    fn decide(&self, _position: &G, _rng: &mut SearchRng) -> Option<Action> {
-        most_visited(&self.children).map(|c| c.action)
+    fn decide(&self, position: &G, _rng: &mut SearchRng) -> Option<Action> {
+        proof_aware_most_visited(&self.children, position.to_move().sign()).map(|c| c.action)
     }
+}
+
+/// The most visited child, but with the solver's proofs (`resolved` children) first: a proven
+/// win for the chooser (`chooser_sign`, +1 for P0) before any other, a proven loss after every
+/// other. Without proofs, `most_visited`.
+fn proof_aware_most_visited(children: &[ChildEdge], chooser_sign: f32) -> Option<&ChildEdge> {
+    let rank = |c: &ChildEdge| match c.resolved {
+        true if c.value_p0 * chooser_sign > 0.0 => 2,
+        true if c.value_p0 * chooser_sign < 0.0 => 0,
+        _ => 1,
+    };
+    let best = children.iter().map(|c| (rank(c), c.visits)).max()?;
+    children.iter().find(|c| (rank(c), c.visits) == best)
 }
 
 #[cfg(test)]
@@ -222,6 +237,39 @@ mod tests {
     }
 
     /// Terminal states are found by the search: X to move wins at c1, and avoids losing.
+    /// With the solver's proofs: a proven win first, however few its visits; a proven loss
+    /// last, however many; without proofs, the most visited.
+    #[test]
+    fn a_proven_win_comes_first_and_a_proven_loss_last() {
+        let edge = |action, visits, value_p0, resolved| ChildEdge {
+            value_p0,
+            visits,
+            action,
+            completion: 0,
+            resolved,
+        };
+        let children = [
+            edge(0, 90, -1.0, true),
+            edge(1, 50, 0.2, false),
+            edge(2, 5, 1.0, true),
+            edge(3, 60, 0.1, false),
+        ];
+        let chosen = |children: &[ChildEdge], sign| {
+            proof_aware_most_visited(children, sign).map(|c| c.action)
+        };
+        assert_eq!(chosen(&children, 1.0), Some(2));
+        assert_eq!(chosen(&children, -1.0), Some(0), "P1 wins with 0");
+        assert_eq!(chosen(&children[1..], -1.0), Some(3), "2 loses for P1");
+        assert_eq!(chosen(&children[..2], 1.0), Some(1));
+        assert_eq!(chosen(&children[..1], 1.0), Some(0));
+        let unproven = children.map(|c| ChildEdge {
+            resolved: false,
+            ..c
+        });
+        assert_eq!(chosen(&unproven, 1.0), Some(0));
+        assert_eq!(chosen(&[], 1.0), None);
+    }
+
     #[test]
     fn it_takes_a_win_and_blocks_a_loss() {
         let mut rng = SearchRng::seed_from_u64(3);

@@ -11,13 +11,15 @@
 //!     [,final=visits|mean]
 //! alphabeta:depth=D|time=T|iters=N       (iters counts nodes)
 //! ubfm:…, ubfms:…, descent:…             iters=N|time=T[,completed=true|false]
-//! puct:iters=N|time=T[,c=1.25][,fpu=0]   AlphaZero's search (iters counts simulations)
+//! puct:iters=N|time=T[,c=1.25][,fpu=0][,solver=false]   AlphaZero's search (iters counts
+//!     simulations)
 //! ```
 //!
 //! `ubfms` is completed UBFM with the safest decision (the paper's player), `ubfm` the best
 //! decision, `descent` completed Descent with the best decision. `puct` takes its priors from a
 //! policy-value network (an AlphaZero run's), the same prior for every move from any other
-//! evaluator; `c` is its c_init, `fpu` the value of an unvisited child for the chooser. Whether the
+//! evaluator; `c` is its c_init, `fpu` the value of an unvisited child for the chooser, `solver`
+//! MCTS-Solver's proofs (`PuctOptions::solver`). Whether the
 //! search has a network (`has_model`) sets MCTS' default leaf value and exploration constant.
 
 use std::str::FromStr;
@@ -98,7 +100,7 @@ pub const SEARCH_KINDS: &[(&str, &[&str])] = &[
     ("ubfm", &["iters", "time", "completed"]),
     ("ubfms", &["iters", "time", "completed"]),
     ("descent", &["iters", "time", "completed"]),
-    ("puct", &["iters", "time", "c", "fpu"]),
+    ("puct", &["iters", "time", "c", "fpu", "solver"]),
     ("exit", &["iters", "time", "c", "w_a", "w_v"]),
 ];
 
@@ -374,6 +376,9 @@ fn puct_spec(pairs: &SpecPairs<'_>) -> Result<SearchSpec, ConfigError> {
         options: PuctOptions {
             c_init: c.unwrap_or(defaults.c_init),
             fpu: fpu.unwrap_or(defaults.fpu),
+            solver: pairs
+                .parsed::<bool>("solver", "true or false")?
+                .unwrap_or(defaults.solver),
             ..defaults
         },
     })
@@ -593,6 +598,23 @@ mod tests {
         let error = SearchSpec::parse("exit:iters=9,w_a=-1", true).unwrap_err();
         assert!(
             error.message.contains("w_a=\"-1\" is not a number ≥ 0"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn puct_takes_the_solver_off_by_default() {
+        let solver = |text: &str| match SearchSpec::parse(text, true) {
+            Ok(SearchSpec::Puct { options, .. }) => Ok(options.solver),
+            other => Err(format!("{other:?}")),
+        };
+        assert_eq!(solver("puct:iters=9"), Ok(false));
+        assert_eq!(solver("puct:iters=9,solver=true"), Ok(true));
+        let error = SearchSpec::parse("puct:iters=9,solver=yes", true).unwrap_err();
+        assert!(
+            error
+                .message
+                .contains("solver=\"yes\" is not true or false"),
             "{error}"
         );
     }

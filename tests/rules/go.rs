@@ -326,6 +326,56 @@ fn the_light_playout_plays_to_the_full_rules_result_unless_a_board_recurs() {
     );
 }
 
+#[test]
+fn tactical_playouts_play_legal_moves_to_the_full_rules_result() {
+    // Differential: the moves of MCTS's playouts (`playout_outcome`: atari answers, pattern
+    // replies, no self-atari; each reply's placement reused from the check that chose it)
+    // replayed by `play` under the full rules: each is legal there, and the end is scored alike,
+    // except where the full rules stop at a recreated board (a draw; none with komi 7.5).
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(12);
+    let (mut legal, mut actions) = (Vec::new(), Vec::new());
+    let (mut compared, mut recurred) = (0, 0);
+    for start in 0..200 {
+        let mut position = Go9::new(&GoRules::default());
+        for _ in 0..start % 100 {
+            position.legal_actions(&mut legal);
+            position.play(legal[rng.random_range(0..legal.len())]);
+        }
+        let seed = rng.random::<u64>();
+        let mut played = Vec::new();
+        let tactical = position.clone().playout_outcome(
+            &mut Xoshiro256PlusPlus::seed_from_u64(seed),
+            &mut actions,
+            &mut played,
+        );
+        let mut full = position.clone();
+        for &(player, action) in &played {
+            if full.outcome().is_some() {
+                break;
+            }
+            full.legal_actions(&mut legal);
+            assert!(
+                player == full.to_move() && legal.contains(&action),
+                "seed {seed}: {} is not legal in\n{full}",
+                Go9::action_to_text(player, action)
+            );
+            full.play(action);
+        }
+        match full.outcome() {
+            Some(Outcome::Draw) => recurred += 1,
+            end => {
+                assert_eq!(
+                    end,
+                    Some(tactical),
+                    "seed {seed} from\n{position}\nto\n{full}"
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 150, "{compared} compared, {recurred} recurred");
+}
+
 /// The first move of `playout_outcome` (MCTS's playouts) from `position`, for each of 30 seeds.
 fn first_playout_moves(position: &Go9) -> Vec<String> {
     (0..30)
