@@ -4,9 +4,10 @@
 //! (a policy-value network) and the same prior for every move when it has none. No noise; the
 //! move played is the most visited (the first of equals) — with the solver (`solver=true`), a
 //! proven win before it and a proven loss only when every move is one; the root's value is the
-//! mean value of that child, as MCTS reports it (its proven result when proven). Between the moves of a game the tree is kept: the next search
-//! starts from the subtree of the position reached (the move played and the replies since), its
-//! visits kept, as the AlphaZero paper does; a budget counts the new simulations.
+//! mean value of that child, as MCTS reports it (its proven result when proven). Between the
+//! moves of a game the tree is kept: the next search starts from the subtree of the position
+//! reached (the move played and the replies since), its visits kept, as the AlphaZero paper
+//! does; a budget counts the new simulations.
 
 use std::time::Instant;
 
