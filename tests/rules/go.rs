@@ -339,6 +339,9 @@ fn tactical_playouts_play_legal_moves_to_the_full_rules_result() {
         let mut position = Go9::new(&GoRules::default());
         for _ in 0..start % 100 {
             position.legal_actions(&mut legal);
+            if legal.is_empty() {
+                break;
+            }
             position.play(legal[rng.random_range(0..legal.len())]);
         }
         let seed = rng.random::<u64>();
