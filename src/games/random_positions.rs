@@ -1,8 +1,8 @@
-//! Encoded positions reached by short random playouts: the fixed inputs that network
-//! benchmarks time and that `descent check-net` compares devices on.
+//! Positions reached by short random playouts: the fixed inputs that network benchmarks time
+//! and that `descent check-net` compares devices on, and the random openings of self-play.
 
 use rand::rngs::Xoshiro256PlusPlus;
-use rand::{RngExt, SeedableRng};
+use rand::{Rng, RngExt, SeedableRng};
 
 use super::Game;
 
@@ -30,6 +30,26 @@ pub fn encoded_random_positions<G: Game>(initial: &G, count: usize, seed: u64) -
     out
 }
 
+/// `initial` after up to `plies` uniformly random moves: fewer where the next one would end the
+/// game, so that a move is left to play.
+pub fn random_opening<G: Game, R: Rng>(initial: &G, plies: usize, rng: &mut R) -> G {
+    let mut position = initial.clone();
+    let mut actions = Vec::new();
+    for _ in 0..plies {
+        position.legal_actions(&mut actions);
+        if actions.is_empty() {
+            break;
+        }
+        let mut next = position.clone();
+        next.play(actions[rng.random_range(0..actions.len())]);
+        if next.is_terminal() {
+            break;
+        }
+        position = next;
+    }
+    position
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -46,5 +66,27 @@ mod tests {
         initial.encode(&mut first);
         // Not every position is the initial one: the playouts moved.
         assert!(a.chunks_exact(size).any(|p| p != first.as_slice()));
+    }
+
+    #[test]
+    fn an_opening_longer_than_any_game_stops_before_the_games_end() {
+        let initial = ConnectFour::new(&Default::default());
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut actions = Vec::new();
+        for _ in 0..50 {
+            let opened = random_opening(&initial, 100, &mut rng);
+            assert!(!opened.is_terminal());
+            // It stopped where the move it drew would have ended the game: a move is left, and
+            // four in a row takes seven plies.
+            opened.legal_actions(&mut actions);
+            assert!(!actions.is_empty());
+            assert!(opened.ply() >= 6, "{}", opened.ply());
+        }
+        let short = random_opening(&initial, 5, &mut rng);
+        assert_eq!(
+            short.ply(),
+            5,
+            "five moves cannot end a game of Connect Four"
+        );
     }
 }

@@ -37,6 +37,10 @@ pub struct AlphaZeroSettings {
     /// Plies whose move is drawn in proportion to the visits (AlphaZero: 30); the most
     /// visited after.
     pub temperature_plies: usize,
+    /// Each self-play game opens with a number of uniformly random moves drawn uniformly from 0
+    /// to this (0: every game from the initial position), never one that ends the game; those
+    /// plies are not learned.
+    pub random_opening_plies: usize,
     /// Games played at once in a round, their leaves evaluated in one batch a thread.
     pub parallel_games: usize,
     /// Threads a round's games are dealt to (`run.threads`; at most `parallel_games`).
@@ -67,6 +71,7 @@ impl AlphaZeroSettings {
             },
             simulations: 800,
             temperature_plies: 30,
+            random_opening_plies: 0,
             parallel_games: 32,
             threads: 1,
             window: 1 << 16,

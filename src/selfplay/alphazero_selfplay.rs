@@ -3,16 +3,17 @@
 //! evaluation without virtual loss: each game contributes one leaf per call).
 //!
 //! With `threads` above 1 the round's games are shared by that many threads (thread `t` of `n`
-//! plays `(games + n - 1 - t) / n` of them: the counts differ by one at most, and every game
-//! starts from the same position), each with its own lockstep loop, network calls and random
+//! plays `(games + n - 1 - t) / n` of them: the counts differ by one at most), each with its own lockstep loop, network calls and random
 //! stream, seeded by one draw each from the trainer's stream: a round plays the same games
 //! whatever the machine's timing, for one seed and thread count. One thread plays from the
-//! trainer's stream itself, as the recipe always did.
+//! trainer's stream itself, as the recipe always did. A game starts from the initial position,
+//! or with `random_opening_plies` from a random opening drawn from its thread's stream.
 
-use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
 
 use super::alphazero::AlphaZeroSettings;
+use crate::games::random_positions::random_opening;
 use crate::games::{Action, Game};
 use crate::search::puct::{Leaf, PuctTree, choose_by_visits, visit_distribution};
 use crate::value::PolicyValueInference;
@@ -98,14 +99,7 @@ struct LockstepPlayer<'a> {
 impl LockstepPlayer<'_> {
     /// Plays `count` games from `initial` to their ends.
     fn play<G: Game>(mut self, initial: &G, count: usize) -> RoundGames<G> {
-        let options = self.settings.puct;
-        let mut games: Vec<SelfPlayGame<G>> = (0..count)
-            .map(|_| SelfPlayGame {
-                position: initial.clone(),
-                tree: PuctTree::new(initial, options),
-                history: Vec::new(),
-            })
-            .collect();
+        let mut games: Vec<SelfPlayGame<G>> = (0..count).map(|_| self.new_game(initial)).collect();
         let actions = G::NUM_ACTIONS;
         let (mut inputs, mut values, mut logits) = (Vec::new(), Vec::new(), Vec::new());
         let mut waiting = Vec::new();
@@ -139,6 +133,24 @@ impl LockstepPlayer<'_> {
         RoundGames {
             finished,
             evaluated,
+        }
+    }
+
+    /// A game from `initial`, or from a random opening (`random_opening_plies`; no random draw
+    /// when it is 0, so that such runs play the games they always did).
+    fn new_game<G: Game>(&mut self, initial: &G) -> SelfPlayGame<G> {
+        let most = self.settings.random_opening_plies;
+        let position = match most {
+            0 => initial.clone(),
+            _ => {
+                let plies = self.rng.random_range(0..=most);
+                random_opening(initial, plies, &mut *self.rng)
+            }
+        };
+        SelfPlayGame {
+            tree: PuctTree::new(&position, self.settings.puct),
+            position,
+            history: Vec::new(),
         }
     }
 

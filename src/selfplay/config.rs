@@ -488,6 +488,22 @@ mod tests {
         let s = parse("game: connect_four\nrecipe: alphazero\nalphazero: {q_ratio: 0.5}\n");
         assert_eq!(s.unwrap().alphazero.unwrap().q_ratio, 0.5);
         assert_eq!(az.q_ratio, 0.0, "AlphaZero's outcome alone by default");
+        assert_eq!(
+            az.random_opening_plies, 0,
+            "every game from the initial position"
+        );
+        let s =
+            parse("game: connect_four\nrecipe: alphazero\nalphazero: {random_opening_plies: 20}\n");
+        assert_eq!(s.unwrap().alphazero.unwrap().random_opening_plies, 20);
+        for bad in ["-1", "100001", "many"] {
+            let text = format!(
+                "game: connect_four\nrecipe: alphazero\nalphazero: {{random_opening_plies: {bad}}}\n"
+            );
+            assert!(
+                error(&text).to_string().contains("random_opening_plies"),
+                "{bad}"
+            );
+        }
         for bad in ["-0.1", "1.5", ".nan"] {
             let text =
                 format!("game: connect_four\nrecipe: alphazero\nalphazero: {{q_ratio: {bad}}}\n");

@@ -372,6 +372,46 @@ fn alphazero_rounds_on_threads_play_every_game_the_same_for_a_seed() {
     assert_ne!(two, three);
 }
 
+/// `random_opening_plies` opens each game with 0 to that many random moves, drawn per game, and
+/// learns none of them: a game's first learned position is the one its opening reached, of as
+/// many stones as plies, never a finished game; with 0 every game starts on the empty board.
+#[test]
+fn self_play_games_open_with_random_moves_that_are_not_learned() {
+    use descent::selfplay::alphazero_selfplay::play_round_games;
+    use descent::value::PolicyValueInference;
+    use descent::value::policy_value_net::PolicyValueNet;
+    let initial = TicTacToe::new(&Default::default());
+    let device = NetDevice::cpu();
+    let settings = AlphaZeroSettings {
+        simulations: 4,
+        parallel_games: 64,
+        random_opening_plies: 9,
+        ..AlphaZeroSettings::new("resnet-b0c8-fc16".parse().unwrap())
+    };
+    let shape = TicTacToe::ENCODING.dims();
+    let net = PolicyValueNet::new(&settings.architecture, shape, 9, &device.burn);
+    let inference = PolicyValueInference::new(net, shape, &device);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    let round = play_round_games(&initial, &settings, &inference, &mut rng);
+    let mut opening_plies = std::collections::BTreeSet::new();
+    for game in &round.finished {
+        assert!(game.position.is_terminal());
+        assert!(!game.history.is_empty(), "an opening never ends the game");
+        let opened = game.position.ply() - game.history.len();
+        // Tic-tac-toe's encoding: one plane of each player's marks (and the mover's plane).
+        let stones: f32 = game.history[0].input[..18].iter().sum();
+        assert_eq!(
+            stones as usize, opened,
+            "the first learned position is the opening's"
+        );
+        opening_plies.insert(opened);
+    }
+    // Up to 9 plies drawn, cut short before a finished game: 8 at most, and varied.
+    assert!(opening_plies.iter().all(|&p| p <= 8), "{opening_plies:?}");
+    assert!(opening_plies.contains(&0), "{opening_plies:?}");
+    assert!(opening_plies.len() >= 6, "{opening_plies:?}");
+}
+
 /// `q_ratio` mixes the value target: one round from the same network and random stream plays
 /// the same games whatever its ratio (it only changes what is learned), so the window of ratio 0
 /// holds each game's outcome (±1 or 0), that of ratio 1 the searches' root values (some strictly

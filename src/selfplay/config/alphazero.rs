@@ -62,6 +62,9 @@ pub struct AlphaZeroSection {
     /// Plies whose move is drawn in proportion to the visits; the most visited after
     /// (default 30).
     pub temperature_plies: usize,
+    /// The most uniformly random moves a self-play game opens with, their number drawn from 0 to
+    /// this for each game; never a move that ends the game; not learned (default 0).
+    pub random_opening_plies: usize,
     /// Games played at once, their leaves evaluated in one batch (default 32).
     pub parallel_games: usize,
     /// Positions kept for learning, the latest (default 65536, OpenSpiel's).
@@ -89,6 +92,7 @@ impl Default for AlphaZeroSection {
         AlphaZeroSection {
             simulations: 800,
             temperature_plies: 30,
+            random_opening_plies: 0,
             parallel_games: 32,
             window: 1 << 16,
             batch_size: 1024,
@@ -119,6 +123,11 @@ impl AlphaZeroSection {
             "must be at least 2",
         )?;
         super::limit(&key("simulations"), self.simulations, 1_000_000)?;
+        super::limit(
+            &key("random_opening_plies"),
+            self.random_opening_plies,
+            100_000,
+        )?;
         check(
             self.parallel_games >= 1,
             &key("parallel_games"),
@@ -182,6 +191,7 @@ impl AlphaZeroSection {
             },
             simulations: self.simulations,
             temperature_plies: self.temperature_plies,
+            random_opening_plies: self.random_opening_plies,
             parallel_games: self.parallel_games,
             threads: 1,
             window: self.window,

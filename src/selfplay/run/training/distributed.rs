@@ -33,6 +33,9 @@ impl<G: Game> Session<'_, G> {
         let identity = self.learner_identity();
         // Before anything of the database is written: it may be another run's.
         broker.claim_learner(&identity)?;
+        // Live before the run is listed: a worker naming no run joins the only live one, so a
+        // listed run without a heartbeat would send it to another run.
+        broker.learner_alive(&identity, self.elapsed(), &self.status_json(0))?;
         broker.open_run(&yaml, &hash, self.state.next_game_index())?;
         let net = self.learner.net_optimizer.inference_net();
         publish_net(&mut broker, &self.manifest, net, self.state.games)?;
