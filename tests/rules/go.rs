@@ -4,7 +4,7 @@
 
 use descent::games::go::Superko;
 use descent::games::random_playout::search_playout;
-use descent::games::{Game, GameExt, Go, GoRules, Outcome, Player};
+use descent::games::{Action, Game, GameExt, Go, GoRules, Outcome, Player};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
@@ -288,14 +288,7 @@ fn the_light_playout_plays_to_the_full_rules_result_unless_a_board_recurs() {
             ..GoRules::default()
         };
         for start in 0..150 {
-            let mut position = Go9::new(&rules);
-            for _ in 0..start % 120 {
-                position.legal_actions(&mut legal);
-                if legal.is_empty() {
-                    break;
-                }
-                position.play(legal[rng.random_range(0..legal.len())]);
-            }
+            let position = random_position(&rules, start % 120, &mut rng, &mut legal);
             let seed = rng.random::<u64>();
             let mut full = position.clone();
             let (mut full_moves, mut light_moves) = (Vec::new(), Vec::new());
@@ -336,14 +329,7 @@ fn tactical_playouts_play_legal_moves_to_the_full_rules_result() {
     let (mut legal, mut actions) = (Vec::new(), Vec::new());
     let (mut compared, mut recurred) = (0, 0);
     for start in 0..200 {
-        let mut position = Go9::new(&GoRules::default());
-        for _ in 0..start % 100 {
-            position.legal_actions(&mut legal);
-            if legal.is_empty() {
-                break;
-            }
-            position.play(legal[rng.random_range(0..legal.len())]);
-        }
+        let position = random_position(&GoRules::default(), start % 100, &mut rng, &mut legal);
         let seed = rng.random::<u64>();
         let mut played = Vec::new();
         let tactical = position.clone().playout_outcome(
@@ -422,4 +408,23 @@ fn playouts_reply_to_a_contact_move_with_a_hane() {
     let quiet = game(GoRules::default(), "e5 e6 j1 a9");
     let distinct: std::collections::BTreeSet<_> = first_playout_moves(&quiet).into_iter().collect();
     assert!(distinct.len() > 10, "{distinct:?}");
+}
+
+/// The position after `plies` uniformly random legal moves from the empty board, fewer where the
+/// game ends first.
+fn random_position(
+    rules: &GoRules,
+    plies: usize,
+    rng: &mut Xoshiro256PlusPlus,
+    legal: &mut Vec<Action>,
+) -> Go9 {
+    let mut position = Go9::new(rules);
+    for _ in 0..plies {
+        position.legal_actions(legal);
+        if legal.is_empty() {
+            break;
+        }
+        position.play(legal[rng.random_range(0..legal.len())]);
+    }
+    position
 }
