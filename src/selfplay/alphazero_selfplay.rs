@@ -3,11 +3,12 @@
 //! evaluation without virtual loss: each game contributes one leaf per call).
 //!
 //! With `threads` above 1 the round's games are shared by that many threads (thread `t` of `n`
-//! plays `(games + n - 1 - t) / n` of them: the counts differ by one at most), each with its own lockstep loop, network calls and random
-//! stream, seeded by one draw each from the trainer's stream: a round plays the same games
-//! whatever the machine's timing, for one seed and thread count. One thread plays from the
-//! trainer's stream itself, as the recipe always did. A game starts from the initial position,
-//! or with `random_opening_plies` from a random opening drawn from its thread's stream.
+//! plays `(games + n - 1 - t) / n` of them: the counts differ by one at most), each with its own
+//! lockstep loop, network calls and random stream, seeded by one draw each from the trainer's
+//! stream: a round plays the same games whatever the machine's timing, for one seed and thread
+//! count. One thread plays from the trainer's stream itself, as the recipe always did. A game
+//! starts from the initial position, or with `random_opening_plies` from a random opening drawn
+//! from its thread's stream.
 
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
