@@ -17,35 +17,49 @@ pub fn encoded_random_positions<G: Game>(initial: &G, count: usize, seed: u64) -
     let mut out = vec![0.0; count * size];
     let mut actions = Vec::new();
     for slot in out.chunks_exact_mut(size) {
-        let mut p = initial.clone();
-        for _ in 0..rng.random_range(0..MAX_RANDOM_PLIES) {
-            p.legal_actions(&mut actions);
-            if actions.is_empty() {
-                break;
-            }
-            p.play(actions[rng.random_range(0..actions.len())]);
-        }
-        p.encode(slot);
+        let plies = rng.random_range(0..MAX_RANDOM_PLIES);
+        random_moves(initial, plies, &mut rng, &mut actions, false).encode(slot);
     }
     out
+}
+
+/// `initial` after `plies` uniformly random moves, fewer where the game ends first.
+pub fn random_position<G: Game, R: Rng>(initial: &G, plies: usize, rng: &mut R) -> G {
+    random_moves(initial, plies, rng, &mut Vec::new(), false)
 }
 
 /// `initial` after up to `plies` uniformly random moves: fewer where the next one would end the
 /// game, so that a move is left to play.
 pub fn random_opening<G: Game, R: Rng>(initial: &G, plies: usize, rng: &mut R) -> G {
+    random_moves(initial, plies, rng, &mut Vec::new(), true)
+}
+
+/// Up to `plies` uniformly random moves from `initial`: fewer where no move is left, or, with
+/// `keep_a_move`, where the one drawn would end the game.
+fn random_moves<G: Game, R: Rng>(
+    initial: &G,
+    plies: usize,
+    rng: &mut R,
+    actions: &mut Vec<crate::games::Action>,
+    keep_a_move: bool,
+) -> G {
     let mut position = initial.clone();
-    let mut actions = Vec::new();
     for _ in 0..plies {
-        position.legal_actions(&mut actions);
+        position.legal_actions(actions);
         if actions.is_empty() {
             break;
         }
-        let mut next = position.clone();
-        next.play(actions[rng.random_range(0..actions.len())]);
-        if next.is_terminal() {
-            break;
+        let action = actions[rng.random_range(0..actions.len())];
+        if keep_a_move {
+            let mut next = position.clone();
+            next.play(action);
+            if next.is_terminal() {
+                break;
+            }
+            position = next;
+        } else {
+            position.play(action);
         }
-        position = next;
     }
     position
 }

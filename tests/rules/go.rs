@@ -4,7 +4,8 @@
 
 use descent::games::go::Superko;
 use descent::games::random_playout::search_playout;
-use descent::games::{Action, Game, GameExt, Go, GoRules, Outcome, Player};
+use descent::games::random_positions::random_position;
+use descent::games::{Game, GameExt, Go, GoRules, Outcome, Player};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
@@ -280,7 +281,7 @@ fn the_light_playout_plays_to_the_full_rules_result_unless_a_board_recurs() {
     // playout at a recreated board (a draw; with komi 7.5 no scored game is drawn). Both at
     // OpenSpiel's cap of 162 plies and at 1000.
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
-    let (mut legal, mut actions) = (Vec::new(), Vec::new());
+    let mut actions = Vec::new();
     let (mut compared, mut recurred) = (0, 0);
     for max_plies in [0, 1000] {
         let rules = GoRules {
@@ -288,7 +289,7 @@ fn the_light_playout_plays_to_the_full_rules_result_unless_a_board_recurs() {
             ..GoRules::default()
         };
         for start in 0..150 {
-            let position = random_position(&rules, start % 120, &mut rng, &mut legal);
+            let position = random_position(&Go9::new(&rules), start % 120, &mut rng);
             let seed = rng.random::<u64>();
             let mut full = position.clone();
             let (mut full_moves, mut light_moves) = (Vec::new(), Vec::new());
@@ -329,7 +330,7 @@ fn tactical_playouts_play_legal_moves_to_the_full_rules_result() {
     let (mut legal, mut actions) = (Vec::new(), Vec::new());
     let (mut compared, mut recurred) = (0, 0);
     for start in 0..200 {
-        let position = random_position(&GoRules::default(), start % 100, &mut rng, &mut legal);
+        let position = random_position(&Go9::new(&GoRules::default()), start % 100, &mut rng);
         let seed = rng.random::<u64>();
         let mut played = Vec::new();
         let tactical = position.clone().playout_outcome(
@@ -408,23 +409,4 @@ fn playouts_reply_to_a_contact_move_with_a_hane() {
     let quiet = game(GoRules::default(), "e5 e6 j1 a9");
     let distinct: std::collections::BTreeSet<_> = first_playout_moves(&quiet).into_iter().collect();
     assert!(distinct.len() > 10, "{distinct:?}");
-}
-
-/// The position after `plies` uniformly random legal moves from the empty board, fewer where the
-/// game ends first.
-fn random_position(
-    rules: &GoRules,
-    plies: usize,
-    rng: &mut Xoshiro256PlusPlus,
-    legal: &mut Vec<Action>,
-) -> Go9 {
-    let mut position = Go9::new(rules);
-    for _ in 0..plies {
-        position.legal_actions(legal);
-        if legal.is_empty() {
-            break;
-        }
-        position.play(legal[rng.random_range(0..legal.len())]);
-    }
-    position
 }

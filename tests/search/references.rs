@@ -4,6 +4,7 @@
 //! on positions where the best and the safest child differ.
 
 use descent::arena::{AgentFactory, AgentRng, AgentSpec};
+use descent::games::random_positions::random_position;
 use descent::games::{Action, Awale, ConnectFour, Game, GameExt, Player, TicTacToe};
 use descent::search::table::{ChildEdge, Table};
 use descent::search::{
@@ -12,20 +13,6 @@ use descent::search::{
 };
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
-
-/// A position after `plies` random moves from the start (fewer if the game ends).
-fn random_position<G: Game>(initial: &G, plies: usize, rng: &mut Xoshiro256PlusPlus) -> G {
-    let mut position = initial.clone();
-    let mut actions = Vec::new();
-    for _ in 0..plies {
-        position.legal_actions(&mut actions);
-        if actions.is_empty() {
-            break;
-        }
-        position.play(actions[rng.random_range(0..actions.len())]);
-    }
-    position
-}
 
 /// Fixed-depth negamax, the mover's view: terminal positions by the classic gain, positions at
 /// the horizon by `leaves`; no pruning, no table.
