@@ -36,6 +36,7 @@ impl<G: Game> Session<'_, G> {
         // Live before the run is listed: a worker naming no run joins the only live one, so a
         // listed run without a heartbeat would send it to another run.
         broker.learner_alive(&identity, self.elapsed(), &self.status_json(0))?;
+        let mut last_heartbeat = Instant::now();
         broker.open_run(&yaml, &hash, self.state.next_game_index())?;
         let net = self.learner.net_optimizer.inference_net();
         publish_net(&mut broker, &self.manifest, net, self.state.games)?;
@@ -51,15 +52,14 @@ impl<G: Game> Session<'_, G> {
         // from the stream's start, then new ones (">").
         let mut pending_after: Option<String> = Some("0".into());
         let mut reconnections = broker.reconnections();
-        let mut last_heartbeat: Option<Instant> = None;
         let stopped_by = loop {
             if let Some(reason) = self.stop_reason(self.state.games + self.state.games_dropped) {
                 break reason;
             }
-            if last_heartbeat.is_none_or(|t| t.elapsed().as_secs() >= 2) {
+            if last_heartbeat.elapsed().as_secs() >= 2 {
                 let status = self.status_json(unacknowledged.len());
                 broker.learner_alive(&identity, self.elapsed(), &status)?;
-                last_heartbeat = Some(Instant::now());
+                last_heartbeat = Instant::now();
             }
             // No more than the budget needs: what is read and not learned stays pending.
             let budget_left = self.settings.run.max_games.map_or(u64::MAX, |max| {
