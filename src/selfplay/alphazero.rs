@@ -34,6 +34,13 @@ pub struct AlphaZeroSettings {
     pub puct: PuctOptions,
     /// Simulations per move (AlphaZero: 800).
     pub simulations: u32,
+    /// Playout cap randomisation (KataGo; Wu 2019, §3.1): with `Some(n)`, a move's search is
+    /// the full one (`simulations`, root noise, learned) with probability
+    /// `full_search_fraction`, else a fast one of `n` simulations, without noise and not
+    /// learned. `None`: every search full (AlphaZero's).
+    pub fast_simulations: Option<u32>,
+    /// The share of full searches when `fast_simulations` is set (KataGo: 0.25).
+    pub full_search_fraction: f64,
     /// Plies whose move is drawn in proportion to the visits (AlphaZero: 30); the most
     /// visited after.
     pub temperature_plies: usize,
@@ -70,6 +77,8 @@ impl AlphaZeroSettings {
                 ..PuctOptions::default()
             },
             simulations: 800,
+            fast_simulations: None,
+            full_search_fraction: 0.25,
             temperature_plies: 30,
             random_opening_plies: 0,
             parallel_games: 32,

@@ -8,7 +8,9 @@
 //! stream: a round plays the same games whatever the machine's timing, for one seed and thread
 //! count. One thread plays from the trainer's stream itself, as the recipe always did. A game
 //! starts from the initial position, or with `random_opening_plies` from a random opening drawn
-//! from its thread's stream.
+//! from its thread's stream. With `fast_simulations` (playout cap randomisation, KataGo's),
+//! each move's search is drawn full or fast from the thread's stream before it starts, and only
+//! the positions of full searches are learned.
 
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -16,14 +18,17 @@ use rand::{RngExt, SeedableRng};
 use super::alphazero::AlphaZeroSettings;
 use crate::games::random_positions::random_opening;
 use crate::games::{Action, Game};
-use crate::search::puct::{Leaf, PuctTree, choose_by_visits, visit_distribution};
+use crate::search::puct::{Leaf, PuctOptions, PuctTree, choose_by_visits, visit_distribution};
 use crate::value::PolicyValueInference;
 
 /// A game of self-play in progress.
 pub struct SelfPlayGame<G: Game> {
     pub position: G,
     tree: PuctTree<G>,
-    /// Each position played from, in order.
+    /// The current search's simulations, and whether it is a full one (learned).
+    simulations: u32,
+    full_search: bool,
+    /// Each position played from after a full search, in order.
     pub history: Vec<PlayedPosition>,
 }
 
@@ -148,11 +153,38 @@ impl LockstepPlayer<'_> {
                 random_opening(initial, plies, &mut *self.rng)
             }
         };
-        SelfPlayGame {
+        let mut game = SelfPlayGame {
             tree: PuctTree::new(&position, self.settings.puct),
             position,
+            simulations: self.settings.simulations,
+            full_search: true,
             history: Vec::new(),
-        }
+        };
+        self.start_search(&mut game);
+        game
+    }
+
+    /// A new tree at `game`'s position for its next move: a full search (the settings'
+    /// simulations, root noise, learned), or with `fast_simulations` and a draw against
+    /// `full_search_fraction`, a fast one without noise (no draw when it is off).
+    fn start_search<G: Game>(&mut self, game: &mut SelfPlayGame<G>) {
+        let settings = self.settings;
+        game.full_search = match settings.fast_simulations {
+            None => true,
+            Some(_) => self.rng.random_bool(settings.full_search_fraction),
+        };
+        let (simulations, puct) = match (game.full_search, settings.fast_simulations) {
+            (false, Some(fast)) => (
+                fast,
+                PuctOptions {
+                    dirichlet_fraction: 0.0,
+                    ..settings.puct
+                },
+            ),
+            _ => (settings.simulations, settings.puct),
+        };
+        game.simulations = simulations;
+        game.tree = PuctTree::new(&game.position, puct);
     }
 
     /// Runs `game`'s search to its next leaf needing the network, whose encoding it appends to
@@ -163,7 +195,7 @@ impl LockstepPlayer<'_> {
             if game.position.is_terminal() {
                 return false;
             }
-            if game.tree.simulations() > self.settings.simulations {
+            if game.tree.simulations() > game.simulations {
                 self.play_move(game);
                 continue;
             }
@@ -176,24 +208,27 @@ impl LockstepPlayer<'_> {
         }
     }
 
-    /// Records the position with its visit distribution and plays the chosen move.
+    /// Records the position with its visit distribution after a full search, and plays the
+    /// chosen move.
     fn play_move<G: Game>(&mut self, game: &mut SelfPlayGame<G>) {
         let visits = game.tree.root_visits();
-        let mut input = vec![0.0; G::ENCODING.len()];
-        game.position.encode(&mut input);
-        let mut policy = Vec::new();
-        visit_distribution(&visits, G::NUM_ACTIONS, &mut policy);
-        game.history.push(PlayedPosition {
-            input,
-            policy,
-            root_value_p0: game.tree.root_value_p0(),
-        });
+        if game.full_search {
+            let mut input = vec![0.0; G::ENCODING.len()];
+            game.position.encode(&mut input);
+            let mut policy = Vec::new();
+            visit_distribution(&visits, G::NUM_ACTIONS, &mut policy);
+            game.history.push(PlayedPosition {
+                input,
+                policy,
+                root_value_p0: game.tree.root_value_p0(),
+            });
+        }
         let temperature = match game.position.ply() < self.settings.temperature_plies {
             true => 1.0,
             false => 0.0,
         };
         let action: Action = choose_by_visits(&visits, temperature, &mut *self.rng);
         game.position.play(action);
-        game.tree = PuctTree::new(&game.position, self.settings.puct);
+        self.start_search(game);
     }
 }

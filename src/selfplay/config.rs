@@ -509,6 +509,26 @@ mod tests {
                 format!("game: connect_four\nrecipe: alphazero\nalphazero: {{q_ratio: {bad}}}\n");
             assert_eq!(error(&text).key, "alphazero.q_ratio", "{bad}");
         }
+        // Playout cap randomisation: off by default; fast searches shorter than full ones.
+        assert_eq!(az.fast_simulations, None, "every search a full one");
+        let text = "alphazero: {simulations: 100, fast_simulations: 20, full_search_fraction: 0.5}";
+        let s = parse(&format!("game: connect_four\nrecipe: alphazero\n{text}\n")).unwrap();
+        let az_fast = s.alphazero.unwrap();
+        assert_eq!(az_fast.fast_simulations, Some(20));
+        assert_eq!(az_fast.full_search_fraction, 0.5);
+        for (bad, key) in [
+            ("fast_simulations: 100", "fast_simulations"),
+            ("fast_simulations: 1", "fast_simulations"),
+            ("fast_simulations: -3", "fast_simulations"),
+            ("full_search_fraction: 0", "full_search_fraction"),
+            ("full_search_fraction: 1.5", "full_search_fraction"),
+            ("full_search_fraction: .nan", "full_search_fraction"),
+        ] {
+            let text = format!(
+                "game: connect_four\nrecipe: alphazero\nalphazero: {{simulations: 100, {bad}}}\n"
+            );
+            assert!(error(&text).to_string().contains(key), "{bad}");
+        }
         // Symmetry augmentation is every recipe's setting, `one` by default as for Athénan; the
         // other `learning:` keys stay Athénan's.
         assert_eq!(az.augmentation, crate::learn::augment::Augmentation::One);

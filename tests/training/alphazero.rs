@@ -412,6 +412,50 @@ fn self_play_games_open_with_random_moves_that_are_not_learned() {
     assert!(opening_plies.len() >= 6, "{opening_plies:?}");
 }
 
+/// Playout cap randomisation: with `fast_simulations`, about `full_search_fraction` of the
+/// moves are searched in full and learned, the others searched fast and only played. A full
+/// search of 15 simulations leaves visit shares in fifteenths; fast ones of 4 would leave
+/// quarters, which no learned position shows unless one move took every visit.
+#[test]
+fn fast_searches_are_played_but_not_learned() {
+    use descent::selfplay::alphazero_selfplay::play_round_games;
+    use descent::value::PolicyValueInference;
+    use descent::value::policy_value_net::PolicyValueNet;
+    let initial = TicTacToe::new(&Default::default());
+    let device = NetDevice::cpu();
+    let settings = AlphaZeroSettings {
+        simulations: 15,
+        fast_simulations: Some(4),
+        full_search_fraction: 0.25,
+        parallel_games: 64,
+        ..AlphaZeroSettings::new("resnet-b0c8-fc16".parse().unwrap())
+    };
+    let shape = TicTacToe::ENCODING.dims();
+    let net = PolicyValueNet::new(&settings.architecture, shape, 9, &device.burn);
+    let inference = PolicyValueInference::new(net, shape, &device);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(6);
+    let round = play_round_games(&initial, &settings, &inference, &mut rng);
+    let (mut plies, mut learned) = (0, 0);
+    for game in &round.finished {
+        assert!(game.position.is_terminal());
+        plies += game.position.ply();
+        learned += game.history.len();
+        for played in &game.history {
+            for share in &played.policy {
+                let fifteenths = share * 15.0;
+                assert!(
+                    (fifteenths - fifteenths.round()).abs() < 1e-4,
+                    "a full search's visits: {:?}",
+                    played.policy
+                );
+            }
+        }
+    }
+    let full_share = learned as f64 / plies as f64;
+    // 64 games of 5 to 9 plies: the share of a binomial draw of p = 0.25, within 4 deviations.
+    assert!((0.15..0.35).contains(&full_share), "{learned} of {plies}");
+}
+
 /// `q_ratio` mixes the value target: one round from the same network and random stream plays
 /// the same games whatever its ratio (it only changes what is learned), so the window of ratio 0
 /// holds each game's outcome (±1 or 0), that of ratio 1 the searches' root values (some strictly

@@ -59,6 +59,12 @@ impl RecipeName {
 pub struct AlphaZeroSection {
     /// Simulations per move (default 800, the AlphaZero paper's).
     pub simulations: u32,
+    /// Playout cap randomisation (KataGo's): the simulations of a fast search, one that is
+    /// played but not learned and has no root noise (default 0: every search is a full one).
+    pub fast_simulations: u32,
+    /// The share of moves searched in full when `fast_simulations` is set (default 0.25,
+    /// KataGo's); only those positions are learned.
+    pub full_search_fraction: f64,
     /// Plies whose move is drawn in proportion to the visits; the most visited after
     /// (default 30).
     pub temperature_plies: usize,
@@ -91,6 +97,8 @@ impl Default for AlphaZeroSection {
         let puct = PuctOptions::default();
         AlphaZeroSection {
             simulations: 800,
+            fast_simulations: 0,
+            full_search_fraction: 0.25,
             temperature_plies: 30,
             random_opening_plies: 0,
             parallel_games: 32,
@@ -123,6 +131,16 @@ impl AlphaZeroSection {
             "must be at least 2",
         )?;
         super::limit(&key("simulations"), self.simulations, 1_000_000)?;
+        check(
+            self.fast_simulations == 0 || (2..self.simulations).contains(&self.fast_simulations),
+            &key("fast_simulations"),
+            "must be 0 (off) or from 2 to fewer than alphazero.simulations",
+        )?;
+        check(
+            self.full_search_fraction > 0.0 && self.full_search_fraction <= 1.0,
+            &key("full_search_fraction"),
+            "must be a number in (0, 1]",
+        )?;
         super::limit(
             &key("random_opening_plies"),
             self.random_opening_plies,
@@ -190,6 +208,8 @@ impl AlphaZeroSection {
                 ..PuctOptions::default()
             },
             simulations: self.simulations,
+            fast_simulations: (self.fast_simulations > 0).then_some(self.fast_simulations),
+            full_search_fraction: self.full_search_fraction,
             temperature_plies: self.temperature_plies,
             random_opening_plies: self.random_opening_plies,
             parallel_games: self.parallel_games,
