@@ -372,27 +372,42 @@ fn alphazero_rounds_on_threads_play_every_game_the_same_for_a_seed() {
     assert_ne!(two, three);
 }
 
+/// One round of tic-tac-toe self-play with `settings` by a new (untrained) network, from the
+/// random stream of `seed`.
+fn untrained_round(
+    settings: AlphaZeroSettings,
+    seed: u64,
+) -> descent::selfplay::alphazero_selfplay::RoundGames<TicTacToe> {
+    use descent::selfplay::alphazero_selfplay::play_round_games;
+    use descent::value::PolicyValueInference;
+    use descent::value::policy_value_net::PolicyValueNet;
+    let device = NetDevice::cpu();
+    let shape = TicTacToe::ENCODING.dims();
+    let net = PolicyValueNet::new(&settings.architecture, shape, 9, &device.burn);
+    let inference = PolicyValueInference::new(net, shape, &device);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    play_round_games(
+        &TicTacToe::new(&Default::default()),
+        &settings,
+        &inference,
+        &mut rng,
+    )
+}
+
 /// `random_opening_plies` opens each game with 0 to that many random moves, drawn per game, and
 /// learns none of them: a game's first learned position is the one its opening reached, of as
 /// many stones as plies, never a finished game; with 0 every game starts on the empty board.
 #[test]
 fn self_play_games_open_with_random_moves_that_are_not_learned() {
-    use descent::selfplay::alphazero_selfplay::play_round_games;
-    use descent::value::PolicyValueInference;
-    use descent::value::policy_value_net::PolicyValueNet;
-    let initial = TicTacToe::new(&Default::default());
-    let device = NetDevice::cpu();
-    let settings = AlphaZeroSettings {
-        simulations: 4,
-        parallel_games: 64,
-        random_opening_plies: 9,
-        ..AlphaZeroSettings::new("resnet-b0c8-fc16".parse().unwrap())
-    };
-    let shape = TicTacToe::ENCODING.dims();
-    let net = PolicyValueNet::new(&settings.architecture, shape, 9, &device.burn);
-    let inference = PolicyValueInference::new(net, shape, &device);
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
-    let round = play_round_games(&initial, &settings, &inference, &mut rng);
+    let round = untrained_round(
+        AlphaZeroSettings {
+            simulations: 4,
+            parallel_games: 64,
+            random_opening_plies: 9,
+            ..AlphaZeroSettings::new("resnet-b0c8-fc16".parse().unwrap())
+        },
+        5,
+    );
     let mut opening_plies = std::collections::BTreeSet::new();
     for game in &round.finished {
         assert!(game.position.is_terminal());
@@ -418,23 +433,16 @@ fn self_play_games_open_with_random_moves_that_are_not_learned() {
 /// quarters, which no learned position shows unless one move took every visit.
 #[test]
 fn fast_searches_are_played_but_not_learned() {
-    use descent::selfplay::alphazero_selfplay::play_round_games;
-    use descent::value::PolicyValueInference;
-    use descent::value::policy_value_net::PolicyValueNet;
-    let initial = TicTacToe::new(&Default::default());
-    let device = NetDevice::cpu();
-    let settings = AlphaZeroSettings {
-        simulations: 15,
-        fast_simulations: Some(4),
-        full_search_fraction: 0.25,
-        parallel_games: 64,
-        ..AlphaZeroSettings::new("resnet-b0c8-fc16".parse().unwrap())
-    };
-    let shape = TicTacToe::ENCODING.dims();
-    let net = PolicyValueNet::new(&settings.architecture, shape, 9, &device.burn);
-    let inference = PolicyValueInference::new(net, shape, &device);
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(6);
-    let round = play_round_games(&initial, &settings, &inference, &mut rng);
+    let round = untrained_round(
+        AlphaZeroSettings {
+            simulations: 15,
+            fast_simulations: Some(4),
+            full_search_fraction: 0.25,
+            parallel_games: 64,
+            ..AlphaZeroSettings::new("resnet-b0c8-fc16".parse().unwrap())
+        },
+        6,
+    );
     let (mut plies, mut learned) = (0, 0);
     for game in &round.finished {
         assert!(game.position.is_terminal());
