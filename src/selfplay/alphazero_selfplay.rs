@@ -24,12 +24,17 @@ use crate::value::PolicyValueInference;
 /// A game of self-play in progress.
 pub struct SelfPlayGame<G: Game> {
     pub position: G,
-    tree: PuctTree<G>,
-    /// The current search's simulations, and whether it is a full one (learned).
-    simulations: u32,
-    full_search: bool,
+    search: MoveSearch<G>,
     /// Each position played from after a full search, in order.
     pub history: Vec<PlayedPosition>,
+}
+
+/// The search of a game's next move: its tree, the simulations it runs, and whether it is a
+/// full search (learned) or a fast one (played only).
+struct MoveSearch<G: Game> {
+    tree: PuctTree<G>,
+    simulations: u32,
+    full: bool,
 }
 
 /// A position of a self-play game with what its search found.
@@ -133,7 +138,10 @@ impl LockstepPlayer<'_> {
                 .predict_into(&inputs, &mut values, Some(&mut logits));
             for (k, &g) in waiting.iter().enumerate() {
                 let logits = &logits[k * actions..(k + 1) * actions];
-                games[g].tree.expand(values[k], logits, &mut *self.rng);
+                games[g]
+                    .search
+                    .tree
+                    .expand(values[k], logits, &mut *self.rng);
             }
         }
         RoundGames {
@@ -153,38 +161,36 @@ impl LockstepPlayer<'_> {
                 random_opening(initial, plies, &mut *self.rng)
             }
         };
-        let mut game = SelfPlayGame {
-            tree: PuctTree::new(&position, self.settings.puct),
+        SelfPlayGame {
+            search: self.new_search(&position),
             position,
-            simulations: self.settings.simulations,
-            full_search: true,
             history: Vec::new(),
-        };
-        self.start_search(&mut game);
-        game
+        }
     }
 
-    /// A new tree at `game`'s position for its next move: a full search (the settings'
-    /// simulations, root noise, learned), or with `fast_simulations` and a draw against
-    /// `full_search_fraction`, a fast one without noise (no draw when it is off).
-    fn start_search<G: Game>(&mut self, game: &mut SelfPlayGame<G>) {
+    /// The search of the next move from `position`: a full one (the settings' simulations, root
+    /// noise, learned), or with `fast_simulations` and a draw against `full_search_fraction`, a
+    /// fast one without noise (no draw when it is off).
+    fn new_search<G: Game>(&mut self, position: &G) -> MoveSearch<G> {
         let settings = self.settings;
-        game.full_search = match settings.fast_simulations {
-            None => true,
-            Some(_) => self.rng.random_bool(settings.full_search_fraction),
-        };
-        let (simulations, puct) = match (game.full_search, settings.fast_simulations) {
-            (false, Some(fast)) => (
+        let fast = settings
+            .fast_simulations
+            .filter(|_| !self.rng.random_bool(settings.full_search_fraction));
+        let (simulations, puct) = match fast {
+            Some(fast) => (
                 fast,
                 PuctOptions {
                     dirichlet_fraction: 0.0,
                     ..settings.puct
                 },
             ),
-            _ => (settings.simulations, settings.puct),
+            None => (settings.simulations, settings.puct),
         };
-        game.simulations = simulations;
-        game.tree = PuctTree::new(&game.position, puct);
+        MoveSearch {
+            tree: PuctTree::new(position, puct),
+            simulations,
+            full: fast.is_none(),
+        }
     }
 
     /// Runs `game`'s search to its next leaf needing the network, whose encoding it appends to
@@ -195,11 +201,11 @@ impl LockstepPlayer<'_> {
             if game.position.is_terminal() {
                 return false;
             }
-            if game.tree.simulations() > game.simulations {
+            if game.search.tree.simulations() > game.search.simulations {
                 self.play_move(game);
                 continue;
             }
-            if let Leaf::Evaluate(position) = game.tree.next_leaf() {
+            if let Leaf::Evaluate(position) = game.search.tree.next_leaf() {
                 let at = inputs.len();
                 inputs.resize(at + G::ENCODING.len(), 0.0);
                 position.encode(&mut inputs[at..]);
@@ -211,8 +217,8 @@ impl LockstepPlayer<'_> {
     /// Records the position with its visit distribution after a full search, and plays the
     /// chosen move.
     fn play_move<G: Game>(&mut self, game: &mut SelfPlayGame<G>) {
-        let visits = game.tree.root_visits();
-        if game.full_search {
+        let visits = game.search.tree.root_visits();
+        if game.search.full {
             let mut input = vec![0.0; G::ENCODING.len()];
             game.position.encode(&mut input);
             let mut policy = Vec::new();
@@ -220,7 +226,7 @@ impl LockstepPlayer<'_> {
             game.history.push(PlayedPosition {
                 input,
                 policy,
-                root_value_p0: game.tree.root_value_p0(),
+                root_value_p0: game.search.tree.root_value_p0(),
             });
         }
         let temperature = match game.position.ply() < self.settings.temperature_plies {
@@ -229,6 +235,6 @@ impl LockstepPlayer<'_> {
         };
         let action: Action = choose_by_visits(&visits, temperature, &mut *self.rng);
         game.position.play(action);
-        self.start_search(game);
+        game.search = self.new_search(&game.position);
     }
 }

@@ -460,7 +460,7 @@ fn fast_searches_are_played_but_not_learned() {
         }
     }
     let full_share = learned as f64 / plies as f64;
-    // 64 games of 5 to 9 plies: the share of a binomial draw of p = 0.25, within 4 deviations.
+    // 64 games of 5 to 9 plies: a binomial share of p = 0.25, with 4 deviations' margin or more.
     assert!((0.15..0.35).contains(&full_share), "{learned} of {plies}");
 }
 
