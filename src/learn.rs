@@ -9,6 +9,6 @@ pub mod replay;
 pub mod selection;
 pub mod targets;
 
-pub use replay::{Capacity, Minibatch, ReplayBuffer, ReplayPolicy};
+pub use replay::{Capacity, Minibatch, ReplayBuffer, ReplayLimits, ReplayPolicy};
 pub use selection::{ActionSelection, Distribution, Exploitation};
 pub use targets::{SearchedPosition, Targets};

@@ -357,7 +357,7 @@ impl TrainingObserver for ProgressObserver {
     }
 
     fn on_pretrain(&mut self, pairs: usize, loss: Option<f64>) {
-        info!("pre-initialised on {pairs} random terminal states (loss {loss:?})");
+        info!("pre-trained: {pairs} rows of random terminal states learned (loss {loss:?})");
     }
 
     fn on_game(&mut self, m: &GameMetrics) {

@@ -15,6 +15,12 @@
 //!   in the same phase. A game stays for μ phases, so each pair is learned ⌊δ⌋ or ⌈δ⌉ times
 //!   when `δ/μ · |game i|` is a whole number (about δ times otherwise).
 //!
+//! Limits a run may set game by game (`ReplayLimits`, docs/algorithms.md §6): the window now
+//! (μ growing with the games played up to the policy's μ: stratified replay then takes
+//! `ceil(δ/window · |game i|)`), the pairs held (whole oldest games evicted, the newest kept),
+//! and the pairs a phase learns (a stratified phase's takes scaled down together, in
+//! proportion, so that their sum is the bound; other policies draw that many at random).
+//!
 //! The chosen n pairs are dealt into `g = max(1, ⌊n/B⌋)` minibatches (or g + 1 if that brings
 //! ⌊n/g⌋ closer to B) as Algorithm 8 deals them: each pair to a minibatch drawn from a deck of
 //! the g, so sizes differ by at most one and every game gives each minibatch its share of its
@@ -45,6 +51,17 @@ pub enum ReplayPolicy {
     LastGame,
     Experience { capacity: Capacity, fraction: f64 },
     Stratified { games: usize, duplication: f64 },
+}
+
+/// Limits set on the buffer game by game (none by default: the policy alone).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReplayLimits {
+    /// The window in games now, at most the policy's μ (stratified, or experience by games).
+    pub window_games: Option<usize>,
+    /// Pairs held at most: the oldest whole games are evicted first, the newest always kept.
+    pub max_pairs_held: Option<usize>,
+    /// Pairs one learning phase learns at most.
+    pub max_pairs_learned: Option<usize>,
 }
 
 /// The pairs of one game. `order[..learned]` is D' (learned), `order[learned..]` is D.
@@ -315,6 +332,20 @@ impl ReplayBuffer {
     /// # Panics
     /// If `inputs` does not hold `targets.len()` encoded positions of the buffer's encoding size.
     pub fn add_game<R: Rng + ?Sized>(&mut self, inputs: Vec<f32>, targets: Vec<f32>, rng: &mut R) {
+        self.add_game_within(inputs, targets, ReplayLimits::default(), rng);
+    }
+
+    /// `add_game` under `limits`' window and bound on the pairs held.
+    ///
+    /// # Panics
+    /// As `add_game`.
+    pub fn add_game_within<R: Rng + ?Sized>(
+        &mut self,
+        inputs: Vec<f32>,
+        targets: Vec<f32>,
+        limits: ReplayLimits,
+        rng: &mut R,
+    ) {
         assert_eq!(
             inputs.len(),
             targets.len() * self.encoding_len,
@@ -330,17 +361,24 @@ impl ReplayBuffer {
             order,
             learned: 0,
         });
+        let window = |games: usize| limits.window_games.map_or(games, |w| w.clamp(1, games));
         match self.policy {
             ReplayPolicy::LastGame => self.keep_games(1),
-            ReplayPolicy::Stratified { games, .. } => self.keep_games(games),
+            ReplayPolicy::Stratified { games, .. } => self.keep_games(window(games)),
             ReplayPolicy::Experience {
                 capacity: Capacity::Games(games),
                 ..
-            } => self.keep_games(games),
+            } => self.keep_games(window(games)),
             ReplayPolicy::Experience {
                 capacity: Capacity::Pairs(capacity),
                 ..
             } => self.keep_pairs(capacity),
+        }
+        if let Some(max) = limits.max_pairs_held {
+            while self.pairs > max && self.games.len() > 1 {
+                let dropped = self.games.pop_front().expect("more than one game");
+                self.pairs -= dropped.len();
+            }
         }
     }
 
@@ -378,7 +416,7 @@ impl ReplayBuffer {
         batch_size: usize,
         rng: &mut R,
     ) -> Vec<Minibatch> {
-        let phase = self.plan_learning_phase(batch_size, rng);
+        let phase = self.plan_learning_phase(batch_size, ReplayLimits::default(), rng);
         (0..phase.minibatches())
             .map(|k| {
                 let mut batch = Minibatch::default();
@@ -394,9 +432,10 @@ impl ReplayBuffer {
     pub fn plan_learning_phase<R: Rng + ?Sized>(
         &mut self,
         batch_size: usize,
+        limits: ReplayLimits,
         rng: &mut R,
     ) -> LearningPhase {
-        let mut chosen = self.choose(rng);
+        let mut chosen = self.choose(limits, rng);
         if chosen.is_empty() {
             return LearningPhase::default();
         }
@@ -427,7 +466,8 @@ impl ReplayBuffer {
     }
 
     /// `(game index, pair index)` of the pairs this phase learns.
-    fn choose<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Vec<(usize, u32)> {
+    fn choose<R: Rng + ?Sized>(&mut self, limits: ReplayLimits, rng: &mut R) -> Vec<(usize, u32)> {
+        let cap = limits.max_pairs_learned.unwrap_or(usize::MAX);
         let all = |games: &VecDeque<GamePairs>| {
             games
                 .iter()
@@ -435,7 +475,7 @@ impl ReplayBuffer {
                 .flat_map(|(g, pairs)| (0..pairs.len() as u32).map(move |i| (g, i)))
                 .collect::<Vec<_>>()
         };
-        match self.policy {
+        let mut chosen = match self.policy {
             ReplayPolicy::LastGame => all(&self.games),
             ReplayPolicy::Experience { capacity, fraction } => {
                 let (held, limit) = match capacity {
@@ -450,48 +490,96 @@ impl ReplayBuffer {
                             (self.pairs as f64 * limit / held as f64).ceil() as usize
                         }
                     };
-                    // A partial Fisher-Yates: the first `sample` entries are a uniform draw.
-                    for k in 0..sample.min(chosen.len()) {
-                        let j = rng.random_range(k..chosen.len());
-                        chosen.swap(k, j);
-                    }
-                    chosen.truncate(sample);
+                    uniform_subset(&mut chosen, sample, rng);
                 }
                 chosen
             }
             ReplayPolicy::Stratified { games, duplication } => {
-                let mut chosen = Vec::new();
-                for (g, pairs) in self.games.iter_mut().enumerate() {
-                    let len = pairs.len();
-                    let take = ((duplication / games as f64) * len as f64).ceil() as usize;
-                    let take = take.min(len);
-                    let unlearned = len - pairs.learned;
-                    if take > unlearned {
-                        // D runs out: take what is left, then start a new round over all the
-                        // game's pairs in a new random order whose head (taken now) holds no
-                        // pair taken earlier in this phase.
-                        let more = take - unlearned;
-                        let (before, just_taken) = pairs.order.split_at(pairs.learned);
-                        chosen.extend(just_taken.iter().map(|&i| (g, i)));
-                        let mut head = before.to_vec();
-                        shuffle(&mut head, rng);
-                        let mut tail = head.split_off(more);
-                        tail.extend_from_slice(just_taken);
-                        shuffle(&mut tail, rng);
-                        chosen.extend(head.iter().map(|&i| (g, i)));
-                        head.extend_from_slice(&tail);
-                        pairs.order = head;
-                        pairs.learned = more;
-                    } else {
-                        let start = pairs.learned;
-                        chosen.extend(pairs.order[start..start + take].iter().map(|&i| (g, i)));
-                        pairs.learned += take;
-                    }
-                }
-                chosen
+                let window = limits.window_games.map_or(games, |w| w.clamp(1, games));
+                let takes: Vec<usize> = self
+                    .games
+                    .iter()
+                    .map(|pairs| {
+                        let take = (duplication / window as f64) * pairs.len() as f64;
+                        (take.ceil() as usize).min(pairs.len())
+                    })
+                    .collect();
+                return self.take_stratified(&scaled_to(&takes, cap), rng);
+            }
+        };
+        uniform_subset(&mut chosen, cap, rng);
+        chosen
+    }
+
+    /// Takes `takes[g]` pairs of each held game `g` for a stratified phase: the next ones of
+    /// its round, a new round started where D runs out.
+    fn take_stratified<R: Rng + ?Sized>(
+        &mut self,
+        takes: &[usize],
+        rng: &mut R,
+    ) -> Vec<(usize, u32)> {
+        let mut chosen = Vec::new();
+        for ((g, pairs), &take) in self.games.iter_mut().enumerate().zip(takes) {
+            let unlearned = pairs.len() - pairs.learned;
+            if take > unlearned {
+                // D runs out: take what is left, then start a new round over all the game's
+                // pairs in a new random order whose head (taken now) holds no pair taken
+                // earlier in this phase.
+                let more = take - unlearned;
+                let (before, just_taken) = pairs.order.split_at(pairs.learned);
+                chosen.extend(just_taken.iter().map(|&i| (g, i)));
+                let mut head = before.to_vec();
+                shuffle(&mut head, rng);
+                let mut tail = head.split_off(more);
+                tail.extend_from_slice(just_taken);
+                shuffle(&mut tail, rng);
+                chosen.extend(head.iter().map(|&i| (g, i)));
+                head.extend_from_slice(&tail);
+                pairs.order = head;
+                pairs.learned = more;
+            } else {
+                let start = pairs.learned;
+                chosen.extend(pairs.order[start..start + take].iter().map(|&i| (g, i)));
+                pairs.learned += take;
             }
         }
+        chosen
     }
+}
+
+/// Keeps a uniform draw of `count` of `items` (all of them if there are no more): a partial
+/// Fisher-Yates, whose first `count` entries are the draw.
+fn uniform_subset<T, R: Rng + ?Sized>(items: &mut Vec<T>, count: usize, rng: &mut R) {
+    if count == usize::MAX {
+        return;
+    }
+    for k in 0..count.min(items.len()) {
+        let j = rng.random_range(k..items.len());
+        items.swap(k, j);
+    }
+    items.truncate(count);
+}
+
+/// `takes` scaled down together so that they sum to at most `cap`: each take in proportion,
+/// rounded by cumulative sums (take `g` becomes `⌊C_g·cap/T⌋ − ⌊C_{g−1}·cap/T⌋`, `C_g` the
+/// sum of the first g + 1 takes, `T` of all), so that the sum is exactly `cap` and no take
+/// grows. Unchanged when they already fit.
+fn scaled_to(takes: &[usize], cap: usize) -> Vec<usize> {
+    let total: usize = takes.iter().sum();
+    if total <= cap {
+        return takes.to_vec();
+    }
+    let (mut sum, mut given) = (0u128, 0usize);
+    takes
+        .iter()
+        .map(|&take| {
+            sum += take as u128;
+            let upto = (sum * cap as u128 / total as u128) as usize;
+            let scaled = upto - given;
+            given = upto;
+            scaled
+        })
+        .collect()
 }
 
 /// Number of minibatches for n pairs and batch size B, as Algorithm 8: `g = max(1, ⌊n/B⌋)`,
@@ -580,6 +668,100 @@ mod tests {
         // 18 draws over 7 pairs, rounds without repeats: each pair 2 or 3 times.
         assert!(seen.iter().all(|&n| n == 2 || n == 3), "{seen:?}");
         assert_eq!(seen.iter().sum::<usize>(), 18);
+    }
+
+    /// The learning rule's bound: a stratified phase's takes scaled down together to exactly
+    /// the bound (each game its share, by cumulative rounding), other policies a draw of that
+    /// many; no bound, no change.
+    #[test]
+    fn a_phase_learns_at_most_its_bound_each_game_its_share() {
+        assert_eq!(scaled_to(&[6, 6, 3], 100), vec![6, 6, 3]);
+        // T = 15, cap 5: cumulative 6, 12, 15 → ⌊2⌋, ⌊4⌋, ⌊5⌋ → 2, 2, 1.
+        assert_eq!(scaled_to(&[6, 6, 3], 5), vec![2, 2, 1]);
+        assert_eq!(scaled_to(&[7, 0, 1], 4), vec![3, 0, 1]);
+        assert_eq!(scaled_to(&[5, 5], 0), vec![0, 0]);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
+        let policy = ReplayPolicy::Stratified {
+            games: 2,
+            duplication: 2.0,
+        };
+        let mut buffer = ReplayBuffer::new(policy, 2);
+        for first in [0, 100] {
+            let (inputs, targets) = game(first, 40);
+            buffer.add_game(inputs, targets, &mut rng);
+        }
+        // Unbounded: δ/μ · 40 = 40 pairs of each game.
+        let mut unbounded = buffer.clone();
+        let phase = unbounded.plan_learning_phase(16, ReplayLimits::default(), &mut rng);
+        let all: usize = (0..phase.minibatches()).map(|k| phase.pairs(k).len()).sum();
+        assert_eq!(all, 80);
+        let limits = ReplayLimits {
+            max_pairs_learned: Some(30),
+            ..ReplayLimits::default()
+        };
+        let phase = buffer.plan_learning_phase(16, limits, &mut rng);
+        let mut per_game = [0usize; 2];
+        for k in 0..phase.minibatches() {
+            for &(g, _) in phase.pairs(k) {
+                per_game[g] += 1;
+            }
+        }
+        assert_eq!(per_game, [15, 15], "30 pairs, half from each game");
+        // Experience replay: a uniform draw of the bound.
+        let mut last = ReplayBuffer::new(ReplayPolicy::LastGame, 2);
+        let (inputs, targets) = game(0, 50);
+        last.add_game(inputs, targets, &mut rng);
+        let ids = learned_ids(&last.learning_phase(128, &mut rng));
+        assert_eq!(ids.len(), 50);
+        let phase = last.plan_learning_phase(128, limits, &mut rng);
+        assert_eq!(phase.pairs(0).len(), 30);
+        let distinct: std::collections::BTreeSet<_> = phase.pairs(0).iter().collect();
+        assert_eq!(distinct.len(), 30, "drawn without replacement");
+    }
+
+    /// A growing window keeps `window` games and takes δ/window of each; a bound on the pairs
+    /// held evicts the oldest whole games, never the newest.
+    #[test]
+    fn the_window_grows_and_the_pairs_held_are_bounded() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let policy = ReplayPolicy::Stratified {
+            games: 8,
+            duplication: 2.0,
+        };
+        let mut buffer = ReplayBuffer::new(policy, 2);
+        let limits = |window| ReplayLimits {
+            window_games: Some(window),
+            ..ReplayLimits::default()
+        };
+        for (n, window) in [1, 1, 2, 2, 3].into_iter().enumerate() {
+            let (inputs, targets) = game(100 * n, 10);
+            buffer.add_game_within(inputs, targets, limits(window), &mut rng);
+            assert_eq!(buffer.num_games(), window, "after game {n}");
+        }
+        // A window of 3: ⌈2/3 · 10⌉ = 7 pairs of each of the 3 games.
+        let phase = buffer.plan_learning_phase(64, limits(3), &mut rng);
+        assert_eq!(phase.pairs(0).len(), 21);
+        // A window past μ is μ.
+        for n in 5..15 {
+            let (inputs, targets) = game(100 * n, 10);
+            buffer.add_game_within(inputs, targets, limits(1000), &mut rng);
+        }
+        assert_eq!(buffer.num_games(), 8);
+        let held = ReplayLimits {
+            max_pairs_held: Some(25),
+            ..ReplayLimits::default()
+        };
+        let (inputs, targets) = game(5000, 10);
+        buffer.add_game_within(inputs, targets, held, &mut rng);
+        assert_eq!((buffer.num_games(), buffer.len()), (2, 20));
+        let (inputs, targets) = game(6000, 40);
+        buffer.add_game_within(inputs, targets, held, &mut rng);
+        assert_eq!(
+            (buffer.num_games(), buffer.len()),
+            (1, 40),
+            "the newest game stays"
+        );
+        buffer.check_consistent().unwrap();
     }
 
     #[test]
@@ -807,7 +989,7 @@ mod tests {
                 buffer.add_game(inputs, targets, &mut rng);
                 first += len;
             }
-            let phase = buffer.plan_learning_phase(batch_size, &mut rng);
+            let phase = buffer.plan_learning_phase(batch_size, ReplayLimits::default(), &mut rng);
             let count = phase.minibatches();
             let mut per_game = vec![vec![0usize; count]; 40];
             let mut all = Vec::new();
@@ -842,7 +1024,7 @@ mod tests {
         let mut buffer = ReplayBuffer::new(ReplayPolicy::LastGame, 2);
         let (inputs, targets) = game(0, 300);
         buffer.add_game(inputs, targets, &mut rng);
-        let phase = buffer.plan_learning_phase(64, &mut rng);
+        let phase = buffer.plan_learning_phase(64, ReplayLimits::default(), &mut rng);
         let (mut whole, mut parts) = (Minibatch::default(), Minibatch::default());
         for k in 0..phase.minibatches() {
             buffer.fill_minibatch(&phase, k, &mut whole);

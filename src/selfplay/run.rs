@@ -11,6 +11,7 @@ pub mod game_pool;
 pub mod learnable_game;
 pub mod learner;
 pub mod mark_nets;
+pub mod pending_games;
 pub mod periodic_eval;
 pub mod replay_file;
 pub mod round_run;

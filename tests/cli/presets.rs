@@ -76,3 +76,32 @@ fn the_protocol_configuration_is_section_3_3_1s() {
     let config = TrainConfig::from_yaml(&read("paper-3.3.1-protocol.yaml")).unwrap();
     assert_section_3_3_1(&config.validate().unwrap(), "paper-3.3.1-protocol.yaml");
 }
+
+/// §8.3 learns no symmetric image, and Athénan's pre-training and learning in the §8 presets
+/// are sized to a 15-minute run: pre-training within its 3 % share, without images.
+#[test]
+fn the_section_8_presets_learn_no_symmetric_image() {
+    use descent::learn::augment::Augmentation;
+    for game in ["connect_four", "othello", "breakthrough"] {
+        let name = format!("experiment-paper-8-{game}.yaml");
+        let config = ExperimentConfig::from_yaml(&read(&name)).unwrap();
+        let plan = config.plan("x", 1, &|base| Ok(read(base))).unwrap();
+        let athenan = plan
+            .variants
+            .iter()
+            .find(|v| v.name == "athenan")
+            .unwrap_or_else(|| panic!("{name}: an athenan variant"));
+        for variant in &plan.variants {
+            let learning = variant.settings[0].learning;
+            let what = format!("{name} {}", variant.name);
+            assert_eq!(learning.augment_symmetries, Augmentation::None, "{what}");
+            assert_eq!(
+                learning.pretrain_augment_symmetries,
+                Augmentation::None,
+                "{what}"
+            );
+        }
+        let learning = athenan.settings[0].learning;
+        assert_eq!(learning.pretrain_time_share, Some(0.03), "{name}");
+    }
+}

@@ -12,6 +12,7 @@ mod distributed;
 mod exit;
 mod experiment;
 mod game_record;
+mod learning_budget;
 mod reliability;
 mod run_modes;
 mod selfplay;

@@ -256,3 +256,131 @@ fn games_in_flight_are_refused_where_they_cannot_work() {
         assert!(error.contains(key), "{extra}: {error}");
     }
 }
+
+/// The games of a run's games.jsonl, in order: their numbers and moves.
+fn logged_games(root: &Path) -> Vec<(u64, Value)> {
+    std::fs::read_to_string(root.join("games.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .map(|g| (u(&g, "index"), g["moves"].clone()))
+        .collect()
+}
+
+/// The numbers of the games in a run's games.jsonl, in order.
+fn logged_indices(root: &Path) -> Vec<u64> {
+    logged_games(root)
+        .into_iter()
+        .map(|(index, _)| index)
+        .collect()
+}
+
+/// The numbers of the records in a run's pending/.
+fn pending_numbers(root: &Path) -> BTreeSet<u64> {
+    std::fs::read_dir(root.join("pending"))
+        .map(|entries| {
+            entries
+                .filter_map(|e| {
+                    let name = e.ok()?.file_name().into_string().ok()?;
+                    name.strip_prefix("game-")?
+                        .strip_suffix(".rec")?
+                        .parse()
+                        .ok()
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A parallel run SIGKILLed between checkpoints (games learned since its last checkpoint,
+/// others finished and waiting) and resumed learns every game that had finished exactly once:
+/// those learned after the checkpoint again (their learning died with the process), those
+/// waiting for the learner too, none twice; the records it kept for them are gone once a
+/// checkpoint holds them.
+#[test]
+fn a_parallel_run_killed_and_resumed_learns_every_finished_game_exactly_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (root, config) = (tmp.path().join("run"), tmp.path().join("ttt.yaml"));
+    std::fs::write(
+        &config,
+        "game: tic_tac_toe\nseed: 5\nsearch: {iters: 200}\n\
+         run: {threads: 2, mode: parallel, max_lag: 100000}\n\
+         checkpoint: {every_games: 20}\nevaluation: {at_end: false}\n",
+    )
+    .unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_descent"))
+        .args(["train", config.to_str().unwrap(), "--run-dir"])
+        .arg(&root)
+        .args(["--max-games", "1000000", "--quiet"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Killed once at least 5 games are learned past the first checkpoint (at game 20), and
+    // before the second.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    loop {
+        let learned = logged_indices(&root).len();
+        if (25..38).contains(&learned) {
+            break;
+        }
+        assert!(
+            learned < 38,
+            "the run passed its second checkpoint before the kill"
+        );
+        assert!(std::time::Instant::now() < deadline, "no progress");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before_kill = logged_games(&root);
+    let learned_before_kill: BTreeSet<u64> = before_kill.iter().map(|(i, _)| *i).collect();
+    let pending_at_kill = pending_numbers(&root);
+    let checkpoint = latest_json(&root, "state.json");
+    assert_eq!(
+        u(&checkpoint, "games"),
+        20,
+        "the kill fell after the first checkpoint"
+    );
+    assert!(pending_at_kill.len() >= 5, "{pending_at_kill:?}");
+    let finished: BTreeSet<u64> = learned_before_kill
+        .union(&pending_at_kill)
+        .copied()
+        .collect();
+
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_descent"))
+        .args(["train", "--resume"])
+        .arg(&root)
+        .args(["--max-games", "80", "--quiet"])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let lineage = logged_indices(&root);
+    let distinct: BTreeSet<u64> = lineage.iter().copied().collect();
+    assert_eq!(
+        distinct.len(),
+        lineage.len(),
+        "a game learned twice: {lineage:?}"
+    );
+    let missing: Vec<_> = finished.difference(&distinct).collect();
+    assert!(
+        missing.is_empty(),
+        "finished games never learned: {missing:?}"
+    );
+    // The same games, not new ones under their numbers.
+    let after: std::collections::BTreeMap<u64, Value> = logged_games(&root).into_iter().collect();
+    for (index, moves) in &before_kill {
+        assert_eq!(
+            &after[index], moves,
+            "game {index} is another game after the resume"
+        );
+    }
+    assert!(
+        pending_numbers(&root).is_empty(),
+        "records left after the final checkpoint"
+    );
+}

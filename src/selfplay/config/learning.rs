@@ -50,6 +50,17 @@ pub struct LearningSection {
     pub pretrain_terminal_states: usize,
     /// Passes over those states (default 1).
     pub pretrain_epochs: usize,
+    /// Symmetric images of the pre-training states, as `augment_symmetries` (default `none`).
+    pub pretrain_augment_symmetries: Augmentation,
+    /// Pre-training's share of `run.max_time` at most (default 0.03, as the paper's 12 hours
+    /// of 15 days): it stops at the first minibatch past it. `null`: all the states, however
+    /// long.
+    pub pretrain_time_share: Option<f64>,
+    /// The learning rule: a game's learning phase learns at most this many rows per position
+    /// the game's search evaluated (`null`, the default: no bound, every game's rows learned
+    /// δ times, the paper's). On a CPU a row learned costs about what a few positions
+    /// evaluated cost, so 0.2 keeps learning near a third of a game's time.
+    pub rows_per_evaluation: Option<f64>,
 }
 
 impl Default for LearningSection {
@@ -62,6 +73,9 @@ impl Default for LearningSection {
             augment_symmetries: Augmentation::One,
             pretrain_terminal_states: 0,
             pretrain_epochs: 1,
+            pretrain_augment_symmetries: Augmentation::None,
+            pretrain_time_share: Some(0.03),
+            rows_per_evaluation: None,
         }
     }
 }
@@ -76,6 +90,9 @@ pub struct LearningSettings {
     pub augment_symmetries: Augmentation,
     pub pretrain_terminal_states: usize,
     pub pretrain_epochs: usize,
+    pub pretrain_augment_symmetries: Augmentation,
+    pub pretrain_time_share: Option<f64>,
+    pub rows_per_evaluation: Option<f64>,
 }
 
 impl LearningSection {
@@ -103,6 +120,18 @@ impl LearningSection {
             MAX_PRETRAIN_STATES,
         )?;
         limit("learning.pretrain_epochs", self.pretrain_epochs, 1_000_000)?;
+        check(
+            self.pretrain_time_share
+                .is_none_or(|share| share > 0.0 && share <= 1.0),
+            "learning.pretrain_time_share",
+            "must be in (0, 1], or null for no bound",
+        )?;
+        check(
+            self.rows_per_evaluation
+                .is_none_or(|rows| rows.is_finite() && rows > 0.0 && rows <= 1e6),
+            "learning.rows_per_evaluation",
+            "must be a positive number (at most 1e6), or null for no bound",
+        )?;
         Ok(LearningSettings {
             targets: match self.targets {
                 TargetsName::Tree => Targets::Tree,
@@ -115,6 +144,9 @@ impl LearningSection {
             augment_symmetries: self.augment_symmetries,
             pretrain_terminal_states: self.pretrain_terminal_states,
             pretrain_epochs: self.pretrain_epochs,
+            pretrain_augment_symmetries: self.pretrain_augment_symmetries,
+            pretrain_time_share: self.pretrain_time_share,
+            rows_per_evaluation: self.rows_per_evaluation,
         })
     }
 }

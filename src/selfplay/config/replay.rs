@@ -34,6 +34,12 @@ pub struct ReplaySection {
     pub duplication: f64,
     /// Minibatch size B (default 128).
     pub batch_size: usize,
+    /// Rows held at most (default `null`: no bound but μ): the oldest whole games leave first,
+    /// so that memory and learning per game level off in a run of days.
+    pub max_rows: Option<usize>,
+    /// The window grows with the run: it holds at most `1 + ⌊growth · games learned⌋` games,
+    /// up to μ (default `null`: μ from the first game, the paper's).
+    pub growth: Option<f64>,
 }
 
 impl Default for ReplaySection {
@@ -45,6 +51,8 @@ impl Default for ReplaySection {
             fraction: 0.04,
             duplication: 3.0,
             batch_size: 128,
+            max_rows: None,
+            growth: None,
         }
     }
 }
@@ -73,6 +81,17 @@ impl Default for ResolvedStatesSection {
 pub struct ReplaySettings {
     pub policy: ReplayPolicy,
     pub batch_size: usize,
+    pub max_rows: Option<usize>,
+    pub growth: Option<f64>,
+}
+
+impl ReplaySettings {
+    /// The window in games after `games_learned` games (`growth`), `None` without growth.
+    pub fn window_games(&self, games_learned: u64) -> Option<usize> {
+        let growth = self.growth?;
+        let grown = 1.0 + (growth * games_learned as f64).floor();
+        Some(grown.min(usize::MAX as f64) as usize)
+    }
 }
 
 impl ReplaySection {
@@ -97,9 +116,22 @@ impl ReplaySection {
             ReplayKind::Experience => self.experience()?,
             ReplayKind::Stratified => self.stratified()?,
         };
+        check(
+            self.max_rows.is_none_or(|rows| rows >= 1),
+            "replay.max_rows",
+            "must be at least 1, or null for no bound",
+        )?;
+        check(
+            self.growth
+                .is_none_or(|growth| growth.is_finite() && growth > 0.0),
+            "replay.growth",
+            "must be a positive number, or null for a fixed window",
+        )?;
         Ok(ReplaySettings {
             policy,
             batch_size: self.batch_size,
+            max_rows: self.max_rows,
+            growth: self.growth,
         })
     }
 

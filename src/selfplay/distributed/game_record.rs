@@ -260,6 +260,7 @@ impl GameRecord {
             seconds: stats.game_seconds,
             net_seconds: stats.net_seconds,
             table_states: usize::try_from(stats.table_states).unwrap_or(usize::MAX),
+            record: None,
         })
     }
 

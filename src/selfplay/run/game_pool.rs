@@ -22,6 +22,7 @@ use crate::games::Game;
 use crate::search::Evaluator;
 use crate::search::in_flight::{KeyedTask, NextTask, TaskSource, run_in_flight};
 use crate::selfplay::config::RunMode;
+use crate::selfplay::distributed::game_record::{GameRecord, RecordOrigin};
 use crate::selfplay::run::learnable_game::LearnableGame;
 use crate::selfplay::run::run_clock::RunClock;
 use crate::selfplay::run::self_play::{FinishedGame, RunProgress, SelfPlaySettings, SelfPlayer};
@@ -62,6 +63,8 @@ pub struct Players<'a, G: Game> {
     pub shared: &'a BatchingEvaluator<G>,
     /// The number of the first game to hand out.
     pub first_index: u64,
+    /// Where each finished game's record is made for `pending/` (`parallel` mode), its origin.
+    pub record_origin: Option<RecordOrigin>,
 }
 
 /// The run's limits as the players check them in `parallel` mode.
@@ -186,6 +189,17 @@ impl<G: Game> Players<'_, G> {
     /// Games in play at once, on all threads.
     fn in_flight(&self) -> usize {
         self.threads * self.games_per_thread
+    }
+
+    /// `finished` as the learner takes it, encoded here, off the learner's thread (with its
+    /// record where the run keeps one).
+    fn learnable(&self, finished: &Finished<G>) -> LearnableGame {
+        let mut game = LearnableGame::from_finished(finished);
+        if let Some(origin) = &self.record_origin {
+            let record = GameRecord::from_game(self.initial, finished, origin.clone());
+            game.record = Some(record.to_bytes());
+        }
+        game
     }
 }
 
@@ -339,8 +353,7 @@ fn player_loop<G: Game>(
             net_version: pinned.version(),
             net_seconds: timed.seconds(),
         };
-        // Encoded here, off the learner's thread.
-        if done.send(LearnableGame::from_finished(&finished)).is_err() {
+        if done.send(players.learnable(&finished)).is_err() {
             break;
         }
     }
@@ -423,11 +436,7 @@ impl<'a, G: Game> TaskSource<G, PinnedEvaluator<'a, G>, PlayedGame<G>>
             net_version,
             net_seconds,
         };
-        if self
-            .done
-            .send(LearnableGame::from_finished(&finished))
-            .is_err()
-        {
+        if self.done.send(self.players.learnable(&finished)).is_err() {
             self.stopped = true;
         }
     }

@@ -29,6 +29,9 @@ pub struct LearnableGame {
     pub seconds: f64,
     pub net_seconds: f64,
     pub table_states: usize,
+    /// The game's record (`GameRecord` bytes) where the run keeps its finished games in
+    /// `pending/` until a checkpoint holds them (`parallel` mode), made on the player's thread.
+    pub record: Option<Vec<u8>>,
 }
 
 impl LearnableGame {
@@ -48,6 +51,7 @@ impl LearnableGame {
             seconds: game.seconds,
             net_seconds: finished.net_seconds,
             table_states: game.table_states,
+            record: None,
         }
     }
 }

@@ -34,13 +34,15 @@ use crate::learn::ReplayBuffer;
 use crate::learn::pretrain::random_terminal_pairs;
 use crate::search::TerminalEval;
 use crate::selfplay::config::{EvaluationSettings, RunMode, TrainSettings};
+use crate::selfplay::distributed::game_record::{GameRecord, RecordCheck, RecordOrigin};
 use crate::selfplay::run::checkpoint::{
     checkpoint_line, load_checkpoint, next_mark, save_checkpoint, stamp_checkpoint_state,
 };
 use crate::selfplay::run::game_pool::{GameSink, Limits, Players, play_games};
 use crate::selfplay::run::learnable_game::LearnableGame;
-use crate::selfplay::run::learner::{Learner, PhaseReport};
+use crate::selfplay::run::learner::{GameToLearn, Learner, PhaseReport};
 use crate::selfplay::run::mark_nets::{MarkNets, StampedNet};
+use crate::selfplay::run::pending_games::PendingGames;
 use crate::selfplay::run::periodic_eval::{
     EvalReport, FirstEvaluation, LastEvaluation, evaluate_against_baseline,
 };
@@ -185,6 +187,8 @@ struct Session<'a, G: Game> {
     first_evaluation: FirstEvaluation,
     /// The network at each time mark.
     marks: MarkNets<ValueNet>,
+    /// `parallel` runs: the finished games no checkpoint holds yet, learned again on resume.
+    pending: Option<PendingGames>,
 }
 
 /// Algorithm 3 on the run directory: open the session (a new run, or the latest checkpoint),
@@ -322,7 +326,12 @@ impl<'a, G: Game> Session<'a, G> {
             },
         );
         let first_evaluation = FirstEvaluation::new(settings.evaluation, state.elapsed_seconds);
+        let pending = match (settings.run.mode, &settings.broker) {
+            (RunMode::Parallel, None) => Some(PendingGames::open(run_dir.root())?),
+            _ => None,
+        };
         Ok(Session {
+            pending,
             marks,
             settings,
             run_dir,
@@ -385,24 +394,44 @@ impl<'a, G: Game> Session<'a, G> {
         None
     }
 
+    /// Pre-training (docs/algorithms.md §6): the network fitted on random terminal states,
+    /// within `learning.pretrain_time_share` of `run.max_time` (the states are drawn first,
+    /// then learned until the share is spent).
     fn pretrain(&mut self) -> anyhow::Result<()> {
+        let learning = &self.settings.learning;
+        let budget = match (learning.pretrain_time_share, self.settings.run.max_time) {
+            (Some(share), Some(max)) => Some(share * max.as_secs_f64()),
+            _ => None,
+        };
+        let deadline = budget.map(|seconds| {
+            let left = (seconds - self.elapsed()).max(0.0);
+            Instant::now() + Duration::from_secs_f64(left)
+        });
+        let start = Instant::now();
+        // Drawing the states may take at most half the budget (one chunk past it).
+        let drawing_ends = budget.map(|seconds| start + Duration::from_secs_f64(seconds / 2.0));
         let mut rng = stream_rng(self.settings.seed, STREAM_SETUP, 1);
-        let pairs = random_terminal_pairs(
-            &self.initial,
-            self.settings.learning.pretrain_terminal_states,
-            &self.terminal_eval,
-            &mut rng,
-        );
-        let loss = self
-            .learner
-            .fit(&pairs, self.settings.learning.pretrain_epochs);
+        let mut pairs = Vec::new();
+        while pairs.len() < learning.pretrain_terminal_states
+            && drawing_ends.is_none_or(|end| Instant::now() < end)
+        {
+            let chunk = 1024.min(learning.pretrain_terminal_states - pairs.len());
+            let drawn = random_terminal_pairs(&self.initial, chunk, &self.terminal_eval, &mut rng);
+            pairs.extend(drawn);
+        }
+        let fit = self.learner.fit(&pairs, learning.pretrain_epochs, deadline);
         self.metrics.write(&serde_json::json!({
             "kind": "pretrain",
             "pairs": pairs.len(),
-            "epochs": self.settings.learning.pretrain_epochs,
-            "loss": loss,
+            "rows": fit.rows,
+            "rows_learned": fit.rows_learned,
+            "epochs": learning.pretrain_epochs,
+            "loss": fit.mean_loss,
+            "seconds": start.elapsed().as_secs_f64(),
+            "budget_seconds": budget,
+            "stopped_at_budget": fit.stopped_at_deadline,
         }))?;
-        self.observer.on_pretrain(pairs.len(), loss);
+        self.observer.on_pretrain(fit.rows_learned, fit.mean_loss);
         Ok(())
     }
 
@@ -484,8 +513,15 @@ impl<'a, G: Game> Session<'a, G> {
             selection: self.settings.selection,
             keep_resolved: self.settings.keep_resolved,
         };
+        self.learn_pending_games(&shared)?;
+        let record_origin = self.pending.as_ref().map(|_| RecordOrigin {
+            game: self.manifest.game.clone(),
+            config_hash: self.settings.config.learned_hash(),
+            worker: "local".into(),
+        });
         let initial = self.initial.clone();
         let players = Players {
+            record_origin,
             initial: &initial,
             settings: &player_settings,
             seed: self.settings.seed,
@@ -511,6 +547,51 @@ impl<'a, G: Game> Session<'a, G> {
         self.finish(stopped_by)
     }
 
+    /// `parallel` runs, before play: learns the finished games of `pending/` that the
+    /// checkpoint resumed from does not hold (in the order they were numbered), and removes
+    /// the records of those it holds.
+    fn learn_pending_games(&mut self, shared: &BatchingEvaluator<G>) -> anyhow::Result<()> {
+        let Some(pending) = self.pending.clone() else {
+            return Ok(());
+        };
+        pending.remove_taken(&self.state.games_taken)?;
+        let numbers = pending.numbers()?;
+        if !numbers.is_empty() {
+            tracing::info!(
+                "{} finished games no checkpoint holds: learning them first",
+                numbers.len()
+            );
+        }
+        for number in numbers {
+            let check = RecordCheck {
+                game: &self.manifest.game,
+                config_hash: &self.settings.config.learned_hash(),
+                // The run's own games: played with networks of the lost session, numbered by it.
+                learner_version: u64::MAX,
+                handed_out: u64::MAX,
+                terminal_eval: self.terminal_eval,
+            };
+            let replayed = pending
+                .read(number)
+                .and_then(|bytes| Ok(GameRecord::from_bytes(&bytes)?))
+                .and_then(|record| Ok(record.replay(&self.initial, &check)?));
+            match replayed {
+                Ok(game) if game.index == number => {
+                    self.after_game(game, &mut |net, version| {
+                        shared.publish(net, version);
+                        Ok(())
+                    })?
+                }
+                Ok(game) => tracing::warn!(
+                    "pending game {number} holds game {}: not learned",
+                    game.index
+                ),
+                Err(why) => tracing::warn!("pending game {number} not learned: {why:#}"),
+            }
+        }
+        Ok(())
+    }
+
     /// Learns a finished game (or drops it when its network is too old), logs it, publishes
     /// the new version, and evaluates / checkpoints when due.
     fn after_game(
@@ -520,14 +601,25 @@ impl<'a, G: Game> Session<'a, G> {
     ) -> anyhow::Result<()> {
         self.state.next_game_index = self.state.next_game_index.max(finished.index + 1);
         self.state.positions_evaluated += finished.search.evaluated_positions;
+        if let Some(pending) = &self.pending {
+            // Kept until a checkpoint holds the game, whatever happens to this process.
+            if let Some(record) = finished.record.take() {
+                pending.write(finished.index, &record)?;
+            }
+            self.state.games_taken.insert(finished.index);
+        }
         let lag = self.state.games.saturating_sub(finished.net_version);
         if lag > self.settings.run.max_lag {
             return self.drop_game(&finished, lag);
         }
         let learn_start = Instant::now();
         let pairs = std::mem::take(&mut finished.pairs);
-        let progress = self.progress().now();
-        let phase: PhaseReport = self.learner.learn_game::<G>(pairs, progress);
+        let game = GameToLearn {
+            progress: self.progress().now(),
+            evaluated_positions: finished.search.evaluated_positions,
+            games_learned: self.state.games,
+        };
+        let phase: PhaseReport = self.learner.learn_game::<G>(pairs, game);
         let net = self.learner.net_optimizer.inference_net();
         self.refuse_divergence(&phase, &net, &finished)?;
         self.state.games += 1;
@@ -710,6 +802,9 @@ impl<'a, G: Game> Session<'a, G> {
             self.settings.checkpoint.keep_nets,
         )?;
         self.metrics.write_text(&line)?;
+        if let Some(pending) = &self.pending {
+            pending.remove_taken(&self.state.games_taken)?;
+        }
         self.run_dir.prune(self.settings.checkpoint.keep_last)?;
         self.next_timed_checkpoint = next_mark(
             self.settings.checkpoint.every_time,

@@ -174,6 +174,7 @@ mod tests {
             seconds: 0.0,
             net_seconds: 0.0,
             table_states: 0,
+            record: None,
         };
         let line = GameLine::new(&initial, &game, 3);
         assert_eq!(line.moves, ["a1", "b2"]);

@@ -168,6 +168,23 @@ impl Windows {
         gathered_product(shape, left, weight, (out, outputs), false);
     }
 
+    /// `out [rows, outputs] += windows(padded) · weight`: `forward` added onto what `out`
+    /// holds (inference writes the bias first).
+    pub fn forward_onto(
+        &self,
+        padded: &[f32],
+        inputs: usize,
+        corners: &[usize],
+        weight: View<'_>,
+        out: &mut [f32],
+    ) {
+        let outputs = weight.strides.rows;
+        let taps = self.tap_starts(inputs);
+        let left = self.windows_of(padded, inputs, corners, &taps);
+        let shape = [corners.len(), 9 * inputs, outputs];
+        gathered_product(shape, left, weight, (out, outputs), true);
+    }
+
     /// `grad_weight [9 · inputs, outputs] = windows(padded)ᵀ · grad_out`, `grad_out`
     /// `[rows, outputs]`, one row per corner.
     pub fn weight_gradient(

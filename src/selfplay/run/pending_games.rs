@@ -1,0 +1,122 @@
+//! `pending/`: the finished games of a `parallel` run that no checkpoint holds yet, one record
+//! each (`pending/game-<number>.rec`, the distributed mode's `GameRecord` bytes), written before
+//! the game is learned. A checkpoint lists the numbers of the games it holds (learned or
+//! dropped, `RunState::games_taken`); once it is written their records are removed. A run
+//! killed at any instant therefore finds on resume exactly the finished games its checkpoint
+//! does not hold — those learned after it (their learning was lost with the process) and those
+//! still waiting for the learner — and learns each of them once, before playing on
+//! (docs/run-directory.md). A record of a game the checkpoint holds (the process stopped
+//! between writing the checkpoint and removing the records) is removed, not learned again.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use crate::selfplay::distributed::game_numbers::GameNumbers;
+use crate::selfplay::distributed::game_record::MAX_RECORD_BYTES;
+use crate::settings::files::{Existing, read_regular, write_atomically};
+
+/// The directory of a run's pending records.
+pub const PENDING_DIR: &str = "pending";
+
+/// A run's `pending/` directory.
+#[derive(Clone, Debug)]
+pub struct PendingGames {
+    dir: PathBuf,
+}
+
+impl PendingGames {
+    /// The pending records of the run at `run_root` (the directory made if missing).
+    ///
+    /// # Errors
+    /// A directory that cannot be made.
+    pub fn open(run_root: &Path) -> anyhow::Result<PendingGames> {
+        let dir = run_root.join(PENDING_DIR);
+        std::fs::create_dir_all(&dir)
+            .with_context(|| format!("cannot create {}", dir.display()))?;
+        Ok(PendingGames { dir })
+    }
+
+    fn path(&self, number: u64) -> PathBuf {
+        self.dir.join(format!("game-{number}.rec"))
+    }
+
+    /// Writes game `number`'s record, atomically and synced (before the game is learned).
+    ///
+    /// # Errors
+    /// A failed write.
+    pub fn write(&self, number: u64, record: &[u8]) -> anyhow::Result<()> {
+        write_atomically(&self.path(number), record, Existing::Replace)
+    }
+
+    /// The numbers of the records held, in increasing order (a name that is not a record's,
+    /// such as a temporary file left by a killed write, is not one).
+    ///
+    /// # Errors
+    /// A directory that cannot be read.
+    pub fn numbers(&self) -> anyhow::Result<Vec<u64>> {
+        let entries = std::fs::read_dir(&self.dir)
+            .with_context(|| format!("cannot read {}", self.dir.display()))?;
+        let mut numbers = Vec::new();
+        for entry in entries {
+            let name = entry?.file_name();
+            let number = name
+                .to_str()
+                .and_then(|n| n.strip_prefix("game-"))
+                .and_then(|n| n.strip_suffix(".rec"))
+                .and_then(|n| n.parse::<u64>().ok());
+            numbers.extend(number);
+        }
+        numbers.sort_unstable();
+        Ok(numbers)
+    }
+
+    /// Game `number`'s record (a regular file of at most `MAX_RECORD_BYTES`).
+    ///
+    /// # Errors
+    /// A missing, unreadable or oversized record.
+    pub fn read(&self, number: u64) -> anyhow::Result<Vec<u8>> {
+        read_regular(&self.path(number), MAX_RECORD_BYTES)
+    }
+
+    /// Removes the records of the games in `taken` (a checkpoint holds them); returns how many.
+    ///
+    /// # Errors
+    /// A directory that cannot be read, a record that cannot be removed.
+    pub fn remove_taken(&self, taken: &GameNumbers) -> anyhow::Result<usize> {
+        let mut removed = 0;
+        for number in self.numbers()? {
+            if taken.contains(number) {
+                let path = self.path(number);
+                std::fs::remove_file(&path)
+                    .with_context(|| format!("cannot remove {}", path.display()))?;
+                removed += 1;
+            }
+        }
+        Ok(removed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_are_listed_by_number_and_removed_once_taken() {
+        let dir = tempfile::tempdir().unwrap();
+        let pending = PendingGames::open(dir.path()).unwrap();
+        for number in [12, 3, 7] {
+            pending.write(number, &[number as u8; 4]).unwrap();
+        }
+        std::fs::write(dir.path().join(PENDING_DIR).join("game-9.rec.tmp"), b"x").unwrap();
+        assert_eq!(pending.numbers().unwrap(), vec![3, 7, 12]);
+        assert_eq!(pending.read(7).unwrap(), vec![7; 4]);
+        let mut taken = GameNumbers::default();
+        for number in 0..8 {
+            taken.insert(number);
+        }
+        assert_eq!(pending.remove_taken(&taken).unwrap(), 2);
+        assert_eq!(pending.numbers().unwrap(), vec![12]);
+        assert!(pending.read(3).is_err());
+    }
+}
