@@ -35,6 +35,7 @@ use crate::arena::match_play::{Openings, game_seed, play_match_from};
 use crate::arena::tournament::{all_pairs, tournament_report};
 use crate::arena::{AgentFactory, MatchReport, ResultSummary, TournamentReport};
 use crate::games::Game;
+use crate::selfplay::run::run_state::TimeSplit;
 use crate::value::NetDevice;
 
 /// One point of a variant's curve: its score at a stage, pooled over repetitions and opponents.
@@ -105,6 +106,8 @@ pub struct VariantCompute {
     pub positions_per_second: f64,
     /// Minibatch rows learned per second of training (symmetric images included).
     pub samples_per_second: f64,
+    /// Seconds per run of self-play, learning, pre-training and evaluation.
+    pub time_split: TimeSplit,
 }
 
 /// Each variant's `VariantCompute` over `runs`.
@@ -124,6 +127,12 @@ fn variant_compute(names: &[String], runs: &[RunNets]) -> Vec<VariantCompute> {
                 games: mean(&|r| r.compute.games as f64),
                 positions_per_second: mean(&|r| per_second(r.compute.positions_evaluated, r)),
                 samples_per_second: mean(&|r| per_second(r.compute.samples_learned, r)),
+                time_split: TimeSplit {
+                    search_seconds: mean(&|r| r.compute.time_split.search_seconds),
+                    learn_seconds: mean(&|r| r.compute.time_split.learn_seconds),
+                    pretrain_seconds: mean(&|r| r.compute.time_split.pretrain_seconds),
+                    evaluation_seconds: mean(&|r| r.compute.time_split.evaluation_seconds),
+                },
             }
         })
         .collect()

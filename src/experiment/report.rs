@@ -181,6 +181,27 @@ fn compute_table(out: &mut String, report: &ExperimentReport, width: usize) {
             c.variant, c.positions_per_second, c.samples_per_second, c.games, c.repetitions
         );
     }
+    let _ = writeln!(
+        out,
+        "time split, seconds a run (mean of the repetitions): self-play games, learning, pre-training (their share of the training time; in parallel mode self-play and learning overlap), then evaluations (not training time):"
+    );
+    let train = report.train_seconds.max(1e-9);
+    for c in &report.compute {
+        let t = &c.time_split;
+        let share = |s: f64| 100.0 * s / train;
+        let _ = writeln!(
+            out,
+            "  {:width$}  search {:>6.0} s ({:>3.0} %)  learning {:>6.0} s ({:>3.0} %)  pre-training {:>5.0} s ({:>3.0} %)  evaluation {:>6.0} s",
+            c.variant,
+            t.search_seconds,
+            share(t.search_seconds),
+            t.learn_seconds,
+            share(t.learn_seconds),
+            t.pretrain_seconds,
+            share(t.pretrain_seconds),
+            t.evaluation_seconds
+        );
+    }
 }
 
 /// The baseline curves as text: win − loss (%), the mean over the repetitions (2 · score − 1),

@@ -16,7 +16,7 @@ use anyhow::{Context, bail};
 use serde::Serialize;
 
 use super::config::ExperimentPlan;
-use crate::selfplay::run::run_state::RunState;
+use crate::selfplay::run::run_state::{RunState, TimeSplit};
 use crate::selfplay::{RunDir, TrainConfig, TrainingObserver, train};
 
 /// What happens to one run when the experiment starts it.
@@ -223,6 +223,8 @@ pub struct RunCompute {
     pub positions_evaluated: u64,
     /// Minibatch rows learned (symmetric images included).
     pub samples_learned: u64,
+    /// Where its time went: self-play, learning, pre-training, evaluations.
+    pub time_split: TimeSplit,
 }
 
 impl RunCompute {
@@ -237,6 +239,7 @@ impl RunCompute {
             train_seconds: state.elapsed_seconds,
             positions_evaluated: state.positions_evaluated,
             samples_learned: state.pairs_learned,
+            time_split: state.time_split,
         })
     }
 }

@@ -109,6 +109,8 @@ pub struct AlphaZeroProgress {
     pub evaluated: u64,
     /// Rows of every minibatch learned (symmetric images included).
     pub learned: u64,
+    /// Wall time of the learning (minibatches gathered and stepped), in seconds.
+    pub learn_seconds: f64,
 }
 
 impl AlphaZeroProgress {
@@ -123,6 +125,7 @@ impl AlphaZeroProgress {
                 .flatten(),
             evaluated_positions: self.evaluated - before.evaluated,
             samples_learned: self.learned - before.learned,
+            learn_seconds: self.learn_seconds - before.learn_seconds,
             learning_rate,
         }
     }
@@ -166,6 +169,8 @@ pub struct RoundReport {
     pub samples_learned: u64,
     /// Adam's step size in the round's learning.
     pub learning_rate: f64,
+    /// Wall time of the round's learning; the rest of the round is self-play.
+    pub learn_seconds: f64,
 }
 
 impl<G: Game> AlphaZeroTrainer<G> {
@@ -295,6 +300,7 @@ impl<G: Game> AlphaZeroTrainer<G> {
             return;
         }
         let steps = (new as f64 * self.settings.reuse / batch as f64).ceil() as usize;
+        let start = Instant::now();
         let mut minibatch = SampleBatch::default();
         let mut drawn = Vec::with_capacity(batch);
         for _ in 0..steps {
@@ -312,6 +318,7 @@ impl<G: Game> AlphaZeroTrainer<G> {
         self.net = self.trainer.inference_net();
         self.inference =
             PolicyValueInference::new(self.net.clone(), G::ENCODING.dims(), &self.device);
+        self.progress.learn_seconds += start.elapsed().as_secs_f64();
     }
 }
 

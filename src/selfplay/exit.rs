@@ -362,6 +362,7 @@ impl<G: Game> ExitTrainer<G> {
 
     /// A fresh network trained on all the data with early stopping; the best epoch's is kept.
     fn retrain(&mut self) {
+        let start = std::time::Instant::now();
         let kind = if self.value_on {
             ValueLoss::CrossEntropy
         } else {
@@ -412,6 +413,7 @@ impl<G: Game> ExitTrainer<G> {
         } else {
             best.1
         };
+        self.progress.learn_seconds += start.elapsed().as_secs_f64();
     }
 }
 

@@ -478,6 +478,29 @@ variants:
         for key in ["positions_per_second", "samples_per_second", "games"] {
             assert!(c[key].as_f64().unwrap() > 0.0, "{key}: {c}");
         }
+        // Where each recipe's time went: self-play and learning within its training time,
+        // and the evaluations of its stage networks beside it.
+        let split = &c["time_split"];
+        let (search, learn) = (
+            split["search_seconds"].as_f64().unwrap(),
+            split["learn_seconds"].as_f64().unwrap(),
+        );
+        assert!(search > 0.0 && learn > 0.0, "{c}");
+        assert!(
+            search + learn <= 2.0 * 3.0,
+            "far more than the training time: {c}"
+        );
+        assert!(split["evaluation_seconds"].as_f64().unwrap() >= 0.0, "{c}");
     }
     assert!(text.contains("network compute in training"), "{text}");
+    for variant in ["athenan", "alphazero", "exit"] {
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(variant) && l.contains("learning"))
+            .unwrap_or_else(|| panic!("no time split of {variant}: {text}"));
+        assert!(
+            line.contains("search") && line.contains("evaluation"),
+            "{line}"
+        );
+    }
 }

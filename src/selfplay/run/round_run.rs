@@ -291,6 +291,9 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
         self.state.pairs_added += round.positions;
         self.state.pairs_learned += round.samples_learned;
         self.state.positions_evaluated += round.evaluated_positions;
+        let split = &mut self.state.time_split;
+        split.learn_seconds += round.learn_seconds;
+        split.search_seconds += (seconds - round.learn_seconds).max(0.0);
         self.state.value_learned = self.trainer.value_on();
         self.metrics.write(&serde_json::json!({
             "kind": R::ROUND_KIND,
@@ -300,6 +303,7 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
             "steps": round.steps,
             "evaluated_positions": round.evaluated_positions,
             "samples_learned": round.samples_learned,
+            "learn_seconds": round.learn_seconds,
             "learning_rate": round.learning_rate,
             "value_loss": round.loss.map(|l| l.value),
             "value_learned": self.trainer.value_on(),
@@ -355,6 +359,7 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
         );
         let seconds = start.elapsed().as_secs_f64();
         self.clock.pause_for(seconds);
+        self.state.time_split.evaluation_seconds += seconds;
         self.last_evaluation.record(self.state.games, &report);
         let line = EvalMetrics::new((self.state.games, at_end), evaluation, seconds, report);
         self.metrics.write(&line)?;
@@ -470,6 +475,7 @@ fn read_checkpoint<G: Game>(
         last_loss: None,
         evaluated: state.positions_evaluated,
         learned: state.pairs_learned,
+        learn_seconds: state.time_split.learn_seconds,
     };
     Ok(CheckpointParts {
         state,

@@ -65,6 +65,20 @@ pub struct RunState {
     /// Positions the network evaluated in self-play (every row of every network call).
     #[serde(default)]
     pub positions_evaluated: u64,
+    /// Where the run's time went, in seconds, resumes included (absent in older checkpoints):
+    /// self-play games (their wall time), learning, pre-training, and evaluations (not
+    /// training time). In `parallel` mode self-play and learning overlap.
+    #[serde(default)]
+    pub time_split: TimeSplit,
+}
+
+/// Seconds spent on each part of a run (`RunState::time_split`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TimeSplit {
+    pub search_seconds: f64,
+    pub learn_seconds: f64,
+    pub pretrain_seconds: f64,
+    pub evaluation_seconds: f64,
 }
 
 impl RunState {
@@ -89,6 +103,7 @@ impl RunState {
             value_learned: false,
             net_made_at_seconds: None,
             positions_evaluated: 0,
+            time_split: TimeSplit::default(),
         }
     }
 

@@ -420,6 +420,8 @@ impl<'a, G: Game> Session<'a, G> {
             pairs.extend(drawn);
         }
         let fit = self.learner.fit(&pairs, learning.pretrain_epochs, deadline);
+        let seconds = start.elapsed().as_secs_f64();
+        self.state.time_split.pretrain_seconds += seconds;
         self.metrics.write(&serde_json::json!({
             "kind": "pretrain",
             "pairs": pairs.len(),
@@ -427,7 +429,7 @@ impl<'a, G: Game> Session<'a, G> {
             "rows_learned": fit.rows_learned,
             "epochs": learning.pretrain_epochs,
             "loss": fit.mean_loss,
-            "seconds": start.elapsed().as_secs_f64(),
+            "seconds": seconds,
             "budget_seconds": budget,
             "stopped_at_budget": fit.stopped_at_deadline,
         }))?;
@@ -626,6 +628,8 @@ impl<'a, G: Game> Session<'a, G> {
         self.network_changed(&net)?;
         publish(net, self.state.games)?;
         let learn_seconds = learn_start.elapsed().as_secs_f64();
+        self.state.time_split.search_seconds += finished.seconds;
+        self.state.time_split.learn_seconds += learn_seconds;
         self.state.pairs_added += phase.pairs_added as u64;
         self.state.pairs_learned += phase.pairs_learned as u64;
         let line = self.game_metrics(&finished, &phase, learn_seconds, lag);
@@ -749,6 +753,7 @@ impl<'a, G: Game> Session<'a, G> {
         );
         let seconds = start.elapsed().as_secs_f64();
         self.clock.pause_for(seconds);
+        self.state.time_split.evaluation_seconds += seconds;
         let games = self.state.games;
         self.last_evaluation.record(games, &report);
         let line = EvalMetrics::new((games, at_end), evaluation, seconds, report);
