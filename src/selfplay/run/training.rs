@@ -42,7 +42,7 @@ use crate::selfplay::run::game_pool::{GameSink, Limits, Players, play_games};
 use crate::selfplay::run::learnable_game::LearnableGame;
 use crate::selfplay::run::learner::{GameToLearn, Learner, PhaseReport};
 use crate::selfplay::run::mark_nets::{MarkNets, StampedNet};
-use crate::selfplay::run::pending_games::PendingGames;
+use crate::selfplay::run::pending_games::{PENDING_DIR, PendingGames};
 use crate::selfplay::run::periodic_eval::{
     EvalReport, FirstEvaluation, LastEvaluation, evaluate_against_baseline,
 };
@@ -326,8 +326,11 @@ impl<'a, G: Game> Session<'a, G> {
             },
         );
         let first_evaluation = FirstEvaluation::new(settings.evaluation, state.elapsed_seconds);
+        // Kept by `parallel` runs; left by one resumed in another mode, learned all the same.
+        let left = run_dir.root().join(PENDING_DIR).is_dir();
         let pending = match (settings.run.mode, &settings.broker) {
             (RunMode::Parallel, None) => Some(PendingGames::open(run_dir.root())?),
+            (_, None) if left => Some(PendingGames::open(run_dir.root())?),
             _ => None,
         };
         Ok(Session {
@@ -516,7 +519,8 @@ impl<'a, G: Game> Session<'a, G> {
             keep_resolved: self.settings.keep_resolved,
         };
         self.learn_pending_games(&shared)?;
-        let record_origin = self.pending.as_ref().map(|_| RecordOrigin {
+        let parallel = self.settings.run.mode == RunMode::Parallel;
+        let record_origin = parallel.then(|| RecordOrigin {
             game: self.manifest.game.clone(),
             config_hash: self.settings.config.learned_hash(),
             worker: "local".into(),

@@ -54,7 +54,7 @@ pub struct CpuNet {
     /// For each cell, its 3×3 neighbourhood row by row (`OFF_BOARD` past an edge).
     taps: Vec<[usize; 9]>,
     /// The cells' windows on a zero-padded board, where convolutions run on the row kernel.
-    windows: Option<Windows>,
+    windows: Option<Box<Windows>>,
     /// Plain convolutions (`[9 · in, out]` on im2col rows), each followed by ReLU.
     convs: Vec<PackedMatrix>,
     blocks: Vec<Block>,
@@ -230,7 +230,7 @@ impl CpuNet {
         let conv_inputs = convs.iter().map(|conv| conv.inputs() / 9).chain([filters]);
         let windows = convs[0]
             .row_major()
-            .map(|_| Windows::new(rows, cols, conv_inputs));
+            .map(|_| Box::new(Windows::new(rows, cols, conv_inputs)));
         CpuNet {
             planes,
             cells,

@@ -35,11 +35,11 @@ pub struct PackedMatrix {
     inputs: usize,
     outputs: usize,
     /// `[panels][inputs][PANEL]`.
-    panels: Vec<f32>,
+    panels: Box<[f32]>,
     /// `[panels · PANEL]`, zero past `outputs`.
-    bias: Vec<f32>,
+    bias: Box<[f32]>,
     /// `W` row-major (`[inputs, outputs]`) where the CPU runs the row kernel (AVX-512).
-    row_major: Option<Vec<f32>>,
+    row_major: Option<Box<[f32]>>,
 }
 
 impl PackedMatrix {
@@ -74,8 +74,8 @@ impl PackedMatrix {
         PackedMatrix {
             inputs,
             outputs,
-            panels,
-            bias: padded_bias,
+            panels: panels.into_boxed_slice(),
+            bias: padded_bias.into_boxed_slice(),
             row_major,
         }
     }
@@ -154,7 +154,7 @@ impl PackedMatrix {
     /// block of rows at a time: each block is read from memory once and stays cached while
     /// every panel passes over it.
     fn apply_rows(&self, x: &[f32], out: &mut [f32], activation: Activation, kernel: Kernel) {
-        if let (Kernel::RowKernel, Some(weights)) = (kernel, self.row_major()) {
+        if let (Kernel::Avx512Rows, Some(weights)) = (kernel, self.row_major()) {
             return self.apply_row_kernel(weights, x, out, activation == Activation::Relu);
         }
         let (k, n) = (self.inputs, self.outputs);
@@ -217,13 +217,13 @@ enum Kernel {
     #[cfg(target_arch = "x86_64")]
     Avx2Fma,
     /// The training step's AVX-512 row kernel on the row-major weights.
-    RowKernel,
+    Avx512Rows,
 }
 
 impl Kernel {
     fn detect() -> Kernel {
         if row_kernel::available() {
-            return Kernel::RowKernel;
+            return Kernel::Avx512Rows;
         }
         Kernel::detect_tile()
     }
@@ -247,7 +247,7 @@ impl Kernel {
             Kernel::Avx2Fma => unsafe { avx2::tile(tile, block) },
             // `apply_rows` runs the row kernel on whole blocks; a tile of it is the best tile
             // kernel's.
-            Kernel::RowKernel => Kernel::detect_tile().run(tile, block),
+            Kernel::Avx512Rows => Kernel::detect_tile().run(tile, block),
         }
     }
 }
@@ -361,8 +361,8 @@ mod tests {
         if Kernel::detect_tile() != Kernel::Portable {
             kernels.push(Kernel::detect_tile());
         }
-        if Kernel::detect() == Kernel::RowKernel {
-            kernels.push(Kernel::RowKernel);
+        if Kernel::detect() == Kernel::Avx512Rows {
+            kernels.push(Kernel::Avx512Rows);
         }
         kernels
     }
