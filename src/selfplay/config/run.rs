@@ -31,7 +31,8 @@ pub struct RunSection {
     /// `sequential` (default): a game is handed out only after a finished one is learned —
     /// with one thread, the paper's loop; `parallel`: the players never wait for the learner,
     /// which learns the finished games as they come, beside them; `distributed`: the games come
-    /// from `descent worker` processes through Redis (`descent train --broker URL`).
+    /// from `descent worker` processes through Redis (`descent train --broker URL`); `auto`:
+    /// `parallel` where the process has a core more than `threads`, else `sequential`.
     pub mode: RunMode,
     /// A game whose network version is more than this many versions (games learned) behind
     /// the learner's when its turn to be learned comes is dropped, not learned (default 16).
@@ -67,6 +68,22 @@ pub enum RunMode {
     Sequential,
     Parallel,
     Distributed,
+    /// `parallel` where a core is left for the learner beside the players (more cores
+    /// available to this process than `run.threads`), else `sequential`: resolved when the
+    /// configuration is validated (`RunSettings::mode` is never `auto`).
+    Auto,
+}
+
+impl RunMode {
+    /// `auto` resolved for `threads` players on `cores` available cores; other modes as they
+    /// are.
+    pub fn resolved(self, threads: usize, cores: usize) -> RunMode {
+        match self {
+            RunMode::Auto if cores > threads => RunMode::Parallel,
+            RunMode::Auto => RunMode::Sequential,
+            mode => mode,
+        }
+    }
 }
 
 /// The most games in flight on one thread (each holds a search table and a 2 MiB stack).
@@ -117,7 +134,7 @@ impl RunSection {
             max_time: self.max_time.map(|d| d.0),
             threads: self.threads,
             games_per_thread: self.games_per_thread,
-            mode: self.mode,
+            mode: self.mode.resolved(self.threads, available_cores()),
             max_lag: self.max_lag,
             device: self
                 .device
@@ -126,6 +143,11 @@ impl RunSection {
             tensorboard: self.tensorboard,
         })
     }
+}
+
+/// The cores this process may run on (its CPU affinity: `taskset -c 1` gives one).
+fn available_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
 }
 
 /// A run name is one directory name under `checkpoints/`: no path separators, not `.` or `..`,
@@ -143,4 +165,30 @@ fn check_run_name(name: &str) -> Result<(), ConfigError> {
             "{name:?} is not a directory name: use letters, digits, '-', '_' or '.', without '/' (choose another place with --run-dir)"
         ),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auto_is_parallel_where_a_core_is_left_for_the_learner() {
+        assert_eq!(RunMode::Auto.resolved(1, 1), RunMode::Sequential);
+        assert_eq!(RunMode::Auto.resolved(1, 2), RunMode::Parallel);
+        assert_eq!(RunMode::Auto.resolved(2, 2), RunMode::Sequential);
+        assert_eq!(RunMode::Auto.resolved(3, 16), RunMode::Parallel);
+        for mode in [RunMode::Sequential, RunMode::Parallel, RunMode::Distributed] {
+            assert_eq!(mode.resolved(1, 16), mode);
+            assert_eq!(mode.resolved(8, 1), mode);
+        }
+        let section = RunSection {
+            mode: RunMode::Auto,
+            ..RunSection::default()
+        };
+        let mode = section.validate().unwrap().mode;
+        assert!(
+            matches!(mode, RunMode::Sequential | RunMode::Parallel),
+            "{mode:?}"
+        );
+    }
 }

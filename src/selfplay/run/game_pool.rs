@@ -86,7 +86,8 @@ pub fn play_games<G: Game>(
     sink: &mut dyn GameSink<G>,
 ) -> anyhow::Result<StopReason> {
     match mode {
-        RunMode::Sequential => play_sequential(players, sink),
+        // `auto` is resolved when the settings are validated: never here.
+        RunMode::Sequential | RunMode::Auto => play_sequential(players, sink),
         // A distributed session's players are `descent worker`s: it never gets here.
         RunMode::Parallel | RunMode::Distributed => play_parallel(players, limits, sink),
     }

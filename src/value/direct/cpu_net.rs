@@ -6,10 +6,7 @@
 //!
 //! Layout: activations are `[positions · cells, channels]` (channels last); a 3×3 'same'
 //! convolution is an im2col row per cell (`9 · channels`, zero where a tap falls off the board)
-//! times the packed kernel — or, where the CPU has AVX-512, the training step's implicit
-//! convolution: the input copied once onto a zero-padded board and each cell's window read in
-//! place by the row kernel (`implicit_conv`). The result equals `ValueNet::forward` up to float
-//! rounding (tested).
+//! times the packed kernel. The result equals `ValueNet::forward` up to float rounding (tested).
 //!
 //! A policy-value network's (`CpuNet::with_policy`) adds the policy head on the same trunk: the
 //! 1×1 convolution to one channel, then the dense layer from the board's cells to one logit per
@@ -23,8 +20,7 @@ use burn::nn::conv::Conv2d;
 use burn::prelude::*;
 
 use super::board_layout::{board_taps, channels_last, im2col, sum_over_cells, take};
-use super::cpu_training::implicit_conv::Windows;
-use super::packed_matmul::{Activation, PARALLEL_WORK, PackedMatrix, relu_in_place};
+use super::packed_matmul::{Activation, PackedMatrix};
 use crate::value::network::{SqueezeExcitation, ValueNet};
 use crate::value::policy_value_net::PolicyValueNet;
 
@@ -53,8 +49,6 @@ pub struct CpuNet {
     cells: usize,
     /// For each cell, its 3×3 neighbourhood row by row (`OFF_BOARD` past an edge).
     taps: Vec<[usize; 9]>,
-    /// The cells' windows on a zero-padded board, where convolutions run on the row kernel.
-    windows: Option<Box<Windows>>,
     /// Plain convolutions (`[9 · in, out]` on im2col rows), each followed by ReLU.
     convs: Vec<PackedMatrix>,
     blocks: Vec<Block>,
@@ -79,9 +73,6 @@ struct Scratch {
     flat: [Vec<f32>; 2],
     /// The policy head's one channel, per cell.
     policy_cells: Vec<f32>,
-    /// The zero-padded input board of an implicit convolution, and its rows' window corners.
-    padded: Vec<f32>,
-    corners: Vec<usize>,
 }
 
 thread_local! {
@@ -226,16 +217,10 @@ impl CpuNet {
             9 * planes,
             "the network was built for another encoding"
         );
-        // The plain convolutions' inputs; the blocks' are the filters.
-        let conv_inputs = convs.iter().map(|conv| conv.inputs() / 9).chain([filters]);
-        let windows = convs[0]
-            .row_major()
-            .map(|_| Box::new(Windows::new(rows, cols, conv_inputs)));
         CpuNet {
             planes,
             cells,
             taps,
-            windows,
             convs,
             blocks,
             head,
@@ -323,14 +308,7 @@ impl CpuNet {
             hidden,
             flat,
             policy_cells,
-            padded,
-            corners,
         } = scratch;
-        let columns = &mut Columns {
-            columns,
-            padded,
-            corners,
-        };
         let input = take(input, rows * planes);
         channels_last(inputs, input, planes, cells);
         // The plain convolutions, then the residual blocks; `current` names the buffer holding
@@ -364,7 +342,7 @@ impl CpuNet {
             let h2 = take(h2, rows * channels);
             self.convolve(&block.c2, h1, columns, h2, Activation::Identity, split);
             if let Some(se) = &block.se {
-                self.squeeze_excite(se, h2, channels, [pooled, hidden, columns.columns], split);
+                self.squeeze_excite(se, h2, channels, [pooled, hidden, columns], split);
             }
             for (h, &skip) in h2.iter_mut().zip(x) {
                 *h = (*h + skip).max(0.0);
@@ -377,7 +355,7 @@ impl CpuNet {
         match &self.head {
             Some(head) => {
                 let n = head.outputs();
-                let per_cell = take(columns.columns, rows * n);
+                let per_cell = take(columns, rows * n);
                 head.apply(board, rows, per_cell, Activation::Relu, split);
                 sum_over_cells(per_cell, cells, n, take(features, batch * n));
             }
@@ -465,13 +443,12 @@ impl CpuNet {
     }
 
     /// `out = activation(conv3x3(x))` for `x` of `[rows, channels]` (`channels` = the
-    /// convolution's inputs): on the row kernel, reading windows of a padded board in place,
-    /// where the CPU has it; else im2col rows times the packed kernel.
+    /// convolution's inputs).
     fn convolve(
         &self,
         conv: &PackedMatrix,
         x: &[f32],
-        scratch: &mut Columns<'_>,
+        columns: &mut Vec<f32>,
         out: &mut [f32],
         activation: Activation,
         split: bool,
@@ -479,42 +456,8 @@ impl CpuNet {
         let width = conv.inputs();
         let channels = width / 9;
         let rows = x.len() / channels;
-        if let (Some(windows), Some(weights)) = (&self.windows, conv.row_major()) {
-            let positions = rows / self.cells;
-            let padded = take(scratch.padded, windows.padded_len(positions, channels));
-            windows.pad(x, channels, padded);
-            windows.corners(positions, scratch.corners);
-            let outputs = conv.outputs();
-            let (padded, corners) = (&*padded, &scratch.corners[..]);
-            let convolve_rows = |(corners, out): (&[usize], &mut [f32])| {
-                conv.fill_bias(out);
-                windows.forward_onto(padded, channels, corners, weights, out);
-                if activation == Activation::Relu {
-                    relu_in_place(out);
-                }
-            };
-            let threads = rayon::current_num_threads();
-            if split && rows * width * outputs >= PARALLEL_WORK && threads > 1 && rows >= 16 {
-                use rayon::prelude::*;
-                let chunk = rows.div_ceil(threads).next_multiple_of(8);
-                corners
-                    .par_chunks(chunk)
-                    .zip(out.par_chunks_mut(chunk * outputs))
-                    .for_each(convolve_rows);
-            } else {
-                convolve_rows((corners, out));
-            }
-            return;
-        }
-        let columns = take(scratch.columns, rows * width);
+        let columns = take(columns, rows * width);
         im2col(&self.taps, x, channels, columns);
         conv.apply(columns, rows, out, activation, split);
     }
-}
-
-/// The scratch of a convolution: im2col rows, or a padded board and its windows' corners.
-struct Columns<'a> {
-    columns: &'a mut Vec<f32>,
-    padded: &'a mut Vec<f32>,
-    corners: &'a mut Vec<usize>,
 }

@@ -1,16 +1,9 @@
 //! `PackedMatrix`: a weight matrix `W [inputs, outputs]` and its bias, packed once in panels of
 //! 16 output columns, multiplied by row-major activations as `out = act(x · W + b)` with a
 //! register-tiled kernel (6 rows × 16 columns: AVX2 + FMA where the CPU has them, plain loops
-//! elsewhere). Where the CPU has AVX-512, the matrix also keeps its weights row-major and
-//! multiplies on the training step's row kernel (8 rows × 32 columns, `row_kernel`), which
-//! reaches about twice the AVX2 tile's speed at the self-play batch; 3×3 convolutions then read
-//! their input board in place (`implicit_conv`, through `row_major`). Nothing is allocated per
-//! multiply; big products may be split by rows over rayon.
+//! elsewhere). Nothing is allocated per multiply; big products may be split by rows over rayon.
 
 use rayon::prelude::*;
-
-use super::cpu_training::matmul::View;
-use super::cpu_training::row_kernel;
 
 /// Output columns per packed panel (two 8-lane vectors).
 pub const PANEL: usize = 16;
@@ -19,7 +12,7 @@ const TILE_ROWS: usize = 6;
 /// Bytes of activation rows multiplied by every panel before moving on (a share of L2).
 const BLOCK_BYTES: usize = 96 * 1024;
 /// Multiply-adds above which a product is split over rayon's threads.
-pub const PARALLEL_WORK: usize = 1 << 21;
+const PARALLEL_WORK: usize = 1 << 21;
 
 /// What follows the affine map.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,11 +28,9 @@ pub struct PackedMatrix {
     inputs: usize,
     outputs: usize,
     /// `[panels][inputs][PANEL]`.
-    panels: Box<[f32]>,
+    panels: Vec<f32>,
     /// `[panels · PANEL]`, zero past `outputs`.
-    bias: Box<[f32]>,
-    /// `W` row-major (`[inputs, outputs]`) where the CPU runs the row kernel (AVX-512).
-    row_major: Option<Box<[f32]>>,
+    bias: Vec<f32>,
 }
 
 impl PackedMatrix {
@@ -66,30 +57,11 @@ impl PackedMatrix {
         }
         let mut padded_bias = vec![0.0; panel_count * PANEL];
         padded_bias[..outputs].copy_from_slice(bias);
-        let row_major = row_kernel::available().then(|| {
-            (0..inputs * outputs)
-                .map(|at| weight(at / outputs, at % outputs))
-                .collect()
-        });
         PackedMatrix {
             inputs,
             outputs,
-            panels: panels.into_boxed_slice(),
-            bias: padded_bias.into_boxed_slice(),
-            row_major,
-        }
-    }
-
-    /// `W` row-major, where the CPU runs the row kernel (AVX-512).
-    pub fn row_major(&self) -> Option<View<'_>> {
-        let weights = self.row_major.as_deref()?;
-        Some(View::row_major(weights, self.outputs))
-    }
-
-    /// Every row of `out` (`[rows, outputs]`) set to the bias.
-    pub fn fill_bias(&self, out: &mut [f32]) {
-        for row in out.chunks_exact_mut(self.outputs) {
-            row.copy_from_slice(&self.bias[..self.outputs]);
+            panels,
+            bias: padded_bias,
         }
     }
 
@@ -113,18 +85,6 @@ impl PackedMatrix {
         split: bool,
     ) {
         self.apply_with(x, rows, out, activation, split, Kernel::detect());
-    }
-
-    /// `apply` on the row kernel (`row_major` weights): the bias written first, the product
-    /// added onto it, then the activation.
-    fn apply_row_kernel(&self, weights: View<'_>, x: &[f32], out: &mut [f32], relu: bool) {
-        let (k, n) = (self.inputs, self.outputs);
-        let rows = x.len() / k;
-        self.fill_bias(out);
-        row_kernel::product([rows, k, n], View::row_major(x, k), weights, (out, n), true);
-        if relu {
-            relu_in_place(out);
-        }
     }
 
     fn apply_with(
@@ -154,9 +114,6 @@ impl PackedMatrix {
     /// block of rows at a time: each block is read from memory once and stays cached while
     /// every panel passes over it.
     fn apply_rows(&self, x: &[f32], out: &mut [f32], activation: Activation, kernel: Kernel) {
-        if let (Kernel::Avx512Rows, Some(weights)) = (kernel, self.row_major()) {
-            return self.apply_row_kernel(weights, x, out, activation == Activation::Relu);
-        }
         let (k, n) = (self.inputs, self.outputs);
         let block_rows = (BLOCK_BYTES / (4 * k)).max(1).next_multiple_of(TILE_ROWS);
         for (x, out) in x.chunks(block_rows * k).zip(out.chunks_mut(block_rows * n)) {
@@ -203,33 +160,16 @@ struct Tile<'a> {
     relu: bool,
 }
 
-/// `x = max(x, 0)` for each element.
-pub fn relu_in_place(values: &mut [f32]) {
-    for v in values {
-        *v = v.max(0.0);
-    }
-}
-
 /// The tile kernel in use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kernel {
     Portable,
     #[cfg(target_arch = "x86_64")]
     Avx2Fma,
-    /// The training step's AVX-512 row kernel on the row-major weights.
-    Avx512Rows,
 }
 
 impl Kernel {
     fn detect() -> Kernel {
-        if row_kernel::available() {
-            return Kernel::Avx512Rows;
-        }
-        Kernel::detect_tile()
-    }
-
-    /// The best of the 6 × 16 tile kernels.
-    fn detect_tile() -> Kernel {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
         {
@@ -245,9 +185,6 @@ impl Kernel {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `detect` chose this kernel only where the CPU has AVX2 and FMA.
             Kernel::Avx2Fma => unsafe { avx2::tile(tile, block) },
-            // `apply_rows` runs the row kernel on whole blocks; a tile of it is the best tile
-            // kernel's.
-            Kernel::Avx512Rows => Kernel::detect_tile().run(tile, block),
         }
     }
 }
@@ -358,11 +295,8 @@ mod tests {
 
     fn kernels() -> Vec<Kernel> {
         let mut kernels = vec![Kernel::Portable];
-        if Kernel::detect_tile() != Kernel::Portable {
-            kernels.push(Kernel::detect_tile());
-        }
-        if Kernel::detect() == Kernel::Avx512Rows {
-            kernels.push(Kernel::Avx512Rows);
+        if Kernel::detect() != Kernel::Portable {
+            kernels.push(Kernel::detect());
         }
         kernels
     }

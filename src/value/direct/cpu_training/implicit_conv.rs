@@ -161,36 +161,11 @@ impl Windows {
         weight: View<'_>,
         out: &mut [f32],
     ) {
-        self.windows_product(padded, inputs, corners, weight, (out, false));
-    }
-
-    /// `out [rows, outputs] += windows(padded) · weight`: `forward` added onto what `out`
-    /// holds (inference writes the bias first).
-    pub fn forward_onto(
-        &self,
-        padded: &[f32],
-        inputs: usize,
-        corners: &[usize],
-        weight: View<'_>,
-        out: &mut [f32],
-    ) {
-        self.windows_product(padded, inputs, corners, weight, (out, true));
-    }
-
-    /// `forward`, written onto `out` or added to it (`accumulate`).
-    fn windows_product(
-        &self,
-        padded: &[f32],
-        inputs: usize,
-        corners: &[usize],
-        weight: View<'_>,
-        (out, accumulate): (&mut [f32], bool),
-    ) {
         let outputs = weight.strides.rows;
         let taps = self.tap_starts(inputs);
         let left = self.windows_of(padded, inputs, corners, &taps);
         let shape = [corners.len(), 9 * inputs, outputs];
-        gathered_product(shape, left, weight, (out, outputs), accumulate);
+        gathered_product(shape, left, weight, (out, outputs), false);
     }
 
     /// `grad_weight [9 · inputs, outputs] = windows(padded)ᵀ · grad_out`, `grad_out`
