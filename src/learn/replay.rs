@@ -616,18 +616,26 @@ mod tests {
         ids
     }
 
+    /// A stratified buffer (μ, δ) holding games of `len` pairs with ids from each of `firsts`.
+    fn stratified_buffer(
+        (games, duplication): (usize, f64),
+        firsts: &[usize],
+        len: usize,
+        rng: &mut Xoshiro256PlusPlus,
+    ) -> ReplayBuffer {
+        let policy = ReplayPolicy::Stratified { games, duplication };
+        let mut buffer = ReplayBuffer::new(policy, 2);
+        for &first in firsts {
+            let (inputs, targets) = game(first, len);
+            buffer.add_game(inputs, targets, rng);
+        }
+        buffer
+    }
+
     #[test]
     fn a_damaged_buffer_is_found_inconsistent() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
-        let policy = ReplayPolicy::Stratified {
-            games: 3,
-            duplication: 1.0,
-        };
-        let mut buffer = ReplayBuffer::new(policy, 2);
-        for first in [0, 10] {
-            let (inputs, targets) = game(first, 5);
-            buffer.add_game(inputs, targets, &mut rng);
-        }
+        let buffer = stratified_buffer((3, 1.0), &[0, 10], 5, &mut rng);
         assert_eq!(buffer.check_consistent(), Ok(()));
         let damaged: [fn(&mut ReplayBuffer); 6] = [
             |b| b.encoding_len = 3,
@@ -681,15 +689,7 @@ mod tests {
         assert_eq!(scaled_to(&[7, 0, 1], 4), vec![3, 0, 1]);
         assert_eq!(scaled_to(&[5, 5], 0), vec![0, 0]);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
-        let policy = ReplayPolicy::Stratified {
-            games: 2,
-            duplication: 2.0,
-        };
-        let mut buffer = ReplayBuffer::new(policy, 2);
-        for first in [0, 100] {
-            let (inputs, targets) = game(first, 40);
-            buffer.add_game(inputs, targets, &mut rng);
-        }
+        let mut buffer = stratified_buffer((2, 2.0), &[0, 100], 40, &mut rng);
         // Unbounded: δ/μ · 40 = 40 pairs of each game.
         let mut unbounded = buffer.clone();
         let phase = unbounded.plan_learning_phase(16, ReplayLimits::default(), &mut rng);
