@@ -376,16 +376,20 @@ impl ReplayBuffer {
         }
         if let Some(max) = limits.max_pairs_held {
             while self.pairs > max && self.games.len() > 1 {
-                let dropped = self.games.pop_front().expect("more than one game");
-                self.pairs -= dropped.len();
+                self.drop_oldest_game();
             }
         }
     }
 
+    /// Evicts the oldest game held.
+    fn drop_oldest_game(&mut self) {
+        let dropped = self.games.pop_front().expect("a game held");
+        self.pairs -= dropped.len();
+    }
+
     fn keep_games(&mut self, games: usize) {
         while self.games.len() > games {
-            let dropped = self.games.pop_front().expect("more games than the limit");
-            self.pairs -= dropped.len();
+            self.drop_oldest_game();
         }
     }
 
@@ -396,8 +400,7 @@ impl ReplayBuffer {
             let excess = self.pairs - capacity;
             let front = self.games.front_mut().expect("pairs held");
             if front.len() <= excess {
-                self.pairs -= front.len();
-                self.games.pop_front();
+                self.drop_oldest_game();
             } else {
                 // Drop the first `excess` pairs of the oldest game (in storage order).
                 front.inputs.drain(..excess * self.encoding_len);

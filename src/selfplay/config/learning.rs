@@ -58,8 +58,8 @@ pub struct LearningSection {
     pub pretrain_time_share: Option<f64>,
     /// The learning rule: a game's learning phase learns at most this many rows per position
     /// the game's search evaluated (`null`, the default: no bound, every game's rows learned
-    /// δ times, the paper's). On a CPU a row learned costs about what a few positions
-    /// evaluated cost, so 0.2 keeps learning near a third of a game's time.
+    /// δ times, the paper's). On a CPU a row learned costs about three positions evaluated
+    /// (docs/benchmarks.md), so 0.12 keeps learning under a third of a Connect Four game's time.
     pub rows_per_evaluation: Option<f64>,
 }
 

@@ -568,10 +568,11 @@ impl<'a, G: Game> Session<'a, G> {
                 numbers.len()
             );
         }
+        let config_hash = self.settings.config.learned_hash();
         for number in numbers {
             let check = RecordCheck {
                 game: &self.manifest.game,
-                config_hash: &self.settings.config.learned_hash(),
+                config_hash: &config_hash,
                 // The run's own games: played with networks of the lost session, numbered by it.
                 learner_version: u64::MAX,
                 handed_out: u64::MAX,
