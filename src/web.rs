@@ -8,6 +8,7 @@
 
 pub mod agent_cache;
 pub mod board_svg;
+pub mod connections;
 pub mod host_check;
 pub mod play;
 pub mod runs;

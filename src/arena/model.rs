@@ -43,6 +43,19 @@ pub fn network_base(path: &Path) -> PathBuf {
     }
 }
 
+/// [`network_base`], refusing a directory that holds no run or checkpoint (rather than
+/// looking for a `.json` manifest beside it).
+fn saved_net_base(path: &Path) -> anyhow::Result<PathBuf> {
+    let base = network_base(path);
+    if path.is_dir() && base == path.with_extension("") {
+        anyhow::bail!(
+            "model {}: a directory that holds no run or checkpoint (no latest/net.json or net.json in it)",
+            path.display()
+        );
+    }
+    Ok(base)
+}
+
 /// The game `source`'s network was trained on (its manifest's), `None` for an untrained one:
 /// what `--game` defaults to.
 ///
@@ -52,7 +65,7 @@ pub fn model_game(source: &ModelSource) -> anyhow::Result<Option<String>> {
     match source {
         ModelSource::Untrained(_) | ModelSource::Shipped => Ok(None),
         ModelSource::Path(path) if is_export_path(path) => Ok(Some(read_export(path)?.0.net.game)),
-        ModelSource::Path(path) => Ok(Some(read_manifest(&network_base(path))?.game)),
+        ModelSource::Path(path) => Ok(Some(read_manifest(&saved_net_base(path)?)?.game)),
     }
 }
 
@@ -104,7 +117,7 @@ pub fn load_model<G: Game>(
                     path.display()
                 );
             }
-            let base = network_base(path);
+            let base = saved_net_base(path)?;
             let found = read_manifest(&base)?;
             // The architecture is the file's own; the game, encoding and shape must be ours.
             let expected = NetManifest {

@@ -191,7 +191,8 @@ pub fn parse_scored_positions(text: &str) -> Result<Vec<ScoredPosition>, String>
 
 /// Distinct informative positions, each after a number of uniformly random moves drawn
 /// uniformly from `plies` (positions where the game is over are drawn again), scored by the
-/// solver: an endless iterator, each position given as soon as it is scored.
+/// solver, each given as soon as it is scored. It ends when [`MAX_DRAWS_WITHOUT_NEW`] draws in
+/// a row found no new informative position: `plies` then holds (almost surely) no more.
 pub struct ScoredPositionSampler {
     plies: RangeInclusive<usize>,
     rng: AgentRng,
@@ -199,6 +200,12 @@ pub struct ScoredPositionSampler {
     seen: HashSet<u64>,
     legal: Vec<Action>,
 }
+
+/// Draws in a row that find no new informative position before [`ScoredPositionSampler`] ends
+/// (one drawn before costs microseconds; the few hundred positions of a short `plies` range are
+/// all found long before; a range of many positions, most of them informative, never gets
+/// there).
+pub const MAX_DRAWS_WITHOUT_NEW: u32 = 100_000;
 
 impl ScoredPositionSampler {
     pub fn new(plies: RangeInclusive<usize>, seed: u64, solver: ConnectFourSolver) -> Self {
@@ -231,7 +238,7 @@ impl Iterator for ScoredPositionSampler {
     type Item = ScoredPosition;
 
     fn next(&mut self) -> Option<ScoredPosition> {
-        loop {
+        for _ in 0..MAX_DRAWS_WITHOUT_NEW {
             let Some((position, moves)) = self.draw() else {
                 continue;
             };
@@ -243,6 +250,7 @@ impl Iterator for ScoredPositionSampler {
                 return Some(scored);
             }
         }
+        None
     }
 }
 

@@ -419,7 +419,7 @@ impl<G: Game> Engine<G> {
             .map_err(|_| Refusal(format!("{text:?} is not a board size")))?;
         let rules = if self.rules.has_param("board_size") {
             self.rules
-                .with_param("board_size", text)
+                .with_param("board_size", &size.to_string())
                 .map_err(|e| Refusal(format!("unacceptable size: {e}")))?
         } else {
             match board_side(&self.session.position().board_view().layout) {
@@ -435,23 +435,25 @@ impl<G: Game> Engine<G> {
         };
         self.check_network_plays(&rules)?;
         self.session.reset();
-        self.change_rules(rules, false);
+        self.change_rules(rules, false)?;
         Ok(String::new())
     }
 
     /// GTP's `komi`: the points given to White from now on, the moves kept. Games without a
     /// komi accept and ignore it, as GTP asks of every engine.
+    /// The text is a number and nothing else: never a fragment of the game's specification.
     fn komi(&mut self, text: &str) -> Answer {
+        let komi = text
+            .parse::<f64>()
+            .ok()
+            .filter(|k| k.is_finite())
+            .ok_or_else(|| Refusal(format!("{text:?} is not a komi (a number)")))?;
         if !self.rules.has_param("komi") {
-            text.parse::<f64>()
-                .ok()
-                .filter(|k| k.is_finite())
-                .ok_or_else(|| Refusal(format!("{text:?} is not a komi (a number)")))?;
             return Ok(String::new());
         }
         let rules = self
             .rules
-            .with_param("komi", text)
+            .with_param("komi", &komi.to_string())
             .map_err(|e| Refusal(format!("komi {text:?}: {e}")))?;
         self.check_network_plays(&rules)?;
         if let Some(network) = &self.network_game
@@ -461,7 +463,7 @@ impl<G: Game> Engine<G> {
                 "descent engine: the network was trained on {network}; it now plays {rules} with the same values"
             );
         }
-        self.change_rules(rules, true);
+        self.change_rules(rules, true)?;
         Ok(String::new())
     }
 
@@ -477,23 +479,27 @@ impl<G: Game> Engine<G> {
 
     /// Plays `rules` from now on: the moves so far replayed when `keep_moves` (a new komi);
     /// a game of another type is left to the caller (`take_switch`).
-    fn change_rules(&mut self, rules: GameSpec, keep_moves: bool) {
+    /// Refused, nothing changed, where the moves so far are not a game of `rules`.
+    fn change_rules(&mut self, rules: GameSpec, keep_moves: bool) -> Result<(), Refusal> {
         let Some(initial) = rules.initial_as::<G>() else {
             self.switch_to = Some(rules.clone());
             self.rules = rules;
-            return;
+            return Ok(());
         };
         let mut session = GameSession::new(initial);
         if keep_moves {
             for text in self.session.moves() {
-                session
-                    .play_text(None, text)
-                    .expect("a komi changes no move's legality");
+                session.play_text(None, text).map_err(|e| {
+                    Refusal(format!(
+                        "{rules}: the move {text} of this game would be refused ({e})"
+                    ))
+                })?;
             }
         }
         self.session = session;
         self.rules = rules;
         self.new_game();
+        Ok(())
     }
 
     fn undo(&mut self) -> Answer {

@@ -34,7 +34,8 @@ use crate::experiment::{
 use crate::games::{Game, GameSpec, GameVisitor};
 use crate::selfplay::TrainingObserver;
 use crate::selfplay::run::dir_lock::{DirLock, holds_more_than_its_lock};
-use crate::settings::files::{Existing, write_atomically};
+use crate::settings::files::{Existing, read_regular_text, write_atomically};
+use crate::settings::limits::MAX_SMALL_FILE_BYTES;
 
 const EXPERIMENT_FILE: &str = "experiment.yaml";
 
@@ -61,7 +62,7 @@ impl ExperimentArgs {
 
 /// The experiment's plan from its file; `base` paths are read relative to the file.
 fn read_plan(path: &Path) -> anyhow::Result<(String, ExperimentPlan)> {
-    let text = std::fs::read_to_string(path)
+    let text = read_regular_text(path, MAX_SMALL_FILE_BYTES)
         .with_context(|| format!("cannot read the experiment {}", path.display()))?;
     let config = ExperimentConfig::from_yaml(&text).map_err(|e| super::file_error(path, e))?;
     let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
@@ -71,7 +72,7 @@ fn read_plan(path: &Path) -> anyhow::Result<(String, ExperimentPlan)> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let read_base = |base: &str| -> anyhow::Result<String> {
         let file = dir.join(base);
-        std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))
+        read_regular_text(&file, MAX_SMALL_FILE_BYTES)
     };
     let plan = config
         .plan(&name, cores, &read_base)
@@ -92,8 +93,7 @@ fn open_experiment_dir(dir: &Path, text: &str) -> anyhow::Result<DirLock> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let lock = DirLock::acquire(dir, "experiment")?;
     if file.exists() {
-        let found = std::fs::read_to_string(&file)
-            .with_context(|| format!("cannot read {}", file.display()))?;
+        let found = read_regular_text(&file, MAX_SMALL_FILE_BYTES)?;
         if found != text {
             bail!(
                 "{} holds another experiment ({} differs from the file given); choose another --out",
@@ -138,10 +138,11 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
     train_runs(&plan, &dir, &observer)?;
     if interrupt::training_interrupted() {
         eprintln!(
-            "interrupted by Ctrl-C in training: each run keeps its last checkpoint; run the same \
-             command again to continue"
+            "interrupted by {} in training: each run keeps its last checkpoint; run the same \
+             command again to continue",
+            interrupt::interrupted_by()
         );
-        return Ok(ExitCode::from(interrupt::INTERRUPTED_EXIT));
+        return Ok(ExitCode::from(interrupt::interrupted_exit()));
     }
     interrupt::stop_on_first_interrupt(Interruptible::Matches);
     let runs = stage_nets(&plan, &dir)?;
@@ -173,11 +174,12 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
     })?;
     let Some(report) = report else {
         eprintln!(
-            "interrupted by Ctrl-C in the evaluation: the matches finished are kept in {}; run \
+            "interrupted by {} in the evaluation: the matches finished are kept in {}; run \
              the same command again to play the rest",
+            interrupt::interrupted_by(),
             dir.join(EVALUATION_DIR).display()
         );
-        return Ok(ExitCode::from(interrupt::INTERRUPTED_EXIT));
+        return Ok(ExitCode::from(interrupt::interrupted_exit()));
     };
     let mut files = vec![
         (

@@ -3,14 +3,65 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::time::Duration;
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 
 /// The longest reply line read from an engine: a longer one ends the match with an error
 /// rather than filling the memory.
 const MAX_REPLY_LINE: usize = 1 << 20;
+
+/// The most lines and bytes one reply may have: a reply that goes on past them ends the match
+/// with an error (GTP's longest replies, a board or an SGF file, are a few kilobytes).
+const MAX_REPLY_LINES: usize = 10_000;
+const MAX_REPLY_BYTES: usize = 4 << 20;
+
+/// Lines read ahead of the controller: an engine that writes without being asked blocks
+/// rather than filling the memory.
+const LINES_READ_AHEAD: usize = 64;
+
+/// The process ids of the engines running (0: a free place), ended by a signal's handler.
+static RUNNING_ENGINES: [AtomicI32; 4] = [const { AtomicI32::new(0) }; 4];
+
+/// On Ctrl-C or SIGTERM, the engines started since are sent SIGTERM and the process exits with
+/// 128 + the signal's number (130, 143), saying so: no engine is left running.
+pub fn end_engines_on_signal() {
+    // SAFETY: the handler only reads atomics, signals, writes and exits (async-signal-safe).
+    unsafe {
+        for signal in [libc::SIGINT, libc::SIGTERM] {
+            libc::signal(signal, end_engines as *const () as libc::sighandler_t);
+        }
+    }
+}
+
+extern "C" fn end_engines(signal: libc::c_int) {
+    let message: &[u8] = b"\ngtp-match: stopped by a signal; its engines are ended\n";
+    // SAFETY: kill(2), write(2) and _exit(2) are async-signal-safe; the buffer is static.
+    unsafe {
+        for engine in &RUNNING_ENGINES {
+            let pid = engine.load(Ordering::SeqCst);
+            if pid > 0 {
+                libc::kill(pid, libc::SIGTERM);
+            }
+        }
+        libc::write(2, message.as_ptr().cast(), message.len());
+        libc::_exit(128 + signal);
+    }
+}
+
+fn note_running(pid: i32, running: bool) {
+    let (from, to) = if running { (0, pid) } else { (pid, 0) };
+    for engine in &RUNNING_ENGINES {
+        if engine
+            .compare_exchange(from, to, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+        {
+            return;
+        }
+    }
+}
 
 /// A GTP engine running as a child process.
 pub struct GtpClient {
@@ -31,10 +82,7 @@ pub struct GtpClient {
 }
 
 /// Reads the engine's stdout line by line into `sender` until it closes.
-fn forward_lines(
-    stdout: impl std::io::Read,
-    sender: std::sync::mpsc::Sender<std::io::Result<String>>,
-) {
+fn forward_lines(stdout: impl std::io::Read, sender: SyncSender<std::io::Result<String>>) {
     let mut reader = BufReader::new(stdout);
     loop {
         let mut line = Vec::new();
@@ -57,7 +105,7 @@ fn forward_lines(
 
 impl GtpClient {
     /// Starts `command_line` (split as a shell would, without running one), each reply
-    /// awaited at most `timeout`.
+    /// awaited at most `timeout` (the whole reply, however many lines).
     ///
     /// # Errors
     /// An empty or unbalanced command line, or a program that cannot be started.
@@ -72,9 +120,10 @@ impl GtpClient {
             .stderr(Stdio::inherit())
             .spawn()
             .with_context(|| format!("cannot start {command_line:?}"))?;
+        note_running(child.id() as i32, true);
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
-        let (sender, lines) = channel();
+        let (sender, lines) = sync_channel(LINES_READ_AHEAD);
         std::thread::spawn(move || forward_lines(stdout, sender));
         Ok(GtpClient {
             name: command_line.to_string(),
@@ -93,11 +142,13 @@ impl GtpClient {
         self.broken.as_deref()
     }
 
-    fn next_line(&self, command: &str) -> anyhow::Result<String> {
-        match self.lines.recv_timeout(self.timeout) {
+    /// The reply's next line, by `deadline`.
+    fn next_line(&self, command: &str, deadline: Instant) -> anyhow::Result<String> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(left) {
             Ok(line) => Ok(line.with_context(|| format!("{}: reading its reply", self.name))?),
             Err(RecvTimeoutError::Timeout) => bail!(
-                "{}: no reply to {command:?} within {:?}",
+                "{}: no whole reply to {command:?} within {:?}",
                 self.name,
                 self.timeout
             ),
@@ -132,9 +183,10 @@ impl GtpClient {
         writeln!(self.stdin, "{id} {command}")
             .and_then(|()| self.stdin.flush())
             .with_context(|| format!("{}: sending {command:?}", self.name))?;
-        let mut first = self.next_line(command)?;
+        let deadline = Instant::now() + self.timeout;
+        let mut first = self.next_line(command, deadline)?;
         while first.is_empty() {
-            first = self.next_line(command)?;
+            first = self.next_line(command, deadline)?;
         }
         let status = first.chars().next();
         let rest = first.get(1..).unwrap_or("");
@@ -148,10 +200,18 @@ impl GtpClient {
             );
         }
         let mut payload = vec![rest[digits..].trim().to_string()];
+        let mut bytes = first.len();
         loop {
-            let line = self.next_line(command)?;
+            let line = self.next_line(command, deadline)?;
             if line.is_empty() {
                 break;
+            }
+            bytes += line.len() + 1;
+            if payload.len() >= MAX_REPLY_LINES || bytes > MAX_REPLY_BYTES {
+                bail!(
+                    "{}: a reply to {command:?} longer than {MAX_REPLY_LINES} lines or {MAX_REPLY_BYTES} bytes",
+                    self.name
+                );
             }
             payload.push(line);
         }
@@ -210,13 +270,17 @@ impl Drop for GtpClient {
     /// Asks the engine to quit, then makes sure it has.
     fn drop(&mut self) {
         let _ = writeln!(self.stdin, "quit").and_then(|()| self.stdin.flush());
-        for _ in 0..50 {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+        let ended = (0..50).any(|_| {
+            let exited = matches!(self.child.try_wait(), Ok(Some(_)));
+            if !exited {
+                std::thread::sleep(Duration::from_millis(20));
             }
-            std::thread::sleep(Duration::from_millis(20));
+            exited
+        });
+        if !ended {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        note_running(self.child.id() as i32, false);
     }
 }

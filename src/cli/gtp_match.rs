@@ -73,6 +73,13 @@ pub enum GameEnd {
         player: Player,
         text: String,
     },
+    /// Without a referee, `player`'s move `text` was refused by the other engine: one of the
+    /// two is wrong and nothing says which, so the game has no result.
+    Disputed {
+        player: Player,
+        text: String,
+        message: String,
+    },
     /// `player`'s engine broke the protocol (a `genmove` reply that is not one move, a
     /// hang, an exit, a reply out of step) or refused a move the referee accepted.
     Forfeit {
@@ -190,8 +197,8 @@ impl Table<'_> {
     }
 
     /// Plays one game. A player's engine that fails (hangs, exits, answers something that is
-    /// not one move, refuses a move the referee accepted) forfeits it; a failing referee is an
-    /// error.
+    /// not one move, refuses a move the referee accepted) forfeits it; a move refused without a
+    /// referee is disputed, no result; a failing referee is an error.
     fn play(&mut self, max_moves: u32) -> anyhow::Result<PlayedGame> {
         let mut moves: Vec<(Player, String)> = Vec::new();
         let mut mover = Player::P0;
@@ -225,6 +232,13 @@ impl Table<'_> {
             let opponent = &mut self.players[mover.opponent().index()];
             match opponent.send(&play) {
                 Ok(Ok(_)) => {}
+                Ok(Err(message)) if self.referee.is_none() => {
+                    break GameEnd::Disputed {
+                        player: mover,
+                        text,
+                        message,
+                    };
+                }
                 Ok(Err(message)) => {
                     break forfeit(
                         mover.opponent(),
@@ -256,6 +270,7 @@ impl Table<'_> {
             GameEnd::Resigned(player) | GameEnd::IllegalMove { player, .. } => (Some(*player), "R"),
             // SGF's result of a game won by forfeit.
             GameEnd::Forfeit { player, .. } => (Some(*player), "F"),
+            GameEnd::Disputed { .. } => return Ok((None, Vec::new())),
             _ => (None, ""),
         };
         if let Some(loser) = loser {
@@ -296,6 +311,15 @@ fn end_text(end: &GameEnd) -> String {
         GameEnd::IllegalMove { player, text } => {
             format!("{} played {text}, refused by the referee", colour(*player))
         }
+        GameEnd::Disputed {
+            player,
+            text,
+            message,
+        } => format!(
+            "disputed: {} refused {}'s {text} ({message}); without --referee no engine decides",
+            colour(player.opponent()),
+            colour(*player)
+        ),
         GameEnd::Forfeit { player, reason } => {
             format!("{} forfeits: {reason}", colour(*player))
         }
@@ -396,6 +420,7 @@ pub fn run(args: GtpMatchArgs) -> anyhow::Result<ExitCode> {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_IGN);
     }
+    super::gtp_client::end_engines_on_signal();
     let timeout: Duration = args.timeout.0;
     let mut engines = [
         GtpClient::start(&args.black, timeout)?,

@@ -1,10 +1,11 @@
-//! Ctrl-C for long commands: the first asks the work to stop at its next safe point and keep
-//! what is done; a second stops at once. `train` finishes and learns the games in play and
-//! writes a checkpoint; `eval`, `tournament` and `ladder` finish the games in play and report
-//! (and write) the games played; `experiment` does the first in training, and in its
-//! evaluation keeps the matches finished.
+//! Ctrl-C and SIGTERM (what systemd, Docker and SLURM send) for long commands: the first asks
+//! the work to stop at its next safe point and keep what is done; a second stops at once.
+//! `train` finishes and learns the games in play and writes a checkpoint; `eval`, `tournament`
+//! and `ladder` finish the games in play and report (and write) the games played;
+//! `experiment` does the first in training, and in its evaluation keeps the matches finished.
+//! The exit status is 128 + the signal's number: 130 for Ctrl-C, 143 for SIGTERM.
 
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU8, Ordering};
 
 /// What the first Ctrl-C stops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,48 +15,79 @@ pub enum Interruptible {
     Training = 1,
     /// Matches (`arena::match_stop`).
     Matches = 2,
+    /// A worker of a distributed run (`selfplay::run::stop_request`, read by the worker).
+    Worker = 3,
 }
 
 static INTERRUPTIBLE: AtomicU8 = AtomicU8::new(0);
+/// The first stopping signal received (0: none).
+static FIRST_SIGNAL: AtomicI32 = AtomicI32::new(0);
 
-/// The exit status of a command stopped by Ctrl-C (128 + SIGINT, as a shell reports it).
-pub const INTERRUPTED_EXIT: u8 = 130;
+/// The exit status of a command stopped by a signal: 128 + its number, as a shell reports it
+/// (130 for Ctrl-C, 143 for SIGTERM).
+pub fn interrupted_exit() -> u8 {
+    let signal = match FIRST_SIGNAL.load(Ordering::SeqCst) {
+        0 => libc::SIGINT,
+        signal => signal,
+    };
+    128 + signal as u8
+}
 
-/// Installs the Ctrl-C handler for `work`.
+/// How the user stopped the command, for messages: "Ctrl-C" or "SIGTERM".
+pub fn interrupted_by() -> &'static str {
+    signal_name(FIRST_SIGNAL.load(Ordering::SeqCst))
+}
+
+fn signal_name(signal: libc::c_int) -> &'static str {
+    if signal == libc::SIGTERM {
+        "SIGTERM"
+    } else {
+        "Ctrl-C"
+    }
+}
+
+/// Installs the Ctrl-C and SIGTERM handler for `work`.
 pub fn stop_on_first_interrupt(work: Interruptible) {
     INTERRUPTIBLE.store(work as u8, Ordering::SeqCst);
     // SAFETY: the handler only stores atomics, writes and exits (async-signal-safe).
     unsafe {
-        libc::signal(
-            libc::SIGINT,
-            on_interrupt as *const () as libc::sighandler_t,
-        );
+        for signal in [libc::SIGINT, libc::SIGTERM] {
+            libc::signal(signal, on_interrupt as *const () as libc::sighandler_t);
+        }
     }
 }
 
-extern "C" fn on_interrupt(_: libc::c_int) {
-    let training = INTERRUPTIBLE.load(Ordering::SeqCst) == Interruptible::Training as u8;
-    let again = match training {
-        true => crate::selfplay::run::stop_request::request_stop(),
-        false => crate::arena::match_stop::request_stop(),
+extern "C" fn on_interrupt(signal: libc::c_int) {
+    let _ = FIRST_SIGNAL.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
+    let work = INTERRUPTIBLE.load(Ordering::SeqCst);
+    let again = match work == Interruptible::Matches as u8 {
+        false => crate::selfplay::run::stop_request::request_stop(),
+        true => crate::arena::match_stop::request_stop(),
     };
-    let message: &[u8] = match (training, again) {
-        (true, false) => {
-            b"\nCtrl-C: finishing the games in play, learning them and writing a checkpoint (Ctrl-C again to stop at once)\n"
+    let message: &[u8] = match (work, again) {
+        (1, false) => {
+            b": finishing the games in play, learning them and writing a checkpoint (a second Ctrl-C or SIGTERM stops at once)\n"
         }
-        (true, true) => {
-            b"\nCtrl-C again: stopped at once; the games since the last checkpoint are lost\n"
+        (1, true) => b" again: stopped at once; the games since the last checkpoint are lost\n",
+        (3, false) => {
+            b": finishing the games in play and sending them (a second Ctrl-C or SIGTERM stops at once)\n"
         }
-        (false, false) => {
-            b"\nCtrl-C: finishing the games in play, then reporting and writing the games played (Ctrl-C again to stop at once)\n"
+        (3, true) => b" again: stopped at once; the games in play are lost\n",
+        (_, false) => {
+            b": finishing the games in play, then reporting and writing the games played (a second Ctrl-C or SIGTERM stops at once)\n"
         }
-        (false, true) => b"\nCtrl-C again: stopped at once; nothing more is written\n",
+        (_, true) => b" again: stopped at once; nothing more is written\n",
+    };
+    let name: &[u8] = match signal_name(signal) {
+        "SIGTERM" => b"\nSIGTERM",
+        _ => b"\nCtrl-C",
     };
     // SAFETY: write(2) and _exit(2) are async-signal-safe; the buffers are static.
     unsafe {
+        libc::write(2, name.as_ptr().cast(), name.len());
         libc::write(2, message.as_ptr().cast(), message.len());
         if again {
-            libc::_exit(i32::from(INTERRUPTED_EXIT));
+            libc::_exit(i32::from(interrupted_exit()));
         }
     }
 }
@@ -76,8 +108,11 @@ pub fn match_exit(played: u64, planned: u64, kept: &str) -> std::process::ExitCo
     if !matches_interrupted() {
         return std::process::ExitCode::SUCCESS;
     }
-    eprintln!("interrupted by Ctrl-C: {played} of {planned} games played; {kept}");
-    std::process::ExitCode::from(INTERRUPTED_EXIT)
+    eprintln!(
+        "interrupted by {}: {played} of {planned} games played; {kept}",
+        interrupted_by()
+    );
+    std::process::ExitCode::from(interrupted_exit())
 }
 
 /// After a Ctrl-C before any game finished: nothing to report or write.
@@ -86,7 +121,10 @@ pub fn match_exit(played: u64, planned: u64, kept: &str) -> std::process::ExitCo
 /// Always, saying so (the caller exits with it).
 pub fn refuse_empty(played: u64) -> anyhow::Result<()> {
     if played == 0 && matches_interrupted() {
-        anyhow::bail!("interrupted by Ctrl-C before any game finished: nothing written");
+        anyhow::bail!(
+            "interrupted by {} before any game finished: nothing written",
+            interrupted_by()
+        );
     }
     Ok(())
 }

@@ -197,7 +197,9 @@ pub fn run(args: LadderArgs) -> anyhow::Result<ExitCode> {
 /// `path`.
 fn with_model(search: &str, path: &Path) -> String {
     let separator = if search.contains(':') { ',' } else { ':' };
-    format!("{search}{separator}model={}", path.display())
+    let path = path.display().to_string();
+    let model = crate::settings::key_values::quoted_value(&path);
+    format!("{search}{separator}model={model}")
 }
 
 fn check_args(args: &LadderArgs) -> anyhow::Result<()> {

@@ -55,11 +55,12 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
             root: args.runs.clone(),
             agents: AgentCache::new(&args.runs),
             hosts: HostCheck::new(local.ip(), local.port()),
+            searches: Default::default(),
         };
         // The first Ctrl-C ends the server at once, requests in flight included (an agent's
         // search among them is at most `MAX_MOVE_TIME`, and is not waited for).
         tokio::select! {
-            served = axum::serve(listener, router(state)) => served.context("the server stopped"),
+            () = crate::web::connections::serve(listener, router(state)) => anyhow::Ok(()),
             _ = tokio::signal::ctrl_c() => {
                 eprintln!("descent serve: stopped");
                 Ok(())

@@ -161,10 +161,19 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         let sampler =
             ScoredPositionSampler::new(args.plies.clone(), args.seed, ConnectFourSolver::default());
         let mut out = std::io::stdout().lock();
+        let mut written = 0;
         for scored in sampler.take(count) {
             writeln!(out, "{}", scored.to_line())?;
             out.flush()?;
+            written += 1;
         }
+        ensure!(
+            written == count,
+            "--sample {count}: only {written} distinct positions in play and not all equal \
+             (informative) after {}-{} random moves; ask for fewer or widen --plies",
+            args.plies.start(),
+            args.plies.end()
+        );
         return Ok(ExitCode::SUCCESS);
     }
     let report = solve(&args)?;

@@ -13,6 +13,8 @@ use crate::selfplay::config::TrainSettings;
 use crate::selfplay::run::periodic_eval::EvalReport;
 use crate::selfplay::telemetry::metrics::{EvalMetrics, GameMetrics};
 use crate::selfplay::{DurationText, RunDir, TrainConfig, TrainSummary, TrainingObserver, train};
+use crate::settings::files::read_regular_text;
+use crate::settings::limits::MAX_SMALL_FILE_BYTES;
 
 #[derive(Args, Debug)]
 pub struct TrainArgs {
@@ -22,6 +24,10 @@ pub struct TrainArgs {
     /// Resume the run in this directory from its latest checkpoint.
     #[arg(long, value_name = "RUN_DIR")]
     resume: Option<PathBuf>,
+    /// Resume a checkpoint that has no checksums.sha256 (written by an older descent, or its
+    /// list removed), its files unverified.
+    #[arg(long, requires = "resume")]
+    accept_unverified_checkpoint: bool,
     /// Where a new run writes (default: checkpoints/<run.name or the config file's name>).
     #[arg(long, value_name = "DIR", conflicts_with = "resume")]
     run_dir: Option<PathBuf>,
@@ -56,7 +62,7 @@ impl TrainArgs {
 }
 
 fn read_config(path: &Path) -> anyhow::Result<TrainConfig> {
-    let text = std::fs::read_to_string(path)
+    let text = read_regular_text(path, MAX_SMALL_FILE_BYTES)
         .with_context(|| format!("cannot read the configuration {}", path.display()))?;
     TrainConfig::from_yaml(&text).map_err(|e| super::file_error(path, e))
 }
@@ -103,6 +109,10 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     drop(span);
     print_summary(&summary, &run_dir, args.broker.as_deref());
     print_strength(&summary, &settings, &run_dir);
+    if summary.stopped_by == crate::selfplay::StopReason::Requested {
+        // Stopped by the user, its work kept: 130 (Ctrl-C) or 143 (SIGTERM), as a shell says.
+        return Ok(ExitCode::from(super::interrupt::interrupted_exit()));
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -110,7 +120,10 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
 fn configuration(args: &TrainArgs) -> anyhow::Result<(TrainConfig, Option<RunDir>)> {
     let (mut config, run_dir) = match (&args.resume, &args.config) {
         (Some(dir), _) => {
-            let run_dir = RunDir::open_for_writing(dir)?;
+            let mut run_dir = RunDir::open_for_writing(dir)?;
+            if args.accept_unverified_checkpoint {
+                run_dir.accept_unverified_checkpoint();
+            }
             let config = TrainConfig::from_yaml(&run_dir.config_text()?).map_err(|e| {
                 anyhow::anyhow!(
                     "{}: {e}",
@@ -178,9 +191,10 @@ fn print_summary(summary: &TrainSummary, run_dir: &RunDir, broker: Option<&str>)
     let stop = match summary.stopped_by {
         crate::selfplay::StopReason::MaxGames => "the game limit",
         crate::selfplay::StopReason::MaxTime => "the time limit",
-        crate::selfplay::StopReason::Requested => {
-            "Ctrl-C (the games in play learned and checkpointed)"
-        }
+        crate::selfplay::StopReason::Requested => &format!(
+            "{} (the games in play learned and checkpointed)",
+            super::interrupt::interrupted_by()
+        ),
     };
     println!(
         "{} games this session, {} in all, {:.0} s of training; stopped by {stop}",
@@ -232,8 +246,10 @@ fn print_strength(summary: &TrainSummary, settings: &TrainSettings, run_dir: &Ru
     println!(
         "strength: not measured{}; measure it with: descent eval --game {} --agent {}:model={},{budget} --opponent mcts:{budget}",
         match summary.stopped_by {
-            crate::selfplay::StopReason::Requested => " (stopped by Ctrl-C)",
-            _ => " (evaluation.at_end is off)",
+            crate::selfplay::StopReason::Requested => {
+                format!(" (stopped by {})", super::interrupt::interrupted_by())
+            }
+            _ => " (evaluation.at_end is off)".to_string(),
         },
         settings.game,
         settings.config.recipe.player_kind(),

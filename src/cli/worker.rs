@@ -47,6 +47,7 @@ pub fn run(args: WorkerArgs) -> anyhow::Result<ExitCode> {
         .map(|d| d.parse::<DeviceChoice>())
         .transpose()
         .map_err(|e| anyhow::anyhow!("--device: {e}"))?;
+    super::interrupt::stop_on_first_interrupt(super::interrupt::Interruptible::Worker);
     let summary = run_worker(&WorkerOptions {
         url: args.url,
         threads: args.threads,
@@ -62,5 +63,13 @@ pub fn run(args: WorkerArgs) -> anyhow::Result<ExitCode> {
         summary.seconds,
         summary.bytes_sent as f64 / summary.games.max(1) as f64
     );
+    if crate::selfplay::run::stop_request::stop_requested() {
+        eprintln!(
+            "worker {}: stopped by {}; its heartbeat removed",
+            summary.id,
+            super::interrupt::interrupted_by()
+        );
+        return Ok(ExitCode::from(super::interrupt::interrupted_exit()));
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -195,8 +195,15 @@ impl GameSpec {
     /// and `komi`).
     ///
     /// # Errors
-    /// A key the game does not have, or a value it refuses.
+    /// A key the game does not have, or a value it refuses; a `value` holding the
+    /// specification's own syntax (`,`, `=`, parentheses), never read as more parameters.
     pub fn with_param(&self, key: &str, value: &str) -> Result<GameSpec, ConfigError> {
+        if let Some(c) = value.chars().find(|c| matches!(c, ',' | '=' | '(' | ')')) {
+            return Err(ConfigError::new(
+                key,
+                format!("{value:?}: one value, without {c:?}"),
+            ));
+        }
         let mut pairs: Vec<String> = self
             .changed_params()
             .into_iter()
@@ -338,6 +345,7 @@ impl FromStr for GameSpec {
             error(match e {
                 KeyValueError::NotAPair(item) => format!("expected key=value, got {item:?}"),
                 KeyValueError::Repeated(key) => format!("key {key:?} given twice"),
+                KeyValueError::BadQuote(item) => format!("{item:?}: an unclosed quote"),
             })
         })?;
         GameSpec::from_pairs(name, &pairs).map_err(error)

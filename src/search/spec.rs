@@ -465,6 +465,9 @@ impl<'a> SpecPairs<'a> {
                 "expected key=value, got {item:?} (valid keys: {valid_list})"
             )),
             KeyValueError::Repeated(key) => this.error(&format!("key {key:?} given twice")),
+            KeyValueError::BadQuote(item) => this.error(&format!(
+                "{item:?}: a quoted value is closed by a second \" and then a comma or the end"
+            )),
         })?;
         if let Some((key, _)) = this.pairs.iter().find(|(key, _)| !valid.contains(key)) {
             return Err(this.error(&format!("unknown key {key:?} (valid keys: {valid_list})")));

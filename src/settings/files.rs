@@ -85,25 +85,18 @@ pub fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file beside it (created new, never opened
-/// if something else is there), fsync, rename. A failure (a full disk) removes the temporary
-/// file and leaves `path` as it was.
+/// Writes `bytes` to `path` atomically: a temporary file beside it, of a name no other write
+/// uses (this process's id and a count: two processes or threads writing one file never
+/// share one), created new, fsync, rename. A failure (a full disk) removes the temporary file
+/// and leaves `path` as it was.
 ///
 /// # Errors
 /// Whatever [`check_output`] refuses; a failed write or rename.
 pub fn write_atomically(path: &Path, bytes: &[u8], existing: Existing) -> anyhow::Result<()> {
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     check_output(path, existing)?;
-    let tmp = with_suffix(path, ".tmp");
-    // A temporary file left by a killed process is ours to remove; anything else there is not.
-    if let Ok(stale) = fs::symlink_metadata(&tmp) {
-        if !stale.is_file() {
-            bail!(
-                "{} exists and is not a regular file: descent writes regular files only",
-                tmp.display()
-            );
-        }
-        fs::remove_file(&tmp).with_context(|| format!("cannot remove {}", tmp.display()))?;
-    }
+    let write = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = with_suffix(path, &format!(".{}-{write}.tmp", std::process::id()));
     let written = (|| {
         let mut file = fs::OpenOptions::new()
             .write(true)
@@ -144,6 +137,57 @@ pub fn open_regular(path: &Path) -> std::io::Result<fs::File> {
         )));
     }
     Ok(file)
+}
+
+/// Checks that `path`, if it exists, is a regular file (or a link to one): a log about to be
+/// opened for appending or read line by line, which a FIFO would block and a device flood.
+///
+/// # Errors
+/// `path` exists and is not a regular file.
+pub fn regular_or_absent(path: &Path) -> anyhow::Result<()> {
+    match fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => bail!("{} is not a regular file", path.display()),
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
+    }
+}
+
+/// The lines of the regular file `path` (none if it is missing), each with its `\n` where it
+/// has one, read one at a time: a line longer than `max_line` bytes ends the reading with an
+/// error, so that memory stays bounded however long the file.
+///
+/// # Errors
+/// What [`open_regular`] refuses (a missing file aside), a failed read, a line too long.
+pub fn for_each_line(
+    path: &Path,
+    max_line: u64,
+    mut each: impl FnMut(&[u8]) -> std::ops::ControlFlow<()>,
+) -> anyhow::Result<()> {
+    use std::io::BufRead;
+    let file = match open_regular(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let mut reader = std::io::BufReader::new(file);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let read = (&mut reader)
+            .take(max_line + 1)
+            .read_until(b'\n', &mut line)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        if read == 0 {
+            return Ok(());
+        }
+        if line.len() as u64 > max_line {
+            bail!("{}: a line longer than {max_line} bytes", path.display());
+        }
+        if each(&line).is_break() {
+            return Ok(());
+        }
+    }
 }
 
 /// The bytes of the regular file `path`, at most `max_bytes` of them.
@@ -195,7 +239,43 @@ mod tests {
         assert_eq!(fs::read(&path).unwrap(), b"one");
         write_atomically(&path, b"two", Existing::Replace).unwrap();
         assert_eq!(fs::read(&path).unwrap(), b"two");
-        assert!(!with_suffix(&path, ".tmp").exists());
+        assert_eq!(
+            fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "no temporary file left"
+        );
+    }
+
+    /// Two writers of one file (two `ladder` runs, two threads) each leave a whole file: the
+    /// one renamed last, never a mix or a half.
+    #[test]
+    fn concurrent_writes_of_one_file_never_mix() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ladder.json");
+        let contents = [vec![b'a'; 1 << 16], vec![b'b'; 1 << 16]];
+        std::thread::scope(|s| {
+            for bytes in &contents {
+                let path = &path;
+                s.spawn(move || {
+                    for _ in 0..100 {
+                        write_atomically(path, bytes, Existing::Replace).unwrap();
+                    }
+                });
+            }
+            s.spawn(|| {
+                for _ in 0..200 {
+                    if let Ok(read) = fs::read(&path) {
+                        assert!(contents.contains(&read), "a mixed or partial file");
+                    }
+                }
+            });
+        });
+        assert!(contents.contains(&fs::read(&path).unwrap()));
+        assert_eq!(
+            fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "no temporary file left"
+        );
     }
 
     #[test]
@@ -213,14 +293,6 @@ mod tests {
             "{refused}"
         );
         assert!(!fs::symlink_metadata(&fifo).unwrap().is_file());
-        // A FIFO where the temporary file goes is refused, not opened (which would block).
-        let target = dir.path().join("out");
-        let tmp_fifo = with_suffix(&target, ".tmp");
-        std::process::Command::new("mkfifo")
-            .arg(&tmp_fifo)
-            .status()
-            .unwrap();
-        assert!(write_atomically(&target, b"x", Existing::Replace).is_err());
         // Reading one is refused at once.
         let read = read_regular(&fifo, 10).unwrap_err();
         assert!(

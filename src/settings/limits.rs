@@ -24,8 +24,13 @@ pub const MAX_NET_PARAMETERS: u64 = 200_000_000;
 /// Bytes of one network file (weights, or an export): twice what `MAX_NET_PARAMETERS` f32
 /// weights take, room for a policy head and the format's own bytes.
 pub const MAX_NET_FILE_BYTES: u64 = 8 * MAX_NET_PARAMETERS;
-/// Bytes of a network manifest or another small JSON or YAML file (a few kilobytes in use).
+/// Bytes of a network manifest or another small JSON or YAML file (a few kilobytes in use): a
+/// configuration, an experiment file, a checkpoint's `state.json`.
 pub const MAX_SMALL_FILE_BYTES: u64 = 1 << 20;
+/// Bytes of one line of a run's logs (`metrics.jsonl`, `games.jsonl`; a few hundred in use).
+pub const MAX_LOG_LINE_BYTES: u64 = 16 << 20;
+/// Bytes of a whole run log read at once (the metrics log rebuilt into TensorBoard's file).
+pub const MAX_LOG_FILE_BYTES: u64 = 1 << 30;
 
 /// `Err` naming `key` when `value` is above `max`.
 ///

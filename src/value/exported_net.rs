@@ -74,14 +74,18 @@ pub fn is_export_file(path: &Path) -> bool {
 }
 
 /// Whether the model path `path` is to be read as an export file: a file with the export's
-/// magic bytes, or any other file but a saved network's `.json` / `.bpk` (an empty or damaged
-/// `awale.descent` is then refused naming it, not its missing `awale.json`).
+/// magic bytes, or anything else there but a directory or a saved network's `.json` / `.bpk`
+/// (an empty or damaged `awale.descent`, a FIFO or a device is then refused naming it, not its
+/// missing `awale.json`).
 pub fn is_export_path(path: &Path) -> bool {
     let saved_net_file = matches!(
         path.extension().and_then(|e| e.to_str()),
         Some("json" | "bpk")
     );
-    path.is_file() && (is_export_file(path) || !saved_net_file)
+    let Ok(meta) = std::fs::metadata(path) else {
+        return false;
+    };
+    !meta.is_dir() && (!meta.is_file() || is_export_file(path) || !saved_net_file)
 }
 
 /// Writes an export file atomically, over an existing one only where `existing` allows it.

@@ -188,7 +188,8 @@ pub fn agent_move(
             let mut agent = cache.factory::<G>(game, &request.agent)?.build();
             let mover = position.to_move();
             let (mut turn, mut value_p0, mut last_cells) = (Vec::new(), None, Vec::new());
-            while turn.len() < MAX_TURN_ACTIONS && !cancelled() {
+            // The first action is always chosen (a cancelled search still returns a move).
+            while turn.len() < MAX_TURN_ACTIONS && (turn.is_empty() || !cancelled()) {
                 let seed = position.hash() ^ position.ply() as u64;
                 let choice = agent.choose_move(&position, &mut AgentRng::seed_from_u64(seed));
                 let text = position.move_to_text(choice.action);

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, Request, State};
@@ -19,8 +19,8 @@ use serde_json::{Value, json};
 
 use super::host_check::HostCheck;
 use super::play::{
-    AgentCache, AgentCheckRequest, AgentMoveRequest, PositionRequest, agent_move, check_agent,
-    game_list, position_view,
+    AgentCache, AgentCheckRequest, AgentMoveRequest, MAX_MOVE_TIME, PositionRequest, agent_move,
+    check_agent, game_list, position_view,
 };
 use super::runs;
 use super::web_error::WebError;
@@ -33,6 +33,14 @@ pub struct ServerState {
     pub agents: AgentCache,
     /// The `Host` headers answered.
     pub hosts: HostCheck,
+    /// Agents' searches running now (at most [`max_searches`]; one more is answered 503).
+    pub searches: AtomicUsize,
+}
+
+/// Agents' searches at once, at most: one a core, so that a burst of requests queues no work
+/// that would answer after its client gave up.
+pub fn max_searches() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 type Shared = State<Arc<ServerState>>;
@@ -81,6 +89,7 @@ pub fn router(state: ServerState) -> Router {
         .route("/api/agent-move", post(agent))
         .route("/api/agent-check", post(agent_check))
         .fallback(|| async { WebError::not_found("no such page or API route") })
+        .layer(middleware::from_fn(super::connections::read_body_in_time))
         .layer(middleware::from_fn_with_state(state.clone(), check_host))
         .with_state(state)
 }
@@ -198,14 +207,49 @@ async fn agent(
     request: Result<Json<AgentMoveRequest>, JsonRejection>,
 ) -> Result<impl IntoResponse, WebError> {
     let request = body(request)?;
+    let _slot = SearchSlot::take(&state)?;
     // Dropped with this handler — when the reply is sent, or when the client is gone and the
-    // server drops the request — it cancels the agent's search.
+    // server drops the request — it cancels the agent's search; so does the end of the
+    // turn's time (`MAX_MOVE_TIME` for the whole turn, however many actions it has).
     let cancel = CancelOnDrop(Arc::new(AtomicBool::new(false)));
     let flag = cancel.0.clone();
+    let turn_over = cancel.0.clone();
+    let timer = tokio::spawn(async move {
+        tokio::time::sleep(MAX_MOVE_TIME).await;
+        turn_over.store(true, Ordering::Relaxed);
+    });
     let search = move || cancellable(flag, || agent_move(&request, &state.agents).map(Json));
-    tokio::task::spawn_blocking(search)
+    let answer = tokio::task::spawn_blocking(search)
         .await
-        .map_err(|e| WebError::internal(format!("the agent failed: {e}")))?
+        .map_err(|e| WebError::internal(format!("the agent failed: {e}")))?;
+    timer.abort();
+    answer
+}
+
+/// One of the [`max_searches`] searches, given back when dropped.
+struct SearchSlot(Arc<ServerState>);
+
+impl SearchSlot {
+    fn take(state: &Arc<ServerState>) -> Result<SearchSlot, WebError> {
+        let max = max_searches();
+        state
+            .searches
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < max).then_some(n + 1)
+            })
+            .map(|_| SearchSlot(state.clone()))
+            .map_err(|_| {
+                WebError::unavailable(format!(
+                    "{max} agents are thinking already (one a core): ask again in a moment"
+                ))
+            })
+    }
+}
+
+impl Drop for SearchSlot {
+    fn drop(&mut self) {
+        self.0.searches.fetch_sub(1, Ordering::AcqRel);
+    }
 }
 
 async fn agent_check(

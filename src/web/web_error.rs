@@ -59,6 +59,15 @@ impl WebError {
 impl IntoResponse for WebError {
     fn into_response(self) -> Response {
         let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        (status, Json(serde_json::json!({ "error": self.message }))).into_response()
+        let mut response =
+            (status, Json(serde_json::json!({ "error": self.message }))).into_response();
+        if status == StatusCode::SERVICE_UNAVAILABLE {
+            // The client may ask again in a second (RFC 9110, 10.2.3).
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from_static("1"),
+            );
+        }
+        response
     }
 }

@@ -257,6 +257,14 @@ fn accuracy_refuses_bad_positions_files_and_other_games() {
         "{}",
         stderr(&out)
     );
+    // 41 moves leave one empty cell: never an informative position, so never 3 of them.
+    let out = descent(&["solve", "connect_four", "--sample", "3", "--plies", "41"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("only 0 distinct positions"),
+        "{}",
+        stderr(&out)
+    );
     let out = descent(&["solve", "connect_four", "--sample", "2", "--plies", "30-50"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(

@@ -321,6 +321,30 @@ fn the_engine_answers_what_a_go_program_sends() {
 
 /// The SGF directory of a match must exist beside a size, and a bad engine command is refused
 /// by name.
+/// `komi` takes a number and nothing else: text that would add game settings (an end after one
+/// ply, another ko rule) is refused with `?`, the engine goes on, the komi and moves unchanged.
+#[test]
+fn komi_is_a_number_never_game_settings() {
+    for agent in ["random", "mcts:iters=10"] {
+        let mut engine = Engine::start(&["--game", "go(board_size=9)", "--agent", agent]);
+        assert_eq!(engine.reply("play b A1"), Ok(String::new()));
+        assert_eq!(engine.reply("play w B1"), Ok(String::new()));
+        assert_eq!(engine.reply("play b pass"), Ok(String::new()));
+        assert_eq!(engine.reply("play w pass"), Ok(String::new()));
+        let board = engine.reply("showboard").unwrap();
+        // A1 and B1 one point each, the rest neutral: White by the default komi 7.5.
+        assert_eq!(engine.reply("final_score"), Ok("W+7.5".to_string()));
+        for smuggled in ["7.5,max_plies=1", "7.5,superko=illegal", "7.5)", "=7.5"] {
+            let refused = engine.reply(&format!("komi {smuggled}")).unwrap_err();
+            assert!(refused.contains("not a komi"), "{smuggled}: {refused}");
+        }
+        assert_eq!(engine.reply("showboard").unwrap(), board);
+        assert_eq!(engine.reply("final_score"), Ok("W+7.5".to_string()));
+        assert_eq!(engine.reply("komi 0.5"), Ok(String::new()));
+        assert_eq!(engine.reply("final_score"), Ok("W+0.5".to_string()));
+    }
+}
+
 #[test]
 fn gtp_match_refuses_bad_arguments_by_name() {
     let output = Command::new(DESCENT)

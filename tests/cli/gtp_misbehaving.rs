@@ -8,11 +8,14 @@ use std::process::{Command, Output};
 
 /// A GTP engine in bash: it answers every command `=` with the command's id, and its `genmove`
 /// as `$1` says: `pass`, `a1` (always A1), `inject` (a move followed by two commands), `empty`,
-/// `wrong-id`, or `exit-after-play` (answers its first `play`, then exits). Every line it reads is
+/// `wrong-id`, `slow` (a pass after a second), `endless` (a reply whose lines never end),
+/// `trickle` (a line every 0.2 s, never the empty line that ends a reply), or `exit-after-play`
+/// (answers its first `play`, then exits). Its process id, then every line it reads, are
 /// appended to the file `$2`.
 const SCRIPT_ENGINE: &str = r#"#!/usr/bin/env bash
 mode="$1"
 log="$2"
+printf 'pid %s\n' "$$" >> "$log"
 while IFS= read -r line; do
   printf '%s\n' "$line" >> "$log"
   read -r -a words <<< "$line"
@@ -26,6 +29,9 @@ while IFS= read -r line; do
         inject) printf '=%s C3\nkomi 1000\nboardsize 19\n\n' "$id" ;;
         empty) printf '=%s \n\n' "$id" ;;
         wrong-id) printf '=999 A1\n\n' ;;
+        slow) sleep 1; printf '=%s pass\n\n' "$id" ;;
+        endless) printf '=%s A1\n' "$id"; yes x ;;
+        trickle) printf '=%s A1\n' "$id"; while :; do echo x; sleep 0.2; done ;;
         *) printf '=%s pass\n\n' "$id" ;;
       esac ;;
     play)
@@ -51,15 +57,37 @@ fn script_engine(dir: &Path, mode: &str, log: &Path) -> String {
 /// `descent gtp-match` of `black` against `white` refereed by a logging script engine, `games`
 /// games on 9 × 9; the output and the referee's log.
 fn script_match(dir: &Path, black: &str, white: &str, games: &str) -> (Output, PathBuf) {
+    script_match_timed(dir, black, white, games, "20s")
+}
+
+/// [`script_match`] with each reply awaited at most `timeout`.
+fn script_match_timed(
+    dir: &Path,
+    black: &str,
+    white: &str,
+    games: &str,
+    timeout: &str,
+) -> (Output, PathBuf) {
     let referee_log = dir.join("referee.log");
     let referee = script_engine(dir, "pass", &referee_log);
-    let output = Command::new(env!("CARGO_BIN_EXE_descent"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_descent"))
         .args(["gtp-match", "--black", black, "--white", white])
         .args(["--referee", &referee, "--games", games, "--size", "9"])
-        .args(["--timeout", "20s"])
-        .output()
+        .args(["--timeout", timeout])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .unwrap();
-    (output, referee_log)
+    // A watchdog, not a timing: a match that does not end in 2 minutes is a hang.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("gtp-match {black} vs {white} still running after 2 minutes");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    (child.wait_with_output().unwrap(), referee_log)
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -137,6 +165,54 @@ fn a_reply_with_another_commands_id_forfeits_and_stops_the_match_with_its_summar
     );
 }
 
+/// Without a referee, a move one engine refuses is disputed: no result for either side (the
+/// refuser is not forfeited, the mover does not win), the refusal named.
+#[test]
+fn a_refused_move_without_a_referee_is_disputed_not_won() {
+    let dir = tempfile::tempdir().unwrap();
+    let cheater = script_engine(dir.path(), "a1", &dir.path().join("cheater.log"));
+    let honest = format!(
+        "{} engine --game go(board_size=9) --agent random --seed 1",
+        env!("CARGO_BIN_EXE_descent")
+    );
+    for (black, white) in [(&cheater, &honest), (&honest, &cheater)] {
+        let output = Command::new(env!("CARGO_BIN_EXE_descent"))
+            .args(["gtp-match", "--black", black, "--white", white])
+            .args(["--games", "1", "--size", "9", "--timeout", "20s"])
+            .output()
+            .unwrap();
+        let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
+        assert!(output.status.success(), "{stdout}{stderr}");
+        assert!(
+            stdout.contains("disputed:") && stdout.contains("refused") && stdout.contains("A1"),
+            "{stdout}"
+        );
+        assert!(
+            stdout.contains("0/0/0 (W/D/L)") && stdout.contains("1 game(s) without a result"),
+            "{stdout}"
+        );
+        assert!(!stdout.contains("forfeits"), "{stdout}");
+    }
+}
+
+/// A reply that never ends — endless lines, or lines that keep coming slower than the timeout —
+/// is a forfeit after a bounded reply (lines, bytes) or one deadline for the whole reply.
+#[test]
+fn a_reply_that_never_ends_is_a_forfeit_within_bounds() {
+    for (mode, why) in [("endless", "longer than"), ("trickle", "no whole reply")] {
+        let dir = tempfile::tempdir().unwrap();
+        let chatty = script_engine(dir.path(), mode, &dir.path().join("chatty.log"));
+        let opponent = script_engine(dir.path(), "pass", &dir.path().join("opponent.log"));
+        let (output, _) = script_match_timed(dir.path(), &chatty, &opponent, "1", "2s");
+        let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
+        assert!(
+            stdout.contains("W+F") && stdout.contains(why),
+            "{mode}: {stdout}{stderr}"
+        );
+        assert!(stdout.contains("0/0/1 (W/D/L)"), "{mode}: {stdout}");
+    }
+}
+
 #[test]
 fn an_engine_that_exits_mid_game_forfeits_and_the_summary_is_printed() {
     for exiting_is_black in [true, false] {
@@ -159,5 +235,76 @@ fn an_engine_that_exits_mid_game_forfeits_and_the_summary_is_printed() {
         assert!(stdout.contains("forfeits"), "{stdout}");
         assert!(stdout.contains("(W/D/L)"), "{stdout}");
         assert!(stderr.contains("exit-after-play"), "{stderr}");
+    }
+}
+
+/// SIGTERM or Ctrl-C to `gtp-match` ends its engines (none is left running) and exits with
+/// 128 + the signal's number, saying so.
+#[test]
+fn a_signal_to_the_match_ends_its_engines() {
+    for (signal, status) in [(libc::SIGTERM, 143), (libc::SIGINT, 130)] {
+        let dir = tempfile::tempdir().unwrap();
+        let logs = ["black.log", "white.log", "referee.log"].map(|name| dir.path().join(name));
+        let [black, white, referee] = logs
+            .clone()
+            .map(|log| script_engine(dir.path(), "slow", &log));
+        let child = Command::new(env!("CARGO_BIN_EXE_descent"))
+            .args([
+                "gtp-match",
+                "--black",
+                &black,
+                "--white",
+                &white,
+                "--referee",
+                &referee,
+            ])
+            .args(["--games", "100", "--size", "9"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let pid_of = |log: &PathBuf| -> Option<i32> {
+            let text = std::fs::read_to_string(log).ok()?;
+            text.lines().next()?.strip_prefix("pid ")?.parse().ok()
+        };
+        let start = std::time::Instant::now();
+        let pids: Vec<i32> = loop {
+            let pids: Vec<i32> = logs.iter().filter_map(pid_of).collect();
+            // Once every engine runs and the first genmove is asked.
+            if pids.len() == 3 && text(&std::fs::read(&logs[0]).unwrap()).contains("genmove") {
+                break pids;
+            }
+            assert!(start.elapsed().as_secs() < 60, "the engines did not start");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        // SAFETY: signalling our own child.
+        unsafe { libc::kill(child.id() as i32, signal) };
+        let output = child.wait_with_output().unwrap();
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(status), "{stderr}");
+        assert!(stderr.contains("its engines are ended"), "{stderr}");
+        let gone = |pid: i32| {
+            // SAFETY: signal 0 only asks whether the process exists.
+            (0..250).any(|_| {
+                // A zombie (ended, not yet reaped by whoever inherited it) counts as ended.
+                let zombie =
+                    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+                        stat.rsplit(')')
+                            .next()
+                            .is_some_and(|s| s.trim_start().starts_with('Z'))
+                    });
+                let alive = unsafe { libc::kill(pid, 0) } == 0 && !zombie;
+                if alive {
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                !alive
+            })
+        };
+        for pid in pids {
+            assert!(
+                gone(pid),
+                "engine {pid} still runs after the match was stopped"
+            );
+        }
     }
 }

@@ -269,3 +269,101 @@ fn a_fifo_or_an_empty_file_as_a_network_is_refused_at_once_and_named() {
     assert!(err.contains("empty.descent"), "{err}");
     assert!(!err.contains("empty.json"), "{err}");
 }
+
+/// Every file descent reads goes through the regular-file, bounded reader: a FIFO as the
+/// configuration of `train` or `experiment`, as an experiment's `base:`, or as a run's
+/// `games.jsonl` / `metrics.jsonl` on `--resume`, is refused at once; `/dev/zero` as a
+/// configuration is refused, not read until the memory runs out.
+#[test]
+fn a_fifo_or_a_device_as_a_configuration_or_a_run_log_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo.yaml");
+    if !mkfifo(&fifo) {
+        return;
+    }
+    let fifo_s = fifo.to_str().unwrap();
+    for args in [
+        vec!["train", fifo_s],
+        vec!["experiment", fifo_s],
+        vec!["train", "/dev/zero"],
+    ] {
+        let output = descent_within_a_minute(&args);
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(
+            stderr(&output).contains("not a regular file"),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+    let experiment = dir.path().join("experiment.yaml");
+    std::fs::write(
+        &experiment,
+        "name: e\ngame: tic_tac_toe\ntrain_time: 1s\nstage_every: 1s\nvariants:\n  - name: a\n    base: fifo.yaml\n  - name: b\n",
+    )
+    .unwrap();
+    let output = descent_within_a_minute(&["experiment", experiment.to_str().unwrap()]);
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("not a regular file"),
+        "{}",
+        stderr(&output)
+    );
+    for log in ["games.jsonl", "metrics.jsonl"] {
+        let run = crate::common::small_run(dir.path(), &format!("run-{log}"), "", 2);
+        std::fs::remove_file(run.join(log)).unwrap();
+        assert!(mkfifo(&run.join(log)));
+        let run_s = run.to_str().unwrap();
+        let output = descent_within_a_minute(&["train", "--resume", run_s, "--max-games", "4"]);
+        assert_eq!(output.status.code(), Some(1), "{log}: {}", stderr(&output));
+        assert!(
+            stderr(&output).contains("not a regular file"),
+            "{log}: {}",
+            stderr(&output)
+        );
+    }
+}
+
+/// A model path that is not a regular file names the real cause — not the `.json` manifest a
+/// saved network would have; a path with a comma is written in quotes.
+#[test]
+fn a_model_path_names_what_it_is_and_may_hold_a_comma_in_quotes() {
+    let dir = tempfile::tempdir().unwrap();
+    let zero = dir.path().join("zero.descent");
+    std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+    let output = eval_greedy_of(&zero);
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("not a regular file"),
+        "{}",
+        stderr(&output)
+    );
+    let empty_dir = dir.path().join("dir.descent");
+    std::fs::create_dir_all(&empty_dir).unwrap();
+    let output = eval_greedy_of(&empty_dir);
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("holds no run or checkpoint"),
+        "{}",
+        stderr(&output)
+    );
+    let run = crate::common::small_run(dir.path(), "a,b", "", 2);
+    let agent = format!("greedy:model=\"{}\"", run.display());
+    let output = descent_within_a_minute(&[
+        "eval",
+        "--game",
+        "tic_tac_toe",
+        "--agent",
+        &agent,
+        "--opponent",
+        "random",
+        "--games",
+        "2",
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+}

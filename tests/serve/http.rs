@@ -390,3 +390,81 @@ fn hostile_requests_leave_the_server_answering_bounded_and_idle() {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// A whole turn shares the 10 s budget (an Arimaa turn of up to 16 actions at `time=10s` each
+/// answered, not after 160 s); one search a core runs at once, a request beyond gets 503 with
+/// `Retry-After`; a connection that sends half a request head, or half a body, is closed.
+#[test]
+fn turns_searches_and_slow_clients_are_bounded() {
+    let root = tempfile::tempdir().unwrap();
+    let server = Server::start(root.path());
+    let arimaa = r#"{"game": "arimaa", "moves": [], "agent": "mcts:time=10s"}"#;
+    let started = std::time::Instant::now();
+    let (status, reply) = server.json("POST", "/api/agent-move", Some(arimaa));
+    assert_eq!(status, 200, "{reply}");
+    assert!(!reply["turn"].as_array().unwrap().is_empty(), "{reply}");
+    // A bound, not a timing: 16 actions of 10 s each would take 160 s.
+    assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
+
+    // More searches than cores: the ones past the cap are answered 503 at once.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let slow = r#"{"game": "connect_four", "moves": [], "agent": "mcts:time=3s"}"#;
+    let statuses: Vec<(u16, String)> = std::thread::scope(|s| {
+        let requests: Vec<_> = (0..cores + 3)
+            .map(|_| s.spawn(|| raw_request(&server.address, slow)))
+            .collect();
+        requests.into_iter().map(|r| r.join().unwrap()).collect()
+    });
+    let busy: Vec<_> = statuses
+        .iter()
+        .filter(|(status, _)| *status == 503)
+        .collect();
+    assert!(!busy.is_empty(), "{statuses:?}");
+    assert!(
+        busy.iter()
+            .all(|(_, head)| head.to_ascii_lowercase().contains("retry-after: 1"))
+    );
+    assert!(statuses.iter().filter(|(status, _)| *status == 200).count() <= cores);
+
+    // Half a head, then silence; half a body, then silence: both closed by the server.
+    for partial in [
+        "GET /api/runs HTTP/1.1\r\nHost: x".to_string(),
+        format!(
+            "POST /api/position HTTP/1.1\r\nHost: {}\r\nContent-Length: 100\r\n\r\n{{\"game\"",
+            server.address
+        ),
+    ] {
+        let mut stream = std::net::TcpStream::connect(&server.address).unwrap();
+        stream
+            .set_read_timeout(Some(std::time::Duration::from_secs(60)))
+            .unwrap();
+        stream.write_all(partial.as_bytes()).unwrap();
+        let mut reply = Vec::new();
+        // Ends when the server closes the connection (a read timeout would be an error).
+        std::io::Read::read_to_end(&mut stream, &mut reply).unwrap();
+        let reply = String::from_utf8_lossy(&reply);
+        assert!(reply.is_empty() || reply.contains(" 408 "), "{reply}");
+    }
+}
+
+/// One POST to `/api/agent-move` with `body`: the status and the reply's head.
+fn raw_request(address: &str, body: &str) -> (u16, String) {
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    write!(
+        stream,
+        "POST /api/agent-move HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut reply = String::new();
+    std::io::Read::read_to_string(&mut stream, &mut reply).unwrap();
+    let status = reply
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let head = reply
+        .split_once("\r\n\r\n")
+        .map_or(reply.clone(), |(h, _)| h.to_string());
+    (status, head)
+}

@@ -331,6 +331,49 @@ fn two_workers_feed_a_learner_to_the_end_of_its_budget() {
         .query(&mut c)
         .unwrap();
     assert_eq!(state, "finished");
+    // A worker that joins the finished run says so and stops, having played nothing.
+    let late = worker(&url, "late").wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&late.stderr);
+    assert_eq!(late.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("is finished") && err.contains("nothing to play"),
+        "{err}"
+    );
+}
+
+/// SIGTERM to a worker: its game in play is finished and sent, its heartbeat removed, its
+/// summary printed, exit 143; the learner goes on with the other worker.
+#[test]
+fn a_worker_sent_sigterm_stops_gracefully() {
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(redis) = RedisServer::start(tmp.path()) else {
+        return;
+    };
+    let url = redis.url();
+    let learner = learner(tmp.path(), &url, "max_games: 30");
+    let leaving = worker(&url, "leaving");
+    let staying = worker(&url, "staying");
+    wait_for_checkpoint(tmp.path(), 5);
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(leaving.id() as i32, libc::SIGTERM) };
+    let out = leaving.wait_with_output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(143), "{stderr}");
+    assert!(stdout.contains("worker leaving:"), "the summary: {stdout}");
+    assert!(stderr.contains("stopped by SIGTERM"), "{stderr}");
+    let mut c = redis.connection();
+    let heartbeat: bool = redis::cmd("EXISTS")
+        .arg("descent:run:worker:leaving")
+        .query(&mut c)
+        .unwrap();
+    assert!(!heartbeat, "the heartbeat is removed at once");
+    finish(learner, "the learner", LIMIT);
+    finish(staying, "the other worker", LIMIT);
+    let (_, _, rejected) = check_finished_run(tmp.path(), 30);
+    assert_eq!(rejected, 0);
 }
 
 #[test]
@@ -997,4 +1040,34 @@ fn two_runs_share_one_database_by_name() {
     for worker in workers {
         finish(worker, "a worker", LIMIT);
     }
+}
+
+/// A learner busy learning for longer than its claim lives (30 s) keeps its claim: a thread of
+/// its own renews it, so a second learner of the run is refused however busy the first is
+/// (the learner's own thread here says nothing for 35 s, as while learning a batch of games).
+#[test]
+fn a_busy_learners_claim_never_lapses() {
+    use descent::selfplay::distributed::broker::Broker;
+    use descent::selfplay::run::training::learner_heartbeat::LearnerHeartbeat;
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(redis) = RedisServer::start(tmp.path()) else {
+        return;
+    };
+    let url = redis.url();
+    let mut broker = Broker::connect(&url).unwrap();
+    broker.use_run("busy").unwrap();
+    broker.learner_alive("learner A", 0.0, "{}").unwrap();
+    let heartbeat =
+        LearnerHeartbeat::start(&url, "busy", "learner A".into(), (0.0, "{}".into())).unwrap();
+    std::thread::sleep(Duration::from_secs(35));
+    let mut second = Broker::connect(&url).unwrap();
+    second.use_run("busy").unwrap();
+    let refused = second.claim_learner("learner B").unwrap_err();
+    assert!(
+        format!("{refused:#}").contains("another learner is live"),
+        "{refused:#}"
+    );
+    assert!(second.learner_is_alive().unwrap(), "the heartbeat lives on");
+    heartbeat.check().unwrap();
+    drop(heartbeat);
 }

@@ -180,9 +180,27 @@ fn a_resumed_run_continues_as_if_never_stopped() {
     );
     std::fs::write(latest.join("replay.bin"), plain).unwrap();
     std::fs::remove_file(latest.join("replay.bin.zst")).unwrap();
-    // Nor had it checksums.
+    // Nor had it checksums: refused unless the user accepts it unverified.
     std::fs::remove_file(latest.join("checksums.sha256")).unwrap();
-    run(&legacy, "8", true);
+    let legacy_s = legacy.to_str().unwrap();
+    let refused = descent(&["train", "--resume", legacy_s, "--max-games", "8", "--quiet"]);
+    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("no checksums.sha256")
+            && stderr(&refused).contains("--accept-unverified-checkpoint"),
+        "{}",
+        stderr(&refused)
+    );
+    let out = descent(&[
+        "train",
+        "--resume",
+        legacy_s,
+        "--max-games",
+        "8",
+        "--quiet",
+        "--accept-unverified-checkpoint",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
     let key = |g: &Value| {
         (
             g["game"].clone(),
@@ -667,6 +685,36 @@ fn wait_for_games(run: &Path, games: usize) {
     }
 }
 
+/// SIGTERM (what systemd, Docker and SLURM send) stops a run as Ctrl-C does — the games in play
+/// learned, a checkpoint — and exits 143, saying so.
+#[test]
+fn sigterm_checkpoints_what_was_played_and_exits_143() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (child, run) = start_training(
+        tmp.path(),
+        "game: tic_tac_toe\nsearch: {iters: 30}\nrun: {max_games: 1000000}\ncheckpoint: {every_games: 100000}\n",
+    );
+    wait_for_games(&run, 5);
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(143), "{}", stderr(&out));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("stopped by SIGTERM"), "{said}");
+    assert!(
+        stderr(&out).contains("SIGTERM: finishing the games in play"),
+        "{}",
+        stderr(&out)
+    );
+    let played = count_lines(&run, "game") as u64;
+    assert_eq!(
+        latest_state(&run)["games"],
+        played,
+        "every game played is in the checkpoint"
+    );
+    assert!(played >= 5);
+}
+
 /// The first Ctrl-C finishes the games in play, learns them, writes a checkpoint and says so:
 /// nothing played is lost and the run resumes from there. A second Ctrl-C stops at once,
 /// saying what is lost.
@@ -681,7 +729,7 @@ fn ctrl_c_checkpoints_what_was_played_and_a_second_stops_at_once() {
     // SAFETY: signalling our own child.
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
     let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(said.contains("stopped by Ctrl-C"), "{said}");
     assert!(

@@ -16,6 +16,7 @@
 //! | `worker:<id>` | string, 30 s TTL | each worker | its heartbeat (JSON) |
 //! | `learner` | string, 30 s TTL | learner | its heartbeat (JSON) |
 //! | `learner_id` | string, 30 s TTL | learner | who holds the run (host and run directory); another learner of the run refuses to start |
+//! | `read_not_learned` | string | learner | games of its last read not learned yet: the workers' backlog counts them |
 //!
 //! The learner reads `games` through the consumer group `learners` as consumer `learner` and
 //! acknowledges (then deletes) an entry only once a checkpoint holds what it taught; the
@@ -40,6 +41,14 @@ const RUNS_KEY: &str = "descent:runs";
 const MAX_RUN_NAME: usize = 64;
 const GROUP: &str = "learners";
 const CONSUMER: &str = "learner";
+/// The longest a Redis command may take (a blocking read waits a second at most) before its
+/// connection is taken as lost and opened again.
+const COMMAND_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The most games read and not learned a worker believes the learner to hold (it reads 16 at
+/// a time).
+const MAX_READ_NOT_LEARNED: u64 = 1024;
+
 /// Seconds a heartbeat lives without renewal.
 pub const HEARTBEAT_TTL: u64 = 30;
 
@@ -245,6 +254,7 @@ impl Broker {
     ) -> anyhow::Result<T> {
         let start = Instant::now();
         let mut wait = Duration::from_millis(100);
+        let mut failed = false;
         loop {
             let result = match self.connection.as_mut() {
                 Some(connection) => op(connection),
@@ -252,19 +262,33 @@ impl Broker {
                     .client
                     .get_connection_with_timeout(Duration::from_secs(5))
                     .and_then(|mut connection| {
+                        // Every command answered within the timeout, or the connection is
+                        // taken as lost (a link black-holed mid-command included).
+                        connection.set_read_timeout(Some(COMMAND_TIMEOUT))?;
+                        connection.set_write_timeout(Some(COMMAND_TIMEOUT))?;
                         let result = op(&mut connection);
                         self.connection = Some(connection);
                         result
                     }),
             };
             match result {
-                Ok(value) => return Ok(value),
+                Ok(value) => {
+                    if failed {
+                        tracing::info!(
+                            "{}: {what}: reconnected after {:.1} s",
+                            self.shown_url,
+                            start.elapsed().as_secs_f64()
+                        );
+                    }
+                    return Ok(value);
+                }
                 Err(e) if is_lost_connection(&e) && start.elapsed() < self.patience => {
                     tracing::warn!(
                         "{}: {what}: {e}; retrying in {:.1} s",
                         self.shown_url,
                         wait.as_secs_f64()
                     );
+                    failed = true;
                     self.connection = None;
                     self.reconnections += 1;
                     std::thread::sleep(wait);
@@ -303,7 +327,7 @@ impl Broker {
             }
         })?;
         if created {
-            tracing::info!("{}: created the stream {}games", self.shown_url, PREFIX);
+            tracing::info!("{}: created the stream {}", self.shown_url, k.of("games"));
         }
         // Never hand out a number already played: the larger of the counter and ours, in one
         // step (workers may be taking numbers meanwhile).
@@ -542,20 +566,35 @@ impl Broker {
     /// Games in the stream that the learner has not read yet.
     pub fn backlog(&mut self) -> anyhow::Result<u64> {
         let k = self.keys();
-        let (length, pending): (u64, Vec<redis::Value>) =
+        let (length, pending, reading): (u64, Vec<redis::Value>, Option<u64>) =
             self.call("measure the backlog", |c| {
                 redis::pipe()
                     .xlen(k.of("games"))
                     .cmd("XPENDING")
                     .arg(k.of("games"))
                     .arg(GROUP)
+                    .get(k.of("read_not_learned"))
                     .query(c)
             })?;
         let read = match pending.first() {
             Some(redis::Value::Int(n)) => u64::try_from(*n).unwrap_or(0),
             _ => 0,
         };
-        Ok(length.saturating_sub(read))
+        // Bounded: a hostile value cannot make a worker wait for ever.
+        let reading = reading.unwrap_or(0).min(MAX_READ_NOT_LEARNED);
+        Ok(length.saturating_sub(read) + reading)
+    }
+
+    /// The learner: how many of the entries it has read are not learned yet (the backlog
+    /// workers wait on counts them).
+    ///
+    /// # Errors
+    /// The server does not answer.
+    pub fn note_read_not_learned(&mut self, games: usize) -> anyhow::Result<()> {
+        let k = self.keys();
+        self.call("note the games read", |c| {
+            c.set::<_, _, ()>(k.of("read_not_learned"), games)
+        })
     }
 
     /// Sends a finished game's record.

@@ -66,6 +66,14 @@ pub fn run_worker(options: &WorkerOptions) -> anyhow::Result<WorkerSummary> {
                 break run;
             }
         }
+        if crate::selfplay::run::stop_request::stop_requested() {
+            return Ok(WorkerSummary {
+                id: options.id.clone().unwrap_or_else(default_worker_id),
+                games: 0,
+                bytes_sent: 0,
+                seconds: 0.0,
+            });
+        }
         if waiting_since.is_none() {
             tracing::info!(
                 "{}: no run yet; waiting for a learner (descent train --broker)",
@@ -75,6 +83,14 @@ pub fn run_worker(options: &WorkerOptions) -> anyhow::Result<WorkerSummary> {
         }
         std::thread::sleep(Duration::from_millis(500));
     };
+    if broker.run_finished()? {
+        bail!(
+            "{}: run {} is finished (its learner reached its limit): nothing to play; extend it with \
+             descent train --resume RUN --broker URL --max-games N (or --max-time), then start the worker again",
+            broker.url(),
+            broker.run_name().unwrap_or("")
+        );
+    }
     let config = TrainConfig::from_yaml(&yaml).context("the published configuration")?;
     if config.learned_hash() != hash {
         bail!(
@@ -258,8 +274,14 @@ impl<'a, G: Game> Worker<'a, G> {
     ) -> anyhow::Result<()> {
         let mut learner = LearnerWatch::new(broker.patience());
         while !players.iter().all(|p| p.is_finished()) {
+            if crate::selfplay::run::stop_request::stop_requested() {
+                // Ctrl-C or SIGTERM: the games in play finish and are sent, no other starts.
+                self.stop.store(true, Ordering::Relaxed);
+            }
+            // Any other version, older included: a learner resumed from an earlier checkpoint
+            // publishes that one again, and games must name versions it made.
             let published = broker.net_version()?;
-            if published.is_some_and(|v| v > self.shared.version())
+            if published.is_some_and(|v| v != self.shared.version())
                 && let Some((version, manifest, weights)) = broker.fetch_net()?
             {
                 let (_, net) = decode_net::<G>(&manifest, weights, &self.device)?;

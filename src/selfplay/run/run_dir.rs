@@ -27,7 +27,10 @@ use std::sync::Arc;
 use anyhow::{Context, bail};
 
 use crate::selfplay::run::dir_lock::{DirLock, holds_more_than_its_lock};
-use crate::settings::files::{Existing, write_atomically};
+use crate::settings::files::{
+    Existing, for_each_line, read_regular, read_regular_text, regular_or_absent, write_atomically,
+};
+use crate::settings::limits::{MAX_LOG_FILE_BYTES, MAX_LOG_LINE_BYTES, MAX_SMALL_FILE_BYTES};
 use crate::value::checksum::{
     CHECKSUM_FILE, read_checksum_file, verify_checksum_file, write_checksum_file,
 };
@@ -65,6 +68,8 @@ pub const STATE_FILE: &str = "state.json";
 pub struct RunDir {
     root: PathBuf,
     lock: Option<Arc<DirLock>>,
+    /// A checkpoint without `checksums.sha256` may be resumed (the user said so).
+    unverified_accepted: bool,
 }
 
 fn sync_dir(path: &Path) -> anyhow::Result<()> {
@@ -110,6 +115,7 @@ impl RunDir {
         Ok(RunDir {
             root: root.to_path_buf(),
             lock: Some(Arc::new(lock)),
+            unverified_accepted: false,
         })
     }
 
@@ -127,6 +133,7 @@ impl RunDir {
         Ok(RunDir {
             root: root.to_path_buf(),
             lock: None,
+            unverified_accepted: false,
         })
     }
 
@@ -139,6 +146,12 @@ impl RunDir {
         let mut run_dir = RunDir::open(root)?;
         run_dir.lock = Some(Arc::new(DirLock::acquire(root, "run")?));
         Ok(run_dir)
+    }
+
+    /// Lets a checkpoint without `checksums.sha256` (one of an older descent, or one whose
+    /// list was deleted) be resumed with its files unverified.
+    pub fn accept_unverified_checkpoint(&mut self) {
+        self.unverified_accepted = true;
     }
 
     /// Whether this process holds the run's lock (needed to train it).
@@ -155,8 +168,7 @@ impl RunDir {
     /// # Errors
     /// `config.yaml` cannot be read.
     pub fn config_text(&self) -> anyhow::Result<String> {
-        let path = self.root.join(CONFIG_FILE);
-        fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))
+        read_regular_text(&self.root.join(CONFIG_FILE), MAX_SMALL_FILE_BYTES)
     }
 
     pub fn metrics_path(&self) -> PathBuf {
@@ -240,18 +252,28 @@ impl RunDir {
         Ok(None)
     }
 
-    /// Checks the checksums of the checkpoint at `dir` before it is loaded (a checkpoint
-    /// written before checksums is loaded with a warning).
+    /// Checks the checksums of the checkpoint at `dir` before it is loaded. A checkpoint
+    /// without its checksum list is refused, unless [`RunDir::accept_unverified_checkpoint`]
+    /// was called (then it is loaded with a warning).
     ///
     /// # Errors
-    /// A file that does not match its checksum, or a missing one.
-    pub fn verify_checkpoint(dir: &Path) -> anyhow::Result<()> {
-        if !verify_checksum_file(dir, &CHECKPOINT_FILES)? {
-            tracing::warn!(
-                "{} has no {CHECKSUM_FILE} (written by an older descent): its files are not verified",
-                dir.display()
+    /// A file that does not match its checksum, a missing one, or no checksum list.
+    pub fn verify_checkpoint(&self, dir: &Path) -> anyhow::Result<()> {
+        if verify_checksum_file(dir, &CHECKPOINT_FILES)? {
+            return Ok(());
+        }
+        if !self.unverified_accepted {
+            bail!(
+                "{} has no {CHECKSUM_FILE}: its files cannot be verified (an older descent, or the list was removed); \
+                 resume it anyway with `descent train --resume {} --accept-unverified-checkpoint`",
+                dir.display(),
+                self.root.display()
             );
         }
+        tracing::warn!(
+            "{} has no {CHECKSUM_FILE}: its files are not verified (--accept-unverified-checkpoint)",
+            dir.display()
+        );
         Ok(())
     }
 
@@ -399,18 +421,15 @@ impl RunDir {
         &self,
         seconds_of: impl Fn(&serde_json::Value) -> Option<f64>,
     ) -> anyhow::Result<std::collections::BTreeMap<u64, f64>> {
-        let path = self.metrics_path();
-        let text =
-            fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
         let mut times = std::collections::BTreeMap::new();
-        for line in text.lines() {
-            let Ok(value) = serde_json::from_str::<serde_json::Value>(line) else {
-                continue;
-            };
-            if let (Some(games), Some(seconds)) = (value["game"].as_u64(), seconds_of(&value)) {
+        for_each_line(&self.metrics_path(), MAX_LOG_LINE_BYTES, |line| {
+            if let Ok(value) = serde_json::from_slice::<serde_json::Value>(line)
+                && let (Some(games), Some(seconds)) = (value["game"].as_u64(), seconds_of(&value))
+            {
                 times.insert(games, seconds);
             }
-        }
+            std::ops::ControlFlow::Continue(())
+        })?;
         Ok(times)
     }
 
@@ -527,6 +546,7 @@ impl MetricsLog {
         closing_line: &str,
         tensorboard: bool,
     ) -> anyhow::Result<MetricsLog> {
+        regular_or_absent(path)?;
         let mut file = fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -554,8 +574,7 @@ impl MetricsLog {
         };
         let tensorboard = match tensorboard {
             true => {
-                let kept =
-                    fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+                let kept = read_regular(path, MAX_LOG_FILE_BYTES)?;
                 let dir = path.parent().unwrap_or(Path::new("."));
                 let log = crate::selfplay::telemetry::tensorboard::TensorBoardLog::rebuild(
                     dir,

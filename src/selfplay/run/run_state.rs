@@ -118,10 +118,10 @@ impl RunState {
     /// A missing or unreadable `state.json`, or one of another format.
     pub fn read(dir: &Path) -> anyhow::Result<RunState> {
         let state_path = dir.join(STATE_FILE);
-        let state: RunState = serde_json::from_str(
-            &std::fs::read_to_string(&state_path)
-                .with_context(|| format!("cannot read {}", state_path.display()))?,
-        )
+        let state: RunState = serde_json::from_str(&crate::settings::files::read_regular_text(
+            &state_path,
+            crate::settings::limits::MAX_SMALL_FILE_BYTES,
+        )?)
         .with_context(|| format!("{} is not a descent run state", state_path.display()))?;
         if state.format != STATE_FORMAT {
             bail!(
@@ -130,6 +130,89 @@ impl RunState {
                 state.format
             );
         }
+        state
+            .check_ranges()
+            .with_context(|| format!("{} is corrupt", state_path.display()))?;
         Ok(state)
+    }
+
+    /// Refuses figures no run reaches: a time that is negative, not a number or over a century,
+    /// a count over 2^48 (sums of counts then never overflow).
+    ///
+    /// # Errors
+    /// The first figure out of range, named.
+    pub fn check_ranges(&self) -> anyhow::Result<()> {
+        const MAX_SECONDS: f64 = 100.0 * 365.25 * 86_400.0;
+        const MAX_COUNT: u64 = 1 << 48;
+        let split = &self.time_split;
+        let seconds = [
+            ("elapsed_seconds", self.elapsed_seconds),
+            (
+                "net_made_at_seconds",
+                self.net_made_at_seconds.unwrap_or(0.0),
+            ),
+            ("time_split.search_seconds", split.search_seconds),
+            ("time_split.learn_seconds", split.learn_seconds),
+            ("time_split.pretrain_seconds", split.pretrain_seconds),
+            ("time_split.evaluation_seconds", split.evaluation_seconds),
+        ];
+        for (key, value) in seconds {
+            if !(0.0..=MAX_SECONDS).contains(&value) {
+                bail!("{key} = {value}: expected seconds from 0 to {MAX_SECONDS}");
+            }
+        }
+        let counts = [
+            ("games", self.games),
+            ("pairs_added", self.pairs_added),
+            ("pairs_learned", self.pairs_learned),
+            ("games_dropped", self.games_dropped),
+            ("next_game_index", self.next_game_index),
+            ("records_rejected", self.records_rejected),
+            ("metrics_bytes", self.metrics_bytes),
+            ("positions_evaluated", self.positions_evaluated),
+        ];
+        for (key, value) in counts {
+            if value > MAX_COUNT {
+                bail!("{key} = {value}: expected at most {MAX_COUNT}");
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn figures_no_run_reaches_are_refused_by_name() {
+        let state = || {
+            RunState::new(
+                "tic_tac_toe".into(),
+                SeedableRng::seed_from_u64(1),
+                "classic".into(),
+            )
+        };
+        assert!(state().check_ranges().is_ok());
+        let mut bad = state();
+        bad.elapsed_seconds = -5.0;
+        let error = bad.check_ranges().unwrap_err().to_string();
+        assert!(error.contains("elapsed_seconds = -5"), "{error}");
+        let mut bad = state();
+        bad.time_split.learn_seconds = 1e308;
+        assert!(
+            bad.check_ranges()
+                .unwrap_err()
+                .to_string()
+                .contains("learn_seconds")
+        );
+        let mut bad = state();
+        bad.net_made_at_seconds = Some(f64::NAN);
+        assert!(bad.check_ranges().is_err());
+        let mut bad = state();
+        bad.games = u64::MAX;
+        let error = bad.check_ranges().unwrap_err().to_string();
+        assert!(error.contains("games = 18446744073709551615"), "{error}");
     }
 }

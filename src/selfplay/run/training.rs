@@ -24,6 +24,7 @@
 //! streams) and `terminal_eval_choice.rs` (f_t's parameters).
 
 mod distributed;
+pub mod learner_heartbeat;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -224,7 +225,7 @@ pub(crate) fn checkpoint_to_resume(
     let checkpoint = run_dir.latest_checkpoint()?;
     match &checkpoint {
         // Before any of its files is read.
-        Some(dir) => RunDir::verify_checkpoint(dir)?,
+        Some(dir) => run_dir.verify_checkpoint(dir)?,
         None => {
             let logged = std::fs::metadata(run_dir.metrics_path()).map_or(0, |m| m.len());
             if logged > 0 {

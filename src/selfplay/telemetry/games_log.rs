@@ -13,6 +13,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::games::Game;
 use crate::selfplay::run::learnable_game::LearnableGame;
+use crate::settings::files::for_each_line;
+use crate::settings::limits::MAX_LOG_LINE_BYTES;
 
 /// The games file of a run directory.
 pub const GAMES_FILE: &str = "games.jsonl";
@@ -70,18 +72,13 @@ impl GamesLog {
     /// # Errors
     /// The file cannot be read or written.
     pub fn open(path: &Path, games_kept: u64) -> anyhow::Result<GamesLog> {
-        let text = match fs::read(path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-            Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
-        };
-        let keep = kept_length(&text, games_kept);
+        let keep = kept_length(path, games_kept)?;
         let file = fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
             .with_context(|| format!("cannot open {}", path.display()))?;
-        file.set_len(keep as u64)?;
+        file.set_len(keep)?;
         Ok(GamesLog { file })
     }
 
@@ -97,19 +94,24 @@ impl GamesLog {
     }
 }
 
-/// The length of the leading complete lines of `text` whose game is at most `games_kept`.
-fn kept_length(text: &[u8], games_kept: u64) -> usize {
+/// The length of the leading complete lines of the file `path` whose game is at most
+/// `games_kept`, read line by line (0 for a missing file).
+fn kept_length(path: &Path, games_kept: u64) -> anyhow::Result<u64> {
+    use std::ops::ControlFlow;
     let mut kept = 0;
-    for line in text.split_inclusive(|&b| b == b'\n') {
+    for_each_line(path, MAX_LOG_LINE_BYTES, |line| {
         let game = serde_json::from_slice::<serde_json::Value>(line)
             .ok()
             .and_then(|v| v.get("game")?.as_u64());
         match game {
-            Some(game) if game <= games_kept && line.ends_with(b"\n") => kept += line.len(),
-            _ => break,
+            Some(game) if game <= games_kept && line.ends_with(b"\n") => {
+                kept += line.len() as u64;
+                ControlFlow::Continue(())
+            }
+            _ => ControlFlow::Break(()),
         }
-    }
-    kept
+    })?;
+    Ok(kept)
 }
 
 #[cfg(test)]

@@ -5,8 +5,7 @@
 //! checkpoint keeps the last entry read, so a resumed learner re-reads exactly what it had not
 //! checkpointed (see `broker.rs`).
 
-use std::time::Instant;
-
+use super::learner_heartbeat::LearnerHeartbeat;
 use super::{Session, StopReason, TrainSummary};
 use crate::games::Game;
 use crate::selfplay::distributed::broker::{Broker, StreamEntry, entry_order, run_name_of};
@@ -36,7 +35,9 @@ impl<G: Game> Session<'_, G> {
         // Live before the run is listed: a worker naming no run joins the only live one, so a
         // listed run without a heartbeat would send it to another run.
         broker.learner_alive(&identity, self.elapsed(), &self.status_json(0))?;
-        let mut last_heartbeat = Instant::now();
+        let run = broker.run_name().unwrap_or("run").to_string();
+        let heartbeat =
+            LearnerHeartbeat::start(url, &run, identity, (self.elapsed(), self.status_json(0)))?;
         broker.open_run(&yaml, &hash, self.state.next_game_index())?;
         let net = self.learner.net_optimizer.inference_net();
         publish_net(&mut broker, &self.manifest, net, self.state.games)?;
@@ -56,11 +57,8 @@ impl<G: Game> Session<'_, G> {
             if let Some(reason) = self.stop_reason(self.state.games + self.state.games_dropped) {
                 break reason;
             }
-            if last_heartbeat.elapsed().as_secs() >= 2 {
-                let status = self.status_json(unacknowledged.len());
-                broker.learner_alive(&identity, self.elapsed(), &status)?;
-                last_heartbeat = Instant::now();
-            }
+            heartbeat.update(self.elapsed(), self.status_json(unacknowledged.len()));
+            heartbeat.check()?;
             // No more than the budget needs: what is read and not learned stays pending.
             let budget_left = self.settings.run.max_games.map_or(u64::MAX, |max| {
                 max.saturating_sub(self.state.games + self.state.games_dropped)
@@ -85,12 +83,18 @@ impl<G: Game> Session<'_, G> {
                     broker.handed_out()?
                 },
             };
+            let mut to_learn = entries.len();
+            broker.note_read_not_learned(to_learn)?;
             for entry in entries {
+                to_learn -= 1;
                 if unacknowledged.contains(&entry.id) {
                     // Delivered again after a reconnection: already taken this session.
                     continue;
                 }
                 self.take_entry(&mut broker, &taken, entry, &mut unacknowledged)?;
+                broker.note_read_not_learned(to_learn)?;
+                heartbeat.update(self.elapsed(), self.status_json(unacknowledged.len()));
+                heartbeat.check()?;
                 if self
                     .stop_reason(self.state.games + self.state.games_dropped)
                     .is_some()
