@@ -2,6 +2,7 @@
 //! and heard on its stdout, every reply awaited at most a given time (`descent gtp-match`).
 
 use std::io::{BufRead, BufReader, Write};
+use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
@@ -43,7 +44,8 @@ extern "C" fn end_engines(signal: libc::c_int) {
         for engine in &RUNNING_ENGINES {
             let pid = engine.load(Ordering::SeqCst);
             if pid > 0 {
-                libc::kill(pid, libc::SIGTERM);
+                // Its whole process group: an engine started through a script ends with it.
+                libc::kill(-pid, libc::SIGTERM);
             }
         }
         libc::write(2, message.as_ptr().cast(), message.len());
@@ -115,6 +117,9 @@ impl GtpClient {
             .with_context(|| format!("{command_line:?}: not a command line"))?;
         let mut child = Command::new(&words[0])
             .args(&words[1..])
+            // A group of its own, ended as one by `end_engines` (a terminal's Ctrl-C reaches
+            // gtp-match, which ends them).
+            .process_group(0)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

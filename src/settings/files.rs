@@ -95,14 +95,28 @@ pub fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
 pub fn write_atomically(path: &Path, bytes: &[u8], existing: Existing) -> anyhow::Result<()> {
     static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     check_output(path, existing)?;
-    let write = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let tmp = with_suffix(path, &format!(".{}-{write}.tmp", std::process::id()));
+    // A name left by a killed process of the same id (a container's pid 1) is skipped.
+    let (tmp, mut file) = (|| {
+        let mut tries = 0;
+        loop {
+            let write = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let tmp = with_suffix(path, &format!(".{}-{write}.tmp", std::process::id()));
+            match fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&tmp)
+            {
+                Ok(file) => return Ok((tmp, file)),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && tries < 1000 => {
+                    tries += 1;
+                }
+                Err(e) => {
+                    return Err(e).with_context(|| format!("cannot create {}", tmp.display()));
+                }
+            }
+        }
+    })()?;
     let written = (|| {
-        let mut file = fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-            .with_context(|| format!("cannot create {}", tmp.display()))?;
         file.write_all(bytes)
             .with_context(|| format!("cannot write {}", tmp.display()))?;
         file.sync_all()

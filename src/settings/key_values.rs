@@ -40,12 +40,15 @@ pub fn key_values(text: &str) -> Result<Vec<(&str, &str)>, KeyValueError> {
     Ok(pairs)
 }
 
-/// The first item of `text` (trimmed) and what follows its comma: a comma inside a value's
-/// quotes does not end the item.
+/// The first item of `text` (trimmed) and what follows its comma: a value that starts with a
+/// double quote runs to the next one, commas included.
 fn next_item(text: &str) -> Result<(&str, &str), KeyValueError> {
     let comma = text.find(',').unwrap_or(text.len());
-    let quote = text.find('"').filter(|&q| q < comma);
-    let end = match quote {
+    let value_start = text[..comma].find('=').map(|eq| {
+        let after = &text[eq + 1..];
+        eq + 1 + (after.len() - after.trim_start().len())
+    });
+    let end = match value_start.filter(|&v| text[v..].starts_with('"')) {
         None => comma,
         Some(open) => {
             let close = text[open + 1..]
@@ -73,10 +76,10 @@ fn unquoted(value: &str) -> &str {
         .unwrap_or(value)
 }
 
-/// `value` as a spec writes it: in double quotes where it holds a comma, `=`, a parenthesis
-/// or spaces at its ends, so that it reads back as itself.
+/// `value` as a spec writes it: in double quotes where it holds a comma or spaces at its ends,
+/// so that it reads back as itself (a value with a `"` cannot be quoted: it is left as it is).
 pub fn quoted_value(value: &str) -> std::borrow::Cow<'_, str> {
-    let needs_quotes = value.contains([',', '=', '(', ')']) || value.trim() != value;
+    let needs_quotes = (value.contains(',') || value.trim() != value) && !value.contains('"');
     if needs_quotes {
         format!("\"{value}\"").into()
     } else {
@@ -115,7 +118,14 @@ mod tests {
             key_values(r#"model = " spaced " ,time=1s,"#),
             Ok(vec![("model", " spaced "), ("time", "1s")])
         );
-        for path in ["plain.descent", "a,b.descent", "x=y", " lead", "p(1)"] {
+        for path in [
+            "plain.descent",
+            "a,b.descent",
+            "x=y",
+            " lead",
+            "p(1)",
+            "a\"b",
+        ] {
             let spec = format!("model={},time=1s", quoted_value(path));
             assert_eq!(
                 key_values(&spec),
@@ -131,5 +141,10 @@ mod tests {
             key_values(r#"model="a"b, time=1s"#),
             Err(KeyValueError::BadQuote(_))
         ));
+        // A quote inside a value, not at its start, is a character like any other.
+        assert_eq!(
+            key_values(r#"model=a"b,time=1s"#),
+            Ok(vec![("model", r#"a"b"#), ("time", "1s")])
+        );
     }
 }

@@ -99,11 +99,11 @@ fn files_of(dir: &Path) -> anyhow::Result<BTreeMap<String, std::path::PathBuf>> 
 /// A malformed checksum file.
 pub fn read_checksum_file(dir: &Path) -> anyhow::Result<Option<BTreeMap<String, String>>> {
     let path = dir.join(CHECKSUM_FILE);
-    let text = match fs::read(&path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
-    };
+    if !path.exists() {
+        return Ok(None);
+    }
+    let text =
+        crate::settings::files::read_regular(&path, crate::settings::limits::MAX_SMALL_FILE_BYTES)?;
     let bad = || {
         anyhow::anyhow!(
             "{} is corrupt: not a list of SHA-256 checksums",

@@ -173,11 +173,24 @@ pub fn agent_move(
     request: &AgentMoveRequest,
     cache: &AgentCache,
 ) -> Result<AgentMoveView, WebError> {
-    struct Move<'a>(&'a AgentMoveRequest, &'a AgentCache);
-    impl GameVisitor for Move<'_> {
+    agent_move_then(request, cache, || {})
+}
+
+/// [`agent_move`], calling `thinking` once the agent is built (its network loaded), just
+/// before its first search: the server starts the turn's clock there.
+///
+/// # Errors
+/// As [`agent_move`].
+pub fn agent_move_then(
+    request: &AgentMoveRequest,
+    cache: &AgentCache,
+    thinking: impl FnOnce(),
+) -> Result<AgentMoveView, WebError> {
+    struct Move<'a, F>(&'a AgentMoveRequest, &'a AgentCache, F);
+    impl<F: FnOnce()> GameVisitor for Move<'_, F> {
         type Output = Result<AgentMoveView, WebError>;
         fn visit<G: Game>(self, initial: G) -> Self::Output {
-            let Move(request, cache) = self;
+            let Move(request, cache, thinking) = self;
             let game = &request.position.game;
             let (mut position, mut moves, _) = replay(initial, &request.position.moves)?;
             if position.is_terminal() {
@@ -186,6 +199,7 @@ pub fn agent_move(
                 ));
             }
             let mut agent = cache.factory::<G>(game, &request.agent)?.build();
+            thinking();
             let mover = position.to_move();
             let (mut turn, mut value_p0, mut last_cells) = (Vec::new(), None, Vec::new());
             // The first action is always chosen (a cancelled search still returns a move).
@@ -210,7 +224,7 @@ pub fn agent_move(
             })
         }
     }
-    parse_game(&request.position.game)?.visit(Move(request, cache))
+    parse_game(&request.position.game)?.visit(Move(request, cache, thinking))
 }
 
 /// An agent spec checked for a game without playing: the page asks before a game starts, so a

@@ -19,8 +19,8 @@ use serde_json::{Value, json};
 
 use super::host_check::HostCheck;
 use super::play::{
-    AgentCache, AgentCheckRequest, AgentMoveRequest, MAX_MOVE_TIME, PositionRequest, agent_move,
-    check_agent, game_list, position_view,
+    AgentCache, AgentCheckRequest, AgentMoveRequest, MAX_MOVE_TIME, PositionRequest,
+    agent_move_then, check_agent, game_list, position_view,
 };
 use super::runs;
 use super::web_error::WebError;
@@ -207,23 +207,32 @@ async fn agent(
     request: Result<Json<AgentMoveRequest>, JsonRejection>,
 ) -> Result<impl IntoResponse, WebError> {
     let request = body(request)?;
-    let _slot = SearchSlot::take(&state)?;
+    // Held by the search itself: a client that leaves does not free it before the search
+    // has stopped.
+    let slot = SearchSlot::take(&state)?;
     // Dropped with this handler — when the reply is sent, or when the client is gone and the
     // server drops the request — it cancels the agent's search; so does the end of the
-    // turn's time (`MAX_MOVE_TIME` for the whole turn, however many actions it has).
+    // turn's time (`MAX_MOVE_TIME` for the whole turn, however many actions it has, counted
+    // from the first search: loading the network is not thinking).
     let cancel = CancelOnDrop(Arc::new(AtomicBool::new(false)));
     let flag = cancel.0.clone();
     let turn_over = cancel.0.clone();
-    let timer = tokio::spawn(async move {
-        tokio::time::sleep(MAX_MOVE_TIME).await;
-        turn_over.store(true, Ordering::Relaxed);
-    });
-    let search = move || cancellable(flag, || agent_move(&request, &state.agents).map(Json));
-    let answer = tokio::task::spawn_blocking(search)
+    let runtime = tokio::runtime::Handle::current();
+    let search = move || {
+        let _slot = slot;
+        let start_clock = || {
+            runtime.spawn(async move {
+                tokio::time::sleep(MAX_MOVE_TIME).await;
+                turn_over.store(true, Ordering::Relaxed);
+            });
+        };
+        cancellable(flag, || {
+            agent_move_then(&request, &state.agents, start_clock).map(Json)
+        })
+    };
+    tokio::task::spawn_blocking(search)
         .await
-        .map_err(|e| WebError::internal(format!("the agent failed: {e}")))?;
-    timer.abort();
-    answer
+        .map_err(|e| WebError::internal(format!("the agent failed: {e}")))?
 }
 
 /// One of the [`max_searches`] searches, given back when dropped.

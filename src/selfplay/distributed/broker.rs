@@ -635,6 +635,11 @@ impl Broker {
     }
 
     /// How long lost connections are retried (`DESCENT_BROKER_PATIENCE`).
+    /// Retries a lost connection for at most `patience` from now on.
+    pub fn set_patience(&mut self, patience: Duration) {
+        self.patience = patience;
+    }
+
     pub fn patience(&self) -> Duration {
         self.patience
     }

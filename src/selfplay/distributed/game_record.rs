@@ -257,8 +257,9 @@ impl GameRecord {
             outcome: last.outcome().expect("the line ends the game: checked"),
             final_value_p0: check.terminal_eval.value_p0(last),
             search: stats.search,
-            seconds: stats.game_seconds,
-            net_seconds: stats.net_seconds,
+            // The actor's own timings: statistics, kept to a sane range whatever it sent.
+            seconds: plausible_seconds(stats.game_seconds),
+            net_seconds: plausible_seconds(stats.net_seconds),
             table_states: usize::try_from(stats.table_states).unwrap_or(usize::MAX),
             record: None,
         })
@@ -554,5 +555,14 @@ impl PairPaths {
             }
         }
         paths
+    }
+}
+
+/// `seconds` as a game's time: NaN, negative or infinite values are 0, at most a day.
+fn plausible_seconds(seconds: f64) -> f64 {
+    if seconds.is_finite() {
+        seconds.clamp(0.0, 86_400.0)
+    } else {
+        0.0
     }
 }

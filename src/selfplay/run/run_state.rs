@@ -81,6 +81,22 @@ pub struct TimeSplit {
     pub evaluation_seconds: f64,
 }
 
+impl TimeSplit {
+    /// Each part that is not a finite, non-negative number of seconds set to 0.
+    pub fn keep_finite(&mut self) {
+        for part in [
+            &mut self.search_seconds,
+            &mut self.learn_seconds,
+            &mut self.pretrain_seconds,
+            &mut self.evaluation_seconds,
+        ] {
+            if !(part.is_finite() && *part >= 0.0) {
+                *part = 0.0;
+            }
+        }
+    }
+}
+
 impl RunState {
     /// The state of a new run of `game`: nothing played yet.
     pub fn new(game: String, learner_rng: Xoshiro256PlusPlus, terminal_eval: String) -> RunState {
@@ -130,31 +146,30 @@ impl RunState {
                 state.format
             );
         }
+        let mut state = state;
         state
             .check_ranges()
             .with_context(|| format!("{} is corrupt", state_path.display()))?;
+        state.time_split.keep_finite();
         Ok(state)
     }
 
-    /// Refuses figures no run reaches: a time that is negative, not a number or over a century,
-    /// a count over 2^48 (sums of counts then never overflow).
+    /// Refuses figures no run reaches: a training time that is negative, not a number or over
+    /// a century, a count over 2^48 (sums of counts then never overflow). The time split is a
+    /// statistic (its self-play seconds add up the games' own times, many at once): it is kept
+    /// finite, never refused.
     ///
     /// # Errors
     /// The first figure out of range, named.
     pub fn check_ranges(&self) -> anyhow::Result<()> {
         const MAX_SECONDS: f64 = 100.0 * 365.25 * 86_400.0;
         const MAX_COUNT: u64 = 1 << 48;
-        let split = &self.time_split;
         let seconds = [
             ("elapsed_seconds", self.elapsed_seconds),
             (
                 "net_made_at_seconds",
                 self.net_made_at_seconds.unwrap_or(0.0),
             ),
-            ("time_split.search_seconds", split.search_seconds),
-            ("time_split.learn_seconds", split.learn_seconds),
-            ("time_split.pretrain_seconds", split.pretrain_seconds),
-            ("time_split.evaluation_seconds", split.evaluation_seconds),
         ];
         for (key, value) in seconds {
             if !(0.0..=MAX_SECONDS).contains(&value) {
@@ -199,14 +214,10 @@ mod tests {
         bad.elapsed_seconds = -5.0;
         let error = bad.check_ranges().unwrap_err().to_string();
         assert!(error.contains("elapsed_seconds = -5"), "{error}");
-        let mut bad = state();
-        bad.time_split.learn_seconds = 1e308;
-        assert!(
-            bad.check_ranges()
-                .unwrap_err()
-                .to_string()
-                .contains("learn_seconds")
-        );
+        let mut split = state().time_split;
+        (split.learn_seconds, split.search_seconds) = (f64::NAN, 1e12);
+        split.keep_finite();
+        assert_eq!((split.learn_seconds, split.search_seconds), (0.0, 1e12));
         let mut bad = state();
         bad.net_made_at_seconds = Some(f64::NAN);
         assert!(bad.check_ranges().is_err());

@@ -12,12 +12,17 @@ use crate::selfplay::distributed::broker::Broker;
 
 /// How often the claim and heartbeat are renewed (they live 30 s).
 pub const RENEW_EVERY: Duration = Duration::from_secs(2);
+/// A learner that has not said how it is for this long (it learns a game in seconds) is taken
+/// as hung: its claim is left to lapse, so that workers see it gone and it can be replaced.
+pub const SILENT_LEARNER: Duration = Duration::from_secs(600);
+/// How long one renewal retries a lost connection: less than the claim lives.
+const RENEWAL_PATIENCE: Duration = Duration::from_secs(20);
 
 /// The learner's side of what the thread publishes.
 struct Shared {
     stop: AtomicBool,
-    /// Training seconds so far and the heartbeat's JSON, as the learner last said.
-    status: Mutex<(f64, String)>,
+    /// Training seconds so far and the heartbeat's JSON, as the learner last said, and when.
+    status: Mutex<(f64, String, Instant)>,
     /// Why the claim could not be renewed (another learner holds the run, the server is gone
     /// past the broker's patience): the learner stops with it.
     lost: Mutex<Option<String>>,
@@ -42,9 +47,10 @@ impl LearnerHeartbeat {
     ) -> anyhow::Result<LearnerHeartbeat> {
         let mut broker = Broker::connect(url)?;
         broker.use_run(run)?;
+        broker.set_patience(RENEWAL_PATIENCE);
         let shared = Arc::new(Shared {
             stop: AtomicBool::new(false),
-            status: Mutex::new((elapsed_seconds, status_json)),
+            status: Mutex::new((elapsed_seconds, status_json, Instant::now())),
             lost: Mutex::new(None),
         });
         let thread_shared = shared.clone();
@@ -59,7 +65,8 @@ impl LearnerHeartbeat {
 
     /// What the next renewal publishes.
     pub fn update(&self, elapsed_seconds: f64, status_json: String) {
-        *self.shared.status.lock().expect("heartbeat lock") = (elapsed_seconds, status_json);
+        *self.shared.status.lock().expect("heartbeat lock") =
+            (elapsed_seconds, status_json, Instant::now());
     }
 
     /// # Errors
@@ -77,7 +84,14 @@ fn renew(broker: &mut Broker, identity: &str, shared: &Shared) {
     let mut last = Instant::now();
     while !shared.stop.load(Ordering::Relaxed) {
         if last.elapsed() >= RENEW_EVERY {
-            let (elapsed, status) = shared.status.lock().expect("heartbeat lock").clone();
+            let (elapsed, status, said) = shared.status.lock().expect("heartbeat lock").clone();
+            if said.elapsed() > SILENT_LEARNER {
+                tracing::warn!(
+                    "the learner has said nothing for {} s: its claim is left to lapse",
+                    said.elapsed().as_secs()
+                );
+                return;
+            }
             if let Err(why) = broker.learner_alive(identity, elapsed, &status) {
                 *shared.lost.lock().expect("heartbeat lock") = Some(format!("{why:#}"));
                 return;
