@@ -249,7 +249,7 @@ impl SearchSlot {
             .map(|_| SearchSlot(state.clone()))
             .map_err(|_| {
                 WebError::unavailable(format!(
-                    "{max} agents are thinking already (one a core): ask again in a moment"
+                    "busy: {max} agents are thinking already (one a core); ask again in a moment"
                 ))
             })
     }
