@@ -685,10 +685,9 @@ fn wait_for_games(run: &Path, games: usize) {
     }
 }
 
-/// SIGTERM (what systemd, Docker and SLURM send) stops a run as Ctrl-C does — the games in play
-/// learned, a checkpoint — and exits 143, saying so.
-#[test]
-fn sigterm_checkpoints_what_was_played_and_exits_143() {
+/// A tic-tac-toe run sent `signal` once it has played 5 games: its output, after checking that
+/// every game played is in its last checkpoint.
+fn run_stopped_by(signal: i32) -> std::process::Output {
     let tmp = tempfile::tempdir().unwrap();
     let (child, run) = start_training(
         tmp.path(),
@@ -696,8 +695,23 @@ fn sigterm_checkpoints_what_was_played_and_exits_143() {
     );
     wait_for_games(&run, 5);
     // SAFETY: signalling our own child.
-    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    unsafe { libc::kill(child.id() as i32, signal) };
     let out = child.wait_with_output().unwrap();
+    let played = count_lines(&run, "game") as u64;
+    assert_eq!(
+        latest_state(&run)["games"],
+        played,
+        "every game played is in the checkpoint"
+    );
+    assert!(played >= 5);
+    out
+}
+
+/// SIGTERM (what systemd, Docker and SLURM send) stops a run as Ctrl-C does — the games in play
+/// learned, a checkpoint — and exits 143, saying so.
+#[test]
+fn sigterm_checkpoints_what_was_played_and_exits_143() {
+    let out = run_stopped_by(libc::SIGTERM);
     assert_eq!(out.status.code(), Some(143), "{}", stderr(&out));
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(said.contains("stopped by SIGTERM"), "{said}");
@@ -706,13 +720,6 @@ fn sigterm_checkpoints_what_was_played_and_exits_143() {
         "{}",
         stderr(&out)
     );
-    let played = count_lines(&run, "game") as u64;
-    assert_eq!(
-        latest_state(&run)["games"],
-        played,
-        "every game played is in the checkpoint"
-    );
-    assert!(played >= 5);
 }
 
 /// The first Ctrl-C finishes the games in play, learns them, writes a checkpoint and says so:
@@ -720,15 +727,7 @@ fn sigterm_checkpoints_what_was_played_and_exits_143() {
 /// saying what is lost.
 #[test]
 fn ctrl_c_checkpoints_what_was_played_and_a_second_stops_at_once() {
-    let tmp = tempfile::tempdir().unwrap();
-    let (child, run) = start_training(
-        tmp.path(),
-        "game: tic_tac_toe\nsearch: {iters: 30}\nrun: {max_games: 1000000}\ncheckpoint: {every_games: 100000}\n",
-    );
-    wait_for_games(&run, 5);
-    // SAFETY: signalling our own child.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let out = child.wait_with_output().unwrap();
+    let out = run_stopped_by(libc::SIGINT);
     assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(said.contains("stopped by Ctrl-C"), "{said}");
@@ -741,13 +740,6 @@ fn ctrl_c_checkpoints_what_was_played_and_a_second_stops_at_once() {
         "{}",
         stderr(&out)
     );
-    let played = count_lines(&run, "game") as u64;
-    assert_eq!(
-        latest_state(&run)["games"],
-        played,
-        "every game played is in the checkpoint"
-    );
-    assert!(played >= 5);
 
     let tmp = tempfile::tempdir().unwrap();
     let (child, run) = start_training(
