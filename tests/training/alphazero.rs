@@ -4,10 +4,10 @@
 //! each colour.
 //!
 //! It trains on the default engine (`descent-cpu`: the direct CPU pass and step with the policy
-//! head), whose sums run in a fixed order, so a seed gives one network. The settings leave a
-//! margin: seeds 1 to 8 all passed (9-10 s each, alone on the 2-core VM), as they did on
-//! burn-flex (22-25 s each), where a lighter training (6 144 games, 40 simulations, 60 at play,
-//! moves drawn for all 9 plies) lost 2-5 games in one run of 6 to 8.
+//! head), whose sums run in a fixed order; the first network's weights come from burn's
+//! generator, which the test seeds. Until 2026-12 it did not, and one CI run in many lost 10 of
+//! 100 after 8 192 games: the budget is 12 288 games since, for margin (at 8 192, 24 unseeded
+//! runs, seeds 1 to 13 among them, all lost none on the 2-core VM, 9-10 s each).
 
 use std::collections::HashMap;
 
@@ -73,6 +73,10 @@ fn perfect_move(
 #[test]
 fn alphazero_learns_tic_tac_toe_to_perfect_play() {
     let device = NetDevice::cpu();
+    // The first network's weights come from burn's generator: seeded, as `descent train` seeds
+    // it, so that a failure here can be replayed (another test drawing from the generator at
+    // the same instant can still move them; the budget below has margin for that).
+    device.burn.seed(7);
     let initial = TicTacToe::new(&Default::default());
     let mut settings = AlphaZeroSettings::new("resnet-b0c32-fc64".parse().unwrap());
     settings.simulations = 50;
@@ -83,7 +87,7 @@ fn alphazero_learns_tic_tac_toe_to_perfect_play() {
     settings.reuse = 16.0;
     settings.seed = 7;
     let mut trainer = AlphaZeroTrainer::new(&initial, settings, &device);
-    let progress = trainer.train(Some(8_192), None);
+    let progress = trainer.train(Some(12_288), None);
     eprintln!("{progress:?}");
     // 200 simulations after the root's expansion: 201 iterations, the self-play count.
     let evaluator =
