@@ -4,6 +4,7 @@
 mod accuracy;
 mod arena_output;
 mod bench;
+mod bench_learner;
 mod bench_nn;
 mod bench_search;
 mod bench_selfplay;

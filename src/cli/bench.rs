@@ -23,6 +23,9 @@ pub enum BenchCommand {
     /// Self-play throughput with many games in flight per thread: positions per network call,
     /// positions/s, games/h, the network's share of the device's peak.
     Selfplay(super::bench_selfplay::SelfplayArgs),
+    /// How many games a distributed run's learner absorbs a second: its stages' shares, Redis
+    /// bytes per waiting game, the workers one learner serves (records of the run sent again).
+    Learner(super::bench_learner::LearnerArgs),
 }
 
 #[derive(Args, Debug)]
@@ -132,6 +135,7 @@ pub fn run(command: BenchCommand) -> anyhow::Result<ExitCode> {
         BenchCommand::Search(args) => super::bench_search::run(args),
         BenchCommand::Selfplay(args) => super::bench_selfplay::run(args),
         BenchCommand::Nn(args) => super::bench_nn::run(args),
+        BenchCommand::Learner(args) => super::bench_learner::run(args),
     }
 }
 

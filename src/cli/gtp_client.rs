@@ -26,26 +26,41 @@ const LINES_READ_AHEAD: usize = 64;
 /// The process ids of the engines running (0: a free place), ended by a signal's handler.
 static RUNNING_ENGINES: [AtomicI32; 4] = [const { AtomicI32::new(0) }; 4];
 
-/// On Ctrl-C or SIGTERM, the engines started since are sent SIGTERM and the process exits with
-/// 128 + the signal's number (130, 143), saying so: no engine is left running.
+/// On Ctrl-C, SIGTERM or SIGHUP (unless ignored, under `nohup`), the engines started since are
+/// sent SIGTERM, SIGKILL 0.2 s later (an engine that ignores SIGTERM is not left running), and
+/// the process exits with 128 + the signal's number (130, 143, 129), saying so.
 pub fn end_engines_on_signal() {
-    // SAFETY: the handler only reads atomics, signals, writes and exits (async-signal-safe).
+    // SAFETY: the handler only reads atomics, signals, sleeps, writes and exits
+    // (async-signal-safe).
     unsafe {
-        for signal in [libc::SIGINT, libc::SIGTERM] {
-            libc::signal(signal, end_engines as *const () as libc::sighandler_t);
+        for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            let before = libc::signal(signal, end_engines as *const () as libc::sighandler_t);
+            if signal == libc::SIGHUP && before == libc::SIG_IGN {
+                libc::signal(signal, libc::SIG_IGN);
+            }
         }
     }
 }
 
 extern "C" fn end_engines(signal: libc::c_int) {
     let message: &[u8] = b"\ngtp-match: stopped by a signal; its engines are ended\n";
-    // SAFETY: kill(2), write(2) and _exit(2) are async-signal-safe; the buffer is static.
+    // SAFETY: kill(2), nanosleep(2), write(2) and _exit(2) are async-signal-safe; the buffer
+    // is static.
     unsafe {
-        for engine in &RUNNING_ENGINES {
-            let pid = engine.load(Ordering::SeqCst);
-            if pid > 0 {
-                // Its whole process group: an engine started through a script ends with it.
-                libc::kill(-pid, libc::SIGTERM);
+        for end in [libc::SIGTERM, libc::SIGKILL] {
+            for engine in &RUNNING_ENGINES {
+                let pid = engine.load(Ordering::SeqCst);
+                if pid > 0 {
+                    // Its whole process group: an engine started through a script ends with it.
+                    libc::kill(-pid, end);
+                }
+            }
+            if end == libc::SIGTERM {
+                let grace = libc::timespec {
+                    tv_sec: 0,
+                    tv_nsec: 200_000_000,
+                };
+                libc::nanosleep(&grace, std::ptr::null_mut());
             }
         }
         libc::write(2, message.as_ptr().cast(), message.len());

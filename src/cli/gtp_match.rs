@@ -396,6 +396,17 @@ impl Tally {
 
 /// Checks the arguments and the SGF files before any engine starts.
 fn check_args(args: &GtpMatchArgs) -> anyhow::Result<()> {
+    if let Some(komi) = args.komi.filter(|k| !k.is_finite() || k.abs() > MAX_KOMI) {
+        // 1e308 as written, not as its 309 digits.
+        let shown = match komi.is_finite() {
+            true => format!("{komi:e}"),
+            false => format!("{komi}"),
+        };
+        bail!("--komi {shown}: expected a number of points from -{MAX_KOMI} to {MAX_KOMI}");
+    }
+    if args.timeout.0.is_zero() {
+        bail!("--timeout 0s: an engine needs some time to reply (e.g. --timeout 10s)");
+    }
     if args.sgf_dir.is_some() && args.size.is_none() {
         bail!("--sgf-dir writes games of Go: give the board's --size");
     }
@@ -408,6 +419,9 @@ fn check_args(args: &GtpMatchArgs) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+/// The largest komi sent to engines, in points: more than any board holds.
+const MAX_KOMI: f64 = 1000.0;
 
 /// # Errors
 /// An engine that cannot be started, a referee that fails, an engine that broke the protocol

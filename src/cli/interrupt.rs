@@ -1,9 +1,11 @@
-//! Ctrl-C and SIGTERM (what systemd, Docker and SLURM send) for long commands: the first asks
+//! Ctrl-C, SIGTERM (what systemd, Docker and SLURM send) and SIGHUP (a closed terminal or SSH
+//! session, unless the command runs under `nohup`) for long commands: the first asks
 //! the work to stop at its next safe point and keep what is done; a second stops at once.
 //! `train` finishes and learns the games in play and writes a checkpoint; `eval`, `tournament`
 //! and `ladder` finish the games in play and report (and write) the games played;
 //! `experiment` does the first in training, and in its evaluation keeps the matches finished.
-//! The exit status is 128 + the signal's number: 130 for Ctrl-C, 143 for SIGTERM.
+//! The exit status is 128 + the signal's number: 130 for Ctrl-C, 143 for SIGTERM, 129 for
+//! SIGHUP.
 
 use std::sync::atomic::{AtomicI32, AtomicU8, Ordering};
 
@@ -39,10 +41,10 @@ pub fn interrupted_by() -> &'static str {
 }
 
 fn signal_name(signal: libc::c_int) -> &'static str {
-    if signal == libc::SIGTERM {
-        "SIGTERM"
-    } else {
-        "Ctrl-C"
+    match signal {
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGHUP => "SIGHUP",
+        _ => "Ctrl-C",
     }
 }
 
@@ -51,8 +53,12 @@ pub fn stop_on_first_interrupt(work: Interruptible) {
     INTERRUPTIBLE.store(work as u8, Ordering::SeqCst);
     // SAFETY: the handler only stores atomics, writes and exits (async-signal-safe).
     unsafe {
-        for signal in [libc::SIGINT, libc::SIGTERM] {
-            libc::signal(signal, on_interrupt as *const () as libc::sighandler_t);
+        for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            let before = libc::signal(signal, on_interrupt as *const () as libc::sighandler_t);
+            if signal == libc::SIGHUP && before == libc::SIG_IGN {
+                // Under `nohup`: a hang-up stays ignored, as the user asked.
+                libc::signal(signal, libc::SIG_IGN);
+            }
         }
     }
 }
@@ -80,6 +86,7 @@ extern "C" fn on_interrupt(signal: libc::c_int) {
     };
     let name: &[u8] = match signal_name(signal) {
         "SIGTERM" => b"\nSIGTERM",
+        "SIGHUP" => b"\nSIGHUP",
         _ => b"\nCtrl-C",
     };
     // SAFETY: write(2) and _exit(2) are async-signal-safe; the buffers are static.

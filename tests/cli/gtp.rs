@@ -25,11 +25,10 @@ fn gnugo() -> Option<String> {
             .is_ok_and(|o| o.status.success())
     });
     if found.is_none() {
-        assert!(
-            std::env::var("DESCENT_REQUIRE_GNUGO").as_deref() != Ok("1"),
-            "DESCENT_REQUIRE_GNUGO=1 but GNU Go is not installed (apt-get install gnugo)"
+        crate::common::skip::skip(
+            "DESCENT_REQUIRE_GNUGO",
+            "GNU Go is not installed (apt-get install gnugo)",
         );
-        eprintln!("SKIPPED: GNU Go is not installed (apt-get install gnugo)");
     }
     found.map(str::to_string)
 }
@@ -376,6 +375,22 @@ fn gtp_match_refuses_bad_arguments_by_name() {
         .unwrap();
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("--size"));
+    // A komi that is no number of points (it reached the engines and the SGF as `KM[NaN]`), a
+    // timeout no engine can meet.
+    for (flag, value, named) in [
+        ("--komi", "nan", "--komi NaN"),
+        ("--komi", "inf", "--komi inf"),
+        ("--komi", "1e308", "--komi 1e308"),
+        ("--timeout", "0s", "--timeout 0s"),
+    ] {
+        let output = Command::new(DESCENT)
+            .args(["gtp-match", "--black", "cat", "--white", "cat", flag, value])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{flag} {value}: {stderr}");
+        assert!(stderr.contains(named), "{flag} {value}: {stderr}");
+    }
 }
 
 /// A network trained with `terminal_eval: score` answers in points: Black facing komi 20 on

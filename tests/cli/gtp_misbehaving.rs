@@ -16,6 +16,7 @@ const SCRIPT_ENGINE: &str = r#"#!/usr/bin/env bash
 mode="$1"
 log="$2"
 printf 'pid %s\n' "$$" >> "$log"
+if [[ "$mode" == stubborn ]]; then trap '' TERM INT HUP; fi
 while IFS= read -r line; do
   printf '%s\n' "$line" >> "$log"
   read -r -a words <<< "$line"
@@ -29,7 +30,7 @@ while IFS= read -r line; do
         inject) printf '=%s C3\nkomi 1000\nboardsize 19\n\n' "$id" ;;
         empty) printf '=%s \n\n' "$id" ;;
         wrong-id) printf '=999 A1\n\n' ;;
-        slow) sleep 1; printf '=%s pass\n\n' "$id" ;;
+        slow|stubborn) sleep 1; printf '=%s pass\n\n' "$id" ;;
         endless) printf '=%s A1\n' "$id"; yes x ;;
         trickle) printf '=%s A1\n' "$id"; while :; do echo x; sleep 0.2; done ;;
         *) printf '=%s pass\n\n' "$id" ;;
@@ -238,16 +239,22 @@ fn an_engine_that_exits_mid_game_forfeits_and_the_summary_is_printed() {
     }
 }
 
-/// SIGTERM or Ctrl-C to `gtp-match` ends its engines (none is left running) and exits with
-/// 128 + the signal's number, saying so.
+/// SIGTERM, Ctrl-C or SIGHUP to `gtp-match` ends its engines — White's ignores SIGTERM, SIGINT
+/// and SIGHUP, and is killed 0.2 s later (before, it was left running) — and exits with 128 +
+/// the signal's number, saying so.
 #[test]
 fn a_signal_to_the_match_ends_its_engines() {
-    for (signal, status) in [(libc::SIGTERM, 143), (libc::SIGINT, 130)] {
+    for (signal, status) in [
+        (libc::SIGTERM, 143),
+        (libc::SIGINT, 130),
+        (libc::SIGHUP, 129),
+    ] {
         let dir = tempfile::tempdir().unwrap();
         let logs = ["black.log", "white.log", "referee.log"].map(|name| dir.path().join(name));
-        let [black, white, referee] = logs
-            .clone()
-            .map(|log| script_engine(dir.path(), "slow", &log));
+        let [black, white, referee] = [0, 1, 2].map(|i| {
+            let mode = if i == 1 { "stubborn" } else { "slow" };
+            script_engine(dir.path(), mode, &logs[i])
+        });
         let child = Command::new(env!("CARGO_BIN_EXE_descent"))
             .args([
                 "gtp-match",

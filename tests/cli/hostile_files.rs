@@ -15,7 +15,7 @@ fn mkfifo(path: &Path) -> bool {
     let made = Command::new("mkfifo").arg(path).status();
     let ok = made.is_ok_and(|s| s.success());
     if !ok {
-        eprintln!("SKIPPED: mkfifo failed");
+        crate::common::skip::skip_unprivileged("DESCENT_REQUIRE_ROOT", "mkfifo failed");
     }
     ok
 }
@@ -29,7 +29,7 @@ fn mknod_null(path: &Path) -> bool {
         .status();
     let ok = made.is_ok_and(|s| s.success());
     if !ok {
-        eprintln!("SKIPPED: mknod needs root");
+        crate::common::skip::skip_unprivileged("DESCENT_REQUIRE_ROOT", "mknod needs root");
     }
     ok
 }

@@ -103,5 +103,10 @@ fn the_section_8_presets_learn_no_symmetric_image() {
         }
         let learning = athenan.settings[0].learning;
         assert_eq!(learning.pretrain_time_share, Some(0.03), "{name}");
+        assert_eq!(
+            learning.rows_per_evaluation,
+            Some(0.12),
+            "{name}: the learning rule"
+        );
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod engine;
 pub mod server;
+pub mod skip;
 pub mod webdriver;
 
 use std::io::Write;

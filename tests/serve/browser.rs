@@ -100,12 +100,9 @@ fn click(session: &Session, css: &str) {
 #[test]
 fn a_person_watches_a_run_and_plays_a_game_in_chromium() {
     let Some((chromium, chromedriver)) = browser_tools() else {
-        assert!(
-            std::env::var("DESCENT_REQUIRE_BROWSER").as_deref() != Ok("1"),
-            "DESCENT_REQUIRE_BROWSER=1 but chromium / chromedriver are not installed"
-        );
-        eprintln!(
-            "SKIPPED: chromium and chromedriver are not installed (apt-get install chromium chromium-driver)"
+        crate::common::skip::skip(
+            "DESCENT_REQUIRE_BROWSER",
+            "chromium and chromedriver are not installed (apt-get install chromium chromium-driver)",
         );
         return;
     };

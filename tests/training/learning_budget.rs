@@ -45,28 +45,36 @@ fn games(lines: &[Value]) -> Vec<&Value> {
 }
 
 /// Each game learns at most ⌈0.3 × its evaluated positions⌉ rows, where the same run without
-/// the rule learns more (so the bound is what held them).
+/// the rule (`null`, the paper's) learns more (so the bound is what held them); a run that
+/// does not name the rule gets its default, 0.12.
 #[test]
 fn the_learning_rule_bounds_each_games_rows_by_its_evaluated_positions() {
     let tmp = tempfile::tempdir().unwrap();
     let run = "run: {max_games: 6}\n";
-    let free = train_connect_four(&tmp.path().join("free"), run);
-    let bounded = train_connect_four(
-        &tmp.path().join("bounded"),
-        &format!("{run}learning: {{rows_per_evaluation: 0.3}}\n"),
-    );
-    let over = |lines: &[Value]| {
+    let rule = |rows: &str| format!("{run}learning: {{rows_per_evaluation: {rows}}}\n");
+    let free = train_connect_four(&tmp.path().join("free"), &rule("null"));
+    let bounded = train_connect_four(&tmp.path().join("bounded"), &rule("0.3"));
+    let by_default = train_connect_four(&tmp.path().join("default"), run);
+    let over = |lines: &[Value], rows: f64| {
         games(lines)
             .iter()
             .filter(|g| {
-                let bound = (0.3 * u(g, "evaluated_positions") as f64).ceil() as u64;
+                let bound = (rows * u(g, "evaluated_positions") as f64).ceil() as u64;
                 u(g, "pairs_learned") > bound
             })
             .count()
     };
     assert_eq!(games(&bounded).len(), 6);
-    assert_eq!(over(&bounded), 0, "a game over its bound");
-    assert!(over(&free) >= 3, "without the rule most games learn more");
+    assert_eq!(over(&bounded, 0.3), 0, "a game over its bound");
+    assert!(
+        over(&free, 0.3) >= 3,
+        "without the rule most games learn more"
+    );
+    assert_eq!(over(&by_default, 0.12), 0, "a game over the default bound");
+    assert!(
+        over(&bounded, 0.12) >= 3,
+        "0.3 lets most games learn more than 0.12"
+    );
     // The first game is the same in both runs: the bounded one learns the free one's phase
     // cut to the bound.
     let (free_first, bounded_first) = (games(&free)[0], games(&bounded)[0]);

@@ -11,6 +11,7 @@ mod cpu_training;
 mod distributed;
 mod exit;
 mod experiment;
+mod fault_script;
 mod game_record;
 mod learning_budget;
 mod reliability;

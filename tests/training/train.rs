@@ -722,6 +722,16 @@ fn sigterm_checkpoints_what_was_played_and_exits_143() {
     );
 }
 
+/// SIGHUP (the terminal or SSH session closed, the command not under `nohup`) stops a run as
+/// SIGTERM does, exiting 129; before, it killed the run with nothing checkpointed.
+#[test]
+fn sighup_checkpoints_what_was_played_and_exits_129() {
+    let out = run_stopped_by(libc::SIGHUP);
+    assert_eq!(out.status.code(), Some(129), "{}", stderr(&out));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("stopped by SIGHUP"), "{said}");
+}
+
 /// The first Ctrl-C finishes the games in play, learns them, writes a checkpoint and says so:
 /// nothing played is lost and the run resumes from there. A second Ctrl-C stops at once,
 /// saying what is lost.

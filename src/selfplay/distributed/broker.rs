@@ -671,6 +671,46 @@ impl Broker {
     }
 }
 
+/// What `descent bench learner` reads and writes besides a worker's commands.
+impl Broker {
+    /// Up to `count` records waiting in the games stream, oldest first, without reading them
+    /// for the learner (`XRANGE`): entries stay until a checkpoint holds their games.
+    pub fn sample_records(&mut self, count: usize) -> anyhow::Result<Vec<Vec<u8>>> {
+        let k = self.keys();
+        let reply: redis::streams::StreamRangeReply = self
+            .call("sample the games stream", |c| {
+                c.xrange_count(k.of("games"), "-", "+", count)
+            })?;
+        Ok(reply
+            .ids
+            .iter()
+            .filter_map(|entry| entry.get::<Vec<u8>>("record"))
+            .collect())
+    }
+
+    /// Bytes Redis holds for a stream of `records` (`MEMORY USAGE` of a scratch key of the run,
+    /// written, measured and deleted).
+    pub fn stream_bytes(&mut self, records: &[Vec<u8>]) -> anyhow::Result<u64> {
+        let key = self.keys().of("bench-scratch");
+        self.call("clear the scratch stream", |c| c.del::<_, ()>(&key))?;
+        for record in records {
+            self.call("fill the scratch stream", |c| {
+                c.xadd::<_, _, _, _, String>(&key, "*", &[("record", record)])
+            })?;
+        }
+        let bytes: Option<u64> = self.call("measure the scratch stream", |c| {
+            redis::cmd("MEMORY")
+                .arg("USAGE")
+                .arg(&key)
+                .arg("SAMPLES")
+                .arg(0)
+                .query(c)
+        })?;
+        self.call("delete the scratch stream", |c| c.del::<_, ()>(&key))?;
+        Ok(bytes.unwrap_or(0))
+    }
+}
+
 /// A distributed run at a glance (`Broker::status`).
 pub struct RunStatus {
     /// The learner's heartbeat (JSON), if alive.

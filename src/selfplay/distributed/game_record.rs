@@ -186,6 +186,11 @@ impl GameRecord {
         }
     }
 
+    /// Pairs the record carries: through the tree, and as planes.
+    pub fn pairs(&self) -> usize {
+        self.pair_targets.len() + self.extra_targets.len()
+    }
+
     /// The bytes on the wire: bincode, zstd-compressed.
     pub fn to_bytes(&self) -> Vec<u8> {
         let plain = bincode::serde::encode_to_vec(self, bincode::config::standard())

@@ -160,6 +160,9 @@ struct Worker<'a, G: Game> {
     waiting_for_learner: AtomicBool,
     /// Player threads waiting for the learner to read its backlog (`wait_for_room`).
     waiting_for_room: AtomicUsize,
+    /// Held while a network is fetched and published: a thread that fetched an older version
+    /// never publishes it over a newer one another thread fetched meanwhile.
+    taking_net: std::sync::Mutex<()>,
     started: Instant,
 }
 
@@ -220,6 +223,7 @@ impl<'a, G: Game> Worker<'a, G> {
             stop: AtomicBool::new(false),
             waiting_for_learner: AtomicBool::new(false),
             waiting_for_room: AtomicUsize::new(0),
+            taking_net: std::sync::Mutex::new(()),
             started: Instant::now(),
         })
     }
@@ -278,15 +282,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 // Ctrl-C or SIGTERM: the games in play finish and are sent, no other starts.
                 self.stop.store(true, Ordering::Relaxed);
             }
-            // Any other version, older included: a learner resumed from an earlier checkpoint
-            // publishes that one again, and games must name versions it made.
-            let published = broker.net_version()?;
-            if published.is_some_and(|v| v != self.shared.version())
-                && let Some((version, manifest, weights)) = broker.fetch_net()?
-            {
-                let (_, net) = decode_net::<G>(&manifest, weights, &self.device)?;
-                self.shared.publish(net, version);
-            }
+            self.take_published_net(broker)?;
             let alive = broker.run_finished()? || broker.learner_is_alive()?;
             learner.saw(alive, broker.url())?;
             self.waiting_for_learner.store(!alive, Ordering::Relaxed);
@@ -319,6 +315,24 @@ impl<'a, G: Game> Worker<'a, G> {
         .to_string()
     }
 
+    /// Takes the published network when its version differs from the one played with: any
+    /// other version, older included (a learner resumed from an earlier checkpoint publishes
+    /// that one again, and games must name versions it made).
+    fn take_published_net(&self, broker: &mut Broker) -> anyhow::Result<()> {
+        let _taking = self
+            .taking_net
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let published = broker.net_version()?;
+        if published.is_some_and(|v| v != self.shared.version())
+            && let Some((version, manifest, weights)) = broker.fetch_net()?
+        {
+            let (_, net) = decode_net::<G>(&manifest, weights, &self.device)?;
+            self.shared.publish(net, version);
+        }
+        Ok(())
+    }
+
     /// One player thread: takes a game number, plays, sends, until the run is finished.
     fn player(&self) -> anyhow::Result<()> {
         let mut broker = connect(self.options)?;
@@ -331,6 +345,9 @@ impl<'a, G: Game> Worker<'a, G> {
             if !self.wait_for_room(&mut broker)? {
                 return Ok(());
             }
+            // Each game starts with the newest network, not the one the watcher last saw (up
+            // to 100 ms old: dozens of short games, whose lag would pass run.max_lag).
+            self.take_published_net(&mut broker)?;
             let index = broker.take_game_index()?;
             let progress = RunProgress {
                 by_games: self

@@ -25,6 +25,7 @@
 
 mod distributed;
 pub mod learner_heartbeat;
+pub mod learner_stages;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -6,6 +6,7 @@
 //! checkpointed (see `broker.rs`).
 
 use super::learner_heartbeat::LearnerHeartbeat;
+use super::learner_stages::LearnerStages;
 use super::{Session, StopReason, TrainSummary};
 use crate::games::Game;
 use crate::selfplay::distributed::broker::{Broker, StreamEntry, entry_order, run_name_of};
@@ -34,10 +35,11 @@ impl<G: Game> Session<'_, G> {
         broker.claim_learner(&identity)?;
         // Live before the run is listed: a worker naming no run joins the only live one, so a
         // listed run without a heartbeat would send it to another run.
-        broker.learner_alive(&identity, self.elapsed(), &self.status_json(0))?;
+        let mut stages = LearnerStages::default();
+        let status = self.status_json(0, &stages);
+        broker.learner_alive(&identity, self.elapsed(), &status)?;
         let run = broker.run_name().unwrap_or("run").to_string();
-        let heartbeat =
-            LearnerHeartbeat::start(url, &run, identity, (self.elapsed(), self.status_json(0)))?;
+        let heartbeat = LearnerHeartbeat::start(url, &run, identity, (self.elapsed(), status))?;
         broker.open_run(&yaml, &hash, self.state.next_game_index())?;
         let net = self.learner.net_optimizer.inference_net();
         publish_net(&mut broker, &self.manifest, net, self.state.games)?;
@@ -57,15 +59,19 @@ impl<G: Game> Session<'_, G> {
             if let Some(reason) = self.stop_reason(self.state.games + self.state.games_dropped) {
                 break reason;
             }
-            heartbeat.update(self.elapsed(), self.status_json(unacknowledged.len()));
+            heartbeat.update(
+                self.elapsed(),
+                self.status_json(unacknowledged.len(), &stages),
+            );
             heartbeat.check()?;
             // No more than the budget needs: what is read and not learned stays pending.
             let budget_left = self.settings.run.max_games.map_or(u64::MAX, |max| {
                 max.saturating_sub(self.state.games + self.state.games_dropped)
             });
             let count = READ_COUNT.min(usize::try_from(budget_left).unwrap_or(usize::MAX));
-            let entries =
-                broker.read_games(pending_after.as_deref(), count.max(1), READ_BLOCK_MS)?;
+            let entries = LearnerStages::time(&mut stages.redis, || {
+                broker.read_games(pending_after.as_deref(), count.max(1), READ_BLOCK_MS)
+            })?;
             if broker.reconnections() != reconnections {
                 reconnections = broker.reconnections();
                 pending_after = Some("0".into());
@@ -80,20 +86,23 @@ impl<G: Game> Session<'_, G> {
                 handed_out: if entries.is_empty() {
                     0
                 } else {
-                    broker.handed_out()?
+                    LearnerStages::time(&mut stages.redis, || broker.handed_out())?
                 },
             };
             let mut to_learn = entries.len();
-            broker.note_read_not_learned(to_learn)?;
+            LearnerStages::time(&mut stages.redis, || broker.note_read_not_learned(to_learn))?;
             for entry in entries {
                 to_learn -= 1;
                 if unacknowledged.contains(&entry.id) {
                     // Delivered again after a reconnection: already taken this session.
                     continue;
                 }
-                self.take_entry(&mut broker, &taken, entry, &mut unacknowledged)?;
-                broker.note_read_not_learned(to_learn)?;
-                heartbeat.update(self.elapsed(), self.status_json(unacknowledged.len()));
+                self.take_entry(&mut broker, &taken, entry, &mut unacknowledged, &mut stages)?;
+                LearnerStages::time(&mut stages.redis, || broker.note_read_not_learned(to_learn))?;
+                heartbeat.update(
+                    self.elapsed(),
+                    self.status_json(unacknowledged.len(), &stages),
+                );
                 heartbeat.check()?;
                 if self
                     .stop_reason(self.state.games + self.state.games_dropped)
@@ -120,11 +129,12 @@ impl<G: Game> Session<'_, G> {
         taken: &Taken<'_>,
         entry: StreamEntry,
         unacknowledged: &mut Vec<String>,
+        stages: &mut LearnerStages,
     ) -> anyhow::Result<()> {
         let held = self.state.stream_position.as_deref().and_then(entry_order);
         if held.is_some() && entry_order(&entry.id) <= held {
             // Read before the checkpoint this session resumed from: already learned.
-            return broker.acknowledge(&[entry.id]);
+            return LearnerStages::time(&mut stages.redis, || broker.acknowledge(&[entry.id]));
         }
         self.state.stream_position = Some(entry.id.clone());
         let checkpoints_before = self.checkpoints_written;
@@ -140,26 +150,39 @@ impl<G: Game> Session<'_, G> {
             .record
             .as_deref()
             .map_err(|why| RecordError::Malformed(why.clone()));
-        let game = bytes.and_then(GameRecord::from_bytes).and_then(|record| {
-            // Before the replay: a game sent again costs nothing.
-            if games_taken.contains(record.index) {
-                return Err(RecordError::AlreadyLearned(record.index));
-            }
-            record.replay(&self.initial, &check)
+        let record = LearnerStages::time(&mut stages.decode, || {
+            bytes.and_then(GameRecord::from_bytes)
+        });
+        let game = LearnerStages::time(&mut stages.replay, || {
+            record.and_then(|record| {
+                // Before the replay: a game sent again costs nothing.
+                if games_taken.contains(record.index) {
+                    return Err(RecordError::AlreadyLearned(record.index));
+                }
+                record.replay(&self.initial, &check)
+            })
         });
         unacknowledged.push(entry.id.clone());
         match game {
             Ok(game) => {
                 self.state.games_taken.insert(game.index);
                 let manifest = self.manifest.clone();
-                self.after_game(game, &mut |net, version| {
-                    publish_net(broker, &manifest, net, version)
-                })?;
+                let mut publish = 0.0;
+                let learn = LearnerStages::time(&mut stages.learn, || {
+                    self.after_game(game, &mut |net, version| {
+                        LearnerStages::time(&mut publish, || {
+                            publish_net(broker, &manifest, net, version)
+                        })
+                    })
+                });
+                stages.learn -= publish;
+                stages.publish += publish;
+                learn?;
             }
             Err(why) => self.reject(&entry.id, &why)?,
         }
         if self.checkpoints_written != checkpoints_before {
-            broker.acknowledge(unacknowledged)?;
+            LearnerStages::time(&mut stages.redis, || broker.acknowledge(unacknowledged))?;
             unacknowledged.clear();
         }
         Ok(())
@@ -187,8 +210,8 @@ impl<G: Game> Session<'_, G> {
         format!("learner of {} on {host}", dir.display())
     }
 
-    /// The learner's heartbeat: its version, counts and queue.
-    fn status_json(&self, unacknowledged: usize) -> String {
+    /// The learner's heartbeat: its version, counts, queue and where its time went.
+    fn status_json(&self, unacknowledged: usize, stages: &LearnerStages) -> String {
         serde_json::json!({
             "version": self.state.games,
             "games": self.state.games,
@@ -197,6 +220,7 @@ impl<G: Game> Session<'_, G> {
             "elapsed_seconds": self.elapsed(),
             "unacknowledged": unacknowledged,
             "max_games": self.settings.run.max_games,
+            "stage_seconds": stages,
         })
         .to_string()
     }

@@ -1,7 +1,10 @@
 //! The distributed learner's claim on its run and its heartbeat, renewed every
 //! [`RENEW_EVERY`] by a thread of its own over its own connection: however long a batch of
 //! games takes to learn, the claim never lapses while the learner lives, so workers never see
-//! it as gone and a second learner of the run is always refused.
+//! it as gone and a second learner of the run is always refused. A renewal retries a lost
+//! server for the broker's patience (`DESCENT_BROKER_PATIENCE`): a claim that lapsed meanwhile
+//! (a Redis stall or a partition longer than its 30 s) is taken again only if no other learner
+//! took it (the claim is compare-and-set); if one did, this learner stops, naming it.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -15,8 +18,6 @@ pub const RENEW_EVERY: Duration = Duration::from_secs(2);
 /// A learner that has not said how it is for this long (it learns a game in seconds) is taken
 /// as hung: its claim is left to lapse, so that workers see it gone and it can be replaced.
 pub const SILENT_LEARNER: Duration = Duration::from_secs(600);
-/// How long one renewal retries a lost connection: less than the claim lives.
-const RENEWAL_PATIENCE: Duration = Duration::from_secs(20);
 
 /// The learner's side of what the thread publishes.
 struct Shared {
@@ -47,7 +48,6 @@ impl LearnerHeartbeat {
     ) -> anyhow::Result<LearnerHeartbeat> {
         let mut broker = Broker::connect(url)?;
         broker.use_run(run)?;
-        broker.set_patience(RENEWAL_PATIENCE);
         let shared = Arc::new(Shared {
             stop: AtomicBool::new(false),
             status: Mutex::new((elapsed_seconds, status_json, Instant::now())),
