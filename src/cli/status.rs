@@ -5,7 +5,10 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::selfplay::distributed::broker::Broker;
+use crate::selfplay::distributed::broker::{self, Broker};
+
+/// How long `status` retries a server that does not answer (a person waits for it).
+const STATUS_PATIENCE: std::time::Duration = std::time::Duration::from_secs(10);
 
 #[derive(Args, Debug)]
 pub struct StatusArgs {
@@ -22,7 +25,8 @@ pub struct StatusArgs {
 /// # Errors
 /// An unreachable broker.
 pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
-    let mut broker = Broker::connect(&args.url)?;
+    let patience = broker::patience()?.min(STATUS_PATIENCE);
+    let mut broker = Broker::connect_with(&args.url, patience)?;
     let name = match args.run {
         Some(name) => name,
         None => match broker.only_run()? {

@@ -291,6 +291,34 @@ fn games_unread(redis: &RedisServer) -> u64 {
         .unwrap()
 }
 
+/// A learner stopped by SIGTERM releases its claim as it exits: a learner of the same run name
+/// from another directory starts at once (before, it was refused for the claim's 30 s).
+#[test]
+fn a_learner_stopped_gracefully_releases_its_claim_at_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(redis) = RedisServer::start(tmp.path()) else {
+        return;
+    };
+    let url = redis.url();
+    let first = learner(tmp.path(), &url, "max_games: 1000000");
+    wait_for_run(&redis);
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(first.id() as i32, libc::SIGTERM) };
+    let out = first.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(143),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let other = tmp.path().join("other");
+    std::fs::create_dir(&other).unwrap();
+    let second = learner(&other, &url, "max_games: 3");
+    let worker = worker(&url, "w1");
+    finish(second, "the second learner", LIMIT);
+    finish(worker, "the worker", LIMIT);
+}
+
 /// A worker starts each game with the newest network: with one player thread its games' lag is
 /// bounded by the backlog it waits for (`run.max_lag / 2` = 8) and a step or two of timing, so
 /// no game is dropped. Before, players took the network the watcher saw up to 100 ms earlier:

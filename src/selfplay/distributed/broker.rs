@@ -153,6 +153,15 @@ impl Broker {
     /// # Errors
     /// A URL that is not a Redis URL, or a server that does not answer within the patience.
     pub fn connect(url: &str) -> anyhow::Result<Broker> {
+        Broker::connect_with(url, patience()?)
+    }
+
+    /// `connect` retrying a lost server for `patience` (a command a person waits for, such as
+    /// `descent status`, gives up sooner than a run).
+    ///
+    /// # Errors
+    /// As `connect`.
+    pub fn connect_with(url: &str, patience: Duration) -> anyhow::Result<Broker> {
         let shown_url = without_password(url);
         if url.starts_with("rediss://") {
             bail!(
@@ -169,7 +178,6 @@ impl Broker {
         {
             info.redis.password = Some(password);
         }
-        let patience = patience()?;
         let mut broker = Broker {
             client: redis::Client::open(info).with_context(|| shown_url.clone())?,
             connection: None,
@@ -294,7 +302,13 @@ impl Broker {
                     std::thread::sleep(wait);
                     wait = (wait * 2).min(Duration::from_secs(5));
                 }
-                Err(e) => return Err(anyhow::anyhow!("{}: {what}: {e}", self.shown_url)),
+                Err(e) => {
+                    return Err(anyhow::anyhow!(
+                        "{}: {what}: {}",
+                        self.shown_url,
+                        explained(&e)
+                    ));
+                }
             }
         }
     }
@@ -392,6 +406,25 @@ impl Broker {
                 self.run.as_deref().unwrap_or("")
             ),
         }
+    }
+
+    /// Gives up the claim of `identity` (a learner that stopped), if it still holds it.
+    ///
+    /// # Errors
+    /// The server does not answer.
+    pub fn release_learner(&mut self, identity: &str) -> anyhow::Result<()> {
+        let k = self.keys();
+        const RELEASE: &str = "if redis.call('GET', KEYS[1]) == ARGV[1] then \
+            return redis.call('DEL', KEYS[1]) end return 0";
+        self.call("release the run", |c| {
+            redis::cmd("EVAL")
+                .arg(RELEASE)
+                .arg(1)
+                .arg(k.of("learner_id"))
+                .arg(identity)
+                .query::<i64>(c)
+        })?;
+        Ok(())
     }
 
     /// Publishes the training time so far and the learner's heartbeat, renewing its claim.
@@ -753,6 +786,22 @@ pub fn run_name_of(dir_name: &str) -> String {
 
 /// Whether `error` is a lost or refused connection (worth retrying), not a refusal by the
 /// server.
+/// A Redis error as a person can act on it: a timeout said as one, a stream that vanished with
+/// its likely cause.
+fn explained(error: &redis::RedisError) -> String {
+    if error.is_timeout() {
+        return format!("no reply within {} s ({error})", COMMAND_TIMEOUT.as_secs());
+    }
+    if error.code() == Some("NOGROUP") {
+        return format!(
+            "{error}: the run's games stream is gone — the server lost its data (restarted \
+             without an append-only file?); run Redis with appendonly yes and appendfsync always \
+             (docs/distributed.md)"
+        );
+    }
+    error.to_string()
+}
+
 fn is_lost_connection(error: &redis::RedisError) -> bool {
     error.is_io_error()
         || error.is_connection_dropped()

@@ -39,7 +39,8 @@ impl<G: Game> Session<'_, G> {
         let status = self.status_json(0, &stages);
         broker.learner_alive(&identity, self.elapsed(), &status)?;
         let run = broker.run_name().unwrap_or("run").to_string();
-        let heartbeat = LearnerHeartbeat::start(url, &run, identity, (self.elapsed(), status))?;
+        let heartbeat =
+            LearnerHeartbeat::start(url, &run, identity.clone(), (self.elapsed(), status))?;
         broker.open_run(&yaml, &hash, self.state.next_game_index())?;
         let net = self.learner.net_optimizer.inference_net();
         publish_net(&mut broker, &self.manifest, net, self.state.games)?;
@@ -118,6 +119,10 @@ impl<G: Game> Session<'_, G> {
             // Stopped by hand, the run is not over: its workers wait for a resumed learner.
             broker.finish_run()?;
         }
+        // Stopped and checkpointed: a learner resumed elsewhere need not wait for the claim to
+        // lapse.
+        drop(heartbeat);
+        broker.release_learner(&identity)?;
         self.finish(stopped_by)
     }
 
