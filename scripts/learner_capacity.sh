@@ -10,7 +10,8 @@
 #   scripts/learner_capacity.sh [DESCENT_BINARY] [GAME ...]   (default: connect_four othello)
 #
 # Needs redis-server and two cores. Environment: WORKER_SECONDS (default 40), BENCH_SECONDS
-# (default 30), SENDERS (default 2).
+# (default 30), SENDERS (default 2), LEARNER_CORE and SENDER_CORE (defaults 0 and 1; one core for
+# both understates the learner, which then shares it with the senders).
 set -euo pipefail
 
 DESCENT=$(realpath "${1:-target/release/descent}")
@@ -49,18 +50,18 @@ run: {max_lag: 16}
 checkpoint: {every_games: 0, every_time: 100h}
 evaluation: {at_end: false, first_after: 0s}
 EOF
-  taskset -c 0 "$DESCENT" train "$OUT/$game.yaml" --run-dir "$OUT/$game" --broker "$URL" \
+  taskset -c "${LEARNER_CORE:-0}" "$DESCENT" train "$OUT/$game.yaml" --run-dir "$OUT/$game" --broker "$URL" \
     --quiet >"$OUT/$game-learner.log" 2>&1 &
   learner=$!
   PIDS+=("$learner")
   sleep 3
-  taskset -c 1 "$DESCENT" worker "$URL" --run "$game" --id real >"$OUT/$game-worker.log" 2>&1 &
+  taskset -c "${SENDER_CORE:-1}" "$DESCENT" worker "$URL" --run "$game" --id real >"$OUT/$game-worker.log" 2>&1 &
   worker=$!
   PIDS+=("$worker")
   sleep "${WORKER_SECONDS:-40}"
   kill -TERM "$worker"
   wait "$worker" || true
-  taskset -c 1 "$DESCENT" bench learner "$URL" --run "$game" --senders "${SENDERS:-2}" \
+  taskset -c "${SENDER_CORE:-1}" "$DESCENT" bench learner "$URL" --run "$game" --senders "${SENDERS:-2}" \
     --seconds "${BENCH_SECONDS:-30}"
   kill -TERM "$learner"
   wait "$learner" || true
