@@ -30,16 +30,8 @@ static RUNNING_ENGINES: [AtomicI32; 4] = [const { AtomicI32::new(0) }; 4];
 /// sent SIGTERM, SIGKILL 0.2 s later (an engine that ignores SIGTERM is not left running), and
 /// the process exits with 128 + the signal's number (130, 143, 129), saying so.
 pub fn end_engines_on_signal() {
-    // SAFETY: the handler only reads atomics, signals, sleeps, writes and exits
-    // (async-signal-safe).
-    unsafe {
-        for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-            let before = libc::signal(signal, end_engines as *const () as libc::sighandler_t);
-            if signal == libc::SIGHUP && before == libc::SIG_IGN {
-                libc::signal(signal, libc::SIG_IGN);
-            }
-        }
-    }
+    // `end_engines` only reads atomics, signals, sleeps, writes and exits (async-signal-safe).
+    super::interrupt::on_stopping_signals(end_engines);
 }
 
 extern "C" fn end_engines(signal: libc::c_int) {

@@ -51,12 +51,17 @@ fn signal_name(signal: libc::c_int) -> &'static str {
 /// Installs the Ctrl-C and SIGTERM handler for `work`.
 pub fn stop_on_first_interrupt(work: Interruptible) {
     INTERRUPTIBLE.store(work as u8, Ordering::SeqCst);
-    // SAFETY: the handler only stores atomics, writes and exits (async-signal-safe).
+    on_stopping_signals(on_interrupt);
+}
+
+/// Installs `handler` for SIGINT, SIGTERM and SIGHUP — SIGHUP left ignored where it is (under
+/// `nohup`, as the user asked). The handler must be async-signal-safe.
+pub fn on_stopping_signals(handler: extern "C" fn(libc::c_int)) {
+    // SAFETY: installs a handler the caller vouches for; SIG_IGN is a valid disposition.
     unsafe {
         for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-            let before = libc::signal(signal, on_interrupt as *const () as libc::sighandler_t);
+            let before = libc::signal(signal, handler as *const () as libc::sighandler_t);
             if signal == libc::SIGHUP && before == libc::SIG_IGN {
-                // Under `nohup`: a hang-up stays ignored, as the user asked.
                 libc::signal(signal, libc::SIG_IGN);
             }
         }
