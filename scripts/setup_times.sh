@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Times the README's "Set up" block as a newcomer meets it: a fresh clone, an empty cargo home
-# and target directory (every crate downloaded and built), then `cargo run --release -- games`
+# and target directory (every crate downloaded and built), then `cargo run --release -- train
+# configs/tic_tac_toe.yaml` (the build and a short training run)
 # and `cargo test --release`; prints each command's wall time, the number of tests run, the
 # commit and the machine's cores, for the README to quote. Nothing else should run meanwhile.
 #
@@ -23,9 +24,9 @@ timed() {
   echo $((end - start))
 }
 format() { printf '%d min %02d s' $(($1 / 60)) $(($1 % 60)); }
-build=$(timed cargo run --release -- games)
+build=$(timed cargo run --release -- train configs/tic_tac_toe.yaml)
 tests=$(timed cargo test --release)
 count=$(grep -Eo '^test result: ok\. [0-9]+ passed' "$WORK/out.log" | awk '{s += $4} END {print s}')
 echo "commit $(git rev-parse --short HEAD), $(nproc) cores, $(date -u +%Y-%m-%d)"
-echo "cargo run --release -- games: $(format "$build")"
+echo "cargo run --release -- train configs/tic_tac_toe.yaml: $(format "$build")"
 echo "cargo test --release: $(format "$tests") more ($count tests passed)"

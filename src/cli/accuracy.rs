@@ -128,7 +128,7 @@ pub fn run(args: AccuracyArgs) -> anyhow::Result<ExitCode> {
     let device = args.play.device()?;
     let factory =
         AgentFactory::<ConnectFour>::new(args.agent.clone(), &args.game.to_string(), &device)?;
-    let bar = super::arena_output::progress_bar(
+    let bar = super::progress::Progress::new(
         positions.len() as u64,
         "positions",
         args.play.quiet || args.play.json,

@@ -4,9 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
+use super::progress::Progress;
 use anyhow::{Context, bail};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::games::GameSpec;
 use crate::settings::files::{Existing, write_atomically};
@@ -105,36 +105,15 @@ impl PlayOptions {
         Ok(device)
     }
 
-    pub fn progress(&self, games: u64) -> ProgressBar {
+    pub fn progress(&self, games: u64) -> Progress {
         games_progress(games, self.quiet || self.json)
     }
 }
 
-/// A progress bar on stderr over `games` games (hidden with `quiet` or when stderr is not a
-/// terminal).
-pub(super) fn games_progress(games: u64, quiet: bool) -> ProgressBar {
-    progress_bar(games, "games", quiet)
-}
-
-/// A progress bar on stderr over `len` things counted in `unit` ("games", "positions"), with the
-/// time left (hidden with `quiet` or when stderr is not a terminal).
-pub(super) fn progress_bar(len: u64, unit: &str, quiet: bool) -> ProgressBar {
-    let bar = ProgressBar::with_draw_target(
-        Some(len),
-        if quiet {
-            ProgressDrawTarget::hidden()
-        } else {
-            ProgressDrawTarget::stderr()
-        },
-    );
-    bar.set_style(
-        ProgressStyle::with_template(&format!(
-            "{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit}, ~{{eta}} left  {{msg}}"
-        ))
-        .expect("a valid template")
-        .progress_chars("=> "),
-    );
-    bar
+/// The progress of `games` games on stderr: a bar on a terminal, plain lines in a log, nothing
+/// with `quiet` (`super::progress`).
+pub(super) fn games_progress(games: u64, quiet: bool) -> Progress {
+    Progress::new(games, "games", quiet)
 }
 
 /// Checks that `dir` can take a report named `report_name` without overwriting one.

@@ -141,6 +141,9 @@ pub const COMMANDS: &[(&str, usize)] = &[
     ("time_settings", 3),
     ("time_left", 3),
     ("quit", 0),
+    // descent's extension: the game played, as a spec (`go(komi=7,superko=illegal)`), which
+    // `gtp-match` reads to agree the rules before a match.
+    ("descent-game", 0),
 ];
 
 /// Moves assumed left in the game when a time control gives no moves count (`time_left` with
@@ -356,6 +359,7 @@ impl<G: Game> Engine<G> {
             "set_time" => self.set_time(seconds(args[0])?),
             "time_settings" => self.time_settings(args),
             "time_left" => self.time_left(args),
+            "descent-game" => Ok(self.rules.to_string()),
             _ => unreachable!("COMMANDS names every command"),
         }
     }

@@ -11,8 +11,9 @@ use clap::Args;
 
 use super::arena_output::MatchOptions;
 use super::interrupt::{self, Interruptible};
+use crate::arena::match_play::{Openings, play_match_from};
 use crate::arena::svg_chart::match_chart;
-use crate::arena::{AgentFactory, AgentSpec, MatchReport, ScoreComparison, Verdict, play_match};
+use crate::arena::{AgentFactory, AgentSpec, MatchReport, ScoreComparison, Verdict};
 use crate::games::{Game, GameSpec, GameVisitor};
 
 #[derive(Args, Debug)]
@@ -34,6 +35,10 @@ pub struct EvalArgs {
     /// verdict's interval and can disagree with it near the edge.
     #[arg(long)]
     p_value: bool,
+    /// Start each pair of games (one with each colour) from its own random opening of N plies,
+    /// drawn from `--seed`: deterministic agents then play different games, not one game twice.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    opening_plies: u32,
     /// `--out DIR` writes report.json and chart.svg.
     #[command(flatten)]
     options: MatchOptions,
@@ -61,13 +66,15 @@ impl GameVisitor for EvalVisitor<'_> {
         let opponent = AgentFactory::<G>::new(args.opponent.clone(), &game, &device)?;
         let progress = args.options.progress(args.games);
         let tally = std::sync::Mutex::new([0u64; 3]);
-        let report = play_match(
-            &initial,
-            &agent,
-            &opponent,
+        let openings = Openings {
+            plies: args.opening_plies,
+            seed: args.options.seed,
+        };
+        let report = play_match_from(
+            (&initial, openings),
+            [&agent, &opponent],
             args.games,
-            args.options.seed,
-            args.options.threads,
+            (args.options.seed, args.options.threads),
             &|record| {
                 let mut t = tally.lock().expect("tally lock");
                 t[(1 - record.agent_result) as usize] += 1;

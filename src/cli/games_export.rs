@@ -2,7 +2,6 @@
 //! one file in their community's format — an SGF collection for Go, Othello, Gomoku and Hex, a
 //! PDN file for draughts — for Sabaki, GoGui, HexGui or any draughts program.
 
-use std::io::BufRead;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -14,7 +13,10 @@ use crate::games::{Game, GameSpec, GameVisitor};
 use crate::selfplay::TrainConfig;
 use crate::selfplay::run::run_dir::RunDir;
 use crate::selfplay::telemetry::games_log::{GAMES_FILE, GameLine};
-use crate::settings::files::{Existing, check_output, open_regular, write_atomically};
+use crate::settings::files::{
+    Existing, check_output, for_each_line, open_regular, write_atomically,
+};
+use crate::settings::limits::MAX_LOG_LINE_BYTES;
 
 #[derive(Args, Debug)]
 pub struct GamesExportArgs {
@@ -52,22 +54,32 @@ fn read_games(
     skipped: &mut Skipped,
 ) -> anyhow::Result<Vec<(usize, GameLine)>> {
     let path = args.run.join(GAMES_FILE);
-    let file = open_regular(&path).with_context(|| format!("opening {}", path.display()))?;
-    let mut games = Vec::new();
-    for (index, line) in std::io::BufReader::new(file).split(b'\n').enumerate() {
-        let line = line.with_context(|| format!("reading {}", path.display()))?;
-        let at = format!("{}:{}", path.display(), index + 1);
-        match std::str::from_utf8(&line) {
+    // Opened first so that a missing log is an error here (for_each_line reads none).
+    drop(open_regular(&path).with_context(|| format!("opening {}", path.display()))?);
+    let mut games = std::collections::VecDeque::new();
+    let mut index = 0;
+    for_each_line(&path, MAX_LOG_LINE_BYTES, |line| {
+        index += 1;
+        let at = format!("{}:{index}", path.display());
+        let line = line.strip_suffix(b"\n").unwrap_or(line);
+        match std::str::from_utf8(line) {
             Err(_) => skipped.add(format!("{at}: not UTF-8 text")),
             Ok(text) => match serde_json::from_str::<GameLine>(text) {
-                Ok(game) => games.push((index + 1, game)),
+                Ok(game) => {
+                    // With --last N only the newest N are held, however long the log.
+                    if args.last.is_some_and(|n| games.len() >= n) {
+                        games.pop_front();
+                    }
+                    if args.last != Some(0) {
+                        games.push_back((index, game));
+                    }
+                }
                 Err(e) => skipped.add(format!("{at}: not a game ({e})")),
             },
         }
-    }
-    let keep = args.last.map_or(0, |n| games.len().saturating_sub(n));
-    games.drain(..keep);
-    Ok(games)
+        std::ops::ControlFlow::Continue(())
+    })?;
+    Ok(games.into())
 }
 
 struct Export<'a> {

@@ -85,6 +85,9 @@ pub struct GtpClient {
     timeout: Duration,
     /// The id of the next command (GTP's optional numeric id, which the reply must echo).
     next_id: u64,
+    /// The engine echoed a command's id: from then on a reply without one is out of step (an
+    /// extra reply, not this command's).
+    echoes_ids: bool,
     /// Why the engine can no longer be spoken to (it hung, exited, closed its input, answered
     /// out of step or not in GTP); `None` while it follows the protocol.
     broken: Option<String>,
@@ -145,6 +148,7 @@ impl GtpClient {
             lines,
             timeout,
             next_id: 1,
+            echoes_ids: false,
             broken: None,
         })
     }
@@ -191,6 +195,16 @@ impl GtpClient {
 
     /// One command and its reply.
     fn exchange(&mut self, id: u64, command: &str) -> anyhow::Result<Result<String, String>> {
+        // Whatever it said since its last reply was said unasked: out of step.
+        while let Ok(line) = self.lines.try_recv() {
+            let line = line.with_context(|| format!("{}: reading its output", self.name))?;
+            if !line.trim().is_empty() {
+                bail!(
+                    "{}: said {line:?} unasked, before {command:?} (an extra reply is out of step)",
+                    self.name
+                );
+            }
+        }
         // A closed pipe is an error here (EPIPE), not a signal: `gtp-match` ignores SIGPIPE.
         writeln!(self.stdin, "{id} {command}")
             .and_then(|()| self.stdin.flush())
@@ -204,13 +218,20 @@ impl GtpClient {
         let rest = first.get(1..).unwrap_or("");
         let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
         // GTP: the reply carries the command's id; a reply without one is taken as this
-        // command's, one with another id is out of step.
+        // command's (unless the engine echoes ids), one with another id is out of step.
         if digits > 0 && rest[..digits].parse::<u64>().ok() != Some(id) {
             bail!(
                 "{}: {first:?} is the reply to another command than {command:?} (id {id})",
                 self.name
             );
         }
+        if digits == 0 && self.echoes_ids {
+            bail!(
+                "{}: {first:?}, without the id {id} it echoes, is not the reply to {command:?} (an extra reply is out of step)",
+                self.name
+            );
+        }
+        self.echoes_ids |= digits > 0;
         let mut payload = vec![rest[digits..].trim().to_string()];
         let mut bytes = first.len();
         loop {

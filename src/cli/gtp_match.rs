@@ -95,7 +95,8 @@ pub struct PlayedGame {
     pub end: GameEnd,
     /// `B+3.5`, `W+R`, `0`; `None`: no engine could say.
     pub result: Option<String>,
-    /// Engines whose own `final_score` differed from the referee's.
+    /// Engines whose own `final_score` differed from the referee's (without a referee: each
+    /// engine's claim where the two differed).
     pub disagreements: Vec<String>,
 }
 
@@ -263,8 +264,8 @@ impl Table<'_> {
         })
     }
 
-    /// The result: by resignation or illegal move, else the referee's `final_score` (Black's
-    /// without a referee); the players whose own score differs from it.
+    /// The result: by resignation or illegal move, else the referee's `final_score` (without a
+    /// referee, the one both players agree on); the players whose own score differs from it.
     fn result(&mut self, end: &GameEnd) -> anyhow::Result<(Option<String>, Vec<String>)> {
         let (loser, how) = match end {
             GameEnd::Resigned(player) | GameEnd::IllegalMove { player, .. } => (Some(*player), "R"),
@@ -287,8 +288,10 @@ impl Table<'_> {
             let score = referee.send("final_score")?.ok();
             scores.push((referee.name.clone(), score));
         }
-        let decided_by = if self.referee.is_some() { 2 } else { 0 };
-        let result = scores[decided_by].1.clone();
+        if self.referee.is_none() {
+            return Ok(players_agreed_score(&scores));
+        }
+        let result = scores[2].1.clone();
         let disagreements = scores
             .iter()
             .take(2)
@@ -299,6 +302,34 @@ impl Table<'_> {
             .map(|(name, score)| format!("{name}: {}", score.as_deref().unwrap_or("")))
             .collect();
         Ok((result, disagreements))
+    }
+}
+
+/// Without a referee, the result both players' `final_score` agree on; two that differ, or one
+/// engine's word with none from the other (an error, an empty reply), are no result, each
+/// engine's claim listed — one engine's word never decides for both.
+fn players_agreed_score(scores: &[(String, Option<String>)]) -> (Option<String>, Vec<String>) {
+    let claim = |score: &Option<String>| {
+        score
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+    };
+    match scores {
+        [(_, a), (_, b)] => match (claim(a), claim(b)) {
+            (Some(a), Some(b)) if same_result(&a, &b) => (Some(a), Vec::new()),
+            (None, None) => (None, Vec::new()),
+            _ => {
+                let said =
+                    |score: &Option<String>| claim(score).unwrap_or_else(|| "no score".into());
+                let claims = scores
+                    .iter()
+                    .map(|(name, score)| format!("{name}: {}", said(score)));
+                (None, claims.collect())
+            }
+        },
+        _ => (None, Vec::new()),
     }
 }
 
@@ -446,8 +477,14 @@ pub fn run(args: GtpMatchArgs) -> anyhow::Result<ExitCode> {
         .map(|command| GtpClient::start(command, timeout))
         .transpose()?;
     name_engines(&mut engines, referee.as_mut())?;
+    let rules = agree_rules(&mut engines, referee.as_mut())?;
     let mut tally = Tally::default();
-    let played = play_games(&args, &mut engines, referee.as_mut(), &mut tally);
+    let played = play_games(
+        (&args, rules.as_deref()),
+        &mut engines,
+        referee.as_mut(),
+        &mut tally,
+    );
     tally.print([&engines[0].name, &engines[1].name]);
     played?;
     Ok(ExitCode::SUCCESS)
@@ -481,9 +518,27 @@ fn name_engines(
     Ok(())
 }
 
-/// Plays the match's games into `tally`, until the last or until an engine breaks.
+/// The engines' Go rules where they can be known (`gtp_rules`), printed; two that differ
+/// refuse the match before its first move.
+fn agree_rules(
+    engines: &mut [GtpClient; 2],
+    referee: Option<&mut GtpClient>,
+) -> anyhow::Result<Option<String>> {
+    let mut rules = Vec::new();
+    for engine in engines.iter_mut().chain(referee) {
+        rules.extend(super::gtp_rules::ko_rule_of(engine)?);
+    }
+    let line = super::gtp_rules::agreed_rules(&rules)?;
+    if let Some(line) = &line {
+        println!("{line}");
+    }
+    Ok(line)
+}
+
+/// Plays the match's games into `tally`, until the last or until an engine breaks; `rules` is
+/// repeated beside a game that ends on a refused move.
 fn play_games(
-    args: &GtpMatchArgs,
+    (args, rules): (&GtpMatchArgs, Option<&str>),
     engines: &mut [GtpClient; 2],
     mut referee: Option<&mut GtpClient>,
     tally: &mut Tally,
@@ -512,8 +567,21 @@ fn play_games(
             game.moves.len(),
             end_text(&game.end)
         );
+        let differs_from = if referee.is_some() {
+            "final_score differs from the referee's"
+        } else {
+            "final_score disputed, no result without --referee"
+        };
         for disagreement in &game.disagreements {
-            println!("  final_score differs from the referee's: {disagreement}");
+            println!("  {differs_from}: {disagreement}");
+        }
+        let refused = match &game.end {
+            GameEnd::IllegalMove { .. } | GameEnd::Disputed { .. } => true,
+            GameEnd::Forfeit { reason, .. } => reason.starts_with("refused"),
+            _ => false,
+        };
+        if refused && let Some(rules) = rules {
+            println!("  the move was refused under the engines' rules: {rules}");
         }
         tally.add(&game, if swapped { Player::P1 } else { Player::P0 });
         if let (Some(dir), Some(size)) = (&args.sgf_dir, args.size)

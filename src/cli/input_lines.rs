@@ -26,6 +26,8 @@ impl InputLine {
 pub(super) struct InputLines<R> {
     reader: R,
     buffer: Vec<u8>,
+    /// The last line was refused as too long before its end: the rest is skipped first.
+    rest_to_skip: bool,
 }
 
 impl<R: BufRead> InputLines<R> {
@@ -33,6 +35,7 @@ impl<R: BufRead> InputLines<R> {
         InputLines {
             reader,
             buffer: Vec::new(),
+            rest_to_skip: false,
         }
     }
 
@@ -57,14 +60,19 @@ impl<R: BufRead> InputLines<R> {
     }
 
     /// The next line, or `None` at the end of the input.
+    /// A line too long is refused as soon as it passes [`MAX_LINE`] — answered at once, not
+    /// when (if ever) it ends — and the rest of it skipped before the next line is read.
     pub(super) fn next_line(&mut self) -> std::io::Result<Option<InputLine>> {
+        if std::mem::take(&mut self.rest_to_skip) {
+            self.skip_rest_of_line()?;
+        }
         self.buffer.clear();
         let limit = MAX_LINE as u64 + 1;
         if std::io::Read::take(&mut self.reader, limit).read_until(b'\n', &mut self.buffer)? == 0 {
             return Ok(None);
         }
         if self.buffer.len() > MAX_LINE && self.buffer.last() != Some(&b'\n') {
-            self.skip_rest_of_line()?;
+            self.rest_to_skip = true;
             return Ok(Some(InputLine::Refused(InputLine::TOO_LONG)));
         }
         let mut bytes = self.buffer.as_slice();
@@ -126,6 +134,43 @@ mod tests {
         assert_eq!(
             InputLine::TOO_LONG,
             format!("the line is longer than {MAX_LINE} bytes")
+        );
+    }
+
+    /// A reader of `x` bytes (64 MiB of them, as good as endless here) that counts what it
+    /// gave.
+    struct CountedXs(
+        std::rc::Rc<std::cell::Cell<usize>>,
+        std::io::Take<std::io::Repeat>,
+    );
+
+    impl std::io::Read for CountedXs {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let read = std::io::Read::read(&mut self.1, buf)?;
+            self.0.set(self.0.get() + read);
+            Ok(read)
+        }
+    }
+
+    /// A line that does not end (`/dev/zero` on stdin) is refused once its first MAX_LINE bytes
+    /// are read, not after the end it never reaches.
+    #[test]
+    fn an_endless_line_is_refused_after_the_limit_not_at_its_end() {
+        let given = std::rc::Rc::new(std::cell::Cell::new(0));
+        let endless = CountedXs(
+            given.clone(),
+            std::io::Read::take(std::io::repeat(b'x'), 64 << 20),
+        );
+        let mut lines = InputLines::new(std::io::BufReader::new(endless));
+        let first = lines.next_line().unwrap();
+        assert!(matches!(
+            first,
+            Some(InputLine::Refused(InputLine::TOO_LONG))
+        ));
+        assert!(
+            given.get() <= MAX_LINE + 16 * 1024,
+            "{} bytes read before the refusal",
+            given.get()
         );
     }
 }

@@ -109,7 +109,8 @@ impl GameVisitor for PlayVisitor<'_> {
             let position = game.session.position().clone();
             if let Some(result) = game.session.result_sentence() {
                 println!(
-                    "\n{position}\n\nGame over: {result}; you played {}.",
+                    "\n{}\n\nGame over: {result}; you played {}.",
+                    board_text(&position),
                     G::side_text(game.human)
                 );
                 println!("moves: {}", game.session.moves().join(" "));
@@ -191,7 +192,7 @@ impl<G: Game> TerminalGame<'_, G> {
         lines: &mut InputLines<R>,
     ) -> anyhow::Result<Turn> {
         let human = self.human;
-        println!("\n{position}\n");
+        println!("\n{}\n", board_text(position));
         println!(
             "your move ({}); legal: {}",
             G::side_text(human),
@@ -282,4 +283,43 @@ pub fn run(mut args: PlayArgs) -> anyhow::Result<ExitCode> {
     }
     args.game().visit(PlayVisitor { args: &args })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The position's text, its pieces in their colours (`Game::TERMINAL_PIECES`) where stdout is
+/// a terminal and `NO_COLOR` is not set.
+fn board_text<G: Game>(position: &G) -> String {
+    let text = position.to_string();
+    let terminal = std::io::IsTerminal::is_terminal(&std::io::stdout());
+    match G::TERMINAL_PIECES {
+        Some(pieces) if terminal && std::env::var_os("NO_COLOR").is_none() => {
+            coloured_pieces(&text, pieces)
+        }
+        _ => text,
+    }
+}
+
+/// `text` with each of `pieces`' characters wrapped in its ANSI colour.
+fn coloured_pieces(text: &str, pieces: [(char, &str); 2]) -> String {
+    let mut out = String::with_capacity(text.len() * 2);
+    for c in text.chars() {
+        match pieces.iter().find(|(piece, _)| *piece == c) {
+            Some((piece, colour)) => out.push_str(&format!("\x1b[{colour}m{piece}\x1b[0m")),
+            None => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod colour_tests {
+    use super::*;
+
+    #[test]
+    fn connect_four_pieces_are_red_and_yellow_on_a_terminal() {
+        let pieces = crate::games::ConnectFour::TERMINAL_PIECES.unwrap();
+        assert_eq!(
+            coloured_pieces("x . o\na b c", pieces),
+            "\x1b[1;31mx\x1b[0m . \x1b[1;33mo\x1b[0m\na b c"
+        );
+    }
 }

@@ -40,6 +40,7 @@ pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
         workers,
         queued,
     } = broker.status()?;
+    let finished = broker.run_finished()?;
     let parse = |text: &str| serde_json::from_str::<serde_json::Value>(text).unwrap_or_default();
     let learner = learner.as_deref().map(parse);
     let workers: Vec<(String, serde_json::Value)> = workers
@@ -50,6 +51,7 @@ pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
         let workers: serde_json::Map<String, serde_json::Value> = workers.into_iter().collect();
         let status = serde_json::json!({
             "run": name,
+            "state": if finished { "finished" } else { "running" },
             "learner": learner,
             "workers": workers,
             "queued_games": queued,
@@ -57,7 +59,13 @@ pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
         println!("{status}");
         return Ok(ExitCode::SUCCESS);
     }
-    println!("run {name}");
+    if finished {
+        println!(
+            "run {name}: finished (its learner reached its limit; extend it with descent train --resume RUN --broker URL --max-games N)"
+        );
+    } else {
+        println!("run {name}: running");
+    }
     match &learner {
         Some(l) => println!(
             "learner: network version {}, {} games learned, {} dropped, {} records refused, {:.0} s of training",
@@ -67,6 +75,7 @@ pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
             l["records_rejected"],
             l["elapsed_seconds"].as_f64().unwrap_or(0.0)
         ),
+        None if finished => println!("learner: stopped"),
         None => println!("learner: no heartbeat in the last 30 s"),
     }
     println!("games in the stream (not yet read, or read and not yet checkpointed): {queued}");

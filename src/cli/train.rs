@@ -109,6 +109,9 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     drop(span);
     print_summary(&summary, &run_dir, args.broker.as_deref());
     print_strength(&summary, &settings, &run_dir);
+    if summary.last_checkpoint.is_some() && !args.quiet {
+        print_next_commands(&settings, &run_dir);
+    }
     if summary.stopped_by == crate::selfplay::StopReason::Requested {
         // Stopped by the user, its work kept: 130 (Ctrl-C) or 143 (SIGTERM), as a shell says.
         return Ok(ExitCode::from(super::interrupt::interrupted_exit()));
@@ -230,6 +233,29 @@ fn print_summary(summary: &TrainSummary, run_dir: &RunDir, broker: Option<&str>)
     }
 }
 
+/// What to do with the run's network next: play it, measure it, watch the run.
+fn print_next_commands(settings: &TrainSettings, run_dir: &RunDir) {
+    let run = run_dir.root().display();
+    let agent = format!("{}:model={run}", settings.config.recipe.player_kind());
+    let game = &settings.game;
+    println!("next:");
+    println!("  descent play --game {game} --agent {agent},time=1s     # play against it");
+    println!(
+        "  descent eval --game {game} --agent {agent},time=100ms --opponent mcts:time=100ms --games 20   # measure it"
+    );
+    let parent = run_dir
+        .root()
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty());
+    match parent {
+        Some(parent) if parent != std::path::Path::new("checkpoints") => println!(
+            "  descent serve --runs {}     # watch it: http://127.0.0.1:8080/",
+            parent.display()
+        ),
+        _ => println!("  descent serve     # watch it: http://127.0.0.1:8080/"),
+    }
+}
+
 /// The final network's strength against the baseline (`TrainSummary::strength`), or how to
 /// measure it when the run did not.
 fn print_strength(summary: &TrainSummary, settings: &TrainSettings, run_dir: &RunDir) {
@@ -305,6 +331,9 @@ pub(super) struct ProgressObserver {
     /// The run's time limit, for the time left.
     max_time: Option<std::time::Duration>,
     last_eval: Option<String>,
+    /// Where stderr is not a terminal: the interval between plain progress lines, and when the
+    /// last was written.
+    plain: Option<(std::time::Duration, Option<std::time::Instant>)>,
 }
 
 impl ProgressObserver {
@@ -316,6 +345,8 @@ impl ProgressObserver {
             verbose: false,
             max_time,
             last_eval: None,
+            plain: (!quiet && !super::progress::stderr_is_terminal())
+                .then(|| (super::progress::plain_interval(), None)),
         }
     }
 
@@ -328,13 +359,7 @@ impl ProgressObserver {
 /// A run's training time for the progress line: "12:34 of 1:00:00, 47:26 left" with a time
 /// limit, else "12:34 trained".
 fn training_time_text(elapsed: f64, max_time: Option<std::time::Duration>) -> String {
-    let clock = |seconds: f64| {
-        let s = seconds.max(0.0) as u64;
-        match s / 3600 {
-            0 => format!("{}:{:02}", s / 60, s % 60),
-            h => format!("{h}:{:02}:{:02}", s / 60 % 60, s % 60),
-        }
-    };
+    let clock = super::progress::clock;
     match max_time {
         Some(max) => {
             let max = max.as_secs_f64();
@@ -397,6 +422,13 @@ impl TrainingObserver for ProgressObserver {
             );
         }
         self.span.pb_set_message(&line);
+        if let Some((every, last)) = &mut self.plain {
+            let now = std::time::Instant::now();
+            if last.is_none_or(|last| now - last >= *every) {
+                *last = Some(now);
+                info!("{} games  {line}", m.game);
+            }
+        }
     }
 
     fn on_evaluation(&mut self, m: &EvalMetrics) {

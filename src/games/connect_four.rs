@@ -148,6 +148,8 @@ impl GameParams for ConnectFourParams {
 
 impl Game for ConnectFour {
     const NAME: &'static str = "connect_four";
+    const SIDE_NAMES: [&'static str; 2] = ["Red", "Yellow"]; // the discs of the boxed game
+    const TERMINAL_PIECES: Option<[(char, &'static str); 2]> = Some([('x', "1;31"), ('o', "1;33")]);
     const NUM_ACTIONS: usize = COLS;
     const HAS_DRAWS: bool = true;
     /// Planes over the 6 × 7 board, row 0 at the top: P0's stones, P1's stones, P0 to move.
@@ -326,6 +328,7 @@ impl Game for ConnectFour {
             |r, c| self.cell(ROWS - 1 - r, c),
         );
         squares_board(cells, (ROWS, COLS), false, true)
+            .with_colours(["red", "yellow"])
             .with_winning_line(4, self.outcome().and_then(|o| o.winner()))
     }
 

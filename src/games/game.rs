@@ -285,6 +285,10 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
     /// it differs (draughts' White moves first, Arimaa's Gold and Silver, a mancala board's South
     /// and North).
     const SIDE_NAMES: [&'static str; 2] = ["Black", "White"];
+    /// The characters of P0's and P1's pieces in the position's text (`Display`) and the ANSI
+    /// colour each is drawn in on a terminal (`1;31`: bold red), where the game's pieces have a
+    /// colour players expect (Connect Four's red and yellow discs); `None`: the text as it is.
+    const TERMINAL_PIECES: Option<[(char, &'static str); 2]> = None;
 
     /// Rule variants and other parameters of the game (board size, options).
     type Params: Clone + Default + fmt::Debug + PartialEq + Send + Sync;

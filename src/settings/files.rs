@@ -146,11 +146,42 @@ pub fn open_regular(path: &Path) -> std::io::Result<fs::File> {
         .open(path)?;
     if !file.metadata()?.is_file() {
         return Err(std::io::Error::other(format!(
-            "{} is not a regular file",
-            path.display()
+            "{} is {}, not a regular file",
+            path.display(),
+            kind_of(path)
         )));
     }
     Ok(file)
+}
+
+/// What [`kind_of`] says of a path that does not exist.
+pub const MISSING: &str = "missing";
+
+/// What `path` is, in words for a message: "a regular file", "a directory", "a FIFO", "a
+/// device", "a socket", [`MISSING`] (a link to nothing included), or "unreadable (…)".
+pub fn kind_of(path: &Path) -> String {
+    use std::os::unix::fs::FileTypeExt;
+    match fs::metadata(path) {
+        Ok(meta) => {
+            let kind = meta.file_type();
+            let words = if kind.is_file() {
+                "a regular file"
+            } else if kind.is_dir() {
+                "a directory"
+            } else if kind.is_fifo() {
+                "a FIFO"
+            } else if kind.is_block_device() || kind.is_char_device() {
+                "a device"
+            } else if kind.is_socket() {
+                "a socket"
+            } else {
+                "not a regular file"
+            };
+            words.to_string()
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => MISSING.to_string(),
+        Err(e) => format!("unreadable ({e})"),
+    }
 }
 
 /// Checks that `path`, if it exists, is a regular file (or a link to one): a log about to be

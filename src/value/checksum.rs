@@ -141,8 +141,9 @@ pub fn verify_checksum_file(dir: &Path, required: &[&str]) -> anyhow::Result<boo
         let path = dir.join(name);
         if !path.is_file() {
             bail!(
-                "{} is missing ({} lists it)",
+                "{} is {} ({} lists it as a file)",
                 path.display(),
+                crate::settings::files::kind_of(&path),
                 list.display()
             );
         }

@@ -580,6 +580,11 @@ mod tests {
         let svg = board_svg(&position.board_view(), &position.move_cells(3)).unwrap();
         assert_eq!(count(&svg, "data-cell="), 42);
         assert!(cell(&svg, "d1").contains("stone p0") && cell(&svg, "d2").contains("stone p1"));
+        // Red and yellow discs, as the boxed game's.
+        assert!(
+            cell(&svg, "d1").contains("stone p0 red")
+                && cell(&svg, "d2").contains("stone p1 yellow")
+        );
         assert!(cell(&svg, "c1").contains("stone p0") && !cell(&svg, "c2").contains("stone"));
         // d1 is on the bottom row: drawn below d2.
         let y = |id: &str| {

@@ -327,6 +327,34 @@ pub fn recent_games(run: &Path, count: usize) -> Vec<Value> {
     games
 }
 
+/// The self-play game numbered `number` (games.jsonl's `game`, what the SGF export and the
+/// metrics carry): a stable address however long the run grows, unlike a place in the list.
+/// The log is read a line at a time, each line's number read before the rest is parsed.
+///
+/// # Errors
+/// A log that is not a regular file, or a line longer than any game's.
+pub fn game_by_number(run: &Path, number: u64) -> Result<Option<Value>, WebError> {
+    #[derive(serde::Deserialize)]
+    struct Numbered {
+        game: u64,
+    }
+    let mut found = None;
+    crate::settings::files::for_each_line(
+        &run.join(GAMES_FILE),
+        crate::settings::limits::MAX_LOG_LINE_BYTES,
+        |line| {
+            let numbered = serde_json::from_slice::<Numbered>(line).ok();
+            if numbered.is_some_and(|n| n.game == number) {
+                found = serde_json::from_slice(line).ok();
+                return std::ops::ControlFlow::Break(());
+            }
+            std::ops::ControlFlow::Continue(())
+        },
+    )
+    .map_err(|e| WebError::internal(format!("{e:#}")))?;
+    Ok(found)
+}
+
 /// The complete JSON lines among the last `window` bytes of `path` (none if it is missing).
 fn last_lines(path: &Path, window: u64) -> Vec<Value> {
     let Ok(mut file) = open_regular(path) else {

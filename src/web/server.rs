@@ -85,6 +85,7 @@ pub fn router(state: ServerState) -> Router {
         .route("/api/runs/{name}", get(run_details))
         .route("/api/runs/{name}/metrics", get(run_metrics))
         .route("/api/runs/{name}/games", get(run_games))
+        .route("/api/runs/{name}/games/{number}", get(run_game_by_number))
         .route("/api/position", post(position))
         .route("/api/agent-move", post(agent))
         .route("/api/agent-check", post(agent_check))
@@ -183,6 +184,30 @@ async fn run_games(
             "game": runs::run_game(&run),
             "games": runs::recent_games(&run, query.count.min(200)),
         })))
+    })
+    .await
+}
+
+/// One self-play game by its number (`game` in games.jsonl); 404 naming it when the run has
+/// none of that number.
+async fn run_game_by_number(
+    State(state): Shared,
+    Path((name, number)): Path<(String, String)>,
+) -> Result<Json<Value>, WebError> {
+    let number: u64 = number.parse().map_err(|_| {
+        WebError::bad_request(format!("game {number:?}: not a game number (1, 2, …)"))
+    })?;
+    off_the_runtime(move || {
+        let run = runs::run_path(&state.root, &name)?;
+        match runs::game_by_number(&run, number)? {
+            Some(record) => Ok(Json(json!({
+                "game": runs::run_game(&run),
+                "record": record,
+            }))),
+            None => Err(WebError::not_found(format!(
+                "run {name} has no game {number} in its games.jsonl"
+            ))),
+        }
     })
     .await
 }

@@ -690,3 +690,30 @@ fn a_yaml_mistake_names_its_file_once_and_labels_the_snippet_with_it() {
     assert!(!message.contains("<input>"), "{message}");
     assert_eq!(message.matches("error:").count(), 1, "{message}");
 }
+
+/// With stderr not a terminal (a script, nohup, SLURM), `eval` writes plain progress lines —
+/// one line each, no carriage return — at the interval `DESCENT_PROGRESS_SECONDS` sets (0: every
+/// game); `--quiet` writes none. It wrote nothing until the end.
+#[test]
+fn eval_into_a_log_writes_plain_progress_lines() {
+    let run = |quiet: bool| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_descent"));
+        command
+            .args(["eval", "--game", "tic_tac_toe", "--agent", "random"])
+            .args(["--opponent", "random", "--games", "6", "--threads", "1"])
+            .env("DESCENT_PROGRESS_SECONDS", "0");
+        if quiet {
+            command.arg("--quiet");
+        }
+        command.output().unwrap()
+    };
+    let out = run(false);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let log = stderr(&out);
+    let lines: Vec<&str> = log.lines().filter(|l| l.contains("/6 games (")).collect();
+    assert_eq!(lines.len(), 6, "{log}");
+    assert!(lines[5].starts_with("6/6 games (100 %)"), "{log}");
+    assert!(lines[5].contains("agent W/D/L"), "{log}");
+    assert!(!log.contains('\r'), "{log:?}");
+    assert!(!stderr(&run(true)).contains("games ("));
+}

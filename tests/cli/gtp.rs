@@ -244,6 +244,54 @@ fn two_descent_engines_play_go_refereed_by_gnu_go_and_hex_refereed_by_descent() 
     );
 }
 
+/// Two engines whose Go rules are known and differ — descent's default (a repeated board draws)
+/// against positional superko, or GNU Go's default simple ko — are refused before the first
+/// move, each rule and the fix named; one rule for all plays, the rule printed.
+#[test]
+fn a_match_between_engines_of_different_ko_rules_refuses_to_start() {
+    let engine = |rules: &str| format!("{DESCENT} engine --game {rules} --agent random");
+    let run = |black: &str, white: &str| {
+        Command::new(DESCENT)
+            .args(["gtp-match", "--black", black, "--white", white])
+            .args(["--games", "2", "--size", "9", "--max-moves", "20"])
+            .output()
+            .unwrap()
+    };
+    let out = run(&engine("go"), &engine("go(superko=illegal)"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("different ko rules")
+            && stderr.contains("a repeated board ends the game as a draw")
+            && stderr.contains("positional superko")
+            && stderr.contains("superko=illegal"),
+        "{stderr}"
+    );
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("game 1:"));
+    let out = run(
+        &engine("go(superko=illegal)"),
+        &engine("go(superko=illegal)"),
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("ko rule: ") && stdout.contains("game 2:"),
+        "{stdout}"
+    );
+    if let Some(gnugo) = gnugo() {
+        let out = run(
+            &engine("go(superko=illegal)"),
+            &format!("{gnugo} --mode gtp"),
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success());
+        assert!(
+            stderr.contains("simple ko") && stderr.contains("--positional-superko"),
+            "{stderr}"
+        );
+    }
+}
+
 #[test]
 fn the_engine_answers_what_a_go_program_sends() {
     let mut engine = Engine::start(&["--game", "go", "--agent", "mcts:iters=30"]);
@@ -440,4 +488,92 @@ evaluation: {at_end: false}
         stdout.contains("after 80 moves") || stdout.contains("two passes"),
         "{stdout}"
     );
+}
+
+/// The Go engine lines the documentation gives (README, docs/, the cards), in backticks:
+/// `descent engine …` with its line breaks joined.
+fn documented_go_engine_lines() -> Vec<String> {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut files = vec![format!("{root}/README.md")];
+    for dir in ["docs", "networks"] {
+        for entry in std::fs::read_dir(format!("{root}/{dir}")).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "md") {
+                files.push(path.to_string_lossy().into_owned());
+            }
+        }
+    }
+    let mut lines = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for piece in text.split('`').skip(1).step_by(2) {
+            let line = piece.split_whitespace().collect::<Vec<_>>().join(" ");
+            let go =
+                line.contains("--game go") || line.contains("model=go9") || line.contains("/go9");
+            let whole = line.contains("--agent") && !line.contains('…');
+            if line.starts_with("descent engine ") && go && whole {
+                lines.push(line);
+            }
+        }
+    }
+    lines.sort();
+    lines.dedup();
+    lines
+}
+
+/// Every Go engine line the documentation gives plays a whole game against GNU Go under
+/// positional superko, refereed — its network swapped for the shipped one and its time a move
+/// cut to 50 ms — ending by two passes or a resignation, never refused before the first move
+/// or on a rule mid-game.
+#[test]
+fn each_documented_go_engine_line_plays_gnu_go_to_the_end() {
+    let Some(gnugo) = gnugo() else {
+        return;
+    };
+    let lines = documented_go_engine_lines();
+    assert!(lines.len() >= 2, "documented Go engine lines: {lines:?}");
+    let model = |word: &str| {
+        word.split(',')
+            .map(|part| match part.split_once('=') {
+                Some((key, _)) if key.ends_with("model") => format!("{key}=shipped"),
+                Some(("time", _)) => "time=50ms".to_string(),
+                _ => part.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    for line in lines {
+        let runnable = line
+            .replacen("descent", DESCENT, 1)
+            .split(' ')
+            .map(model)
+            .collect::<Vec<_>>()
+            .join(" ");
+        let opponent = format!(
+            "{gnugo} --mode gtp --level 1 --chinese-rules --positional-superko --capture-all-dead"
+        );
+        let referee = format!("{gnugo} --mode gtp --chinese-rules --positional-superko");
+        let stdout = gtp_match(&[
+            "--black",
+            &runnable,
+            "--white",
+            &opponent,
+            "--referee",
+            &referee,
+            "--games",
+            "1",
+            "--size",
+            "9",
+            "--komi",
+            "7.5",
+        ]);
+        let game = stdout
+            .lines()
+            .find(|l| l.starts_with("game 1:"))
+            .unwrap_or("");
+        assert!(
+            game.contains("(two passes)") || game.contains("resigned)"),
+            "{line}: {stdout}"
+        );
+    }
 }

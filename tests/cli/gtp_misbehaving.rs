@@ -9,8 +9,10 @@ use std::process::{Command, Output};
 /// A GTP engine in bash: it answers every command `=` with the command's id, and its `genmove`
 /// as `$1` says: `pass`, `a1` (always A1), `inject` (a move followed by two commands), `empty`,
 /// `wrong-id`, `slow` (a pass after a second), `endless` (a reply whose lines never end),
-/// `trickle` (a line every 0.2 s, never the empty line that ends a reply), or `exit-after-play`
-/// (answers its first `play`, then exits). Its process id, then every line it reads, are
+/// `trickle` (a line every 0.2 s, never the empty line that ends a reply), `double` (its reply,
+/// then a second one without an id), or `exit-after-play`
+/// (answers its first `play`, then exits); in mode `liar` it passes and claims every game
+/// `B+100` in `final_score`. Its process id, then every line it reads, are
 /// appended to the file `$2`.
 const SCRIPT_ENGINE: &str = r#"#!/usr/bin/env bash
 mode="$1"
@@ -30,6 +32,7 @@ while IFS= read -r line; do
         inject) printf '=%s C3\nkomi 1000\nboardsize 19\n\n' "$id" ;;
         empty) printf '=%s \n\n' "$id" ;;
         wrong-id) printf '=999 A1\n\n' ;;
+        double) printf '=%s A1\n\n= B2\n\n' "$id" ;;
         slow|stubborn) sleep 1; printf '=%s pass\n\n' "$id" ;;
         endless) printf '=%s A1\n' "$id"; yes x ;;
         trickle) printf '=%s A1\n' "$id"; while :; do echo x; sleep 0.2; done ;;
@@ -38,6 +41,8 @@ while IFS= read -r line; do
     play)
       printf '=%s\n\n' "$id"
       if [[ "$mode" == exit-after-play ]]; then exit 0; fi ;;
+    final_score)
+      if [[ "$mode" == liar ]]; then printf '=%s B+100\n\n' "$id"; else printf '=%s\n\n' "$id"; fi ;;
     quit) printf '=%s\n\n' "$id"; exit 0 ;;
     *) printf '=%s\n\n' "$id" ;;
   esac
@@ -126,6 +131,22 @@ fn a_genmove_reply_carrying_commands_is_a_forfeit_and_reaches_no_other_engine() 
     }
 }
 
+/// A second, id-less reply after a `genmove`'s is out of step — found whether it is waiting
+/// when the next command is sent or comes as that command's reply — never taken as the next
+/// command's answer.
+#[test]
+fn an_extra_reply_is_a_forfeit_not_the_next_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let double = script_engine(dir.path(), "double", &dir.path().join("double.log"));
+    let opponent = script_engine(dir.path(), "pass", &dir.path().join("opponent.log"));
+    let (output, _) = script_match(dir.path(), &double, &opponent, "1");
+    let stdout = text(&output.stdout);
+    assert!(
+        stdout.contains("W+F") && stdout.contains("out of step"),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn an_empty_genmove_reply_is_a_forfeit_not_an_empty_move() {
     let dir = tempfile::tempdir().unwrap();
@@ -193,6 +214,47 @@ fn a_refused_move_without_a_referee_is_disputed_not_won() {
             "{stdout}"
         );
         assert!(!stdout.contains("forfeits"), "{stdout}");
+    }
+}
+
+/// Without a referee, a `final_score` the other engine contradicts is no result: a liar that
+/// claims every game wins nothing, as Black or as White, and both claims are printed.
+#[test]
+fn a_contradicted_final_score_without_a_referee_is_no_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let liar = script_engine(dir.path(), "liar", &dir.path().join("liar.log"));
+    let honest = format!(
+        "{} engine --game go(board_size=9) --agent random --seed 1",
+        env!("CARGO_BIN_EXE_descent")
+    );
+    for (black, white) in [(&liar, &honest), (&honest, &liar)] {
+        let output = Command::new(env!("CARGO_BIN_EXE_descent"))
+            .args(["gtp-match", "--black", black, "--white", white])
+            .args([
+                "--games",
+                "1",
+                "--size",
+                "9",
+                "--komi",
+                "7.5",
+                "--max-moves",
+                "4",
+            ])
+            .output()
+            .unwrap();
+        let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
+        assert!(output.status.success(), "{stdout}{stderr}");
+        // Both claims, the liar's and the honest engine's (at most B+73.5 on 9 × 9).
+        assert_eq!(
+            stdout.matches("final_score disputed").count(),
+            2,
+            "{stdout}"
+        );
+        assert_eq!(stdout.matches("B+100").count(), 1, "{stdout}");
+        assert!(
+            stdout.contains("0/0/0 (W/D/L)") && stdout.contains("1 game(s) without a result"),
+            "{stdout}"
+        );
     }
 }
 

@@ -367,3 +367,54 @@ fn a_model_path_names_what_it_is_and_may_hold_a_comma_in_quotes() {
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
 }
+
+/// A FIFO in a run directory where a resume reads a regular file — `config.yaml`, the
+/// checkpoint's `state.json`, or in `latest`'s place — is named as what it is, at once (it
+/// said "no config.yaml", "missing", "Invalid argument").
+#[test]
+fn a_run_whose_files_are_not_regular_files_is_named_as_such() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = trained_run(dir.path());
+    let run_text = run.to_str().unwrap();
+    let resume = || descent_within_a_minute(&["train", "--resume", run_text, "--max-games", "3"]);
+    let latest_target = std::fs::read_link(run.join("latest")).unwrap();
+    let checkpoint = run.join(&latest_target);
+
+    let config = run.join("config.yaml");
+    let config_text = std::fs::read(&config).unwrap();
+    std::fs::remove_file(&config).unwrap();
+    if !mkfifo(&config) {
+        return;
+    }
+    let out = resume();
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("config.yaml: a FIFO"),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::remove_file(&config).unwrap();
+    std::fs::write(&config, config_text).unwrap();
+
+    std::fs::remove_file(run.join("latest")).unwrap();
+    assert!(mkfifo(&run.join("latest")));
+    let out = resume();
+    assert!(
+        stderr(&out).contains("latest is not a link to a checkpoint but a FIFO"),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::remove_file(run.join("latest")).unwrap();
+    std::os::unix::fs::symlink(&latest_target, run.join("latest")).unwrap();
+
+    let state = checkpoint.join("state.json");
+    std::fs::remove_file(&state).unwrap();
+    assert!(mkfifo(&state));
+    let out = resume();
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("state.json is a FIFO"),
+        "{}",
+        stderr(&out)
+    );
+}

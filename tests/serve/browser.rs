@@ -123,6 +123,38 @@ fn a_person_watches_a_run_and_plays_a_game_in_chromium() {
     let session = Session::start(&format!("127.0.0.1:{port}"), &chromium);
     drive(&session, &server.url);
     boards_carry_their_labels(&session, &server.url);
+    deep_links_to_games_stay_true(&session, &server.url, &root.path().join("tiny"));
+}
+
+/// A link to a game names it by its number: after the run has grown it shows the same game,
+/// and a number the run does not have says so in the page (it showed another game, or
+/// "Loading…").
+fn deep_links_to_games_stay_true(session: &Session, url: &str, run: &std::path::Path) {
+    let moves_of = |session: &Session| {
+        session.goto("about:blank");
+        session.goto(&format!("{url}/#/run/tiny/game/3"));
+        session.wait_for("#viewer-drawing svg.board");
+        assert!(text_of(session, "h1").contains("game 3"));
+        text_of(session, ".moves")
+    };
+    let before = moves_of(session);
+    let out = crate::common::descent(&[
+        "train",
+        "--resume",
+        run.to_str().unwrap(),
+        "--max-games",
+        "12",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", crate::common::stderr(&out));
+    assert_eq!(
+        moves_of(session),
+        before,
+        "game 3 after the run grew to 12 games"
+    );
+    session.goto("about:blank");
+    session.goto(&format!("{url}/#/run/tiny/game/999"));
+    wait_for_text(session, "#viewer-missing", "no game 999");
 }
 
 fn drive(session: &Session, url: &str) {
@@ -141,7 +173,7 @@ fn drive(session: &Session, url: &str) {
 
     // A self-play game on the drawn board, one move forward: its first stone appears, and
     // the move is marked.
-    session.goto(&format!("{url}/#/run/tiny/game/0"));
+    session.goto(&format!("{url}/#/run/tiny/game/1"));
     session.wait_for("#viewer-drawing svg.board");
     assert!(
         session.find("#viewer-drawing .piece").is_err(),

@@ -384,6 +384,11 @@ fn two_workers_feed_a_learner_to_the_end_of_its_budget() {
         .query(&mut c)
         .unwrap();
     assert_eq!(state, "finished");
+    // descent status says so.
+    let status = descent(&["status", &url]).output().unwrap();
+    let said = String::from_utf8_lossy(&status.stdout);
+    assert!(status.status.success(), "{said}");
+    assert!(said.contains(": finished"), "{said}");
     // A worker that joins the finished run says so and stops, having played nothing.
     let late = worker(&url, "late").wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&late.stderr);
@@ -427,6 +432,41 @@ fn a_worker_sent_sigterm_stops_gracefully() {
     finish(staying, "the other worker", LIMIT);
     let (_, _, rejected) = check_finished_run(tmp.path(), 30);
     assert_eq!(rejected, 0);
+}
+
+/// SIGTERM to a worker still waiting for the learner's first network (the run published, no
+/// network yet): it stops at once, having played nothing, exit 143 — it used to wait on.
+#[test]
+fn a_worker_waiting_for_the_first_network_stops_on_sigterm() {
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(redis) = RedisServer::start(tmp.path()) else {
+        return;
+    };
+    let url = redis.url();
+    let yaml = std::fs::read_to_string(config(tmp.path(), "max_games: 10")).unwrap();
+    let hash = descent::selfplay::TrainConfig::from_yaml(&yaml)
+        .unwrap()
+        .learned_hash();
+    let mut broker = descent::selfplay::distributed::broker::Broker::connect(&url).unwrap();
+    broker.use_run("waiting").unwrap();
+    broker.open_run(&yaml, &hash, 0).unwrap();
+    let waiting = worker(&url, "early");
+    std::thread::sleep(Duration::from_secs(3));
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(waiting.id() as i32, libc::SIGTERM) };
+    let signalled = Instant::now();
+    let out = waiting.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        signalled.elapsed() < Duration::from_secs(5),
+        "stopped {:?} after SIGTERM",
+        signalled.elapsed()
+    );
+    assert_eq!(out.status.code(), Some(143), "{stderr}");
+    assert!(
+        stderr.contains("waiting for the learner's first network"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -137,7 +137,17 @@ struct WorkerVisitor<'a> {
 impl GameVisitor for WorkerVisitor<'_> {
     type Output = anyhow::Result<WorkerSummary>;
     fn visit<G: Game>(self, initial: G) -> Self::Output {
-        Worker::<G>::start(initial, self)?.run()
+        let id = self.id.to_string();
+        match Worker::<G>::start(initial, self)? {
+            Some(worker) => worker.run(),
+            // Stopped (SIGTERM, Ctrl-C) while waiting for the first network: nothing played.
+            None => Ok(WorkerSummary {
+                id,
+                games: 0,
+                bytes_sent: 0,
+                seconds: 0.0,
+            }),
+        }
     }
 }
 
@@ -167,8 +177,9 @@ struct Worker<'a, G: Game> {
 }
 
 impl<'a, G: Game> Worker<'a, G> {
-    /// Waits for the first network and builds the players' settings.
-    fn start(initial: G, visitor: WorkerVisitor<'a>) -> anyhow::Result<Self> {
+    /// Waits for the first network and builds the players' settings; `None` if a stop was
+    /// asked for (a signal) while waiting.
+    fn start(initial: G, visitor: WorkerVisitor<'a>) -> anyhow::Result<Option<Self>> {
         let WorkerVisitor {
             options,
             settings,
@@ -178,10 +189,17 @@ impl<'a, G: Game> Worker<'a, G> {
         crate::value::direct::denormals::flush_denormals_to_zero();
         let device = options.device.unwrap_or(settings.run.device).device()?;
         let mut broker = connect(options)?;
+        let mut said_waiting = false;
         let (version, manifest, net) = loop {
             if let Some((version, manifest, weights)) = broker.fetch_net()? {
                 let (manifest, net) = decode_net::<G>(&manifest, weights, &device)?;
                 break (version, manifest, net);
+            }
+            if crate::selfplay::run::stop_request::stop_requested() {
+                return Ok(None);
+            }
+            if !std::mem::replace(&mut said_waiting, true) {
+                tracing::info!("worker {id}: waiting for the learner's first network");
             }
             std::thread::sleep(Duration::from_millis(200));
         };
@@ -199,7 +217,7 @@ impl<'a, G: Game> Worker<'a, G> {
             "worker {id}: run {hash}, network version {version}, {} threads",
             options.threads
         );
-        Ok(Worker {
+        Ok(Some(Worker {
             initial,
             options,
             settings,
@@ -225,7 +243,7 @@ impl<'a, G: Game> Worker<'a, G> {
             waiting_for_room: AtomicUsize::new(0),
             taking_net: std::sync::Mutex::new(()),
             started: Instant::now(),
-        })
+        }))
     }
 
     /// Plays on the worker's threads; this thread picks up new versions and sends heartbeats.

@@ -175,7 +175,11 @@ fn read_export(checkpoint: &Path) -> anyhow::Result<(ExportManifest, LoadedNet)>
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_default();
-    let config = fs::read(run_root.join("config.yaml")).ok();
+    let config = crate::settings::files::read_regular(
+        &run_root.join("config.yaml"),
+        crate::settings::limits::MAX_SMALL_FILE_BYTES,
+    )
+    .ok();
     let config_hash = config
         .as_ref()
         .map(|bytes| format!("{:016x}", fnv1a64(bytes)))

@@ -3,14 +3,13 @@
 //! in about a second per gigabyte. Checkpoints written before compression (`replay.bin`, plain
 //! bincode) still load.
 
-use std::fs::File;
 use std::io::{BufReader, Read};
 use std::path::Path;
 
 use anyhow::{Context, bail};
 
 use crate::learn::ReplayBuffer;
-use crate::settings::files::{Existing, write_atomically};
+use crate::settings::files::{Existing, open_regular, write_atomically};
 
 /// The compressed replay file of a checkpoint.
 pub const REPLAY_FILE: &str = "replay.bin.zst";
@@ -55,26 +54,27 @@ fn decode_replay(dir: &Path) -> anyhow::Result<(ReplayBuffer, std::path::PathBuf
     let config = bincode::config::standard();
     let not_replay = |path: &Path| format!("{} is not a replay buffer", path.display());
     if compressed.exists() {
-        let file = File::open(&compressed)
+        let file = open_regular(&compressed)
             .with_context(|| format!("cannot read {}", compressed.display()))?;
         let mut decoder = zstd::Decoder::new(file).with_context(|| not_replay(&compressed))?;
         let replay: ReplayBuffer = bincode::serde::decode_from_std_read(&mut decoder, config)
             .with_context(|| not_replay(&compressed))?;
-        let mut rest = Vec::new();
-        decoder
-            .read_to_end(&mut rest)
+        // Read on to the frame's end, where zstd checks its checksum: one byte more than the
+        // buffer is already damage (nothing after it is decompressed or held).
+        let mut rest = [0u8; 1];
+        let after = decoder
+            .read(&mut rest)
             .with_context(|| format!("{} is corrupt", compressed.display()))?;
-        if !rest.is_empty() {
+        if after > 0 {
             bail!(
-                "{} is corrupt: {} bytes after the replay buffer",
-                compressed.display(),
-                rest.len()
+                "{} is corrupt: bytes after the replay buffer",
+                compressed.display()
             );
         }
         Ok((replay, compressed))
     } else {
-        let file =
-            File::open(&plain).with_context(|| format!("cannot read {}", compressed.display()))?;
+        let file = open_regular(&plain)
+            .with_context(|| format!("cannot read {}", compressed.display()))?;
         let replay: ReplayBuffer =
             bincode::serde::decode_from_std_read(&mut BufReader::new(file), config)
                 .with_context(|| not_replay(&plain))?;

@@ -72,6 +72,34 @@ pub struct RunDir {
     unverified_accepted: bool,
 }
 
+/// Refuses a checkpoint file longer than any descent writes before anything is hashed or read:
+/// its small JSON files, its network and Adam's state (a 5 GB `state.json` costs a `stat`,
+/// not a pass over 5 GB).
+fn check_checkpoint_sizes(dir: &Path) -> anyhow::Result<()> {
+    use crate::settings::limits::{MAX_NET_FILE_BYTES, MAX_SMALL_FILE_BYTES};
+    let limits = [
+        (STATE_FILE, MAX_SMALL_FILE_BYTES),
+        ("net.json", MAX_SMALL_FILE_BYTES),
+        (CHECKSUM_FILE, MAX_SMALL_FILE_BYTES),
+        ("net.bpk", MAX_NET_FILE_BYTES),
+        // Adam's state: two moments a weight beside the weights.
+        (OPTIMIZER_FILE, 2 * MAX_NET_FILE_BYTES),
+    ];
+    for (name, max_bytes) in limits {
+        let path = dir.join(name);
+        if let Ok(meta) = fs::metadata(&path)
+            && meta.len() > max_bytes
+        {
+            bail!(
+                "{}: {} bytes, more than the {max_bytes} a checkpoint's {name} holds at most",
+                path.display(),
+                meta.len()
+            );
+        }
+    }
+    Ok(())
+}
+
 fn sync_dir(path: &Path) -> anyhow::Result<()> {
     fs::File::open(path)
         .and_then(|d| d.sync_all())
@@ -124,11 +152,18 @@ impl RunDir {
     /// # Errors
     /// The directory (or file) is missing or not what it should be.
     pub fn open(root: &Path) -> anyhow::Result<RunDir> {
-        if !root.join(CONFIG_FILE).is_file() {
-            bail!(
-                "{} is not a run directory (no {CONFIG_FILE} in it)",
-                root.display()
-            );
+        let config = root.join(CONFIG_FILE);
+        if !config.is_file() {
+            match crate::settings::files::kind_of(&config) {
+                kind if kind == crate::settings::files::MISSING => bail!(
+                    "{} is not a run directory (no {CONFIG_FILE} in it)",
+                    root.display()
+                ),
+                kind => bail!(
+                    "{}: {kind}, where a run directory holds its configuration as a regular file",
+                    config.display()
+                ),
+            }
         }
         Ok(RunDir {
             root: root.to_path_buf(),
@@ -209,6 +244,12 @@ impl RunDir {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 format!("{} is missing", link.display())
             }
+            // Not a link: a file, a FIFO or a directory put in its place.
+            Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => format!(
+                "{} is not a link to a checkpoint but {}",
+                link.display(),
+                crate::settings::files::kind_of(&link)
+            ),
             Err(e) => return Err(e).with_context(|| format!("cannot read {}", link.display())),
         };
         let newest = self.newest_complete_checkpoint()?;
@@ -232,21 +273,28 @@ impl RunDir {
                 Ok(None) => vec![OPTIMIZER_FILE.to_string()],
                 Err(_) => Vec::new(),
             };
-            let missing: Vec<&str> = CHECKPOINT_FILES
+            let unusable: Vec<(&str, String)> = CHECKPOINT_FILES
                 .iter()
                 .chain([&CHECKSUM_FILE])
                 .copied()
                 .chain(listed.iter().map(String::as_str))
                 .filter(|name| !path.join(name).is_file())
+                .map(|name| (name, crate::settings::files::kind_of(&path.join(name))))
                 .collect();
             // Checkpoints written before checksums have no checksum file.
-            if missing.is_empty() || missing == [CHECKSUM_FILE] {
+            let missing_list_only = matches!(&unusable[..], [(name, kind)]
+                if *name == CHECKSUM_FILE && kind == crate::settings::files::MISSING);
+            if unusable.is_empty() || missing_list_only {
                 return Ok(Some(path));
             }
+            let problems: Vec<String> = unusable
+                .iter()
+                .map(|(name, kind)| format!("{name} is {kind}"))
+                .collect();
             tracing::warn!(
-                "{} is incomplete (no {}): skipped",
+                "{} is unusable ({}): skipped",
                 path.display(),
-                missing.join(", ")
+                problems.join(", ")
             );
         }
         Ok(None)
@@ -259,6 +307,7 @@ impl RunDir {
     /// # Errors
     /// A file that does not match its checksum, a missing one, or no checksum list.
     pub fn verify_checkpoint(&self, dir: &Path) -> anyhow::Result<()> {
+        check_checkpoint_sizes(dir)?;
         if verify_checksum_file(dir, &CHECKPOINT_FILES)? {
             return Ok(());
         }
@@ -673,5 +722,27 @@ mod tests {
         assert!(message.contains("is in use"), "{message}");
         drop(run);
         assert!(RunDir::open_for_writing(reader.root()).unwrap().is_locked());
+    }
+
+    /// A checkpoint file longer than any descent writes is refused from its length before it
+    /// is hashed (a sparse 5 GB `state.json` here; the checksum's mismatch is the refusal it got
+    /// after hashing all of it).
+    #[test]
+    fn a_checkpoint_file_too_long_is_refused_before_it_is_hashed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let run = RunDir::create(&tmp.path().join("run"), "game: tic_tac_toe\n").unwrap();
+        run.write_checkpoint(2, |dir| Ok(fs::write(dir.join(STATE_FILE), "{}")?))
+            .unwrap();
+        let checkpoint = run.root().join("ckpt-2");
+        let state = fs::OpenOptions::new()
+            .write(true)
+            .open(checkpoint.join(STATE_FILE))
+            .unwrap();
+        state.set_len(5 << 30).unwrap();
+        let refused = run.verify_checkpoint(&checkpoint).unwrap_err().to_string();
+        assert!(
+            refused.contains("5368709120 bytes") && refused.contains("state.json"),
+            "{refused}"
+        );
     }
 }

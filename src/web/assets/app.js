@@ -1,7 +1,7 @@
 // descent serve: one page, routed by the URL's fragment.
 //   #/                          the runs and the games
 //   #/run/NAME                  a run: live curves, checkpoints, evaluations, games, config
-//   #/run/NAME/game/K           the K-th of the run's latest games, move by move
+//   #/run/NAME/game/N           the run's self-play game number N (games.jsonl's), move by move
 //   #/play?game=G&agent=A&side=p0&moves=m1,m2   the board against an agent
 "use strict";
 
@@ -202,9 +202,8 @@ async function runPage(name) {
   view.append(el("h2", {}, "Latest self-play games"), gamesBox, el("h2", {}, "Configuration"), el("pre", {}, details.config));
   const games = await api(`/api/runs/${encodeURIComponent(name)}/games?count=20`);
   const list = el("ol", { reversed: "" });
-  games.games.slice().reverse().forEach((game, i) => {
-    const k = games.games.length - 1 - i;
-    list.append(el("li", {}, el("a", { href: `#/run/${encodeURIComponent(name)}/game/${k}` },
+  games.games.slice().reverse().forEach((game) => {
+    list.append(el("li", {}, el("a", { href: `#/run/${encodeURIComponent(name)}/game/${game.game}` },
       `game ${game.game}: ${game.moves.length} moves, result ${game.result_p0 > 0 ? "p0 wins" : game.result_p0 < 0 ? "p1 wins" : "draw"}`)));
   });
   gamesBox.append(games.games.length ? list : el("p", { class: "muted" }, "no games recorded (games.jsonl)"));
@@ -277,10 +276,18 @@ function strengthSection(name, details) {
   return box;
 }
 
-async function gameViewer(name, index) {
-  const games = await api(`/api/runs/${encodeURIComponent(name)}/games?count=20`);
-  const game = games.games[index];
-  if (!game) throw new Error(`no game ${index} in run ${name}`);
+async function gameViewer(name, number) {
+  let found;
+  try {
+    found = await api(`/api/runs/${encodeURIComponent(name)}/games/${encodeURIComponent(number)}`);
+  } catch (e) {
+    view.replaceChildren(el("h1", {}, `Run ${name}: game ${number}`),
+      el("p", { id: "viewer-missing" }, e.message),
+      el("p", {}, el("a", { href: `#/run/${encodeURIComponent(name)}` }, "back to the run")));
+    return;
+  }
+  const games = { game: found.game };
+  const game = found.record;
   let ply = 0;
   const picture = el("pre", { class: "picture", id: "viewer-board" });
   const drawing = el("div", { class: "drawing", id: "viewer-drawing" });
@@ -455,7 +462,7 @@ async function route() {
   const [path, query] = location.hash.slice(1).split("?");
   const parts = path.split("/").filter((p) => p).map(decodeURIComponent);
   try {
-    if (parts[0] === "run" && parts[2] === "game") await gameViewer(parts[1], Number(parts[3]));
+    if (parts[0] === "run" && parts[2] === "game") await gameViewer(parts[1], parts[3]);
     else if (parts[0] === "run") await runPage(parts[1]);
     else if (parts[0] === "play") await playPage(new URLSearchParams(query || ""));
     else await runsPage();
