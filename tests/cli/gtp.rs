@@ -493,13 +493,13 @@ evaluation: {at_end: false}
 /// The Go engine lines the documentation gives (README, docs/, the cards), in backticks:
 /// `descent engine …` with its line breaks joined.
 fn documented_go_engine_lines() -> Vec<String> {
-    let root = env!("CARGO_MANIFEST_DIR");
-    let mut files = vec![format!("{root}/README.md")];
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![root.join("README.md")];
     for dir in ["docs", "networks"] {
-        for entry in std::fs::read_dir(format!("{root}/{dir}")).unwrap() {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
             let path = entry.unwrap().path();
             if path.extension().is_some_and(|e| e == "md") {
-                files.push(path.to_string_lossy().into_owned());
+                files.push(path);
             }
         }
     }
