@@ -118,7 +118,15 @@ pub fn agreed_rules(rules: &[EngineRule]) -> anyhow::Result<Option<String>> {
             .join("; ")
     };
     if rules.iter().all(|r| r.rule == first.rule) {
-        return Ok(Some(format!("ko rule: {}", each())));
+        let sources: Vec<String> = rules
+            .iter()
+            .map(|r| format!("{}: {}", r.engine, r.source))
+            .collect();
+        return Ok(Some(format!(
+            "ko rule: {}, every engine whose rule is known ({})",
+            first.rule.words(),
+            sources.join("; ")
+        )));
     }
     anyhow::bail!(
         "the engines play different ko rules — {} — so a repeated board one allows would end the \

@@ -292,7 +292,7 @@ impl RunDir {
                 .map(|(name, kind)| format!("{name} is {kind}"))
                 .collect();
             tracing::warn!(
-                "{} is unusable ({}): skipped",
+                "{} is incomplete ({}): skipped",
                 path.display(),
                 problems.join(", ")
             );
