@@ -40,6 +40,31 @@ pub fn stderr_is_terminal() -> bool {
     std::io::IsTerminal::is_terminal(&std::io::stderr())
 }
 
+/// When a plain progress line is due: at the first step, then once an interval at most.
+pub struct PlainTimer {
+    every: Duration,
+    last: Option<Instant>,
+}
+
+impl PlainTimer {
+    /// A timer for a log (`None` where stderr is a terminal, or with `quiet`).
+    pub fn for_log(quiet: bool) -> Option<PlainTimer> {
+        (!quiet && !stderr_is_terminal()).then(|| PlainTimer {
+            every: plain_interval(),
+            last: None,
+        })
+    }
+
+    /// Whether a line is due at `now`; if so, the next waits an interval from `now`.
+    pub fn due(&mut self, now: Instant) -> bool {
+        if self.last.is_some_and(|last| now - last < self.every) {
+            return false;
+        }
+        self.last = Some(now);
+        true
+    }
+}
+
 /// A progress over `len` things counted in `unit`.
 pub struct Progress {
     bar: ProgressBar,
@@ -49,10 +74,8 @@ pub struct Progress {
 /// The state of the plain lines.
 struct PlainLines {
     unit: String,
-    every: Duration,
+    timer: PlainTimer,
     started: Instant,
-    /// When the last line was written (`None`: none yet).
-    last: Option<Instant>,
     message: String,
 }
 
@@ -75,12 +98,11 @@ impl Progress {
             .expect("a valid template")
             .progress_chars("=> "),
         );
-        let plain = (!quiet && !terminal).then(|| {
+        let plain = PlainTimer::for_log(quiet).map(|timer| {
             Mutex::new(PlainLines {
                 unit: unit.to_string(),
-                every: plain_interval(),
+                timer,
                 started: Instant::now(),
-                last: None,
                 message: String::new(),
             })
         });
@@ -114,10 +136,9 @@ impl Progress {
         let Some(plain) = &self.plain else { return };
         let mut plain = plain.lock().unwrap_or_else(|e| e.into_inner());
         let now = Instant::now();
-        if plain.last.is_some_and(|last| now - last < plain.every) {
+        if !plain.timer.due(now) {
             return;
         }
-        plain.last = Some(now);
         let (done, len) = (self.bar.position(), self.bar.length().unwrap_or(0));
         eprintln!("{}", plain.line(done, len, now));
     }
@@ -164,9 +185,11 @@ mod tests {
         let started = Instant::now();
         let lines = PlainLines {
             unit: "games".into(),
-            every: Duration::ZERO,
+            timer: PlainTimer {
+                every: Duration::ZERO,
+                last: None,
+            },
             started,
-            last: None,
             message: "agent W/D/L 5/2/5".into(),
         };
         assert_eq!(

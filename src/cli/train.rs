@@ -331,9 +331,8 @@ pub(super) struct ProgressObserver {
     /// The run's time limit, for the time left.
     max_time: Option<std::time::Duration>,
     last_eval: Option<String>,
-    /// Where stderr is not a terminal: the interval between plain progress lines, and when the
-    /// last was written.
-    plain: Option<(std::time::Duration, Option<std::time::Instant>)>,
+    /// Where stderr is not a terminal: when a plain progress line is due.
+    plain: Option<super::progress::PlainTimer>,
 }
 
 impl ProgressObserver {
@@ -345,8 +344,7 @@ impl ProgressObserver {
             verbose: false,
             max_time,
             last_eval: None,
-            plain: (!quiet && !super::progress::stderr_is_terminal())
-                .then(|| (super::progress::plain_interval(), None)),
+            plain: super::progress::PlainTimer::for_log(quiet),
         }
     }
 
@@ -422,12 +420,10 @@ impl TrainingObserver for ProgressObserver {
             );
         }
         self.span.pb_set_message(&line);
-        if let Some((every, last)) = &mut self.plain {
-            let now = std::time::Instant::now();
-            if last.is_none_or(|last| now - last >= *every) {
-                *last = Some(now);
-                info!("{} games  {line}", m.game);
-            }
+        if let Some(timer) = &mut self.plain
+            && timer.due(std::time::Instant::now())
+        {
+            info!("{} games  {line}", m.game);
         }
     }
 
