@@ -4,6 +4,7 @@
 
 pub mod agent;
 pub mod agent_spec;
+pub mod analysis;
 pub mod bootstrap;
 pub mod game_session;
 pub mod match_play;

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::agent_spec::AgentSpec;
+use super::analysis::Candidate;
 use super::model::load_model;
 use crate::games::{Action, Game};
 use crate::search::{
@@ -40,6 +41,18 @@ pub trait Agent<G: Game>: Send {
     /// Replaces the budget per move by a time (engine time controls); agents without a search
     /// ignore it.
     fn set_time_per_move(&mut self, time: Duration);
+
+    /// Searches `position` (not over) `time` further, adding to what the last search of it
+    /// found (live analysis); false for an agent without a search tree (one-ply players).
+    fn search_further(&mut self, _position: &G, _time: Duration, _rng: &mut AgentRng) -> bool {
+        false
+    }
+
+    /// The moves of `position` as the agent's last search of it left them, best first (empty
+    /// for an agent without a search tree).
+    fn candidates(&self, _position: &G) -> Vec<Candidate> {
+        Vec::new()
+    }
 }
 
 /// Builds agents of one spec; the network (if any) is loaded once and shared.
@@ -196,5 +209,24 @@ impl<G: Game> Agent<G> for SearchAgent<G> {
         if self.budget.is_some() {
             self.budget = Some(Budget::time(time));
         }
+    }
+
+    fn search_further(&mut self, position: &G, time: Duration, rng: &mut AgentRng) -> bool {
+        if self.budget.is_none() {
+            return false;
+        }
+        let evaluator: &(dyn Evaluator<G> + Send + Sync) = &*self.evaluator;
+        self.searcher
+            .search_further(position, evaluator, &Budget::time(time), rng);
+        true
+    }
+
+    fn candidates(&self, position: &G) -> Vec<Candidate> {
+        if self.budget.is_none() {
+            return Vec::new();
+        }
+        let evaluator: &(dyn Evaluator<G> + Send + Sync) = &*self.evaluator;
+        let root = self.searcher.root(position);
+        super::analysis::candidates(position, root, &*self.searcher, evaluator)
     }
 }

@@ -13,6 +13,7 @@
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 
 use rand::{RngExt, SeedableRng};
 use serde::Serialize;
@@ -117,10 +118,22 @@ pub fn play_match<G: Game>(
 
 /// `play_match` with each game started from its opening of `openings`.
 pub fn play_match_from<G: Game>(
+    from: (&G, Openings),
+    agents: [&AgentFactory<G>; 2],
+    games: u64,
+    seed_threads: (u64, usize),
+    on_game: &(dyn Fn(&GameRecord) + Sync),
+) -> MatchReport {
+    play_match_until(from, agents, games, (seed_threads, None), on_game)
+}
+
+/// `play_match_from` that starts no move after `deadline`: a game in play then is left
+/// unfinished and not reported (the report counts the games finished).
+pub fn play_match_until<G: Game>(
     (initial, openings): (&G, Openings),
     [agent, opponent]: [&AgentFactory<G>; 2],
     games: u64,
-    (seed, threads): (u64, usize),
+    ((seed, threads), deadline): ((u64, usize), Option<Instant>),
     on_game: &(dyn Fn(&GameRecord) + Sync),
 ) -> MatchReport {
     let next = AtomicU64::new(0);
@@ -138,7 +151,11 @@ pub fn play_match_from<G: Game>(
                         break;
                     }
                     let start = openings.opening(initial, index);
-                    let record = play_game(start, &mut players, index, game_seed(seed, index));
+                    let seed = game_seed(seed, index);
+                    let Some(record) = play_game(start, &mut players, (index, seed), deadline)
+                    else {
+                        break;
+                    };
                     on_game(&record);
                     records.lock().expect("records lock").push(record);
                 }
@@ -189,13 +206,13 @@ impl MatchReport {
 }
 
 /// Plays game `index` of a match from `start` (the opening's position and moves):
-/// `players[0]` (the agent) is P0 when `index` is even.
+/// `players[0]` (the agent) is P0 when `index` is even. `None`: `deadline` came first.
 fn play_game<G: Game>(
     (mut position, mut moves): (G, Vec<String>),
     players: &mut [Box<dyn super::agent::Agent<G>>; 2],
-    index: u64,
-    seed: u64,
-) -> GameRecord {
+    (index, seed): (u64, u64),
+    deadline: Option<Instant>,
+) -> Option<GameRecord> {
     let opening_plies = moves.len() as u32;
     let mut rng = AgentRng::seed_from_u64(seed);
     let agent_side = if index.is_multiple_of(2) {
@@ -207,6 +224,9 @@ fn play_game<G: Game>(
         player.new_game();
     }
     while !position.is_terminal() {
+        if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+            return None;
+        }
         let mover = position.to_move();
         let who = usize::from(mover != agent_side);
         let choice = players[who].choose_move(&position, &mut rng);
@@ -214,7 +234,7 @@ fn play_game<G: Game>(
         position.play(choice.action);
     }
     let result_p0 = position.outcome().expect("the game is over").value_p0() as i8;
-    GameRecord {
+    Some(GameRecord {
         index,
         seed,
         agent_side: if agent_side == Player::P0 { "p0" } else { "p1" }.to_string(),
@@ -223,5 +243,5 @@ fn play_game<G: Game>(
         result_p0,
         agent_result: result_p0 * agent_side.sign() as i8,
         score_p0: position.score_p0(),
-    }
+    })
 }

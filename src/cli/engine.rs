@@ -8,9 +8,12 @@
 
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::mpsc::Receiver;
 
 use clap::Args;
 use rand::SeedableRng;
+
+mod analysis;
 
 use super::input_lines::{InputLine, InputLines};
 use crate::arena::game_session::MoveRefused;
@@ -211,6 +214,21 @@ fn stones(text: &str) -> Result<u32, Refusal> {
         .map_err(|_| Refusal(format!("{text:?} is not a number of stones")))
 }
 
+/// `line` without its comment (`#` on) and control characters, tabs as spaces (GTP 2,
+/// section 2.3).
+fn cleaned_line(line: &str) -> String {
+    line.split('#')
+        .next()
+        .unwrap_or("")
+        .chars()
+        .filter_map(|c| match c {
+            '\t' => Some(' '),
+            c if c.is_control() => None,
+            c => Some(c),
+        })
+        .collect()
+}
+
 /// The number of arguments of `command` (`None`: not a command).
 fn arity(command: &str) -> Option<usize> {
     COMMANDS
@@ -263,17 +281,7 @@ impl<G: Game> Engine<G> {
     /// Control characters other than tab are removed, tabs become spaces, `#` starts a comment
     /// (GTP 2, section 2.3).
     pub fn respond(&mut self, line: &str) -> Option<(String, bool)> {
-        let cleaned: String = line
-            .split('#')
-            .next()
-            .unwrap_or("")
-            .chars()
-            .filter_map(|c| match c {
-                '\t' => Some(' '),
-                c if c.is_control() => None,
-                c => Some(c),
-            })
-            .collect();
+        let cleaned = cleaned_line(line);
         let mut words = cleaned.split_whitespace();
         let first = words.next()?;
         let (id, command) = match first.parse::<u64>() {
@@ -305,6 +313,10 @@ impl<G: Game> Engine<G> {
         if command == "quit" {
             return Reply::Quit;
         }
+        if analysis::COMMANDS.contains(&command) {
+            // Answered by the session's input loop (`analysis`), which streams the reply.
+            return Reply::Failure(format!("{command} streams its reply: not here"));
+        }
         let result = match arity(command) {
             None => Err(Refusal(format!(
                 "unknown command {command:?} (see list_commands)"
@@ -330,9 +342,11 @@ impl<G: Game> Engine<G> {
             "version" => Ok(env!("CARGO_PKG_VERSION").into()),
             "list_commands" => {
                 let names: Vec<&str> = COMMANDS.iter().map(|&(name, _)| name).collect();
-                Ok(names.join("\n"))
+                Ok([names.as_slice(), analysis::COMMANDS].concat().join("\n"))
             }
-            "known_command" => Ok(arity(args[0]).is_some().to_string()),
+            "known_command" => {
+                Ok((arity(args[0]).is_some() || analysis::COMMANDS.contains(&args[0])).to_string())
+            }
             "boardsize" => self.boardsize(args[0]),
             "komi" => self.komi(args[0]),
             "clear_board" => {
@@ -573,14 +587,36 @@ enum SessionEnd {
 }
 
 /// Answers the protocol in one game type until the input ends, `quit`, or a switch of type.
-struct EngineSession<'a, R: std::io::BufRead> {
+struct EngineSession<'a> {
     args: &'a EngineArgs,
     rules: GameSpec,
     network_game: Option<GameSpec>,
-    lines: &'a mut InputLines<R>,
+    /// The input's lines, read on their own thread (an analysis watches for the next one).
+    lines: &'a Receiver<std::io::Result<InputLine>>,
 }
 
-impl<R: std::io::BufRead> GameVisitor for EngineSession<'_, R> {
+/// The lines of the standard input, read on a thread of their own.
+fn stdin_lines() -> Receiver<std::io::Result<InputLine>> {
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut lines = InputLines::new(std::io::stdin().lock());
+        loop {
+            let line = lines.next_line().transpose();
+            let end = !matches!(line, Some(Ok(_)));
+            if let Some(line) = line
+                && send.send(line).is_err()
+            {
+                return;
+            }
+            if end {
+                return;
+            }
+        }
+    });
+    receive
+}
+
+impl GameVisitor for EngineSession<'_> {
     type Output = anyhow::Result<SessionEnd>;
 
     fn visit<G: Game>(self, _initial: G) -> Self::Output {
@@ -599,7 +635,35 @@ impl<R: std::io::BufRead> GameVisitor for EngineSession<'_, R> {
             .with_resign(resign)
             .with_network_game(self.network_game);
         let mut out = std::io::stdout().lock();
-        while let Some(line) = self.lines.next_line()? {
+        let mut stopping_line = None;
+        loop {
+            let line = match stopping_line.take() {
+                Some(line) => line,
+                None => match self.lines.recv() {
+                    Ok(line) => line,
+                    Err(_) => break,
+                },
+            }?;
+            if let InputLine::Text(text) = &line {
+                let cleaned = cleaned_line(text);
+                let words: Vec<&str> = cleaned.split_whitespace().collect();
+                match analysis::parse(&words) {
+                    Some(Ok(request)) => {
+                        match engine.analyse(&request, self.lines, &mut out)? {
+                            Some(analysis::Stopped::By(line)) => stopping_line = Some(line),
+                            Some(analysis::Stopped::InputClosed) => break,
+                            None => {}
+                        }
+                        continue;
+                    }
+                    Some(Err(reply)) => {
+                        out.write_all(reply.as_bytes())?;
+                        out.flush()?;
+                        continue;
+                    }
+                    None => {}
+                }
+            }
             let reply = match line {
                 InputLine::Text(line) => engine.respond(&line),
                 InputLine::Refused(why) => Some((format!("? {why}\n\n"), false)),
@@ -633,13 +697,13 @@ pub fn run(args: EngineArgs) -> anyhow::Result<ExitCode> {
             "--game {rules}: the agent's network was trained on {network} (only the rules of play, such as Go's komi, may differ)"
         );
     }
-    let mut lines = InputLines::new(std::io::stdin().lock());
+    let lines = stdin_lines();
     loop {
         let session = EngineSession {
             args: &args,
             rules: rules.clone(),
             network_game: network_game.clone(),
-            lines: &mut lines,
+            lines: &lines,
         };
         match rules.clone().visit(session)? {
             SessionEnd::Over => return Ok(ExitCode::SUCCESS),

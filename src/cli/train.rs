@@ -261,6 +261,12 @@ fn print_next_commands(settings: &TrainSettings, run_dir: &RunDir) {
 fn print_strength(summary: &TrainSummary, settings: &TrainSettings, run_dir: &RunDir) {
     if let Some(report) = &summary.strength {
         println!("strength: {}", strength_text(report));
+        if let Some(checkpoint) = &summary.last_checkpoint {
+            println!(
+                "  the same games: {}",
+                report.reproduce_command(&settings.game.to_string(), checkpoint)
+            );
+        }
         return;
     }
     if summary.games_this_session == 0 {
@@ -295,13 +301,13 @@ fn strength_text(r: &EvalReport) -> String {
     }
     let s = crate::arena::ResultSummary::new(r.wins, r.draws, r.losses);
     format!(
-        "{} against {}: W/D/L {}/{}/{} over {} games, both colours; score {:.1} % [{:.1}, {:.1}], win − loss {} (95 %)",
+        "{} against {}: W/D/L {}/{}/{} over {}, both colours; score {:.1} % [{:.1}, {:.1}], win − loss {} (95 %)",
         r.player,
         r.baseline,
         r.wins,
         r.draws,
         r.losses,
-        r.games,
+        r.games_text(),
         100.0 * s.score,
         100.0 * s.score_ci95[0],
         100.0 * s.score_ci95[1],
@@ -445,12 +451,18 @@ impl TrainingObserver for ProgressObserver {
                     r.win_minus_loss, r.baseline
                 );
                 let when = match m.at_end {
-                    true => format!("at the run's end ({} games)", m.game),
-                    false => format!("after {} games", m.game),
+                    true => "at the run's end, after",
+                    false => "after",
                 };
                 info!(
-                    "evaluation {when} vs {}: W/D/L {}/{}/{}, win − loss {:+.2} [{low:+.2}, {high:+.2}]",
-                    r.baseline, r.wins, r.draws, r.losses, r.win_minus_loss
+                    "evaluation {when} {} self-play games vs {}: W/D/L {}/{}/{} over {}, win − loss {:+.2} [{low:+.2}, {high:+.2}]",
+                    m.game,
+                    r.baseline,
+                    r.wins,
+                    r.draws,
+                    r.losses,
+                    r.games_text(),
+                    r.win_minus_loss
                 );
                 text
             }

@@ -58,6 +58,25 @@ pub trait Searcher<G: Game>: Send {
     /// the search found none: alpha-beta cut off before depth 1).
     fn decide(&self, position: &G, rng: &mut SearchRng) -> Option<Action>;
 
+    /// Searches `position` further within `budget`, adding to what the last search of the same
+    /// position found (live analysis: each interval adds to one tree). Searches that keep their
+    /// tree or table between searches do so already.
+    fn search_further(
+        &mut self,
+        position: &G,
+        evaluator: &dyn Evaluator<G>,
+        budget: &Budget,
+        rng: &mut SearchRng,
+    ) -> SearchStats {
+        self.search(position, evaluator, budget, rng)
+    }
+
+    /// The line the search expects after `first` from `position`, `first` included, at most
+    /// `max_plies` long (`first` alone where the search keeps no deeper statistics).
+    fn principal_variation(&self, _position: &G, first: Action, _max_plies: usize) -> Vec<Action> {
+        vec![first]
+    }
+
     /// The table grown by the search (Descent / UBFM), whose states are the tree-learning pairs.
     fn table(&self) -> Option<&Table<G>> {
         None
@@ -116,6 +135,29 @@ impl<G: Game> Searcher<G> for TableSearcher<G> {
     fn table(&self) -> Option<&Table<G>> {
         Some(&self.table)
     }
+
+    /// From each position on, the child the table visited most (the best for the mover among
+    /// equals), while the table holds the position.
+    fn principal_variation(&self, position: &G, first: Action, max_plies: usize) -> Vec<Action> {
+        let mut line = vec![first];
+        let mut at = position.clone();
+        at.play(first);
+        while line.len() < max_plies && !at.is_terminal() {
+            let Some((_, children)) = self.table.node_and_children(key_of(&at)) else {
+                break;
+            };
+            let sign = at.to_move().sign();
+            let best = children.iter().max_by(|a, b| {
+                (a.visits, sign * a.value_p0)
+                    .partial_cmp(&(b.visits, sign * b.value_p0))
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            });
+            let Some(best) = best else { break };
+            line.push(best.action);
+            at.play(best.action);
+        }
+        line
+    }
 }
 
 /// MCTS / UCT, a fresh tree per search; the root's children copied out after each.
@@ -135,6 +177,23 @@ impl<G: Game> MctsSearcher<G> {
     }
 }
 
+impl<G: Game> MctsSearcher<G> {
+    /// Copies the root's children out of the tree after a search.
+    fn copy_root(&mut self) {
+        self.children.clear();
+        self.children
+            .extend(self.mcts.root_children().iter().map(|c| ChildEdge {
+                value_p0: c.mean_value_p0,
+                visits: c.visits,
+                action: c.action,
+                completion: 0,
+                resolved: false,
+            }));
+        // The root's value: the mean of its most visited child (the first of equals).
+        self.value_p0 = most_visited(&self.children).map(|c| c.value_p0);
+    }
+}
+
 impl<G: Game> Searcher<G> for MctsSearcher<G> {
     fn new_game(&mut self, _keep_resolved: bool) {
         self.mcts.clear();
@@ -149,17 +208,7 @@ impl<G: Game> Searcher<G> for MctsSearcher<G> {
     ) -> SearchStats {
         self.mcts.clear();
         let stats = self.mcts.search(position, &evaluator, budget, rng);
-        self.children.clear();
-        self.children
-            .extend(self.mcts.root_children().iter().map(|c| ChildEdge {
-                value_p0: c.mean_value_p0,
-                visits: c.visits,
-                action: c.action,
-                completion: 0,
-                resolved: false,
-            }));
-        // The root's value: the mean of its most visited child (the first of equals).
-        self.value_p0 = most_visited(&self.children).map(|c| c.value_p0);
+        self.copy_root();
         stats
     }
 
@@ -176,6 +225,19 @@ impl<G: Game> Searcher<G> for MctsSearcher<G> {
 
     fn searched_states(&self, _position: &G, out: &mut Vec<(G, f32)>) {
         self.mcts.tree_values(out);
+    }
+
+    /// The tree is kept while the root is the same position (`Mcts::search` continues it).
+    fn search_further(
+        &mut self,
+        position: &G,
+        evaluator: &dyn Evaluator<G>,
+        budget: &Budget,
+        rng: &mut SearchRng,
+    ) -> SearchStats {
+        let stats = self.mcts.search(position, &evaluator, budget, rng);
+        self.copy_root();
+        stats
     }
 }
 

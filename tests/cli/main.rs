@@ -6,6 +6,7 @@ mod common;
 
 mod commands;
 mod docs;
+mod engine_analysis;
 mod export_play;
 mod fuzz_inputs;
 mod game_files;

@@ -47,6 +47,22 @@ impl Engine {
         }
     }
 
+    /// Sends one line without reading a reply (a streamed reply is read by `read_line`).
+    pub fn write(&mut self, command: &str) {
+        writeln!(self.stdin, "{command}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// The next line the engine writes, its newline included.
+    pub fn read_line(&mut self) -> String {
+        let mut line = String::new();
+        assert!(
+            self.stdout.read_line(&mut line).unwrap() > 0,
+            "engine closed"
+        );
+        line
+    }
+
     /// Sends a command that must succeed; returns its payload.
     pub fn ok(&mut self, command: &str) -> String {
         let reply = self.send(command);

@@ -536,3 +536,31 @@ fn every_search_agent_takes_a_win_in_one_for_either_side() {
         assert_eq!(move_of(spec, &c4, "a b c b e b g"), "b", "{spec}");
     }
 }
+
+/// A match with a deadline starts no move after it: the games unfinished then are left out, the
+/// report counts those finished, and a deadline already past plays none.
+#[test]
+fn a_match_with_a_deadline_reports_the_games_it_finished() {
+    use descent::arena::match_play::{Openings, play_match_until};
+    use descent::games::ConnectFour;
+    use std::time::{Duration, Instant};
+    let initial = ConnectFour::new(&Default::default());
+    let mcts = factory::<ConnectFour>("mcts:time=20ms", "connect_four");
+    let random = factory::<ConnectFour>("random", "connect_four");
+    let from = (&initial, Openings::default());
+    let past = Some(Instant::now());
+    let none = play_match_until(from, [&mcts, &random], 10, ((1, 1), past), &|_| {});
+    assert_eq!(none.summary.games, 0);
+    // A game is at least 4 moves of 20 ms for MCTS: at most a few fit in 300 ms.
+    let deadline = Some(Instant::now() + Duration::from_millis(300));
+    let some = play_match_until(from, [&mcts, &random], 10, ((1, 1), deadline), &|_| {});
+    assert!(some.summary.games < 10, "{:?}", some.summary);
+    assert_eq!(some.games.len() as u64, some.summary.games);
+    assert!(
+        some.games
+            .iter()
+            .all(|g| g.result_p0 != 0 || g.moves.len() == 42)
+    );
+    let all = play_match_until(from, [&mcts, &random], 4, ((1, 1), None), &|_| {});
+    assert_eq!(all.summary.games, 4);
+}

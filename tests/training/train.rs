@@ -497,7 +497,7 @@ fn periodic_evaluations_do_not_count_as_training_time() {
     let tmp = tempfile::tempdir().unwrap();
     let config = write_config(
         tmp.path(),
-        "evaluation:\n  every_games: 1\n  games: 2\n  opponent: random\n  time_per_move: 100ms\ncheckpoint:\n  every_games: 1000\n",
+        "evaluation:\n  every_games: 1\n  at_end: false\n  games: 2\n  opponent: random\n  time_per_move: 100ms\ncheckpoint:\n  every_games: 1000\n",
     );
     let run = tmp.path().join("run");
     let start = Instant::now();
@@ -765,4 +765,123 @@ fn ctrl_c_checkpoints_what_was_played_and_a_second_stops_at_once() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
     assert!(stderr(&out).contains("stopped at once"), "{}", stderr(&out));
+}
+
+/// `--max-time` holds the whole run, its final evaluation included: self-play stops early
+/// enough to leave it time, and it starts no move after the limit. Here the evaluation (20
+/// games at 100 ms a move) is estimated at more than half of 30 s, so it gets half and plays
+/// the games that fit, and the report says how many of how many. Athénan and AlphaZero, at
+/// once.
+#[test]
+fn a_timed_run_ends_within_its_max_time_final_evaluation_included() {
+    let tmp = tempfile::tempdir().unwrap();
+    let evaluation = "evaluation:\n  games: 20\n  opponent: mcts\n  time_per_move: 100ms\n";
+    let athenan = common::write_small_config(tmp.path(), evaluation);
+    let alphazero = tmp.path().join("alphazero.yaml");
+    std::fs::write(
+        &alphazero,
+        format!(
+            "game: tic_tac_toe\nrecipe: alphazero\nnetwork: {{architecture: resnet-b0c8-fc16}}\n\
+             alphazero: {{simulations: 20, parallel_games: 8, window: 512, batch_size: 32}}\n{evaluation}"
+        ),
+    )
+    .unwrap();
+    let start = Instant::now();
+    let runs: Vec<_> = [athenan.as_str(), alphazero.to_str().unwrap()]
+        .iter()
+        .enumerate()
+        .map(|(i, config)| {
+            let run = tmp.path().join(format!("run{i}"));
+            let child = Command::new(env!("CARGO_BIN_EXE_descent"))
+                .args(["train", config, "--run-dir", run.to_str().unwrap()])
+                .args(["--max-time", "30s", "--quiet"])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            (run, child)
+        })
+        .collect();
+    for (run, child) in runs {
+        let out = child.wait_with_output().unwrap();
+        let seconds = start.elapsed().as_secs_f64();
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(
+            seconds <= 31.5,
+            "{} ended after {seconds:.1} s",
+            run.display()
+        );
+        let said = String::from_utf8_lossy(&out.stdout);
+        let end = metrics(&run)
+            .into_iter()
+            .find(|m| m["kind"] == "evaluation" && m["at_end"] == true)
+            .expect("an evaluation at the run's end");
+        // All 20 when the searches end early (a solved tic-tac-toe position), else those that
+        // fit, said so (`arena::a_match_with_a_deadline_reports_the_games_it_finished`).
+        let games = end["games"].as_u64().unwrap();
+        assert!(games >= 2, "{end}");
+        assert_eq!(end["games_asked"], 20, "{end}");
+        let over = match games {
+            20 => "over 20 games, both colours".to_string(),
+            _ => format!("over {games} of 20 games (the run's time ran out)"),
+        };
+        assert!(said.contains(&over), "{said}");
+    }
+}
+
+/// The evaluation at the run's end prints the `descent eval` command that plays its games
+/// again; with an iterations budget it gives the same W/D/L, side by side.
+#[test]
+fn the_evaluation_at_the_end_and_its_eval_command_play_the_same_games() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = common::write_small_config(
+        tmp.path(),
+        "evaluation:\n  games: 10\n  opponent: mcts\n  iterations_per_move: 8\n",
+    );
+    let run = tmp.path().join("run");
+    let out = descent(&[
+        "train",
+        &config,
+        "--run-dir",
+        run.to_str().unwrap(),
+        "--max-games",
+        "6",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let said = String::from_utf8_lossy(&out.stdout);
+    let command = said
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("the same games: descent "))
+        .unwrap_or_else(|| panic!("no eval command in {said}"));
+    let mut args = single_quoted_words(command);
+    args.push("--json".to_string());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let eval = descent(&args);
+    assert!(eval.status.success(), "{}", stderr(&eval));
+    let report: Value = serde_json::from_slice(&eval.stdout).unwrap();
+    let end = metrics(&run)
+        .into_iter()
+        .find(|m| m["kind"] == "evaluation" && m["at_end"] == true)
+        .unwrap();
+    assert_eq!(report["as_p0"], end["as_p0"], "{report} / {end}");
+    assert_eq!(report["as_p1"], end["as_p1"], "{report} / {end}");
+    assert_eq!(report["summary"]["games"], 10);
+}
+
+/// Splits a shell command whose quoted words are in single quotes without quotes inside.
+fn single_quoted_words(command: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    for c in command.chars() {
+        match c {
+            '\'' => quoted = !quoted,
+            ' ' if !quoted => words.push(std::mem::take(&mut word)),
+            c => word.push(c),
+        }
+    }
+    words.push(word);
+    words.retain(|w| !w.is_empty());
+    words
 }

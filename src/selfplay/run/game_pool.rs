@@ -284,7 +284,11 @@ impl<'a> FreeTickets<'a> {
             return Err(reason);
         }
         let elapsed = self.limits.clock.elapsed();
-        if self.limits.max_time.is_some_and(|max| elapsed >= max) {
+        if self
+            .limits
+            .max_time
+            .is_some_and(|max| self.limits.clock.self_play_time_is_up(max))
+        {
             return Err(self.stop(StopReason::MaxTime));
         }
         let index = self.next.fetch_add(1, Ordering::Relaxed);

@@ -9,10 +9,13 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::arena::agent::SharedEvaluator;
-use crate::arena::{AgentFactory, AgentSpec, play_match};
+use crate::arena::match_play::{Openings, play_match_until};
+use crate::arena::{AgentFactory, AgentSpec};
 use crate::games::Game;
 use crate::search::{Decision, MctsOptions, SearchSpec, TerminalEval, Variant};
-use crate::selfplay::config::{EvalOpponent, EvaluationSettings};
+use crate::selfplay::config::{EvalOpponent, EvaluationSettings, TrainSettings};
+use crate::selfplay::run::run_clock::RunClock;
+use crate::selfplay::run::streams::{STREAM_EVAL, stream_rng};
 use crate::selfplay::run::training::StopReason;
 
 /// The result of one evaluation, from the network's side.
@@ -22,7 +25,14 @@ pub struct EvalReport {
     pub player: String,
     /// The baseline's agent, e.g. `mcts:time=100ms`.
     pub baseline: String,
+    /// The games finished: `games_asked`, or fewer when the run's time ran out first (the
+    /// evaluation at the run's end starts no move after `run.max_time`).
     pub games: u64,
+    /// The games the evaluation was to play (`evaluation.games`).
+    pub games_asked: u64,
+    /// The match's seed: `descent eval … --seed` with it plays the same games (see
+    /// `reproduce_command`).
+    pub seed: u64,
     pub wins: u64,
     pub draws: u64,
     pub losses: u64,
@@ -45,6 +55,33 @@ pub struct EvalReport {
     pub best_score: Option<i32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub baseline_mean_score: Option<f64>,
+}
+
+impl EvalReport {
+    /// "20 games", or "12 of 20 games (the run's time ran out)".
+    pub fn games_text(&self) -> String {
+        match self.games < self.games_asked {
+            true => format!(
+                "{} of {} games (the run's time ran out)",
+                self.games, self.games_asked
+            ),
+            false => format!("{} games", self.games),
+        }
+    }
+
+    /// The `descent eval` command that plays this evaluation's games again with the network
+    /// of `checkpoint` (the run's network when it was made): the same agents, budgets, seed
+    /// and colours, so the same moves where the budget is iterations (a time budget's moves
+    /// depend on the machine's speed and load).
+    pub fn reproduce_command(&self, game: &str, checkpoint: &std::path::Path) -> String {
+        let agent = self
+            .player
+            .replace("<current>", &checkpoint.display().to_string());
+        format!(
+            "descent eval --game '{game}' --agent '{agent}' --opponent '{}' --games {} --seed {}",
+            self.baseline, self.games_asked, self.seed
+        )
+    }
 }
 
 /// The baseline agent of `settings`.
@@ -73,6 +110,37 @@ pub fn budget_text(budget: &crate::search::Budget) -> String {
     parts.join(",")
 }
 
+/// How an evaluation's match runs: its seed, its threads, and the instant after which it starts
+/// no move (the evaluation at the run's end, inside `run.max_time`).
+#[derive(Clone, Copy, Debug)]
+pub struct EvalRun {
+    pub seed: u64,
+    pub threads: usize,
+    pub deadline: Option<std::time::Instant>,
+}
+
+impl EvalRun {
+    /// A session's evaluation after `games` games: periodic on one thread; the one at the run's
+    /// end (`at_end`) on the run's threads, starting no move once `run.max_time` is reached.
+    pub fn for_session(
+        settings: &TrainSettings,
+        games: u64,
+        at_end: bool,
+        clock: &RunClock,
+    ) -> EvalRun {
+        let mut rng = stream_rng(settings.seed, STREAM_EVAL, games);
+        let deadline = settings.run.max_time.filter(|_| at_end).map(|max| {
+            std::time::Instant::now()
+                + std::time::Duration::from_secs_f64(clock.left_until(max.as_secs_f64()))
+        });
+        EvalRun {
+            seed: rand::Rng::next_u64(&mut rng),
+            threads: if at_end { settings.run.threads } else { 1 },
+            deadline,
+        }
+    }
+}
+
 /// Plays `settings.games` games between the network (`net`, with completed UBFM_s) and the
 /// baseline, both with `settings.budget` per move, on `threads` threads.
 pub fn evaluate_against_baseline<G: Game>(
@@ -80,7 +148,7 @@ pub fn evaluate_against_baseline<G: Game>(
     net: SharedEvaluator<G>,
     settings: &EvaluationSettings,
     terminal_eval: TerminalEval,
-    (seed, threads): (u64, usize),
+    run: EvalRun,
 ) -> EvalReport {
     let player = SearchSpec::TreeSearch {
         budget: settings.budget,
@@ -89,14 +157,7 @@ pub fn evaluate_against_baseline<G: Game>(
         decision: Decision::Safest,
     };
     let text = format!("ubfms:model=<current>,{}", budget_text(&settings.budget));
-    evaluate_player(
-        initial,
-        (text, player),
-        net,
-        settings,
-        terminal_eval,
-        (seed, threads),
-    )
+    evaluate_player(initial, (text, player), net, settings, terminal_eval, run)
 }
 
 /// `evaluate_against_baseline` with the network searching with `player` (its spec text and
@@ -107,7 +168,11 @@ pub fn evaluate_player<G: Game>(
     net: SharedEvaluator<G>,
     settings: &EvaluationSettings,
     terminal_eval: TerminalEval,
-    (seed, threads): (u64, usize),
+    EvalRun {
+        seed,
+        threads,
+        deadline,
+    }: EvalRun,
 ) -> EvalReport {
     let player = AgentFactory::with_evaluator(
         AgentSpec {
@@ -127,13 +192,11 @@ pub fn evaluate_player<G: Game>(
         TerminalEval::Classic,
         String::new(),
     );
-    let report = play_match(
-        initial,
-        &player,
-        &baseline,
+    let report = play_match_until(
+        (initial, Openings::default()),
+        [&player, &baseline],
         settings.games,
-        seed,
-        threads,
+        ((seed, threads), deadline),
         &|_| {},
     );
     let s = report.summary;
@@ -141,6 +204,8 @@ pub fn evaluate_player<G: Game>(
         player: text,
         baseline: baseline_text,
         games: s.games,
+        games_asked: settings.games,
+        seed,
         wins: s.wins,
         draws: s.draws,
         losses: s.losses,

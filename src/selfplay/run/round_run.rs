@@ -23,14 +23,17 @@ use crate::selfplay::round_recipe::RoundRecipe;
 use crate::selfplay::run::checkpoint::{
     check_resume_settings, checkpoint_line, next_mark, stamp_checkpoint_state,
 };
+use crate::selfplay::run::end_reserve::EndReserve;
 use crate::selfplay::run::mark_nets::{MarkNets, StampedNet};
-use crate::selfplay::run::periodic_eval::{FirstEvaluation, LastEvaluation, evaluate_player};
+use crate::selfplay::run::periodic_eval::{
+    EvalRun, FirstEvaluation, LastEvaluation, evaluate_player,
+};
 use crate::selfplay::run::replay_file::REPLAY_FILE;
 use crate::selfplay::run::run_clock::RunClock;
 use crate::selfplay::run::run_dir::{MetricsLog, OPTIMIZER_FILE, RunDir, STATE_FILE};
 use crate::selfplay::run::run_state::RunState;
 use crate::selfplay::run::self_play::budget_share;
-use crate::selfplay::run::streams::{STREAM_EVAL, STREAM_LEARNER, stream_rng};
+use crate::selfplay::run::streams::{STREAM_LEARNER, stream_rng};
 use crate::selfplay::run::training::{StopReason, TrainSummary, checkpoint_to_resume};
 use crate::selfplay::telemetry::metrics::EvalMetrics;
 use crate::selfplay::telemetry::observer::TrainingObserver;
@@ -58,6 +61,8 @@ struct RoundSession<'a, G: Game, R: RoundRecipe<G>> {
     last_checkpoint: Option<PathBuf>,
     checkpointed_games: Option<u64>,
     last_evaluation: LastEvaluation,
+    /// The time kept at the run's end for its last evaluation.
+    end_reserve: EndReserve,
     first_evaluation: FirstEvaluation,
     /// The network at each time mark (with whether its value head was trained).
     marks: MarkNets<(PolicyValueNet, bool)>,
@@ -181,7 +186,10 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
             },
         );
         let first_evaluation = FirstEvaluation::new(settings.evaluation, state.elapsed_seconds);
+        let clock = RunClock::start(state.elapsed_seconds);
+        let end_reserve = EndReserve::for_run(settings, &initial, &clock);
         Ok(RoundSession {
+            end_reserve,
             marks,
             settings,
             run_dir,
@@ -190,7 +198,7 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
             device,
             manifest,
             trainer,
-            clock: RunClock::start(state.elapsed_seconds),
+            clock,
             games_at_start: state.games,
             next_timed_checkpoint: next_mark(settings.checkpoint.every_time, state.elapsed_seconds),
             checkpointed_games: checkpoint.as_ref().map(|_| state.games),
@@ -224,7 +232,7 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
         }
         if run
             .max_time
-            .is_some_and(|max| self.clock.elapsed() >= max.as_secs_f64())
+            .is_some_and(|max| self.clock.self_play_time_is_up(max.as_secs_f64()))
         {
             return Some(StopReason::MaxTime);
         }
@@ -344,10 +352,9 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
     /// against the baseline at the evaluation's budget per move: periodic on one thread, or at
     /// the run's end (`at_end`) on the run's threads.
     fn evaluate(&mut self, evaluation: &EvaluationSettings, at_end: bool) -> anyhow::Result<()> {
-        let threads = if at_end { self.settings.run.threads } else { 1 };
+        let run = EvalRun::for_session(self.settings, self.state.games, at_end, &self.clock);
         let start = Instant::now();
         let evaluator = PolicyValueEvaluator::<G>::new(self.trainer.net().clone(), &self.device);
-        let mut rng = stream_rng(self.settings.seed, STREAM_EVAL, self.state.games);
         let player = self.trainer.evaluation_search(evaluation.budget);
         let report = evaluate_player(
             &self.initial,
@@ -355,10 +362,13 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
             Arc::new(evaluator),
             evaluation,
             TerminalEval::Classic,
-            (rand::Rng::next_u64(&mut rng), threads),
+            run,
         );
         let seconds = start.elapsed().as_secs_f64();
         self.clock.pause_for(seconds);
+        self.end_reserve
+            .measured(seconds, report.games, run.threads);
+        self.end_reserve.keep_on(&self.clock);
         self.state.time_split.evaluation_seconds += seconds;
         self.last_evaluation.record(self.state.games, &report);
         let line = EvalMetrics::new((self.state.games, at_end), evaluation, seconds, report);

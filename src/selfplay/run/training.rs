@@ -40,19 +40,20 @@ use crate::selfplay::distributed::game_record::{GameRecord, RecordCheck, RecordO
 use crate::selfplay::run::checkpoint::{
     checkpoint_line, load_checkpoint, next_mark, save_checkpoint, stamp_checkpoint_state,
 };
+use crate::selfplay::run::end_reserve::EndReserve;
 use crate::selfplay::run::game_pool::{GameSink, Limits, Players, play_games};
 use crate::selfplay::run::learnable_game::LearnableGame;
 use crate::selfplay::run::learner::{GameToLearn, Learner, PhaseReport};
 use crate::selfplay::run::mark_nets::{MarkNets, StampedNet};
 use crate::selfplay::run::pending_games::{PENDING_DIR, PendingGames};
 use crate::selfplay::run::periodic_eval::{
-    EvalReport, FirstEvaluation, LastEvaluation, evaluate_against_baseline,
+    EvalReport, EvalRun, FirstEvaluation, LastEvaluation, evaluate_against_baseline,
 };
 use crate::selfplay::run::run_clock::RunClock;
 use crate::selfplay::run::run_dir::{MetricsLog, RunDir};
 use crate::selfplay::run::run_state::RunState;
 use crate::selfplay::run::self_play::{RunProgress, SelfPlaySettings};
-use crate::selfplay::run::streams::{STREAM_EVAL, STREAM_LEARNER, STREAM_SETUP, stream_rng};
+use crate::selfplay::run::streams::{STREAM_LEARNER, STREAM_SETUP, stream_rng};
 use crate::selfplay::run::terminal_eval_choice::{resolve_terminal_eval, trained_terminal_eval};
 use crate::selfplay::telemetry::games_log::{GAMES_FILE, GameLine, GamesLog};
 use crate::selfplay::telemetry::metrics::{DroppedGame, EvalMetrics, GameMetrics};
@@ -187,6 +188,8 @@ struct Session<'a, G: Game> {
     last_checkpoint_counts: (u64, u64, u64),
     last_evaluation: LastEvaluation,
     first_evaluation: FirstEvaluation,
+    /// The time kept at the run's end for its last evaluation.
+    end_reserve: EndReserve,
     /// The network at each time mark.
     marks: MarkNets<ValueNet>,
     /// `parallel` runs: the finished games no checkpoint holds yet, learned again on resume.
@@ -335,7 +338,10 @@ impl<'a, G: Game> Session<'a, G> {
             (_, None) if left => Some(PendingGames::open(run_dir.root())?),
             _ => None,
         };
+        let clock = Arc::new(RunClock::start(state.elapsed_seconds));
+        let end_reserve = EndReserve::for_run(settings, &initial, &clock);
         Ok(Session {
+            end_reserve,
             pending,
             marks,
             settings,
@@ -346,7 +352,7 @@ impl<'a, G: Game> Session<'a, G> {
             manifest,
             terminal_eval,
             learner,
-            clock: Arc::new(RunClock::start(state.elapsed_seconds)),
+            clock,
             games_at_start: state.games,
             next_timed_checkpoint: next_mark(settings.checkpoint.every_time, state.elapsed_seconds),
             games_log: GamesLog::open(&run_dir.root().join(GAMES_FILE), state.games)?,
@@ -392,7 +398,7 @@ impl<'a, G: Game> Session<'a, G> {
             .settings
             .run
             .max_time
-            .is_some_and(|max| self.elapsed() >= max.as_secs_f64())
+            .is_some_and(|max| self.clock.self_play_time_is_up(max.as_secs_f64()))
         {
             return Some(StopReason::MaxTime);
         }
@@ -747,19 +753,21 @@ impl<'a, G: Game> Session<'a, G> {
     /// An evaluation (not counted as training time), logged: periodic on one thread, or the one
     /// at the run's end (`at_end`) on the run's threads.
     fn evaluate(&mut self, evaluation: &EvaluationSettings, at_end: bool) -> anyhow::Result<()> {
-        let threads = if at_end { self.settings.run.threads } else { 1 };
+        let run = EvalRun::for_session(self.settings, self.state.games, at_end, &self.clock);
         let start = Instant::now();
         let net = NetEvaluator::<G>::new(self.learner.net_optimizer.inference_net(), &self.device);
-        let mut rng = stream_rng(self.settings.seed, STREAM_EVAL, self.state.games);
         let report = evaluate_against_baseline(
             &self.initial,
             std::sync::Arc::new(net),
             evaluation,
             self.terminal_eval,
-            (rand::Rng::next_u64(&mut rng), threads),
+            run,
         );
         let seconds = start.elapsed().as_secs_f64();
         self.clock.pause_for(seconds);
+        self.end_reserve
+            .measured(seconds, report.games, run.threads);
+        self.end_reserve.keep_on(&self.clock);
         self.state.time_split.evaluation_seconds += seconds;
         let games = self.state.games;
         self.last_evaluation.record(games, &report);
