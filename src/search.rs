@@ -10,6 +10,7 @@ pub mod decision;
 pub mod descent;
 pub mod evaluator;
 pub mod greedy;
+pub mod gumbel;
 pub mod in_flight;
 pub mod mcts;
 pub mod puct;

@@ -13,6 +13,8 @@
 //! ubfm:…, ubfms:…, descent:…             iters=N|time=T[,completed=true|false]
 //! puct:iters=N|time=T[,c=1.25][,fpu=0][,solver=false]   AlphaZero's search (iters counts
 //!     simulations)
+//! gumbel:iters=N|time=T[,m=16][,c_visit=50][,c_scale=0.1]  Gumbel search (Sequential Halving
+//!     over N simulations among m root actions; search/gumbel.rs)
 //! ```
 //!
 //! `ubfms` is completed UBFM with the safest decision (the paper's player), `ubfm` the best
@@ -28,6 +30,7 @@ use super::alphabeta::{AlphaBeta, AlphaBetaOptions};
 use super::budget::Budget;
 use super::decision::Decision;
 use super::descent::{TreeSearch, TreeSearchOptions, Variant};
+use super::gumbel::{GumbelOptions, GumbelSearcher};
 use super::mcts::{FinalMove, LeafValue, Mcts, MctsOptions, TreePolicy};
 use super::puct::PuctOptions;
 use super::puct_searcher::PuctSearcher;
@@ -85,6 +88,11 @@ pub enum SearchSpec {
         budget: Budget,
         options: PuctOptions,
     },
+    /// Gumbel search: Sequential Halving among the policy's Gumbel-Top-m root actions.
+    Gumbel {
+        budget: Budget,
+        options: GumbelOptions,
+    },
 }
 
 /// The search kinds and their keys (error messages list them).
@@ -101,6 +109,7 @@ pub const SEARCH_KINDS: &[(&str, &[&str])] = &[
     ("ubfms", &["iters", "time", "completed"]),
     ("descent", &["iters", "time", "completed"]),
     ("puct", &["iters", "time", "c", "fpu", "solver"]),
+    ("gumbel", &["iters", "time", "m", "c_visit", "c_scale"]),
     ("exit", &["iters", "time", "c", "w_a", "w_v"]),
 ];
 
@@ -156,6 +165,7 @@ impl SearchSpec {
             "mcts" => mcts_spec(pairs, has_model)?,
             "alphabeta" => alphabeta_spec(pairs)?,
             "puct" => puct_spec(pairs)?,
+            "gumbel" => gumbel_spec(pairs)?,
             "exit" => exit_spec(pairs)?,
             "ubfm" | "ubfms" | "descent" => SearchSpec::TreeSearch {
                 budget: pairs.budget()?,
@@ -184,7 +194,8 @@ impl SearchSpec {
             SearchSpec::Mcts { budget, .. }
             | SearchSpec::AlphaBeta { budget, .. }
             | SearchSpec::TreeSearch { budget, .. }
-            | SearchSpec::Puct { budget, .. } => Some(*budget),
+            | SearchSpec::Puct { budget, .. }
+            | SearchSpec::Gumbel { budget, .. } => Some(*budget),
         }
     }
 
@@ -195,7 +206,8 @@ impl SearchSpec {
         if let SearchSpec::Mcts { budget, .. }
         | SearchSpec::AlphaBeta { budget, .. }
         | SearchSpec::TreeSearch { budget, .. }
-        | SearchSpec::Puct { budget, .. } = &mut capped
+        | SearchSpec::Puct { budget, .. }
+        | SearchSpec::Gumbel { budget, .. } = &mut capped
         {
             match budget.time {
                 Some(time) if time > cap => return Err(time),
@@ -245,6 +257,10 @@ impl SearchSpec {
                 decision,
             }),
             SearchSpec::Puct { options, .. } => Box::new(PuctSearcher::new(PuctOptions {
+                terminal_eval,
+                ..options
+            })),
+            SearchSpec::Gumbel { options, .. } => Box::new(GumbelSearcher::new(GumbelOptions {
                 terminal_eval,
                 ..options
             })),
@@ -379,6 +395,36 @@ fn puct_spec(pairs: &SpecPairs<'_>) -> Result<SearchSpec, ConfigError> {
             solver: pairs
                 .parsed::<bool>("solver", "true or false")?
                 .unwrap_or(defaults.solver),
+            ..defaults
+        },
+    })
+}
+
+/// Gumbel search's settings (`mctx`'s defaults: m = 16, c_visit = 50, c_scale = 0.1).
+fn gumbel_spec(pairs: &SpecPairs<'_>) -> Result<SearchSpec, ConfigError> {
+    let defaults = GumbelOptions::default();
+    let positive = |key: &str, default: f32| -> Result<f32, ConfigError> {
+        match pairs.parsed::<f32>(key, "a number > 0")? {
+            Some(v) if !(v > 0.0 && v.is_finite()) => {
+                Err(pairs.bad(key, pairs.get(key).unwrap_or(""), "a number > 0"))
+            }
+            v => Ok(v.unwrap_or(default)),
+        }
+    };
+    let m = pairs.parsed::<u32>("m", "a whole number from 1 to 1024")?;
+    if m.is_some_and(|m| !(1..=1024).contains(&m)) {
+        return Err(pairs.bad(
+            "m",
+            pairs.get("m").unwrap_or(""),
+            "a whole number from 1 to 1024",
+        ));
+    }
+    Ok(SearchSpec::Gumbel {
+        budget: pairs.budget()?,
+        options: GumbelOptions {
+            considered: m.unwrap_or(defaults.considered),
+            c_visit: positive("c_visit", defaults.c_visit)?,
+            c_scale: positive("c_scale", defaults.c_scale)?,
             ..defaults
         },
     })
