@@ -167,92 +167,140 @@ impl Node {
     }
 }
 
-/// Gumbel search as a `Searcher`: a fresh tree each search; `iters` counts simulations (a time
-/// budget plans as many as the last searches' speed fits in it).
-pub struct GumbelSearcher<G: Game> {
-    pub options: GumbelOptions,
+/// What the search needs next.
+pub enum Leaf<'a, G> {
+    /// The network's value and policy logits of this position, then `expand`.
+    Evaluate(&'a G),
+    /// The simulation ended on a terminal state, already backed up.
+    Resolved,
+}
+
+/// A Gumbel search of one position for `n` simulations, driven one leaf at a time
+/// (`next_leaf` / `expand`) so that self-play can batch the leaves of many games. The first
+/// leaf is the root itself; the simulations follow.
+pub struct GumbelTree<G: Game> {
+    root: G,
+    options: GumbelOptions,
     nodes: Vec<Node>,
     /// The root's Gumbel draws, one per root child.
     gumbel: Vec<f32>,
-    children: Vec<ChildEdge>,
-    value_p0: Option<f32>,
-    chosen: Option<Action>,
-    /// Simulations a second, measured (time budgets).
-    simulations_per_second: f64,
-    // Scratch.
+    /// The planned simulations and the visit level of each (set when the root is expanded).
+    simulations: usize,
+    schedule: Vec<u32>,
+    done: usize,
     path: Vec<u32>,
+    leaf: G,
+    // Scratch.
     actions: Vec<Action>,
     logits: Vec<f32>,
     sigma: Vec<f32>,
     q: Vec<f32>,
     visits: Vec<u32>,
-    _game: std::marker::PhantomData<G>,
 }
 
-impl<G: Game> GumbelSearcher<G> {
-    pub fn new(options: GumbelOptions) -> Self {
-        GumbelSearcher {
+impl<G: Game> GumbelTree<G> {
+    /// A search of `root` (not over) for `simulations` simulations.
+    pub fn new(root: &G, options: GumbelOptions, simulations: usize) -> Self {
+        GumbelTree {
+            root: root.clone(),
             options,
-            nodes: Vec::new(),
+            nodes: vec![Node::new(0, 0.0)],
             gumbel: Vec::new(),
-            children: Vec::new(),
-            value_p0: None,
-            chosen: None,
-            simulations_per_second: 1000.0,
+            simulations: simulations.max(1),
+            schedule: Vec::new(),
+            done: 0,
             path: Vec::new(),
+            leaf: root.clone(),
             actions: Vec::new(),
             logits: Vec::new(),
             sigma: Vec::new(),
             q: Vec::new(),
             visits: Vec::new(),
-            _game: std::marker::PhantomData,
         }
     }
 
-    /// The simulations of a search under `budget`.
-    fn simulations(&self, budget: &Budget) -> usize {
-        let by_time = budget
-            .time
-            .map(|t| (t.as_secs_f64() * self.simulations_per_second) as usize);
-        match (budget.iterations, by_time) {
-            (Some(n), Some(t)) => (n as usize).min(t),
-            (Some(n), None) => n as usize,
-            (None, Some(t)) => t,
-            (None, None) => 16,
-        }
-        .clamp(1, 1 << 24)
+    /// Whether every simulation has run (the move can be played).
+    pub fn is_done(&self) -> bool {
+        self.nodes[0].expanded && self.done >= self.simulations
     }
 
-    /// Expands node `index` at `position` with the evaluator's value and logits; returns the
-    /// value, P0's view.
-    fn expand(&mut self, index: u32, position: &G, evaluator: &dyn Evaluator<G>) -> f32 {
-        position.legal_actions(&mut self.actions);
-        self.logits.clear();
-        self.logits.resize(G::NUM_ACTIONS, 0.0);
-        let mut value = [0.0f32];
-        let has_policy = evaluator.evaluate_with_policy(
-            std::slice::from_ref(position),
-            &mut value,
-            &mut self.logits,
-        );
+    /// Simulations run so far.
+    pub fn simulations_done(&self) -> usize {
+        self.done
+    }
+
+    /// Descends to the next leaf: the root first, then one simulation's end. A terminal leaf is
+    /// backed up at once (`Leaf::Resolved`); otherwise the caller evaluates the position and
+    /// calls `expand`.
+    pub fn next_leaf(&mut self) -> Leaf<'_, G> {
+        self.path.clear();
+        self.path.push(0);
+        self.leaf.clone_from(&self.root);
+        if !self.nodes[0].expanded {
+            return Leaf::Evaluate(&self.leaf);
+        }
+        let level = self.schedule.get(self.done).copied();
+        let first = self.root_choice(level, self.root.to_move().sign());
+        let mut index = self.nodes[0].first_child + first as u32;
+        loop {
+            self.leaf.play(self.nodes[index as usize].action);
+            self.path.push(index);
+            if self.leaf.is_terminal() {
+                let value = self.options.terminal_eval.value_p0(&self.leaf);
+                self.backup(value);
+                return Leaf::Resolved;
+            }
+            if !self.nodes[index as usize].expanded {
+                return Leaf::Evaluate(&self.leaf);
+            }
+            let sign = self.leaf.to_move().sign();
+            let child = self.interior_choice(index, sign);
+            index = self.nodes[index as usize].first_child + child as u32;
+        }
+    }
+
+    /// Expands the leaf `next_leaf` returned with the network's value (P0's view) and policy
+    /// logits over every action id (`None`: no policy, every logit 0), and backs the value up.
+    /// The root's expansion draws its Gumbel noise (with `options.noise`) and plans the
+    /// simulations.
+    pub fn expand<R: Rng + ?Sized>(&mut self, value_p0: f32, logits: Option<&[f32]>, rng: &mut R) {
+        let index = *self.path.last().expect("expand after next_leaf");
+        self.leaf.legal_actions(&mut self.actions);
         let first = self.nodes.len() as u32;
         for &action in &self.actions {
-            let logit = if has_policy {
-                self.logits[action as usize]
-            } else {
-                0.0
-            };
+            let logit = logits.map_or(0.0, |l| l[action as usize]);
             self.nodes.push(Node::new(action, logit));
         }
         let node = &mut self.nodes[index as usize];
         node.first_child = first;
         node.children = self.actions.len() as u32;
         node.expanded = true;
-        node.raw_p0 = value[0];
-        value[0]
+        node.raw_p0 = value_p0;
+        if index == 0 {
+            self.plan(rng);
+        } else {
+            self.backup(value_p0);
+        }
     }
 
-    /// The children of `index`: their logits, the mover's q and visits, into the scratch.
+    /// At the root's expansion: the Gumbel draws and the visit schedule.
+    fn plan<R: Rng + ?Sized>(&mut self, rng: &mut R) {
+        let children = self.nodes[0].children as usize;
+        self.gumbel.clear();
+        for _ in 0..children {
+            let g = if self.options.noise {
+                gumbel_draw(rng)
+            } else {
+                0.0
+            };
+            self.gumbel.push(g);
+        }
+        let m = children.min(self.options.considered as usize);
+        self.schedule = visit_schedule(m, self.simulations);
+    }
+
+    /// The children of `index`: their logits, the mover's q and visits, into the scratch, and
+    /// σ of their completed Q-values.
     fn gather(&mut self, index: u32, sign: f32) {
         let node = &self.nodes[index as usize];
         let range = node.first_child as usize..(node.first_child + node.children) as usize;
@@ -316,75 +364,57 @@ impl<G: Game> GumbelSearcher<G> {
         best.0
     }
 
-    /// One simulation from `root`, its first move chosen for visit level `level`.
-    fn simulate(&mut self, root: &G, evaluator: &dyn Evaluator<G>, level: Option<u32>) {
-        let mut position = root.clone();
-        self.path.clear();
-        self.path.push(0);
-        let first = self.root_choice(level, root.to_move().sign());
-        let mut index = self.nodes[0].first_child + first as u32;
-        loop {
-            position.play(self.nodes[index as usize].action);
-            self.path.push(index);
-            if position.is_terminal() {
-                let value = self.options.terminal_eval.value_p0(&position);
-                self.backup(value);
-                return;
-            }
-            if !self.nodes[index as usize].expanded {
-                let value = self.expand(index, &position, evaluator);
-                self.backup(value);
-                return;
-            }
-            let child = self.interior_choice(index, position.to_move().sign());
-            index = self.nodes[index as usize].first_child + child as u32;
-        }
-    }
-
+    /// Backs a simulation's value up its path (the root's own expansion is no simulation).
     fn backup(&mut self, value_p0: f32) {
         for &index in &self.path {
             let node = &mut self.nodes[index as usize];
             node.visits += 1;
             node.value_sum_p0 += value_p0;
         }
+        self.done += 1;
     }
 
-    /// The root's children as `ChildEdge`s, and the move played.
-    fn finish(&mut self, root: &G) {
-        let sign = root.to_move().sign();
-        let most = self.visits_of_root().max().unwrap_or(0);
-        let chosen = self.root_choice(Some(most), sign);
+    /// The move to play: among the most visited root actions, argmax g + ℓ + σ(q̂).
+    pub fn chosen(&mut self) -> Action {
+        let sign = self.root.to_move().sign();
+        let most = self.root_children().iter().map(|c| c.visits).max();
+        let chosen = self.root_choice(most, sign);
+        self.nodes[self.nodes[0].first_child as usize + chosen].action
+    }
+
+    /// The root's children: their actions, visits and mean values (P0's view; the root's
+    /// network value for those unvisited).
+    pub fn root_children(&self) -> Vec<ChildEdge> {
         let first = self.nodes[0].first_child as usize;
-        self.children.clear();
-        let root_children = &self.nodes[first..first + self.nodes[0].children as usize];
-        self.children
-            .extend(root_children.iter().map(|c| ChildEdge {
+        let raw = self.nodes[0].raw_p0;
+        self.nodes[first..first + self.nodes[0].children as usize]
+            .iter()
+            .map(|c| ChildEdge {
                 value_p0: match c.visits {
-                    0 => self.nodes[0].raw_p0,
+                    0 => raw,
                     n => c.value_sum_p0 / n as f32,
                 },
                 visits: c.visits,
                 action: c.action,
                 completion: 0,
                 resolved: false,
-            }));
-        self.chosen = Some(self.nodes[first + chosen].action);
-        self.value_p0 = Some(self.children[chosen].value_p0);
+            })
+            .collect()
     }
 
-    fn visits_of_root(&self) -> impl Iterator<Item = u32> + '_ {
+    /// The improved policy at the root over every action id (0 off the legal moves): the
+    /// policy target of Gumbel AlphaZero.
+    pub fn improved_policy_target(&mut self, out: &mut Vec<f32>) {
+        let sign = self.root.to_move().sign();
+        self.gather(0, sign);
+        let raw = sign * self.nodes[0].raw_p0;
+        let policy = improved_policy(&self.logits, &self.q, &self.visits, raw, &self.options);
+        out.clear();
+        out.resize(G::NUM_ACTIONS, 0.0);
         let first = self.nodes[0].first_child as usize;
-        self.nodes[first..first + self.nodes[0].children as usize]
-            .iter()
-            .map(|c| c.visits)
-    }
-
-    /// The improved policy at the root of the last search, over its children in order (the
-    /// policy target).
-    pub fn root_improved_policy(&mut self, root: &G) -> Vec<f32> {
-        self.gather(0, root.to_move().sign());
-        let raw = root.to_move().sign() * self.nodes[0].raw_p0;
-        improved_policy(&self.logits, &self.q, &self.visits, raw, &self.options)
+        for (k, p) in policy.into_iter().enumerate() {
+            out[self.nodes[first + k].action as usize] = p;
+        }
     }
 }
 
@@ -394,9 +424,50 @@ fn gumbel_draw<R: Rng + ?Sized>(rng: &mut R) -> f32 {
     -(-u.ln()).ln() as f32
 }
 
+/// Gumbel search as a `Searcher`: a fresh tree each search, its leaves evaluated one at a
+/// time; `iters` counts simulations (a time budget plans as many as the last searches' speed
+/// fits in it).
+pub struct GumbelSearcher<G: Game> {
+    pub options: GumbelOptions,
+    children: Vec<ChildEdge>,
+    value_p0: Option<f32>,
+    chosen: Option<Action>,
+    /// Simulations a second, measured (time budgets).
+    simulations_per_second: f64,
+    logits: Vec<f32>,
+    _game: std::marker::PhantomData<G>,
+}
+
+impl<G: Game> GumbelSearcher<G> {
+    pub fn new(options: GumbelOptions) -> Self {
+        GumbelSearcher {
+            options,
+            children: Vec::new(),
+            value_p0: None,
+            chosen: None,
+            simulations_per_second: 1000.0,
+            logits: Vec::new(),
+            _game: std::marker::PhantomData,
+        }
+    }
+
+    /// The simulations of a search under `budget`.
+    fn simulations(&self, budget: &Budget) -> usize {
+        let by_time = budget
+            .time
+            .map(|t| (t.as_secs_f64() * self.simulations_per_second) as usize);
+        match (budget.iterations, by_time) {
+            (Some(n), Some(t)) => (n as usize).min(t),
+            (Some(n), None) => n as usize,
+            (None, Some(t)) => t,
+            (None, None) => 16,
+        }
+        .clamp(1, 1 << 24)
+    }
+}
+
 impl<G: Game> Searcher<G> for GumbelSearcher<G> {
     fn new_game(&mut self, _keep_resolved: bool) {
-        self.nodes.clear();
         self.children.clear();
         self.value_p0 = None;
         self.chosen = None;
@@ -411,29 +482,30 @@ impl<G: Game> Searcher<G> for GumbelSearcher<G> {
     ) -> SearchStats {
         let start = std::time::Instant::now();
         let mut stats = SearchStats::default();
-        self.nodes.clear();
-        self.nodes.push(Node::new(0, 0.0));
-        self.expand(0, position, evaluator);
-        stats.evaluated_positions += 1;
-        let children = self.nodes[0].children as usize;
-        self.gumbel.clear();
-        for _ in 0..children {
-            let g = if self.options.noise {
-                gumbel_draw(rng)
-            } else {
-                0.0
+        let mut tree = GumbelTree::new(position, self.options, self.simulations(budget));
+        self.logits.resize(G::NUM_ACTIONS, 0.0);
+        while !tree.is_done() {
+            let Leaf::Evaluate(leaf) = tree.next_leaf() else {
+                continue;
             };
-            self.gumbel.push(g);
+            let mut value = [0.0f32];
+            let has_policy = evaluator.evaluate_with_policy(
+                std::slice::from_ref(leaf),
+                &mut value,
+                &mut self.logits,
+            );
+            stats.evaluated_positions += 1;
+            tree.expand(value[0], has_policy.then_some(&self.logits[..]), rng);
         }
-        let n = self.simulations(budget);
-        let m = children.min(self.options.considered as usize);
-        let schedule = visit_schedule(m, n);
-        for level in schedule {
-            self.simulate(position, evaluator, Some(level));
-            stats.iterations += 1;
-        }
-        stats.evaluated_positions += stats.iterations;
-        self.finish(position);
+        stats.iterations = tree.simulations_done() as u64;
+        self.children = tree.root_children();
+        let chosen = tree.chosen();
+        self.chosen = Some(chosen);
+        self.value_p0 = self
+            .children
+            .iter()
+            .find(|c| c.action == chosen)
+            .map(|c| c.value_p0);
         let seconds = start.elapsed().as_secs_f64();
         if stats.iterations > 0 && seconds > 0.0 {
             self.simulations_per_second = stats.iterations as f64 / seconds;

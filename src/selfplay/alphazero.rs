@@ -20,6 +20,7 @@ use super::round_recipe::RoundRecipe;
 use super::run::self_play::budget_share;
 use crate::games::Game;
 use crate::learn::augment::Augmentation;
+use crate::search::gumbel::GumbelOptions;
 use crate::search::puct::PuctOptions;
 use crate::search::{Budget, SearchSpec};
 use crate::selfplay::run::periodic_eval::budget_text;
@@ -32,6 +33,9 @@ pub struct AlphaZeroSettings {
     pub architecture: Architecture,
     /// PUCT in self-play (its Dirichlet fraction the AlphaZero paper's 0.25).
     pub puct: PuctOptions,
+    /// Gumbel search in self-play instead of PUCT (Gumbel AlphaZero, docs/algorithms.md §14):
+    /// the improved policy is the policy target, the root's Gumbel noise the exploration.
+    pub gumbel: Option<GumbelOptions>,
     /// Simulations per move (AlphaZero: 800).
     pub simulations: u32,
     /// Playout cap randomisation (KataGo; Wu 2019, §3.1): with `Some(n)`, a move's search is
@@ -76,6 +80,7 @@ impl AlphaZeroSettings {
                 dirichlet_fraction: 0.25,
                 ..PuctOptions::default()
             },
+            gumbel: None,
             simulations: 800,
             fast_simulations: None,
             full_search_fraction: 0.25,
@@ -347,6 +352,16 @@ impl<G: Game> RoundRecipe<G> for AlphaZeroTrainer<G> {
 
     /// PUCT, the run's own search without the root noise.
     fn evaluation_search(&self, budget: Budget) -> (String, SearchSpec) {
+        if let Some(options) = self.settings.gumbel {
+            let options = GumbelOptions {
+                noise: false,
+                ..options
+            };
+            return (
+                format!("gumbel:model=<current>,{}", budget_text(&budget)),
+                SearchSpec::Gumbel { budget, options },
+            );
+        }
         let options = PuctOptions {
             dirichlet_fraction: 0.0,
             ..self.settings.puct

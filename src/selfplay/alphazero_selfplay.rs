@@ -18,6 +18,7 @@ use rand::{RngExt, SeedableRng};
 use super::alphazero::AlphaZeroSettings;
 use crate::games::random_positions::random_opening;
 use crate::games::{Action, Game};
+use crate::search::gumbel::{self, GumbelOptions, GumbelTree};
 use crate::search::puct::{Leaf, PuctOptions, PuctTree, choose_by_visits, visit_distribution};
 use crate::value::PolicyValueInference;
 
@@ -32,9 +33,80 @@ pub struct SelfPlayGame<G: Game> {
 /// The search of a game's next move: its tree, the simulations it runs, and whether it is a
 /// full search (learned) or a fast one (played only).
 struct MoveSearch<G: Game> {
-    tree: PuctTree<G>,
+    tree: MoveTree<G>,
     simulations: u32,
     full: bool,
+}
+
+/// The tree of a move's search: PUCT (AlphaZero) or Gumbel search (`alphazero.search: gumbel`,
+/// Gumbel AlphaZero).
+enum MoveTree<G: Game> {
+    Puct(PuctTree<G>),
+    Gumbel(GumbelTree<G>),
+}
+
+impl<G: Game> MoveTree<G> {
+    /// Whether the move's search is complete after `simulations` simulations.
+    fn is_done(&self, simulations: u32) -> bool {
+        match self {
+            MoveTree::Puct(tree) => tree.simulations() > simulations,
+            MoveTree::Gumbel(tree) => tree.is_done(),
+        }
+    }
+
+    /// The next leaf to evaluate, `None` when the simulation ended on a terminal state.
+    fn next_leaf(&mut self) -> Option<&G> {
+        match self {
+            MoveTree::Puct(tree) => match tree.next_leaf() {
+                Leaf::Evaluate(position) => Some(position),
+                Leaf::Resolved => None,
+            },
+            MoveTree::Gumbel(tree) => match tree.next_leaf() {
+                gumbel::Leaf::Evaluate(position) => Some(position),
+                gumbel::Leaf::Resolved => None,
+            },
+        }
+    }
+
+    fn expand(&mut self, value_p0: f32, logits: &[f32], rng: &mut Xoshiro256PlusPlus) {
+        match self {
+            MoveTree::Puct(tree) => tree.expand(value_p0, logits, rng),
+            MoveTree::Gumbel(tree) => tree.expand(value_p0, Some(logits), rng),
+        }
+    }
+
+    /// The policy target: the root's visit distribution (PUCT) or its improved policy
+    /// (Gumbel), over every action id.
+    fn policy_target(&mut self, out: &mut Vec<f32>) {
+        match self {
+            MoveTree::Puct(tree) => visit_distribution(&tree.root_visits(), G::NUM_ACTIONS, out),
+            MoveTree::Gumbel(tree) => tree.improved_policy_target(out),
+        }
+    }
+
+    /// The root's value after the search, P0's view: PUCT's mean; Gumbel's, the mean of the
+    /// move it plays.
+    fn root_value_p0(&mut self) -> f32 {
+        match self {
+            MoveTree::Puct(tree) => tree.root_value_p0(),
+            MoveTree::Gumbel(tree) => {
+                let chosen = tree.chosen();
+                tree.root_children()
+                    .iter()
+                    .find(|c| c.action == chosen)
+                    .map_or(0.0, |c| c.value_p0)
+            }
+        }
+    }
+
+    /// The move to play: PUCT's drawn from its visits at `temperature`; Gumbel's its own
+    /// choice (the root's Gumbel noise is its exploration).
+    fn play_choice(&mut self, temperature: f32, rng: &mut Xoshiro256PlusPlus) -> Action {
+        match self {
+            MoveTree::Puct(tree) => choose_by_visits(&tree.root_visits(), temperature, rng),
+            MoveTree::Gumbel(tree) => tree.chosen(),
+        }
+    }
 }
 
 /// A position of a self-play game with what its search found.
@@ -42,7 +114,7 @@ struct MoveSearch<G: Game> {
 pub struct PlayedPosition {
     /// The position's encoding.
     pub input: Vec<f32>,
-    /// The policy target: the root's visit distribution.
+    /// The policy target: the root's visit distribution (PUCT) or improved policy (Gumbel).
     pub policy: Vec<f32>,
     /// The root's mean value after the search, P0's view.
     pub root_value_p0: f32,
@@ -138,10 +210,7 @@ impl LockstepPlayer<'_> {
                 .predict_into(&inputs, &mut values, Some(&mut logits));
             for (k, &g) in waiting.iter().enumerate() {
                 let logits = &logits[k * actions..(k + 1) * actions];
-                games[g]
-                    .search
-                    .tree
-                    .expand(values[k], logits, &mut *self.rng);
+                games[g].search.tree.expand(values[k], logits, self.rng);
             }
         }
         RoundGames {
@@ -176,18 +245,29 @@ impl LockstepPlayer<'_> {
         let fast = settings
             .fast_simulations
             .filter(|_| !self.rng.random_bool(settings.full_search_fraction));
-        let (simulations, puct) = match fast {
-            Some(fast) => (
-                fast,
-                PuctOptions {
-                    dirichlet_fraction: 0.0,
-                    ..settings.puct
+        let simulations = fast.unwrap_or(settings.simulations);
+        let tree = match settings.gumbel {
+            Some(gumbel) => MoveTree::Gumbel(GumbelTree::new(
+                position,
+                GumbelOptions {
+                    noise: fast.is_none(),
+                    ..gumbel
                 },
-            ),
-            None => (settings.simulations, settings.puct),
+                simulations as usize,
+            )),
+            None => MoveTree::Puct(PuctTree::new(
+                position,
+                match fast {
+                    Some(_) => PuctOptions {
+                        dirichlet_fraction: 0.0,
+                        ..settings.puct
+                    },
+                    None => settings.puct,
+                },
+            )),
         };
         MoveSearch {
-            tree: PuctTree::new(position, puct),
+            tree,
             simulations,
             full: fast.is_none(),
         }
@@ -201,11 +281,11 @@ impl LockstepPlayer<'_> {
             if game.position.is_terminal() {
                 return false;
             }
-            if game.search.tree.simulations() > game.search.simulations {
+            if game.search.tree.is_done(game.search.simulations) {
                 self.play_move(game);
                 continue;
             }
-            if let Leaf::Evaluate(position) = game.search.tree.next_leaf() {
+            if let Some(position) = game.search.tree.next_leaf() {
                 let at = inputs.len();
                 inputs.resize(at + G::ENCODING.len(), 0.0);
                 position.encode(&mut inputs[at..]);
@@ -217,12 +297,11 @@ impl LockstepPlayer<'_> {
     /// Records the position with its visit distribution after a full search, and plays the
     /// chosen move.
     fn play_move<G: Game>(&mut self, game: &mut SelfPlayGame<G>) {
-        let visits = game.search.tree.root_visits();
         if game.search.full {
             let mut input = vec![0.0; G::ENCODING.len()];
             game.position.encode(&mut input);
             let mut policy = Vec::new();
-            visit_distribution(&visits, G::NUM_ACTIONS, &mut policy);
+            game.search.tree.policy_target(&mut policy);
             game.history.push(PlayedPosition {
                 input,
                 policy,
@@ -233,7 +312,7 @@ impl LockstepPlayer<'_> {
             true => 1.0,
             false => 0.0,
         };
-        let action: Action = choose_by_visits(&visits, temperature, &mut *self.rng);
+        let action: Action = game.search.tree.play_choice(temperature, self.rng);
         game.position.play(action);
         game.search = self.new_search(&game.position);
     }

@@ -447,6 +447,39 @@ mod tests {
     }
 
     #[test]
+    fn alphazero_searches_with_gumbel_when_asked() {
+        let s = parse("game: connect_four\nrecipe: alphazero\n").unwrap();
+        assert_eq!(s.alphazero.unwrap().gumbel, None, "PUCT by default");
+        let s = parse(
+            "game: connect_four\nrecipe: alphazero\nalphazero: {search: gumbel, gumbel_m: 4, c_scale: 0.2}\n",
+        )
+        .unwrap();
+        let gumbel = s.alphazero.unwrap().gumbel.expect("gumbel options");
+        assert_eq!(
+            (
+                gumbel.considered,
+                gumbel.c_visit,
+                gumbel.c_scale,
+                gumbel.noise
+            ),
+            (4, 50.0, 0.2, true)
+        );
+        let error = |text: &str| parse(text).unwrap_err();
+        let e = error(
+            "game: connect_four\nrecipe: alphazero\nalphazero: {search: gumbel, gumbel_m: 0}\n",
+        );
+        assert_eq!(e.key, "alphazero.gumbel_m");
+        let e = error("game: connect_four\nrecipe: alphazero\nalphazero: {c_visit: -1}\n");
+        assert_eq!(e.key, "alphazero.c_visit");
+        assert!(
+            TrainConfig::from_yaml(
+                "game: connect_four\nrecipe: alphazero\nalphazero: {search: mcts}\n"
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
     fn the_alphazero_recipe_has_its_own_section_only() {
         let s = parse("game: connect_four\nrecipe: alphazero\n").unwrap();
         let az = s.alphazero.expect("alphazero settings");

@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::check;
+use crate::search::gumbel::GumbelOptions;
 use crate::search::puct::PuctOptions;
 use crate::selfplay::alphazero::AlphaZeroSettings;
 use crate::settings::config_error::ConfigError;
@@ -90,11 +91,29 @@ pub struct AlphaZeroSection {
     pub dirichlet_alpha: Option<f32>,
     /// The noise's share of the root priors in self-play (default 0.25).
     pub dirichlet_fraction: f32,
+    /// The self-play search: `puct` (default, AlphaZero's) or `gumbel` (Gumbel AlphaZero:
+    /// Gumbel search, the improved policy as the policy target, docs/algorithms.md §14).
+    pub search: SelfPlaySearch,
+    /// Gumbel search: the root actions considered (default 16), c_visit (default 50) and
+    /// c_scale (default 0.1), `mctx`'s.
+    pub gumbel_m: u32,
+    pub c_visit: f32,
+    pub c_scale: f32,
+}
+
+/// AlphaZero's self-play search (`alphazero.search`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SelfPlaySearch {
+    #[default]
+    Puct,
+    Gumbel,
 }
 
 impl Default for AlphaZeroSection {
     fn default() -> Self {
         let puct = PuctOptions::default();
+        let gumbel = GumbelOptions::default();
         AlphaZeroSection {
             simulations: 800,
             fast_simulations: 0,
@@ -111,6 +130,10 @@ impl Default for AlphaZeroSection {
             fpu: puct.fpu,
             dirichlet_alpha: None,
             dirichlet_fraction: 0.25,
+            search: SelfPlaySearch::Puct,
+            gumbel_m: gumbel.considered,
+            c_visit: gumbel.c_visit,
+            c_scale: gumbel.c_scale,
         }
     }
 }
@@ -197,8 +220,27 @@ impl AlphaZeroSection {
             &key("dirichlet_fraction"),
             "must be in [0, 1]",
         )?;
+        check(
+            (1..=1024).contains(&self.gumbel_m),
+            &key("gumbel_m"),
+            "must be from 1 to 1024",
+        )?;
+        for (name, value) in [("c_visit", self.c_visit), ("c_scale", self.c_scale)] {
+            check(
+                value.is_finite() && value > 0.0,
+                &key(name),
+                "must be a positive number",
+            )?;
+        }
         Ok(AlphaZeroSettings {
             architecture,
+            gumbel: (self.search == SelfPlaySearch::Gumbel).then_some(GumbelOptions {
+                considered: self.gumbel_m,
+                c_visit: self.c_visit,
+                c_scale: self.c_scale,
+                noise: true,
+                ..GumbelOptions::default()
+            }),
             puct: PuctOptions {
                 c_init: self.c_init,
                 c_base: self.c_base,
