@@ -281,6 +281,9 @@ fn print_strength(summary: &TrainSummary, settings: &TrainSettings, run_dir: &Ru
             crate::selfplay::StopReason::Requested => {
                 format!(" (stopped by {})", super::interrupt::interrupted_by())
             }
+            _ if settings.evaluation.is_some_and(|e| e.at_end) => {
+                " (no time was left for the evaluation at the run's end)".to_string()
+            }
             _ => " (evaluation.at_end is off)".to_string(),
         },
         settings.game,

@@ -120,7 +120,8 @@ fn the_readme_fits_on_a_few_screens_without_a_lab_notebook() {
         .split(|c: char| !c.is_ascii_alphanumeric() && c != '-')
         .filter(|w| {
             let commit = w.len() == 7
-                && w.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+                && w.bytes()
+                    .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
                 && w.bytes().any(|b| b.is_ascii_digit())
                 && w.bytes().any(|b| b.is_ascii_alphabetic());
             let date = w.len() >= 7

@@ -35,6 +35,9 @@ pub struct EndReserve {
     random_plies: f64,
     /// Seconds a game of the last periodic evaluation took on one thread.
     measured_game_seconds: Option<f64>,
+    /// The last unit of self-play (a game and its learning, or a round), in seconds: one
+    /// started just before self-play stops runs that long into the reserve.
+    last_unit_seconds: f64,
 }
 
 impl EndReserve {
@@ -52,6 +55,7 @@ impl EndReserve {
             threads: threads.max(1),
             random_plies,
             measured_game_seconds: None,
+            last_unit_seconds: 0.0,
         }
     }
 
@@ -77,9 +81,21 @@ impl EndReserve {
         reserve
     }
 
-    /// Sets the reserve on the run's clock (self-play stops that long before the limit).
+    /// Sets the reserve on the run's clock: self-play stops the evaluation's time and one
+    /// unit of self-play before the limit (none without an evaluation at the end).
     pub fn keep_on(&self, clock: &RunClock) {
-        clock.set_end_reserve(self.seconds());
+        let unit = match self.seconds() > 0.0 {
+            true => self.last_unit_seconds,
+            false => 0.0,
+        };
+        clock.set_end_reserve(self.seconds() + unit);
+    }
+
+    /// A unit of self-play (a game and its learning, or a round) took `seconds`; kept on
+    /// `clock`.
+    pub fn unit_took(&mut self, seconds: f64, clock: &RunClock) {
+        self.last_unit_seconds = seconds.max(0.0);
+        self.keep_on(clock);
     }
 
     /// An evaluation of `games` games took `seconds` on `threads` threads.
@@ -157,6 +173,24 @@ mod tests {
         assert!((reserve.seconds() - UNKNOWN_SHARE * 3600.0).abs() < 1e-9);
         reserve.measured(20.0, 10, 1);
         assert!((reserve.seconds() - 45.0).abs() < 1e-9);
+    }
+
+    /// A game (or round) started just before self-play stops runs its whole length: the last
+    /// one's time is kept out too, when there is an evaluation to keep time for.
+    #[test]
+    fn the_last_unit_of_self_play_is_kept_out_with_the_evaluation() {
+        let timed = evaluation(2, Budget::time(Duration::from_millis(100)));
+        let mut reserve = EndReserve::new(Some(timed), Some(3600.0), 1, 10.0);
+        let clock = RunClock::start(0.0);
+        let evaluation_seconds = reserve.seconds();
+        assert!((evaluation_seconds - (1.0 + 2.0 * 1.5 * 10.0 * 0.1 * 1.1)).abs() < 1e-9);
+        reserve.unit_took(100.0, &clock);
+        assert!(clock.self_play_time_is_up(evaluation_seconds + 100.0));
+        assert!(!clock.self_play_time_is_up(evaluation_seconds + 100.5));
+        let mut none = EndReserve::new(None, Some(3600.0), 1, 10.0);
+        let clock = RunClock::start(0.0);
+        none.unit_took(100.0, &clock);
+        assert!(!clock.self_play_time_is_up(1.0));
     }
 
     #[test]

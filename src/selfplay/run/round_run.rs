@@ -247,7 +247,10 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
             let games_before = self.state.games;
             let start = Instant::now();
             let round = self.trainer.round(self.budget_used());
-            self.after_round(&round, start.elapsed().as_secs_f64())?;
+            let seconds = start.elapsed().as_secs_f64();
+            self.after_round(&round, seconds)?;
+            // A round started just before self-play stops runs its whole length: kept out too.
+            self.end_reserve.unit_took(seconds, &self.clock);
             self.network_changed()?;
             if let Some(evaluation) = self.settings.evaluation {
                 let by_games = crosses(games_before, self.state.games, evaluation.every_games);
@@ -369,6 +372,11 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
         self.end_reserve
             .measured(seconds, report.games, run.threads);
         self.end_reserve.keep_on(&self.clock);
+        if report.games == 0 {
+            // The run's time ran out before a game: nothing measured, nothing logged.
+            tracing::warn!("no time was left for the evaluation at the run's end");
+            return Ok(());
+        }
         self.state.time_split.evaluation_seconds += seconds;
         self.last_evaluation.record(self.state.games, &report);
         let line = EvalMetrics::new((self.state.games, at_end), evaluation, seconds, report);

@@ -643,6 +643,9 @@ impl<'a, G: Game> Session<'a, G> {
         let learn_seconds = learn_start.elapsed().as_secs_f64();
         self.state.time_split.search_seconds += finished.seconds;
         self.state.time_split.learn_seconds += learn_seconds;
+        // A game started just before self-play stops runs its whole length: kept out too.
+        self.end_reserve
+            .unit_took(finished.seconds + learn_seconds, &self.clock);
         self.state.pairs_added += phase.pairs_added as u64;
         self.state.pairs_learned += phase.pairs_learned as u64;
         let line = self.game_metrics(&finished, &phase, learn_seconds, lag);
@@ -768,6 +771,11 @@ impl<'a, G: Game> Session<'a, G> {
         self.end_reserve
             .measured(seconds, report.games, run.threads);
         self.end_reserve.keep_on(&self.clock);
+        if report.games == 0 {
+            // The run's time ran out before a game: nothing measured, nothing logged.
+            tracing::warn!("no time was left for the evaluation at the run's end");
+            return Ok(());
+        }
         self.state.time_split.evaluation_seconds += seconds;
         let games = self.state.games;
         self.last_evaluation.record(games, &report);
