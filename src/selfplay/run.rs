@@ -1,9 +1,9 @@
 //! One training run: Algorithm 3's loop (`training`, its distributed learner in
 //! `training/distributed`), self-play games and their pool, the learner, checkpoints and the run
-//! state, the run directory, its lock and clock, the time kept for the evaluation at its end, stop requests, the periodic evaluation, the
-//! replay file, the export of a run's network, the random streams, and a finished game as the
-//! learner takes it (`learnable_game`, from a thread or from a record).
-
+//! state, the run directory, its lock and clock, the time kept for the evaluation at its end
+//! (`end_reserve`), stop requests, the periodic evaluation, the replay file, the export of a
+//! run's network, the random streams, and a finished game as the learner takes it
+//! (`learnable_game`, from a thread or from a record).
 pub mod checkpoint;
 pub mod dir_lock;
 pub mod end_reserve;
