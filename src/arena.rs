@@ -10,6 +10,7 @@ pub mod game_session;
 pub mod match_play;
 pub mod match_stop;
 pub mod model;
+pub mod network_gain;
 pub mod perfect_moves;
 pub mod score_statistics;
 pub mod statistics;

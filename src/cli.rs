@@ -13,6 +13,7 @@ pub mod engine;
 mod eval;
 mod experiment;
 mod export;
+mod gain;
 mod game_files;
 mod games_export;
 mod games_list;
@@ -88,6 +89,9 @@ enum Command {
     /// The share of perfect moves an agent plays on Connect Four positions a perfect solver
     /// scored (1 000 ship with descent), with intervals.
     Accuracy(accuracy::AccuracyArgs),
+    /// What a network adds over the same search without it, at several times a move, against
+    /// one outside player: the card's table and its strength-against-time chart.
+    Gain(gain::GainArgs),
     /// Benchmarks (each accepts --json for one JSON object on stdout).
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -120,6 +124,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Replay(args) => replay::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Accuracy(args) => accuracy::run(args),
+        Command::Gain(args) => gain::run(args),
         Command::Train(args) => train::run(args),
         Command::Worker(args) => worker::run(args),
         Command::Status(args) => status::run(args),

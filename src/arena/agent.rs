@@ -6,13 +6,13 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::agent_spec::AgentSpec;
+use super::agent_spec::{AgentSpec, ModelSource};
 use super::analysis::Candidate;
 use super::model::load_model;
 use crate::games::{Action, Game};
 use crate::search::{
-    Budget, Evaluator, KeepForLearning, ScoreEvaluator, SearchRng, SearchSpec, Searcher,
-    TerminalEval, TreePolicy,
+    Budget, Evaluator, KeepForLearning, PlayoutEvaluator, ScoreEvaluator, SearchRng, SearchSpec,
+    Searcher, TerminalEval, TreePolicy,
 };
 use crate::value::saved_net::LoadedNet;
 use crate::value::{NetDevice, NetEvaluator, PolicyValueEvaluator};
@@ -100,6 +100,12 @@ impl<G: Game> AgentFactory<G> {
                 Arc::new(ScoreEvaluator::default()),
                 TerminalEval::Classic,
                 "score".to_string(),
+            )),
+            Some(ModelSource::Playouts) => Ok(Self::with_evaluator(
+                spec,
+                Arc::new(PlayoutEvaluator::default()),
+                TerminalEval::Classic,
+                "random playouts".to_string(),
             )),
             Some(source) => {
                 let model = load_model::<G>(source, game, &device.burn)?;

@@ -12,7 +12,8 @@
 //!
 //! `M` is a run directory (its latest checkpoint), a checkpoint directory, a saved network
 //! (`…/net.json`), an exported `.descent` file, `shipped` (the network built into descent for
-//! the game played, `value::shipped_nets`) or `untrained[,arch=paper-cnn]`. Searches without
+//! the game played, `value::shipped_nets`), `untrained[,arch=paper-cnn]` or `playouts` (no
+//! network: one random playout a position, every move the same prior). Searches without
 //! a model value non-terminal positions by the game's score (0 in games without one). `ubfms` is
 //! completed UBFM with the safest decision (the paper's player), `ubfm` the best decision,
 //! `descent` completed Descent with the best decision. The search part is `search::SearchSpec`'s
@@ -25,6 +26,7 @@ use std::str::FromStr;
 use crate::search::SearchSpec;
 use crate::search::spec::{SpecPairs, search_keys};
 use crate::settings::config_error::ConfigError;
+use crate::settings::duration_text::DurationText;
 use crate::value::Architecture;
 
 /// Where an agent's network comes from.
@@ -36,6 +38,16 @@ pub enum ModelSource {
     Path(PathBuf),
     /// The network that ships with descent for the game played (`value::shipped_nets`).
     Shipped,
+    /// No network: one random playout values a position and every move has the same prior
+    /// (`search::PlayoutEvaluator`), the network-free counterpart of PUCT and Gumbel.
+    Playouts,
+}
+
+impl ModelSource {
+    /// Whether a network is loaded (not `Playouts`): it sets MCTS' default leaf and constant.
+    pub fn is_network(&self) -> bool {
+        !matches!(self, ModelSource::Playouts)
+    }
 }
 
 /// A parsed agent spec: a search (`search::SearchSpec`) and where its network comes from.
@@ -63,6 +75,7 @@ fn model_source(pairs: &SpecPairs<'_>) -> Result<Option<ModelSource>, ConfigErro
         (None, Some(_)) => Err(pairs.error("arch= goes with model=untrained")),
         (None, None) => Ok(None),
         (Some("shipped"), None) => Ok(Some(ModelSource::Shipped)),
+        (Some("playouts"), None) => Ok(Some(ModelSource::Playouts)),
         (Some("untrained"), architecture) => Ok(Some(ModelSource::Untrained(
             architecture.unwrap_or(Architecture::PaperCnn),
         ))),
@@ -86,10 +99,100 @@ impl FromStr for AgentSpec {
         let model = model_source(&pairs)?;
         Ok(AgentSpec {
             text: text.to_string(),
-            search: SearchSpec::from_pairs(kind, &pairs, model.is_some())?,
+            search: SearchSpec::from_pairs(
+                kind,
+                &pairs,
+                model.as_ref().is_some_and(ModelSource::is_network),
+            )?,
             model,
         })
     }
+}
+
+/// The keys of a budget per move.
+const BUDGET_KEYS: [&str; 2] = ["time", "iters"];
+
+impl AgentSpec {
+    /// The kind and its `key=value` pairs, as written.
+    fn kind_and_pairs(&self) -> (&str, Vec<&str>) {
+        let (kind, rest) = self.text.split_once(':').unwrap_or((&self.text, ""));
+        (kind, rest.split(',').filter(|p| !p.is_empty()).collect())
+    }
+
+    /// A spec of `kind` with `pairs`.
+    fn from_parts(kind: &str, pairs: &[&str]) -> Result<AgentSpec, ConfigError> {
+        match pairs.is_empty() {
+            true => kind.parse(),
+            false => format!("{kind}:{}", pairs.join(",")).parse(),
+        }
+    }
+
+    /// The same agent with `time` a move in place of its budget (`time=` or `iters=`).
+    ///
+    /// # Errors
+    /// An agent without a search (`random`, `greedy`, `minimax1`).
+    pub fn with_time(&self, time: DurationText) -> Result<AgentSpec, ConfigError> {
+        let (kind, pairs) = self.kind_and_pairs();
+        let time = format!("time={time}");
+        let mut kept: Vec<&str> = pairs
+            .into_iter()
+            .filter(|p| !has_key(p, &BUDGET_KEYS))
+            .collect();
+        kept.push(&time);
+        Self::from_parts(kind, &kept)
+    }
+
+    /// The same search without its network, at the same budget: PUCT and Gumbel keep their
+    /// tree with every prior alike and one random playout a leaf (`model=playouts`); every
+    /// other search becomes UCT with random playouts (`mcts`, its default constant), the
+    /// network-free search the value searches are measured against; `random` stays itself.
+    ///
+    /// # Errors
+    /// None for a spec that parsed (the counterpart's text is checked as any other).
+    pub fn without_network(&self) -> Result<AgentSpec, ConfigError> {
+        let (kind, pairs) = self.kind_and_pairs();
+        match kind {
+            "random" => Ok(self.clone()),
+            "puct" | "gumbel" => {
+                let mut kept: Vec<&str> = pairs
+                    .into_iter()
+                    .filter(|p| !has_key(p, &MODEL_KEYS))
+                    .collect();
+                kept.push("model=playouts");
+                Self::from_parts(kind, &kept)
+            }
+            _ => {
+                let budget: Vec<&str> = pairs
+                    .into_iter()
+                    .filter(|p| has_key(p, &BUDGET_KEYS))
+                    .collect();
+                Self::from_parts("mcts", &budget)
+            }
+        }
+    }
+
+    /// The spec's text without its budget (`time=`, `iters=`): `puct:model=shipped`.
+    pub fn text_without_budget(&self) -> String {
+        let (kind, pairs) = self.kind_and_pairs();
+        let kept: Vec<&str> = pairs
+            .into_iter()
+            .filter(|p| !has_key(p, &BUDGET_KEYS))
+            .collect();
+        match kept.is_empty() {
+            true => kind.to_string(),
+            false => format!("{kind}:{}", kept.join(",")),
+        }
+    }
+
+    /// Whether the agent searches with a network (not `model=playouts`, not without `model=`).
+    pub fn has_network(&self) -> bool {
+        self.model.as_ref().is_some_and(ModelSource::is_network)
+    }
+}
+
+/// Whether `pair` (`key=value`) has one of `keys`.
+fn has_key(pair: &str, keys: &[&str]) -> bool {
+    keys.contains(&pair.split_once('=').map_or(pair, |(key, _)| key).trim())
 }
 
 impl fmt::Display for AgentSpec {
@@ -237,5 +340,48 @@ mod tests {
         assert!(error("ubfms:iters=5,model=shipped,arch=paper-cnn").contains("arch= goes with"));
         assert!(error("alphabeta:depth=0").contains("depth"));
         assert!(error("ubfm:iters=5,completed=yes").contains("true or false"));
+    }
+
+    #[test]
+    fn an_agent_takes_a_time_in_place_of_its_budget() {
+        let spec = parse("puct:iters=800,model=untrained,c=2");
+        let timed = spec.with_time("250ms".parse().unwrap()).unwrap();
+        assert_eq!(timed.text, "puct:model=untrained,c=2,time=250ms");
+        assert_eq!(
+            timed.search.budget(),
+            Some(Budget::time(Duration::from_millis(250)))
+        );
+        let error = parse("random")
+            .with_time("1s".parse().unwrap())
+            .unwrap_err();
+        assert!(error.to_string().contains("time"), "{error}");
+    }
+
+    #[test]
+    fn the_counterpart_without_a_network_keeps_the_search_and_drops_the_network() {
+        let counterpart = |text: &str| parse(text).without_network().unwrap();
+        let puct = counterpart("puct:time=100ms,model=shipped,c=1.5");
+        assert_eq!(puct.text, "puct:time=100ms,c=1.5,model=playouts");
+        assert_eq!(puct.text_without_budget(), "puct:c=1.5,model=playouts");
+        assert_eq!(puct.model, Some(ModelSource::Playouts));
+        assert!(!puct.has_network());
+        assert!(parse("puct:time=100ms,model=shipped").has_network());
+        let gumbel = counterpart("gumbel:iters=64,model=untrained,arch=paper-cnn");
+        assert_eq!(gumbel.text, "gumbel:iters=64,model=playouts");
+        for value_search in [
+            "ubfms:time=1s,model=shipped",
+            "exit:model=shipped,time=1s",
+            "mcts:time=1s,model=shipped,c=0.4",
+            "alphabeta:time=1s,model=shipped",
+        ] {
+            let uct = counterpart(value_search);
+            assert_eq!(uct.text, "mcts:time=1s", "{value_search}");
+            assert_eq!(uct.model, None);
+            assert_eq!(
+                uct.search,
+                SearchSpec::parse("mcts:time=1s", false).unwrap()
+            );
+        }
+        assert_eq!(counterpart("random").text, "random");
     }
 }

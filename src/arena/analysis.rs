@@ -68,20 +68,9 @@ fn priors<G: Game>(position: &G, evaluator: &dyn Evaluator<G>) -> Vec<(Action, f
         let same = 1.0 / legal.len().max(1) as f32;
         return legal.into_iter().map(|a| (a, same)).collect();
     }
-    let top = legal
-        .iter()
-        .map(|&a| logits[a as usize])
-        .fold(f32::NEG_INFINITY, f32::max);
-    let weights: Vec<f32> = legal
-        .iter()
-        .map(|&a| (logits[a as usize] - top).exp())
-        .collect();
-    let total: f32 = weights.iter().sum();
-    legal
-        .into_iter()
-        .zip(weights)
-        .map(|(a, w)| (a, w / total))
-        .collect()
+    let mut weights = Vec::with_capacity(legal.len());
+    crate::search::puct::legal_softmax(&logits, &legal, &mut weights);
+    legal.into_iter().zip(weights).collect()
 }
 
 #[cfg(test)]

@@ -63,7 +63,7 @@ fn saved_net_base(path: &Path) -> anyhow::Result<PathBuf> {
 /// A missing or unreadable network file.
 pub fn model_game(source: &ModelSource) -> anyhow::Result<Option<String>> {
     match source {
-        ModelSource::Untrained(_) | ModelSource::Shipped => Ok(None),
+        ModelSource::Untrained(_) | ModelSource::Shipped | ModelSource::Playouts => Ok(None),
         ModelSource::Path(path) if is_export_path(path) => Ok(Some(read_export(path)?.0.net.game)),
         ModelSource::Path(path) => Ok(Some(read_manifest(&saved_net_base(path)?)?.game)),
     }
@@ -85,6 +85,7 @@ pub fn load_model<G: Game>(
         input_shape: shape,
     };
     match source {
+        ModelSource::Playouts => anyhow::bail!("model=playouts: random playouts, no network"),
         ModelSource::Untrained(architecture) => Ok(LoadedModel {
             // The size limit of configs applies to every agent spec, wherever it comes from.
             net: architecture

@@ -82,6 +82,11 @@ impl ScoredPosition {
             == Some(self.score())
     }
 
+    /// The number of legal moves that keep the result.
+    pub fn perfect_moves(&self) -> usize {
+        (0..COLS as Action).filter(|&c| self.is_perfect(c)).count()
+    }
+
     /// Whether some legal move loses the result (so that a choice can be wrong).
     pub fn is_informative(&self) -> bool {
         (0..COLS as Action)
@@ -199,6 +204,8 @@ pub struct ScoredPositionSampler {
     solver: ConnectFourSolver,
     seen: HashSet<u64>,
     legal: Vec<Action>,
+    /// Only positions where at most this many moves keep the result (7: every informative one).
+    max_perfect: usize,
 }
 
 /// Draws in a row that find no new informative position before [`ScoredPositionSampler`] ends
@@ -215,7 +222,15 @@ impl ScoredPositionSampler {
             solver,
             seen: HashSet::new(),
             legal: Vec::with_capacity(COLS),
+            max_perfect: COLS,
         }
+    }
+
+    /// Only positions where at most `max_perfect` moves keep the result (critical positions:
+    /// 1 or 2), drawn from the same sequence (a subsequence of the unfiltered sample).
+    pub fn with_max_perfect(mut self, max_perfect: usize) -> Self {
+        self.max_perfect = max_perfect;
+        self
     }
 
     /// A random position in play, not drawn before, and its moves.
@@ -246,7 +261,7 @@ impl Iterator for ScoredPositionSampler {
                 moves,
                 column_scores: self.solver.column_scores(&position),
             };
-            if scored.is_informative() {
+            if scored.is_informative() && scored.perfect_moves() <= self.max_perfect {
                 return Some(scored);
             }
         }
@@ -308,7 +323,8 @@ pub fn count_perfect_moves(
         for _ in 0..threads.max(1) {
             scope.spawn(|| {
                 let mut agent = build();
-                loop {
+                // The first Ctrl-C stops at the next position (`match_stop`).
+                while !super::match_stop::stop_requested() {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(scored) = positions.get(index) else {
                         break;

@@ -176,20 +176,30 @@ struct ScoreFrame {
     top: f64,
     plot_w: f64,
     plot_h: f64,
+    x_min: f64,
     x_max: f64,
 }
 
 impl ScoreFrame {
     fn px(&self, x: f64) -> f64 {
-        self.left + self.plot_w * x / self.x_max
+        self.left + self.plot_w * (x - self.x_min) / (self.x_max - self.x_min)
     }
 
     fn py(&self, y: f64) -> f64 {
         self.top + self.plot_h * (1.0 - y.clamp(0.0, 1.0))
     }
 
+    /// Round x ticks from `x_min`: `(x, label)`.
+    fn round_ticks(&self) -> Vec<(f64, String)> {
+        let step = nice_step((self.x_max - self.x_min) / 6.0);
+        (0..=((self.x_max - self.x_min) / step + 1e-9).floor() as usize)
+            .map(|tick| self.x_min + step * tick as f64)
+            .map(|x| (x, trim_number(x, 2)))
+            .collect()
+    }
+
     /// The y grid (0-100 %), the dashed 50 % line, the x ticks, the x label and the frame.
-    fn draw_axes(&self, svg: &mut String, x_label: &str) {
+    fn draw_axes(&self, svg: &mut String, x_label: &str, x_ticks: &[(f64, String)]) {
         let (left, top, plot_w, plot_h) = (self.left, self.top, self.plot_w, self.plot_h);
         for tick in 0..=4 {
             let y = tick as f64 / 4.0;
@@ -209,15 +219,13 @@ impl ScoreFrame {
             self.py(0.5),
             left + plot_w
         );
-        let step = nice_step(self.x_max / 6.0);
-        for tick in 0..=(self.x_max / step + 1e-9).floor() as usize {
-            let x = step * tick as f64;
+        for (x, label) in x_ticks {
             let _ = writeln!(
                 svg,
                 r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
-                self.px(x),
+                self.px(*x),
                 top + plot_h + 18.0,
-                trim_number(x, 2)
+                escape(label)
             );
         }
         let _ = writeln!(
@@ -258,7 +266,7 @@ impl ScoreFrame {
             ly - 4.0,
             legend_x + 20.0,
             ly + 1.0,
-            escape(&truncate(&s.name, 24))
+            escape(&truncate(&s.name, 60))
         );
     }
 }
@@ -271,15 +279,56 @@ pub fn score_curves(title: &str, subtitle: &str, x_label: &str, series: &[Series
         .flat_map(|s| s.points.iter().map(|p| p.0))
         .fold(0.0f64, f64::max)
         .max(1e-9);
+    score_chart(title, subtitle, x_label, (0.0, x_max, None), series)
+}
+
+/// `score_curves` with the x axis labelled at `ticks` (`(x, label)`, e.g. times a move at
+/// their logarithms), spanning them.
+pub fn score_curves_at_ticks(
+    title: &str,
+    subtitle: &str,
+    x_label: &str,
+    ticks: &[(f64, String)],
+    series: &[Series],
+) -> String {
+    let x_min = ticks.iter().map(|t| t.0).fold(f64::INFINITY, f64::min);
+    let x_max = ticks.iter().map(|t| t.0).fold(f64::NEG_INFINITY, f64::max);
+    let (x_min, x_max) = match x_min.is_finite() && x_max > x_min {
+        true => (x_min, x_max),
+        false => (x_min.min(0.0) - 1.0, x_min.max(0.0) + 1.0),
+    };
+    score_chart(
+        title,
+        subtitle,
+        x_label,
+        (x_min, x_max, Some(ticks)),
+        series,
+    )
+}
+
+/// The chart of both: x from `x_min` to `x_max`, labelled at `ticks` or at round steps.
+fn score_chart(
+    title: &str,
+    subtitle: &str,
+    x_label: &str,
+    (x_min, x_max, ticks): (f64, f64, Option<&[(f64, String)]>),
+    series: &[Series],
+) -> String {
     let frame = ScoreFrame {
         left: 70.0,
         top: 66.0,
         plot_w: 520.0,
         plot_h: 300.0,
+        x_min,
         x_max,
     };
     let legend_x = frame.left + frame.plot_w + 20.0;
-    let width = legend_x + 200.0;
+    let legend_w = series
+        .iter()
+        .map(|s| s.name.chars().count().min(60))
+        .max()
+        .unwrap_or(0);
+    let width = legend_x + 40.0 + 7.5 * legend_w as f64;
     let height = frame.top + frame.plot_h + 60.0;
     let mut svg = String::new();
     let _ = writeln!(
@@ -291,7 +340,8 @@ pub fn score_curves(title: &str, subtitle: &str, x_label: &str, series: &[Series
         escape(title),
         escape(subtitle)
     );
-    frame.draw_axes(&mut svg, x_label);
+    let round_ticks = frame.round_ticks();
+    frame.draw_axes(&mut svg, x_label, ticks.unwrap_or(&round_ticks));
     for (index, s) in series.iter().enumerate() {
         if !s.points.is_empty() {
             frame.draw_series(&mut svg, s, index, legend_x);

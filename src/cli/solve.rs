@@ -43,6 +43,11 @@ pub struct SolveArgs {
     /// With --sample: the seed of the random moves.
     #[arg(long, default_value_t = 1, requires = "sample")]
     seed: u64,
+    /// With --sample: only positions where at most K moves keep the result (1 or 2: positions
+    /// where the move decides), a subsequence of the sample without it.
+    #[arg(long, value_name = "K", requires = "sample",
+          value_parser = clap::value_parser!(u8).range(1..=6))]
+    max_perfect: Option<u8>,
 }
 
 /// At most this many sampled positions (each takes up to seconds to solve).
@@ -159,7 +164,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     if let Some(count) = args.sample {
         crate::settings::limits::at_most("--sample", count, MAX_SAMPLE)?;
         let sampler =
-            ScoredPositionSampler::new(args.plies.clone(), args.seed, ConnectFourSolver::default());
+            ScoredPositionSampler::new(args.plies.clone(), args.seed, ConnectFourSolver::default())
+                .with_max_perfect(args.max_perfect.map_or(COLS, usize::from));
         let mut out = std::io::stdout().lock();
         let mut written = 0;
         for scored in sampler.take(count) {

@@ -100,8 +100,11 @@ pub fn sigma_completed_q(
     options: &GumbelOptions,
     out: &mut Vec<f32>,
 ) {
-    let priors = softmax(logits);
-    let mixed = mixed_value(raw, &priors, q, visits);
+    // `out` holds the priors first (no allocation), then σ(q̂).
+    out.clear();
+    out.extend_from_slice(logits);
+    softmax_in_place(out);
+    let mixed = mixed_value(raw, out, q, visits);
     out.clear();
     out.extend(
         q.iter()
@@ -124,17 +127,31 @@ pub fn improved_policy(
     raw: f32,
     options: &GumbelOptions,
 ) -> Vec<f32> {
-    let mut sigma = Vec::new();
-    sigma_completed_q(logits, q, visits, raw, options, &mut sigma);
-    let scores: Vec<f32> = logits.iter().zip(&sigma).map(|(l, s)| l + s).collect();
-    softmax(&scores)
+    let mut policy = Vec::new();
+    improved_policy_into(logits, q, visits, raw, options, &mut policy);
+    policy
 }
 
-fn softmax(logits: &[f32]) -> Vec<f32> {
-    let top = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    let weights: Vec<f32> = logits.iter().map(|l| (l - top).exp()).collect();
-    let total: f32 = weights.iter().sum();
-    weights.into_iter().map(|w| w / total).collect()
+/// `improved_policy` into `out` (no allocation once it has grown).
+fn improved_policy_into(
+    logits: &[f32],
+    q: &[f32],
+    visits: &[u32],
+    raw: f32,
+    options: &GumbelOptions,
+    out: &mut Vec<f32>,
+) {
+    sigma_completed_q(logits, q, visits, raw, options, out);
+    out.iter_mut().zip(logits).for_each(|(s, l)| *s += l);
+    softmax_in_place(out);
+}
+
+/// Replaces logits by their softmax.
+fn softmax_in_place(values: &mut [f32]) {
+    let top = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    values.iter_mut().for_each(|v| *v = (*v - top).exp());
+    let total: f32 = values.iter().sum();
+    values.iter_mut().for_each(|v| *v /= total);
 }
 
 /// One node: the edge into it and its statistics.
@@ -346,16 +363,15 @@ impl<G: Game> GumbelTree<G> {
     /// Below the root: argmax π'(a) − N(a) / (1 + ΣN).
     fn interior_choice(&mut self, index: u32, sign: f32) -> usize {
         self.gather(index, sign);
-        let scores: Vec<f32> = self
-            .logits
-            .iter()
-            .zip(&self.sigma)
-            .map(|(l, s)| l + s)
-            .collect();
-        let policy = softmax(&scores);
+        // σ(q̂) becomes π' = softmax(ℓ + σ(q̂)) in place.
+        self.sigma
+            .iter_mut()
+            .zip(&self.logits)
+            .for_each(|(s, l)| *s += l);
+        softmax_in_place(&mut self.sigma);
         let total: u32 = self.visits.iter().sum();
         let mut best = (0, f32::NEG_INFINITY);
-        for (i, p) in policy.iter().enumerate() {
+        for (i, p) in self.sigma.iter().enumerate() {
             let score = p - self.visits[i] as f32 / (1.0 + total as f32);
             if score > best.1 {
                 best = (i, score);
@@ -377,9 +393,25 @@ impl<G: Game> GumbelTree<G> {
     /// The move to play: among the most visited root actions, argmax g + ℓ + σ(q̂).
     pub fn chosen(&mut self) -> Action {
         let sign = self.root.to_move().sign();
-        let most = self.root_children().iter().map(|c| c.visits).max();
+        let first = self.nodes[0].first_child as usize;
+        let children = &self.nodes[first..first + self.nodes[0].children as usize];
+        let most = children.iter().map(|c| c.visits).max();
         let chosen = self.root_choice(most, sign);
         self.nodes[self.nodes[0].first_child as usize + chosen].action
+    }
+
+    /// The mean value of the root's child `action` (P0's view; the root's network value when
+    /// unvisited or not a child).
+    pub fn child_value_p0(&self, action: Action) -> f32 {
+        let first = self.nodes[0].first_child as usize;
+        let raw = self.nodes[0].raw_p0;
+        self.nodes[first..first + self.nodes[0].children as usize]
+            .iter()
+            .find(|c| c.action == action)
+            .map_or(raw, |c| match c.visits {
+                0 => raw,
+                n => c.value_sum_p0 / n as f32,
+            })
     }
 
     /// The root's children: their actions, visits and mean values (P0's view; the root's
@@ -408,11 +440,19 @@ impl<G: Game> GumbelTree<G> {
         let sign = self.root.to_move().sign();
         self.gather(0, sign);
         let raw = sign * self.nodes[0].raw_p0;
-        let policy = improved_policy(&self.logits, &self.q, &self.visits, raw, &self.options);
+        let policy = &mut self.sigma;
+        improved_policy_into(
+            &self.logits,
+            &self.q,
+            &self.visits,
+            raw,
+            &self.options,
+            policy,
+        );
         out.clear();
         out.resize(G::NUM_ACTIONS, 0.0);
         let first = self.nodes[0].first_child as usize;
-        for (k, p) in policy.into_iter().enumerate() {
+        for (k, &p) in policy.iter().enumerate() {
             out[self.nodes[first + k].action as usize] = p;
         }
     }

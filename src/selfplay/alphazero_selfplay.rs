@@ -86,16 +86,10 @@ impl<G: Game> MoveTree<G> {
 
     /// The root's value after the search, P0's view: PUCT's mean; Gumbel's, the mean of the
     /// move it plays.
-    fn root_value_p0(&mut self) -> f32 {
+    fn root_value_p0(&self, played: Action) -> f32 {
         match self {
             MoveTree::Puct(tree) => tree.root_value_p0(),
-            MoveTree::Gumbel(tree) => {
-                let chosen = tree.chosen();
-                tree.root_children()
-                    .iter()
-                    .find(|c| c.action == chosen)
-                    .map_or(0.0, |c| c.value_p0)
-            }
+            MoveTree::Gumbel(tree) => tree.child_value_p0(played),
         }
     }
 
@@ -297,6 +291,11 @@ impl LockstepPlayer<'_> {
     /// Records the position with its visit distribution after a full search, and plays the
     /// chosen move.
     fn play_move<G: Game>(&mut self, game: &mut SelfPlayGame<G>) {
+        let temperature = match game.position.ply() < self.settings.temperature_plies {
+            true => 1.0,
+            false => 0.0,
+        };
+        let action: Action = game.search.tree.play_choice(temperature, self.rng);
         if game.search.full {
             let mut input = vec![0.0; G::ENCODING.len()];
             game.position.encode(&mut input);
@@ -305,14 +304,9 @@ impl LockstepPlayer<'_> {
             game.history.push(PlayedPosition {
                 input,
                 policy,
-                root_value_p0: game.search.tree.root_value_p0(),
+                root_value_p0: game.search.tree.root_value_p0(action),
             });
         }
-        let temperature = match game.position.ply() < self.settings.temperature_plies {
-            true => 1.0,
-            false => 0.0,
-        };
-        let action: Action = game.search.tree.play_choice(temperature, self.rng);
         game.position.play(action);
         game.search = self.new_search(&game.position);
     }

@@ -65,7 +65,7 @@ impl Drop for LoadPermit<'_> {
 /// network.
 fn network_parameters(model: Option<&ModelSource>, game: &str, shape: [usize; 3]) -> u64 {
     match model {
-        None => 0,
+        None | Some(ModelSource::Playouts) => 0,
         // An architecture too big was refused by its spec already; `MAX` is never loaded.
         Some(ModelSource::Untrained(architecture)) => architecture
             .parameter_count(shape[0], shape[1], shape[2])

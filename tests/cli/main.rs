@@ -9,6 +9,7 @@ mod docs;
 mod engine_analysis;
 mod export_play;
 mod fuzz_inputs;
+mod gain;
 mod game_files;
 mod gtp;
 mod gtp_misbehaving;

@@ -53,6 +53,37 @@ fn the_shipped_set_is_the_samplers_output_with_seed_1_and_the_solvers_scores() {
     assert!(checked >= 200, "{checked}");
 }
 
+#[test]
+fn critical_positions_are_the_shipped_samples_where_at_most_k_moves_keep_the_result() {
+    let positions = shipped();
+    // The 20 deepest plies solve fastest: sample 16-20, with and without the filter.
+    let all: Vec<ScoredPosition> =
+        ScoredPositionSampler::new(16..=20, 3, ConnectFourSolver::default())
+            .take(60)
+            .collect();
+    let critical: Vec<ScoredPosition> =
+        ScoredPositionSampler::new(16..=20, 3, ConnectFourSolver::default())
+            .with_max_perfect(2)
+            .take(10)
+            .collect();
+    let expected: Vec<&ScoredPosition> = all.iter().filter(|p| p.perfect_moves() <= 2).collect();
+    assert!(expected.len() >= 10, "{} of 60 critical", expected.len());
+    assert_eq!(critical.iter().collect::<Vec<_>>(), expected[..10]);
+    for scored in &critical {
+        let keeping = (0..7).filter(|&c| scored.is_perfect(c)).count();
+        assert!((1..=2).contains(&keeping), "{}", scored.to_line());
+    }
+    // On the shipped set, the count agrees with the column scores read by hand.
+    let line = &positions[0];
+    let by_hand = line
+        .column_scores
+        .iter()
+        .flatten()
+        .filter(|&&s| s.signum() == line.score().signum())
+        .count();
+    assert_eq!(line.perfect_moves(), by_hand);
+}
+
 /// Plays the column of the best (or the worst) score, as the solver gives them.
 struct ScoreReader {
     solver: ConnectFourSolver,

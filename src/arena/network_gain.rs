@@ -1,0 +1,265 @@
+//! What a network adds over the same search without it (`descent gain`): at each time a move,
+//! the network's agent and its network-free counterpart (`AgentSpec::without_network`) each
+//! measured against the same outside player — a score in games (draws half a win) or a share
+//! of perfect moves — with Wilson 95 % intervals, and the difference between the two with
+//! Newcombe's hybrid score interval (his method 10: the two Wilson intervals combined, for
+//! independent samples). A card's table (Markdown) and its strength-against-time chart (SVG)
+//! are drawn from it.
+
+use std::fmt::Write;
+
+use serde::{Deserialize, Serialize};
+
+use super::statistics::wilson_interval;
+use super::svg_chart::{Series, score_curves_at_ticks};
+
+/// One side's measure at one time: `points` of `trials` (a win 1, a draw ½; or a perfect move
+/// 1) with its Wilson 95 % interval.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Share {
+    pub points: f64,
+    pub trials: u64,
+    pub share: f64,
+    pub ci95: [f64; 2],
+    /// What was counted, e.g. "W/D/L 31/2/7" or "955 of 1000 perfect".
+    pub detail: String,
+}
+
+impl Share {
+    pub fn new(points: f64, trials: u64, detail: String) -> Share {
+        let (low, high) = wilson_interval(points, trials as f64);
+        Share {
+            points,
+            trials,
+            share: points / trials.max(1) as f64,
+            ci95: [low, high],
+            detail,
+        }
+    }
+
+    /// A score in games from wins, draws and losses.
+    pub fn of_games(wins: u64, draws: u64, losses: u64) -> Share {
+        Share::new(
+            wins as f64 + 0.5 * draws as f64,
+            wins + draws + losses,
+            format!("W/D/L {wins}/{draws}/{losses}"),
+        )
+    }
+
+    /// "95.5 % [94.0, 96.6]".
+    pub fn text(&self) -> String {
+        format!(
+            "{:.1} % [{:.1}, {:.1}]",
+            100.0 * self.share,
+            100.0 * self.ci95[0],
+            100.0 * self.ci95[1]
+        )
+    }
+}
+
+/// Newcombe's hybrid score interval (1998, method 10) of `a.share − b.share` at 95 %, from the
+/// two Wilson intervals: `[d − √((a − l_a)² + (u_b − b)²), d + √((u_a − a)² + (b − l_b)²)]`.
+pub fn difference_interval(a: &Share, b: &Share) -> [f64; 2] {
+    let d = a.share - b.share;
+    let below = ((a.share - a.ci95[0]).powi(2) + (b.ci95[1] - b.share).powi(2)).sqrt();
+    let above = ((a.ci95[1] - a.share).powi(2) + (b.share - b.ci95[0]).powi(2)).sqrt();
+    [(d - below).max(-1.0), (d + above).min(1.0)]
+}
+
+/// One time a move: both sides and their difference.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GainRow {
+    /// The time a move as written (`100ms`, `1.6s`).
+    pub time: String,
+    pub seconds: f64,
+    pub with_network: Share,
+    pub without_network: Share,
+    /// `with_network.share − without_network.share` and its 95 % interval.
+    pub difference: f64,
+    pub difference_ci95: [f64; 2],
+}
+
+impl GainRow {
+    pub fn new(time: String, seconds: f64, with_network: Share, without_network: Share) -> Self {
+        GainRow {
+            time,
+            seconds,
+            difference: with_network.share - without_network.share,
+            difference_ci95: difference_interval(&with_network, &without_network),
+            with_network,
+            without_network,
+        }
+    }
+
+    /// "+3.1 points [+1.2, +5.0]".
+    pub fn difference_text(&self) -> String {
+        format!(
+            "{:+.1} points [{:+.1}, {:+.1}]",
+            100.0 * self.difference,
+            100.0 * self.difference_ci95[0],
+            100.0 * self.difference_ci95[1]
+        )
+    }
+}
+
+/// The whole measure: who played whom, how it was counted, one row a time.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GainReport {
+    pub game: String,
+    /// The network's agent, without its budget (each row sets `time=`).
+    pub agent: String,
+    /// Where the agent's network comes from (`AgentFactory::model_origin`).
+    pub agent_model: String,
+    /// The same search without the network.
+    pub counterpart: String,
+    /// What the counterpart values positions with: "random playouts" (PUCT, Gumbel) or
+    /// "score" (UCT, whose leaves are random playouts; the game's score only where a playout
+    /// is cut).
+    pub counterpart_model: String,
+    /// The outside player or measure, e.g. "mcts:time=1s" or "perfect moves on 1000 positions".
+    pub against: String,
+    /// What a row's share is: "score" (draws half a win) or "perfect moves".
+    pub measure: String,
+    pub rows: Vec<GainRow>,
+    /// The command that wrote it (the card shows it).
+    pub command: String,
+}
+
+impl GainReport {
+    /// The card's table: one line a time, both sides with intervals and the difference.
+    pub fn markdown(&self) -> String {
+        let mut text = String::new();
+        let _ = writeln!(
+            text,
+            "| time a move | `{}` (the network) | `{}` (no network) | difference |",
+            self.agent, self.counterpart
+        );
+        text.push_str("|---|---|---|---|\n");
+        for row in &self.rows {
+            let _ = writeln!(
+                text,
+                "| {} | {} ({}) | {} ({}) | {} |",
+                row.time,
+                row.with_network.text(),
+                row.with_network.detail,
+                row.without_network.text(),
+                row.without_network.detail,
+                row.difference_text()
+            );
+        }
+        let _ = writeln!(
+            text,
+            "\n{} against {} on {}; 95 % intervals: Wilson for each side, Newcombe's hybrid score \
+             interval for the difference. Written by `{}`.",
+            capitalised(&self.measure),
+            self.against,
+            self.game,
+            self.command
+        );
+        text
+    }
+
+    /// Strength against thinking time: both curves with their 95 % bands, time on a log axis.
+    pub fn svg(&self) -> String {
+        let first = self.rows.first().map_or(1.0, |r| r.seconds.max(1e-6));
+        let x = |seconds: f64| (seconds / first).log2();
+        let curve = |name: &str, side: fn(&GainRow) -> &Share| Series {
+            name: name.to_string(),
+            points: self
+                .rows
+                .iter()
+                .map(|r| (x(r.seconds), side(r).share, side(r).ci95))
+                .collect(),
+        };
+        let ticks: Vec<(f64, String)> = self
+            .rows
+            .iter()
+            .map(|r| (x(r.seconds), r.time.clone()))
+            .collect();
+        score_curves_at_ticks(
+            &format!("{}: {} against time a move", self.game, self.measure),
+            &format!("against {}", self.against),
+            "time a move (log scale)",
+            &ticks,
+            &[
+                curve(&format!("with the network ({})", self.agent), |r| {
+                    &r.with_network
+                }),
+                curve(&format!("without ({})", self.counterpart), |r| {
+                    &r.without_network
+                }),
+            ],
+        )
+    }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| {
+        c.to_uppercase().chain(chars).collect::<String>()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn share(successes: u64, trials: u64) -> Share {
+        Share::new(successes as f64, trials, String::new())
+    }
+
+    #[test]
+    fn the_difference_interval_is_newcombes_method_10() {
+        // Newcombe (1998), "Interval estimation for the difference between independent
+        // proportions", Table II, examples (a) and (e): 56/70 − 48/80 and 9/10 − 3/10.
+        let [low, high] = difference_interval(&share(56, 70), &share(48, 80));
+        assert!(
+            (low - 0.0524).abs() < 5e-4 && (high - 0.3339).abs() < 5e-4,
+            "{low} {high}"
+        );
+        let [low, high] = difference_interval(&share(9, 10), &share(3, 10));
+        assert!(
+            (low - 0.1705).abs() < 5e-4 && (high - 0.8090).abs() < 5e-4,
+            "{low} {high}"
+        );
+        // It holds the difference and stays within [-1, 1] at the edges.
+        let [low, high] = difference_interval(&share(10, 10), &share(0, 10));
+        assert!(low > 0.5 && high == 1.0, "{low} {high}");
+    }
+
+    #[test]
+    fn the_table_has_a_row_a_time_and_the_chart_both_curves() {
+        let report = GainReport {
+            game: "tic_tac_toe".into(),
+            agent: "puct:model=untrained".into(),
+            agent_model: "untrained paper-cnn".into(),
+            counterpart: "puct:model=playouts".into(),
+            counterpart_model: "random playouts".into(),
+            against: "mcts:time=10ms".into(),
+            measure: "score".into(),
+            rows: vec![
+                GainRow::new(
+                    "10ms".into(),
+                    0.01,
+                    Share::of_games(5, 3, 2),
+                    Share::of_games(2, 3, 5),
+                ),
+                GainRow::new(
+                    "40ms".into(),
+                    0.04,
+                    Share::of_games(6, 4, 0),
+                    Share::of_games(3, 4, 3),
+                ),
+            ],
+            command: "descent gain …".into(),
+        };
+        let table = report.markdown();
+        assert_eq!(table.lines().filter(|l| l.starts_with("| ")).count(), 3);
+        assert!(table.contains("| 10ms | 65.0 % ["), "{table}");
+        assert!(table.contains("(W/D/L 2/3/5)"), "{table}");
+        assert!(table.contains("+30.0 points ["), "{table}");
+        let svg = report.svg();
+        assert_eq!(svg.matches("<polyline").count(), 2, "{svg}");
+        assert!(svg.contains(">40ms<"), "{svg}");
+    }
+}
