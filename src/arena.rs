@@ -8,7 +8,6 @@ pub mod analysis;
 pub mod bootstrap;
 pub mod game_session;
 pub mod match_play;
-pub mod match_stop;
 pub mod model;
 pub mod network_gain;
 pub mod perfect_moves;

@@ -35,6 +35,7 @@ mod repetition;
 pub mod santorini;
 pub mod sgf;
 pub mod shobu;
+pub mod spec_params;
 pub mod square_symmetry;
 mod stone_lines;
 pub mod surakarta;

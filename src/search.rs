@@ -4,7 +4,6 @@
 
 pub mod alphabeta;
 pub mod budget;
-pub mod cancel;
 pub mod connect_four_solver;
 pub mod decision;
 pub mod descent;
@@ -19,6 +18,7 @@ pub mod puct_searcher;
 pub mod searcher;
 pub mod spec;
 pub mod stats;
+pub mod stop_token;
 pub mod table;
 pub mod terminal_eval;
 
@@ -32,5 +32,6 @@ pub use playout_evaluator::PlayoutEvaluator;
 pub use searcher::{SearchRng, SearchRoot, Searcher};
 pub use spec::{KeepForLearning, SearchSpec};
 pub use stats::SearchStats;
+pub use stop_token::StopToken;
 pub use table::{ChildEdge, Node, Table, Triple};
 pub use terminal_eval::TerminalEval;

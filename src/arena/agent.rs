@@ -12,7 +12,7 @@ use super::model::load_model;
 use crate::games::{Action, Game};
 use crate::search::{
     Budget, Evaluator, KeepForLearning, PlayoutEvaluator, ScoreEvaluator, SearchRng, SearchSpec,
-    Searcher, TerminalEval, TreePolicy,
+    Searcher, StopToken, TerminalEval, TreePolicy,
 };
 use crate::value::saved_net::LoadedNet;
 use crate::value::{NetDevice, NetEvaluator, PolicyValueEvaluator};
@@ -41,6 +41,10 @@ pub trait Agent<G: Game>: Send {
     /// Replaces the budget per move by a time (engine time controls); agents without a search
     /// ignore it.
     fn set_time_per_move(&mut self, time: Duration);
+
+    /// Stops the agent's searches once `stop` is stopped, as well as at their budget (each
+    /// still returns a move); agents without a search ignore it.
+    fn stop_when(&mut self, _stop: &StopToken) {}
 
     /// Searches `position` (not over) `time` further, adding to what the last search of it
     /// found (live analysis); false for an agent without a search tree (one-ply players).
@@ -199,8 +203,9 @@ impl<G: Game> Agent<G> for SearchAgent<G> {
     fn choose_move(&mut self, position: &G, rng: &mut AgentRng) -> MoveChoice {
         let evaluator: &(dyn Evaluator<G> + Send + Sync) = &*self.evaluator;
         // One-ply players ignore the budget.
-        let budget = self.budget.unwrap_or(Budget::iterations(1));
-        self.searcher.search(position, evaluator, &budget, rng);
+        static ONE_PLY: Budget = Budget::iterations(1);
+        let budget = self.budget.as_ref().unwrap_or(&ONE_PLY);
+        self.searcher.search(position, evaluator, budget, rng);
         let action = self
             .searcher
             .decide(position, rng)
@@ -212,8 +217,17 @@ impl<G: Game> Agent<G> for SearchAgent<G> {
     }
 
     fn set_time_per_move(&mut self, time: Duration) {
-        if self.budget.is_some() {
-            self.budget = Some(Budget::time(time));
+        if let Some(budget) = &mut self.budget {
+            *budget = Budget {
+                stop: budget.stop.take(),
+                ..Budget::time(time)
+            };
+        }
+    }
+
+    fn stop_when(&mut self, stop: &StopToken) {
+        if let Some(budget) = &mut self.budget {
+            budget.stop = Some(stop.clone());
         }
     }
 
@@ -222,8 +236,12 @@ impl<G: Game> Agent<G> for SearchAgent<G> {
             return false;
         }
         let evaluator: &(dyn Evaluator<G> + Send + Sync) = &*self.evaluator;
+        let budget = Budget {
+            stop: self.budget.as_ref().and_then(|b| b.stop.clone()),
+            ..Budget::time(time)
+        };
         self.searcher
-            .search_further(position, evaluator, &Budget::time(time), rng);
+            .search_further(position, evaluator, &budget, rng);
         true
     }
 

@@ -250,7 +250,7 @@ mod tests {
         assert_eq!(c_of("mcts:iters=9,model=untrained,c=1.5"), 1.5);
         assert!(matches!(
             parse("mcts:time=200ms,policy=random,final=mean").search,
-            SearchSpec::Mcts { budget: Budget { time: Some(t), iterations: None }, options }
+            SearchSpec::Mcts { budget: Budget { time: Some(t), iterations: None, .. }, options }
                 if t == Duration::from_millis(200) && options == MctsOptions::plain()
         ));
         assert_eq!(

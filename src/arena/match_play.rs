@@ -22,6 +22,7 @@ use super::agent::{AgentFactory, AgentRng};
 use super::score_statistics::ScoreComparison;
 use super::statistics::ResultSummary;
 use crate::games::{Game, Player};
+use crate::search::StopToken;
 
 /// One finished game of a match.
 #[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
@@ -101,6 +102,51 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// How a match is played: its seed and threads, and when it ends early — no move after
+/// `deadline` (the game in play is dropped), no new game once `stop` is stopped (the games in
+/// play finish: a Ctrl-C keeps what is played).
+#[derive(Clone, Copy, Debug)]
+pub struct MatchRun<'a> {
+    pub seed: u64,
+    pub threads: usize,
+    pub deadline: Option<Instant>,
+    pub stop: Option<&'a StopToken>,
+}
+
+impl<'a> MatchRun<'a> {
+    /// A match that plays all its games.
+    pub fn new(seed: u64, threads: usize) -> Self {
+        MatchRun {
+            seed,
+            threads,
+            deadline: None,
+            stop: None,
+        }
+    }
+
+    /// Starting no new game once `stop` is stopped.
+    pub fn stopped_by(self, stop: &'a StopToken) -> Self {
+        MatchRun {
+            stop: Some(stop),
+            ..self
+        }
+    }
+
+    /// Starting no move after `deadline`.
+    pub fn until(self, deadline: Option<Instant>) -> Self {
+        MatchRun { deadline, ..self }
+    }
+
+    /// The same with another seed.
+    pub fn seeded(self, seed: u64) -> Self {
+        MatchRun { seed, ..self }
+    }
+
+    fn is_stopped(&self) -> bool {
+        self.stop.is_some_and(StopToken::is_stopped)
+    }
+}
+
 /// Plays `games` games between `agent` and `opponent` on `threads` threads; `on_game` is
 /// called after each game (in completion order).
 pub fn play_match<G: Game>(
@@ -124,18 +170,20 @@ pub fn play_match_from<G: Game>(
     seed_threads: (u64, usize),
     on_game: &(dyn Fn(&GameRecord) + Sync),
 ) -> MatchReport {
-    play_match_until(from, agents, games, (seed_threads, None), on_game)
+    let run = MatchRun::new(seed_threads.0, seed_threads.1);
+    play_match_until(from, agents, games, run, on_game)
 }
 
-/// `play_match_from` that starts no move after `deadline`: a game in play then is left
+/// `play_match_from` that ends early as `run` says: past its deadline a game in play is left
 /// unfinished and not reported (the report counts the games finished).
 pub fn play_match_until<G: Game>(
     (initial, openings): (&G, Openings),
     [agent, opponent]: [&AgentFactory<G>; 2],
     games: u64,
-    ((seed, threads), deadline): ((u64, usize), Option<Instant>),
+    run: MatchRun<'_>,
     on_game: &(dyn Fn(&GameRecord) + Sync),
 ) -> MatchReport {
+    let (seed, threads, deadline) = (run.seed, run.threads, run.deadline);
     let next = AtomicU64::new(0);
     let records = Mutex::new(Vec::with_capacity(games as usize));
     std::thread::scope(|scope| {
@@ -145,7 +193,7 @@ pub fn play_match_until<G: Game>(
                 crate::value::direct::cpu_net::keep_passes_on_this_thread();
                 let mut players = [agent.build(), opponent.build()];
                 // After a stop request (Ctrl-C) no new game starts; those in play finish.
-                while !super::match_stop::stop_requested() {
+                while !run.is_stopped() {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     if index >= games {
                         break;

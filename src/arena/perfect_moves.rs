@@ -21,6 +21,7 @@ use serde::Serialize;
 
 use super::agent::{Agent, AgentRng};
 use crate::games::{Action, ConnectFour, Game, GameExt};
+use crate::search::StopToken;
 use crate::search::connect_four_solver::ConnectFourSolver;
 
 const COLS: usize = ConnectFour::COLS;
@@ -29,6 +30,24 @@ const FULL_COLUMN: i32 = -1000;
 
 /// The scored positions that ship with descent (1 000 random positions, plies 8 to 20).
 pub const SHIPPED_POSITIONS: &str = include_str!("../../data/connect_four_positions.txt");
+
+/// Why a scored line or a move list in Pons' notation was refused: where (the line, the ply,
+/// the column) and what was expected, as one message.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ScoredLineError(pub String);
+
+impl From<String> for ScoredLineError {
+    fn from(message: String) -> Self {
+        ScoredLineError(message)
+    }
+}
+
+impl From<&str> for ScoredLineError {
+    fn from(message: &str) -> Self {
+        ScoredLineError(message.to_string())
+    }
+}
 
 /// A position and the exact score of each of its columns.
 #[derive(Clone, Debug, PartialEq)]
@@ -107,16 +126,16 @@ impl ScoredPosition {
     ///
     /// # Errors
     /// The bad word and what was expected.
-    pub fn parse(line: &str) -> Result<ScoredPosition, String> {
+    pub fn parse(line: &str) -> Result<ScoredPosition, ScoredLineError> {
         let words: Vec<&str> = line.split_whitespace().collect();
         let [moves_text, scores @ ..] = words.as_slice() else {
             return Err("an empty line".into());
         };
         if scores.len() != COLS {
-            return Err(format!(
+            return Err(ScoredLineError(format!(
                 "{} scores after the moves, expected {COLS} (one a column)",
                 scores.len()
-            ));
+            )));
         }
         let (position, moves) = play_pons_moves(moves_text)?;
         if position.outcome().is_some() {
@@ -132,16 +151,16 @@ impl ScoredPosition {
                 (false, FULL_COLUMN) => None,
                 (true, s) if s.abs() <= 21 => Some(s),
                 (false, _) => {
-                    return Err(format!(
+                    return Err(ScoredLineError(format!(
                         "column {}: full, expected {FULL_COLUMN}",
                         column + 1
-                    ));
+                    )));
                 }
                 (true, _) => {
-                    return Err(format!(
+                    return Err(ScoredLineError(format!(
                         "column {}: {score} is not a score from -21 to 21",
                         column + 1
-                    ));
+                    )));
                 }
             };
         }
@@ -157,7 +176,7 @@ impl ScoredPosition {
 ///
 /// # Errors
 /// The first bad move: its number and what is wrong.
-pub fn play_pons_moves(text: &str) -> Result<(ConnectFour, Vec<Action>), String> {
+pub fn play_pons_moves(text: &str) -> Result<(ConnectFour, Vec<Action>), ScoredLineError> {
     let mut position = ConnectFour::new(&Default::default());
     let mut moves = Vec::with_capacity(text.len());
     for (index, digit) in text.chars().enumerate() {
@@ -184,12 +203,13 @@ pub fn pons_moves_text(moves: &[Action]) -> String {
 ///
 /// # Errors
 /// The first bad line: its number and what is wrong.
-pub fn parse_scored_positions(text: &str) -> Result<Vec<ScoredPosition>, String> {
+pub fn parse_scored_positions(text: &str) -> Result<Vec<ScoredPosition>, ScoredLineError> {
     text.lines()
         .enumerate()
         .filter(|(_, line)| !line.trim().is_empty() && !line.starts_with('#'))
         .map(|(index, line)| {
-            ScoredPosition::parse(line).map_err(|e| format!("line {}: {e}", index + 1))
+            ScoredPosition::parse(line)
+                .map_err(|e| ScoredLineError(format!("line {}: {e}", index + 1)))
         })
         .collect()
 }
@@ -309,11 +329,11 @@ impl PerfectMoveTally {
 }
 
 /// Asks agents (one a thread, each from `build`) for a move in every position, each position a
-/// new game with its own seed; `progress` hears the positions done so far.
+/// new game with its own seed; `progress` hears the positions done so far. Once `stop` is
+/// stopped no new position is asked (the tally counts those answered).
 pub fn count_perfect_moves(
     positions: &[ScoredPosition],
-    threads: usize,
-    seed: u64,
+    (threads, seed, stop): (usize, u64, Option<&StopToken>),
     build: &(dyn Fn() -> Box<dyn Agent<ConnectFour>> + Sync),
     progress: &(dyn Fn(usize) + Sync),
 ) -> PerfectMoveTally {
@@ -323,8 +343,7 @@ pub fn count_perfect_moves(
         for _ in 0..threads.max(1) {
             scope.spawn(|| {
                 let mut agent = build();
-                // The first Ctrl-C stops at the next position (`match_stop`).
-                while !super::match_stop::stop_requested() {
+                while !stop.is_some_and(StopToken::is_stopped) {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(scored) = positions.get(index) else {
                         break;

@@ -413,8 +413,7 @@ mod tests {
             (&TicTacToe::new(&Default::default()), Default::default()),
             &agents,
             4,
-            1,
-            1,
+            crate::arena::match_play::MatchRun::new(1, 1),
             0,
             &|_| {},
         );

@@ -7,9 +7,10 @@
 use serde::Serialize;
 
 use super::agent::AgentFactory;
-use super::match_play::{GameRecord, MatchReport, Openings, game_seed, play_match_from};
+use super::match_play::{GameRecord, MatchReport, MatchRun, Openings, game_seed, play_match_until};
 use super::statistics::{Ratings, binomial_p_at_least, bradley_terry};
 use crate::games::Game;
+use crate::search::StopToken;
 
 /// Significance level of the "stronger than" relation.
 pub const SIGNIFICANCE: f64 = 0.05;
@@ -34,7 +35,7 @@ pub struct TournamentReport {
 
 impl TournamentReport {
     /// The games played in all: every pair's `games_per_pair`, fewer when the matches were
-    /// stopped (`match_stop`).
+    /// stopped (`MatchRun::stop`).
     pub fn games_played(&self) -> u64 {
         self.matches.iter().map(|m| m.summary.games).sum()
     }
@@ -72,8 +73,7 @@ pub fn play_tournament<G: Game>(
     start: (&G, Openings),
     agents: &[AgentFactory<G>],
     games_per_pair: u64,
-    seed: u64,
-    threads: usize,
+    run: MatchRun<'_>,
     anchor: usize,
     on_game: &(dyn Fn(&GameRecord) + Sync),
 ) -> TournamentReport {
@@ -82,33 +82,34 @@ pub fn play_tournament<G: Game>(
         start,
         agents,
         (&pairs, games_per_pair),
-        (seed, threads),
+        run,
         anchor,
         on_game,
     )
 }
 
 /// Plays the `pairs` of `agents` for `games_per_pair` games each (even: both colours
-/// equally), the k-th pair's games seeded from `seed` and k; ratings anchored on `anchor`.
+/// equally), the k-th pair's games seeded from `run`'s seed and k; ratings anchored on
+/// `anchor`. Once `run` is stopped no new pairing starts.
 pub fn play_pairs<G: Game>(
     start: (&G, Openings),
     agents: &[AgentFactory<G>],
     (pairs, games_per_pair): (&[(usize, usize)], u64),
-    (seed, threads): (u64, usize),
+    run: MatchRun<'_>,
     anchor: usize,
     on_game: &(dyn Fn(&GameRecord) + Sync),
 ) -> TournamentReport {
     let mut matches = Vec::new();
     for (pair, &(i, j)) in pairs.iter().enumerate() {
         // After a stop request (Ctrl-C) the pairings played so far make the report.
-        if super::match_stop::stop_requested() {
+        if run.stop.is_some_and(StopToken::is_stopped) {
             break;
         }
-        matches.push(play_match_from(
+        matches.push(play_match_until(
             start,
             [&agents[i], &agents[j]],
             games_per_pair,
-            (game_seed(seed, pair as u64), threads),
+            run.seeded(game_seed(run.seed, pair as u64)),
             on_game,
         ));
     }

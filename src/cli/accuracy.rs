@@ -120,7 +120,7 @@ pub fn run(args: AccuracyArgs) -> anyhow::Result<ExitCode> {
             "data/connect_four_positions.txt (built in)".to_string(),
         ),
     };
-    let mut positions = parse_scored_positions(&text).map_err(anyhow::Error::msg).with_context(|| {
+    let mut positions = parse_scored_positions(&text).with_context(|| {
         format!("{positions_from}: expected lines as Pons' solver writes them with -a (\"4453 -5 -5 -2 -3 -4 -2 -2\")")
     })?;
     ensure!(!positions.is_empty(), "{positions_from}: no position");
@@ -136,8 +136,7 @@ pub fn run(args: AccuracyArgs) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
     let tally = count_perfect_moves(
         &positions,
-        args.play.threads,
-        args.play.seed,
+        (args.play.threads, args.play.seed, None),
         &|| factory.build(),
         &|done| bar.set_position(done as u64),
     );

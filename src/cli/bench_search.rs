@@ -146,6 +146,7 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
     let budget = Budget {
         iterations: args.iterations,
         time,
+        stop: None,
     };
     let mut text = args.algo.clone();
     let budget_keys = [

@@ -57,6 +57,7 @@ pub struct EngineArgs {
 pub struct ResignBelow(pub Option<f32>);
 
 impl std::str::FromStr for ResignBelow {
+    /// clap's value parser shows the message as it is: a string is its shape.
     type Err = String;
 
     fn from_str(text: &str) -> Result<Self, String> {

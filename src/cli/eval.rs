@@ -11,10 +11,11 @@ use clap::Args;
 
 use super::arena_output::MatchOptions;
 use super::interrupt::{self, Interruptible};
-use crate::arena::match_play::{Openings, play_match_from};
+use crate::arena::match_play::{MatchRun, Openings, play_match_until};
 use crate::arena::svg_chart::match_chart;
 use crate::arena::{AgentFactory, AgentSpec, MatchReport, ScoreComparison, Verdict};
 use crate::games::{Game, GameSpec, GameVisitor};
+use crate::search::StopToken;
 
 #[derive(Args, Debug)]
 pub struct EvalArgs {
@@ -53,6 +54,7 @@ impl EvalArgs {
 
 struct EvalVisitor<'a> {
     args: &'a EvalArgs,
+    stop: &'a StopToken,
 }
 
 impl GameVisitor for EvalVisitor<'_> {
@@ -70,11 +72,12 @@ impl GameVisitor for EvalVisitor<'_> {
             plies: args.opening_plies,
             seed: args.options.seed,
         };
-        let report = play_match_from(
+        let run = MatchRun::new(args.options.seed, args.options.threads).stopped_by(self.stop);
+        let report = play_match_until(
             (&initial, openings),
             [&agent, &opponent],
             args.games,
-            (args.options.seed, args.options.threads),
+            run,
             &|record| {
                 let mut t = tally.lock().expect("tally lock");
                 t[(1 - record.agent_result) as usize] += 1;
@@ -96,9 +99,12 @@ pub fn run(mut args: EvalArgs) -> anyhow::Result<ExitCode> {
     )?);
     super::even_games_arg("--games", args.games)?;
     args.options.check("report.json")?;
-    interrupt::stop_on_first_interrupt(Interruptible::Matches);
+    let stop = interrupt::stop_on_first_interrupt(Interruptible::Matches);
     let start = Instant::now();
-    let report = args.game().visit(EvalVisitor { args: &args })?;
+    let report = args.game().visit(EvalVisitor {
+        args: &args,
+        stop: &stop,
+    })?;
     interrupt::refuse_empty(report.summary.games)?;
     let seconds = start.elapsed().as_secs_f64();
     let mut json = args.options.write_report(

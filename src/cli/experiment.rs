@@ -134,9 +134,9 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
             if threads == 1 { "" } else { "s" }
         );
     }
-    interrupt::stop_on_first_interrupt(Interruptible::Training);
-    train_runs(&plan, &dir, &observer)?;
-    if interrupt::training_interrupted() {
+    let stop = interrupt::stop_on_first_interrupt(Interruptible::Training);
+    train_runs(&plan, &dir, &observer, &stop)?;
+    if interrupt::interrupted() {
         eprintln!(
             "interrupted by {} in training: each run keeps its last checkpoint; run the same \
              command again to continue",
@@ -144,7 +144,7 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::from(interrupt::interrupted_exit()));
     }
-    interrupt::stop_on_first_interrupt(Interruptible::Matches);
+    let stop = interrupt::stop_on_first_interrupt(Interruptible::Matches);
     let runs = stage_nets(&plan, &dir)?;
     let game: GameSpec = plan.game.parse()?;
     let device = plan.variants[0].settings[0].run.device.device()?;
@@ -171,6 +171,7 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
         seed: args.seed,
         quiet: args.quiet,
         dir: &dir,
+        stop: &stop,
     })?;
     let Some(report) = report else {
         eprintln!(
@@ -181,28 +182,7 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::from(interrupt::interrupted_exit()));
     };
-    let mut files = vec![
-        (
-            "report.json",
-            serde_json::to_string_pretty(&report)?.into_bytes(),
-        ),
-        ("curves.csv", curves_csv(&report.curves).into_bytes()),
-        ("curves.svg", curves_chart(&report).into_bytes()),
-        ("final.csv", final_csv(&report).into_bytes()),
-        (
-            "final.svg",
-            tournament_heat_map(&report.tournament).into_bytes(),
-        ),
-    ];
-    if report.baseline.is_some() {
-        files.push((
-            "baseline.csv",
-            curves_csv(&report.baseline_curves).into_bytes(),
-        ));
-    }
-    for (name, bytes) in &files {
-        write_atomically(&dir.join(name), bytes, Existing::Replace)?;
-    }
+    write_report(&dir, &report)?;
     println!(
         "experiment {} on {}: {} variants × {} repetition{}, {} of training each ({:.0} s this session)",
         plan.name,
@@ -219,6 +199,34 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
         dir.display()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The experiment's files in `dir`: report.json, the curves (CSV, SVG), the final table (CSV,
+/// SVG) and, with a baseline, baseline.csv; each written atomically.
+fn write_report(dir: &Path, report: &ExperimentReport) -> anyhow::Result<()> {
+    let mut files = vec![
+        (
+            "report.json",
+            serde_json::to_string_pretty(report)?.into_bytes(),
+        ),
+        ("curves.csv", curves_csv(&report.curves).into_bytes()),
+        ("curves.svg", curves_chart(report).into_bytes()),
+        ("final.csv", final_csv(report).into_bytes()),
+        (
+            "final.svg",
+            tournament_heat_map(&report.tournament).into_bytes(),
+        ),
+    ];
+    if report.baseline.is_some() {
+        files.push((
+            "baseline.csv",
+            curves_csv(&report.baseline_curves).into_bytes(),
+        ));
+    }
+    for (name, bytes) in &files {
+        write_atomically(&dir.join(name), bytes, Existing::Replace)?;
+    }
+    Ok(())
 }
 
 /// Announces each run and draws its training progress bar (one per run under way).
@@ -271,6 +279,7 @@ struct EvaluateVisitor<'a> {
     quiet: bool,
     /// The experiment directory (its matches are kept there).
     dir: &'a Path,
+    stop: &'a crate::search::StopToken,
 }
 
 impl GameVisitor for EvaluateVisitor<'_> {
@@ -283,6 +292,7 @@ impl GameVisitor for EvaluateVisitor<'_> {
             cache: &cache,
             seed: self.seed,
             on_game: &|| bar.inc(1),
+            stop: self.stop,
         };
         let report = evaluate(&initial, self.plan, self.runs, self.device, &source);
         bar.finish_and_clear();

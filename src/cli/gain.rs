@@ -5,7 +5,7 @@
 //! times theirs), the share of perfect moves on scored Connect Four positions
 //! (`--perfect-moves`), or any command that plays a match and prints `W/D/L w/d/l`
 //! (`--against-command`: OpenSpiel's MCTS, GNU Go through `gtp-match`). `--out DIR` writes the
-//! card's table (gain.md), its chart (gain.svg) and gain.json after every time, so a stopped
+//! card's table (gain.markdown), its chart (gain.svg) and gain.json after every time, so a stopped
 //! sweep keeps the times it finished.
 
 use std::io::{BufRead, BufReader, Read};
@@ -16,14 +16,15 @@ use anyhow::{Context, bail, ensure};
 use clap::Args;
 
 use super::arena_output::PlayOptions;
-use super::interrupt::{self, Interruptible, matches_interrupted};
-use crate::arena::match_play::{Openings, play_match_from};
+use super::interrupt::{self, Interruptible};
+use crate::arena::match_play::{MatchRun, Openings, play_match_until};
 use crate::arena::network_gain::{GainReport, GainRow, Share};
 use crate::arena::perfect_moves::{
     SHIPPED_POSITIONS, ScoredPosition, count_perfect_moves, parse_scored_positions,
 };
 use crate::arena::{AgentFactory, AgentSpec};
 use crate::games::{ConnectFour, Game, GameSpec, GameVisitor};
+use crate::search::StopToken;
 use crate::settings::duration_text::DurationText;
 use crate::settings::files::{Existing, check_output, read_regular_text, write_atomically};
 
@@ -72,7 +73,7 @@ pub struct GainArgs {
     /// With --against: start each pair of games from its own random opening of N plies.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1000))]
     opening_plies: u32,
-    /// Write gain.md, gain.svg and gain.json into this directory (after every time).
+    /// Write gain.markdown, gain.svg and gain.json into this directory (after every time).
     #[arg(long)]
     out: Option<PathBuf>,
     /// Replace the files of an earlier sweep in --out.
@@ -97,7 +98,7 @@ pub fn run(mut args: GainArgs) -> anyhow::Result<ExitCode> {
         args: &args,
         specs: [&args.agent, &counterpart],
     })?;
-    interrupt::stop_on_first_interrupt(Interruptible::Matches);
+    let stop = interrupt::stop_on_first_interrupt(Interruptible::Matches);
     let mut report = GainReport {
         game: args.game().to_string(),
         agent: args.agent.text_without_budget(),
@@ -119,17 +120,24 @@ pub fn run(mut args: GainArgs) -> anyhow::Result<ExitCode> {
         let [with, without] = [sides[0].clone()?, sides[1].clone()?];
         let mut measured = Vec::new();
         for spec in [&with, &without] {
-            let share = match measure(&args, spec, time, positions.as_ref().map(|p| &p.0[..])) {
-                Err(_) if matches_interrupted() => break,
+            let share = match measure(
+                &args,
+                spec,
+                (time, &stop),
+                positions.as_ref().map(|p| &p.0[..]),
+            ) {
+                Err(_) if stop.is_stopped() => break,
                 share => share?,
             };
-            eprintln!("{time}: {spec}: {} ({})", share.text(), share.detail);
+            if !args.play.quiet {
+                eprintln!("{time}: {spec}: {} ({})", share.text(), share.detail);
+            }
             measured.push(share);
-            if matches_interrupted() {
+            if stop.is_stopped() {
                 break;
             }
         }
-        if matches_interrupted() {
+        if stop.is_stopped() {
             break;
         }
         let [with_share, without_share] = [measured[0].clone(), measured[1].clone()];
@@ -141,11 +149,17 @@ pub fn run(mut args: GainArgs) -> anyhow::Result<ExitCode> {
         ));
         write_report(&args, &report)?;
     }
-    print!("{}", report.markdown());
-    if let Some(dir) = &args.out {
-        println!("wrote {}/gain.md, gain.svg and gain.json", dir.display());
+    match args.play.json {
+        true => println!("{}", serde_json::to_string_pretty(&report)?),
+        false => print!("{}", report.markdown()),
     }
-    if matches_interrupted() {
+    if let (Some(dir), false) = (&args.out, args.play.json) {
+        println!(
+            "wrote {}/gain.markdown, gain.svg and gain.json",
+            dir.display()
+        );
+    }
+    if stop.is_stopped() {
         eprintln!(
             "interrupted by {}: {} of {} times measured; the report holds them",
             interrupt::interrupted_by(),
@@ -191,7 +205,7 @@ fn check_args(args: &GainArgs) -> anyhow::Result<()> {
     super::threads_arg("--threads", args.play.threads)?;
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        for name in ["gain.json", "gain.md", "gain.svg"] {
+        for name in ["gain.json", "gain.markdown", "gain.svg"] {
             let path = dir.join(name);
             ensure!(
                 args.force || !path.exists(),
@@ -222,7 +236,6 @@ fn perfect_move_positions(
         ),
     };
     let positions = parse_scored_positions(&text)
-        .map_err(anyhow::Error::msg)
         .with_context(|| format!("{from}: expected lines as `descent solve --sample` writes"))?;
     ensure!(!positions.is_empty(), "{from}: no position");
     Ok(Some((positions, from)))
@@ -248,11 +261,11 @@ fn against_text(args: &GainArgs, positions: Option<usize>) -> String {
 fn measure(
     args: &GainArgs,
     spec: &AgentSpec,
-    time: DurationText,
+    (time, stop): (DurationText, &StopToken),
     positions: Option<&[ScoredPosition]>,
 ) -> anyhow::Result<Share> {
     if let Some(positions) = positions {
-        return perfect_share(args, spec, positions);
+        return perfect_share(args, spec, positions, stop);
     }
     if let Some(template) = &args.against_command {
         return command_share(template, spec, time, args);
@@ -266,6 +279,7 @@ fn measure(
         args,
         agent: spec,
         opponent: &opponent,
+        stop,
     })
 }
 
@@ -274,13 +288,13 @@ fn perfect_share(
     args: &GainArgs,
     spec: &AgentSpec,
     positions: &[ScoredPosition],
+    stop: &StopToken,
 ) -> anyhow::Result<Share> {
     let device = args.play.device()?;
     let factory = AgentFactory::<ConnectFour>::new(spec.clone(), "connect_four", &device)?;
     let tally = count_perfect_moves(
         positions,
-        args.play.threads,
-        args.play.seed,
+        (args.play.threads, args.play.seed, Some(stop)),
         &|| factory.build(),
         &|_| {},
     );
@@ -315,6 +329,7 @@ struct MatchVisitor<'a> {
     args: &'a GainArgs,
     agent: &'a AgentSpec,
     opponent: &'a AgentSpec,
+    stop: &'a StopToken,
 }
 
 impl GameVisitor for MatchVisitor<'_> {
@@ -334,11 +349,12 @@ impl GameVisitor for MatchVisitor<'_> {
             plies: args.opening_plies,
             seed: args.play.seed,
         };
-        let report = play_match_from(
+        let run = MatchRun::new(args.play.seed, args.play.threads).stopped_by(self.stop);
+        let report = play_match_until(
             (&initial, openings),
             [&agent, &opponent],
             args.games,
-            (args.play.seed, args.play.threads),
+            run,
             &|_| {},
         );
         let s = &report.summary;
@@ -378,7 +394,9 @@ fn command_share(
             break;
         }
         let text = String::from_utf8_lossy(&line);
-        eprintln!("  | {}", text.trim_end());
+        if !args.play.quiet {
+            eprintln!("  | {}", text.trim_end());
+        }
         if let Some(result) = wins_draws_losses(&text) {
             last_result = Some(result);
         }
@@ -429,14 +447,14 @@ fn command_line() -> String {
     words.join(" ")
 }
 
-/// Writes gain.json, gain.md and gain.svg into --out (each atomically).
+/// Writes gain.json, gain.markdown and gain.svg into --out (each atomically).
 fn write_report(args: &GainArgs, report: &GainReport) -> anyhow::Result<()> {
     let Some(dir) = &args.out else {
         return Ok(());
     };
     let files: [(&str, String); 3] = [
         ("gain.json", serde_json::to_string_pretty(report)?),
-        ("gain.md", report.markdown()),
+        ("gain.markdown", report.markdown()),
         ("gain.svg", report.svg()),
     ];
     for (name, text) in files {

@@ -175,7 +175,8 @@ impl GtpClient {
     }
 
     /// Sends `command` (with an id, which the reply must echo); its reply: `Ok(payload)` for
-    /// `=`, `Err(message)` for `?`. A payload of several lines comes joined by `\n`.
+    /// `=`, `Err(message)` for `?` (both strings: GTP's replies are free text). A payload of
+    /// several lines comes joined by `\n`.
     ///
     /// # Errors
     /// The engine hung, exited, closed its input, or answered something that is not GTP or
@@ -193,7 +194,7 @@ impl GtpClient {
         reply
     }
 
-    /// One command and its reply.
+    /// One command and its reply (GTP's `=` or `?` text, as `send`).
     fn exchange(&mut self, id: u64, command: &str) -> anyhow::Result<Result<String, String>> {
         // Whatever it said since its last reply was said unasked: out of step.
         while let Ok(line) = self.lines.try_recv() {

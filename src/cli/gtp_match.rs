@@ -138,7 +138,8 @@ const MAX_MOVE_TEXT: usize = 32;
 
 /// A `genmove` reply checked before it is sent to any other engine: one token of printable
 /// ASCII (a vertex, `pass`, `resign`, or a move in the game's notation) — no space, line break
-/// or comment that would carry other commands with it.
+/// or comment that would carry other commands with it. `Err` is the forfeit's text, written
+/// into the match's GTP exchange and its report (a string by GTP's shape).
 fn checked_move_text(reply: &str) -> Result<&str, String> {
     let token = reply.trim();
     let one_token = !token.is_empty()

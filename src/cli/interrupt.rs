@@ -9,15 +9,18 @@
 
 use std::sync::atomic::{AtomicI32, AtomicU8, Ordering};
 
-/// What the first Ctrl-C stops.
+use crate::search::StopToken;
+use crate::search::stop_token::stop_on_signal;
+
+/// What the first Ctrl-C stops (what the message says it does).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
 pub enum Interruptible {
-    /// A training run (`selfplay::run::stop_request`).
+    /// A training run: the games in play are learned and checkpointed.
     Training = 1,
-    /// Matches (`arena::match_stop`).
+    /// Matches: the games in play finish, the report keeps the games played.
     Matches = 2,
-    /// A worker of a distributed run (`selfplay::run::stop_request`, read by the worker).
+    /// A worker of a distributed run: the games in play are sent.
     Worker = 3,
 }
 
@@ -48,10 +51,12 @@ fn signal_name(signal: libc::c_int) -> &'static str {
     }
 }
 
-/// Installs the Ctrl-C and SIGTERM handler for `work`.
-pub fn stop_on_first_interrupt(work: Interruptible) {
+/// Installs the Ctrl-C and SIGTERM handler for `work`; the token it returns is stopped by the
+/// first of them (hand it to what stops: the run, the matches).
+pub fn stop_on_first_interrupt(work: Interruptible) -> StopToken {
     INTERRUPTIBLE.store(work as u8, Ordering::SeqCst);
     on_stopping_signals(on_interrupt);
+    StopToken::on_signal()
 }
 
 /// Installs `handler` for SIGINT, SIGTERM and SIGHUP — SIGHUP left ignored where it is (under
@@ -71,10 +76,7 @@ pub fn on_stopping_signals(handler: extern "C" fn(libc::c_int)) {
 extern "C" fn on_interrupt(signal: libc::c_int) {
     let _ = FIRST_SIGNAL.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
     let work = INTERRUPTIBLE.load(Ordering::SeqCst);
-    let again = match work == Interruptible::Matches as u8 {
-        false => crate::selfplay::run::stop_request::request_stop(),
-        true => crate::arena::match_stop::request_stop(),
-    };
+    let again = stop_on_signal();
     let message: &[u8] = match (work, again) {
         (1, false) => {
             b": finishing the games in play, learning them and writing a checkpoint (a second Ctrl-C or SIGTERM stops at once)\n"
@@ -104,20 +106,16 @@ extern "C" fn on_interrupt(signal: libc::c_int) {
     }
 }
 
-/// Whether training was stopped by Ctrl-C: the runs wrote their checkpoints and stopped.
-pub fn training_interrupted() -> bool {
-    crate::selfplay::run::stop_request::stop_requested()
-}
-
-/// Whether the matches were stopped by Ctrl-C: the report holds only the games played.
-pub fn matches_interrupted() -> bool {
-    crate::arena::match_stop::stop_requested()
+/// Whether a Ctrl-C, SIGTERM or SIGHUP stopped the command's work (the tokens of
+/// `stop_on_first_interrupt`): runs checkpointed, reports hold only the games played.
+pub fn interrupted() -> bool {
+    FIRST_SIGNAL.load(Ordering::SeqCst) != 0
 }
 
 /// The exit of a match command that played `played` of `planned` games: success, or, after a
 /// Ctrl-C, a line saying what was kept and the interrupted status.
 pub fn match_exit(played: u64, planned: u64, kept: &str) -> std::process::ExitCode {
-    if !matches_interrupted() {
+    if !interrupted() {
         return std::process::ExitCode::SUCCESS;
     }
     eprintln!(
@@ -132,7 +130,7 @@ pub fn match_exit(played: u64, planned: u64, kept: &str) -> std::process::ExitCo
 /// # Errors
 /// Always, saying so (the caller exits with it).
 pub fn refuse_empty(played: u64) -> anyhow::Result<()> {
-    if played == 0 && matches_interrupted() {
+    if played == 0 && interrupted() {
         anyhow::bail!(
             "interrupted by {} before any game finished: nothing written",
             interrupted_by()

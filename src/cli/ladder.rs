@@ -15,10 +15,12 @@ use serde::Serialize;
 
 use super::arena_output::PlayOptions;
 use super::interrupt::{self, Interruptible};
+use crate::arena::match_play::MatchRun;
 use crate::arena::statistics::Ratings;
 use crate::arena::tournament::{all_pairs, ladder_pairs, play_pairs};
 use crate::arena::{AgentFactory, AgentSpec, TournamentReport};
 use crate::games::{Game, GameSpec, GameVisitor};
+use crate::search::StopToken;
 use crate::selfplay::run::run_dir::LADDER_FILE;
 use crate::selfplay::{RunDir, TrainConfig};
 use crate::settings::files::{Existing, write_atomically};
@@ -96,6 +98,7 @@ fn evenly_spaced<T: Clone>(available: &[T], count: usize) -> Vec<T> {
 struct LadderVisitor<'a> {
     args: &'a LadderArgs,
     agents: Vec<AgentSpec>,
+    stop: &'a StopToken,
 }
 
 impl GameVisitor for LadderVisitor<'_> {
@@ -121,7 +124,7 @@ impl GameVisitor for LadderVisitor<'_> {
             (&initial, Default::default()),
             &agents,
             (&pairs, args.games_per_pair),
-            (args.options.seed, args.options.threads),
+            MatchRun::new(args.options.seed, args.options.threads).stopped_by(self.stop),
             0,
             &|_| progress.inc(1),
         );
@@ -159,11 +162,12 @@ pub fn run(args: LadderArgs) -> anyhow::Result<ExitCode> {
         true => agents.len() as u64 * (agents.len() as u64 - 1) / 2 * args.games_per_pair,
         false => planned,
     };
-    interrupt::stop_on_first_interrupt(Interruptible::Matches);
+    let stop = interrupt::stop_on_first_interrupt(Interruptible::Matches);
     let start = Instant::now();
     let tournament = game.visit(LadderVisitor {
         args: &args,
         agents,
+        stop: &stop,
     })?;
     interrupt::refuse_empty(tournament.games_played())?;
     let played = tournament.games_played();

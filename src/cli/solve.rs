@@ -53,7 +53,8 @@ pub struct SolveArgs {
 /// At most this many sampled positions (each takes up to seconds to solve).
 const MAX_SAMPLE: usize = 1_000_000;
 
-/// "8-20" (or "12": one length); lengths from 0 to 41 (a full board ends the game).
+/// "8-20" (or "12": one length); lengths from 0 to 41 (a full board ends the game). A
+/// string error: clap's value parser shows it as it is.
 fn parse_plies(text: &str) -> Result<RangeInclusive<usize>, String> {
     let number = |word: &str| {
         word.trim()

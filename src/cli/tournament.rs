@@ -9,10 +9,12 @@ use clap::Args;
 
 use super::arena_output::MatchOptions;
 use super::interrupt::{self, Interruptible};
+use crate::arena::match_play::MatchRun;
 use crate::arena::svg_chart::tournament_heat_map;
 use crate::arena::tournament::TournamentReport;
 use crate::arena::{AgentFactory, AgentSpec, play_tournament};
 use crate::games::{Game, GameSpec, GameVisitor};
+use crate::search::StopToken;
 
 #[derive(Args, Debug)]
 pub struct TournamentArgs {
@@ -42,6 +44,7 @@ impl TournamentArgs {
 
 struct TournamentVisitor<'a> {
     args: &'a TournamentArgs,
+    stop: &'a StopToken,
 }
 
 impl GameVisitor for TournamentVisitor<'_> {
@@ -62,8 +65,7 @@ impl GameVisitor for TournamentVisitor<'_> {
             (&initial, Default::default()),
             &agents,
             args.games_per_pair,
-            args.options.seed,
-            args.options.threads,
+            MatchRun::new(args.options.seed, args.options.threads).stopped_by(self.stop),
             args.anchor - 1,
             &|_| progress.inc(1),
         );
@@ -91,9 +93,12 @@ pub fn run(mut args: TournamentArgs) -> anyhow::Result<ExitCode> {
         );
     }
     args.options.check("tournament.json")?;
-    interrupt::stop_on_first_interrupt(Interruptible::Matches);
+    let stop = interrupt::stop_on_first_interrupt(Interruptible::Matches);
     let start = Instant::now();
-    let report = args.game().visit(TournamentVisitor { args: &args })?;
+    let report = args.game().visit(TournamentVisitor {
+        args: &args,
+        stop: &stop,
+    })?;
     interrupt::refuse_empty(report.games_played())?;
     let k = args.agents.len() as u64;
     let planned = k * (k - 1) / 2 * args.games_per_pair;

@@ -88,7 +88,8 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
         }
         None => RunDir::create(&new_run_root(&args, &config), &config.to_yaml())?,
     };
-    super::interrupt::stop_on_first_interrupt(super::interrupt::Interruptible::Training);
+    settings.stop =
+        super::interrupt::stop_on_first_interrupt(super::interrupt::Interruptible::Training);
     let span = info_span!("train");
     let max_time = settings.run.max_time;
     let mut observer =
@@ -272,16 +273,19 @@ fn print_strength(summary: &TrainSummary, settings: &TrainSettings, run_dir: &Ru
     if summary.games_this_session == 0 {
         return;
     }
-    let budget = settings.evaluation.map_or("time=100ms".to_string(), |e| {
-        crate::selfplay::run::periodic_eval::budget_text(&e.budget)
-    });
+    let budget = settings
+        .evaluation
+        .clone()
+        .map_or("time=100ms".to_string(), |e| {
+            crate::selfplay::run::periodic_eval::budget_text(&e.budget)
+        });
     println!(
         "strength: not measured{}; measure it with: descent eval --game {} --agent {}:model={},{budget} --opponent mcts:{budget}",
         match summary.stopped_by {
             crate::selfplay::StopReason::Requested => {
                 format!(" (stopped by {})", super::interrupt::interrupted_by())
             }
-            _ if settings.evaluation.is_some_and(|e| e.at_end) => {
+            _ if settings.evaluation.clone().is_some_and(|e| e.at_end) => {
                 " (no time was left for the evaluation at the run's end)".to_string()
             }
             _ => " (evaluation.at_end is off)".to_string(),

@@ -47,8 +47,9 @@ pub fn run(args: WorkerArgs) -> anyhow::Result<ExitCode> {
         .map(|d| d.parse::<DeviceChoice>())
         .transpose()
         .map_err(|e| anyhow::anyhow!("--device: {e}"))?;
-    super::interrupt::stop_on_first_interrupt(super::interrupt::Interruptible::Worker);
+    let stop = super::interrupt::stop_on_first_interrupt(super::interrupt::Interruptible::Worker);
     let summary = run_worker(&WorkerOptions {
+        stop: stop.clone(),
         url: args.url,
         threads: args.threads,
         device,
@@ -63,7 +64,7 @@ pub fn run(args: WorkerArgs) -> anyhow::Result<ExitCode> {
         summary.seconds,
         summary.bytes_sent as f64 / summary.games.max(1) as f64
     );
-    if crate::selfplay::run::stop_request::stop_requested() {
+    if stop.is_stopped() {
         eprintln!(
             "worker {}: stopped by {}; its heartbeat removed",
             summary.id,

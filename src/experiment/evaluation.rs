@@ -31,10 +31,11 @@ use super::config::{ExperimentPlan, agent_with_model};
 use super::match_cache::{MatchCache, MatchKey};
 use super::runs::RunNets;
 use crate::arena::bootstrap;
-use crate::arena::match_play::{Openings, game_seed, play_match_from};
+use crate::arena::match_play::{MatchRun, Openings, game_seed, play_match_until};
 use crate::arena::tournament::{all_pairs, tournament_report};
 use crate::arena::{AgentFactory, MatchReport, ResultSummary, TournamentReport};
 use crate::games::Game;
+use crate::search::StopToken;
 use crate::selfplay::run::run_state::TimeSplit;
 use crate::value::NetDevice;
 
@@ -193,6 +194,8 @@ pub struct MatchSource<'a> {
     pub cache: &'a MatchCache,
     pub seed: u64,
     pub on_game: &'a (dyn Fn() + Sync),
+    /// Stops the matches (Ctrl-C): no new game starts, no new match.
+    pub stop: &'a StopToken,
 }
 
 impl MatchSource<'_> {
@@ -215,7 +218,8 @@ impl MatchSource<'_> {
         };
         let on_record = |_: &crate::arena::GameRecord| (self.on_game)();
         let (report, kept) = self.cache.match_or_play(name, &key, &|| {
-            play_match_from((initial, openings), players, games, (seed, 1), &on_record)
+            let run = MatchRun::new(seed, 1).stopped_by(self.stop);
+            play_match_until((initial, openings), players, games, run, &on_record)
         });
         if kept {
             report.games.iter().for_each(|_| (self.on_game)());
@@ -225,7 +229,7 @@ impl MatchSource<'_> {
 }
 
 /// Plays the protocol's matches over the networks of `runs` (or reads back those `source`
-/// kept) and builds the report; `None` when a stop was asked for (Ctrl-C: `match_stop`) before
+/// kept) and builds the report; `None` when a stop was asked for (Ctrl-C: `source.stop`) before
 /// the last match ended, the matches finished being kept.
 ///
 /// # Errors
@@ -259,7 +263,7 @@ pub fn evaluate<G: Game>(
         })
         .collect();
     let tournament = play_finals((initial, plan), &finals, source);
-    if crate::arena::match_stop::stop_requested() {
+    if source.stop.is_stopped() {
         return Ok(None);
     }
     let curves = pool_curves(plan, runs, &stage_matches);

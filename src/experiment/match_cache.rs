@@ -127,13 +127,22 @@ impl MatchCache {
     }
 }
 
+/// Why a kept match is not the match asked for (it is played again).
+#[derive(Debug, PartialEq, thiserror::Error)]
+enum NotThisMatch {
+    #[error("{found} games where {expected} were played")]
+    GameCount { found: usize, expected: u64 },
+    #[error("game {0} is not a game of this match")]
+    ForeignGame(usize),
+}
+
 /// Checks that `games` are the `expected` games of one match, each with a possible outcome.
-fn check_games(games: &[GameRecord], expected: u64) -> Result<(), String> {
+fn check_games(games: &[GameRecord], expected: u64) -> Result<(), NotThisMatch> {
     if games.len() as u64 != expected {
-        return Err(format!(
-            "{} games where {expected} were played",
-            games.len()
-        ));
+        return Err(NotThisMatch::GameCount {
+            found: games.len(),
+            expected,
+        });
     }
     for (index, game) in games.iter().enumerate() {
         let side_ok = matches!(game.agent_side.as_str(), "p0" | "p1");
@@ -141,7 +150,7 @@ fn check_games(games: &[GameRecord], expected: u64) -> Result<(), String> {
             .iter()
             .all(|r| (-1..=1).contains(r));
         if game.index != index as u64 || !side_ok || !results_ok {
-            return Err(format!("game {index} is not a game of this match"));
+            return Err(NotThisMatch::ForeignGame(index));
         }
     }
     Ok(())

@@ -16,8 +16,9 @@ use anyhow::{Context, bail};
 use serde::Serialize;
 
 use super::config::ExperimentPlan;
+use crate::search::StopToken;
 use crate::selfplay::run::run_state::{RunState, TimeSplit};
-use crate::selfplay::{RunDir, TrainConfig, TrainingObserver, train};
+use crate::selfplay::{RunDir, TrainConfig, TrainSettings, TrainingObserver, train};
 
 /// What happens to one run when the experiment starts it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,6 +65,7 @@ pub fn train_runs(
     plan: &ExperimentPlan,
     experiment_dir: &Path,
     observer: &dyn ExperimentObserver,
+    stop: &StopToken,
 ) -> anyhow::Result<()> {
     let jobs: Vec<(usize, u32)> = (0..plan.repeats)
         .flat_map(|repeat| (0..plan.variants.len()).map(move |variant| (variant, repeat)))
@@ -73,9 +75,7 @@ pub fn train_runs(
     let errors: Mutex<Vec<(usize, anyhow::Error)>> = Mutex::new(Vec::new());
     let worker = || {
         // After a stop request (Ctrl-C) no new run starts; those under way checkpoint and stop.
-        while !failed.load(Ordering::SeqCst)
-            && !crate::selfplay::run::stop_request::stop_requested()
-        {
+        while !failed.load(Ordering::SeqCst) && !stop.is_stopped() {
             let index = next.fetch_add(1, Ordering::SeqCst);
             let Some(&(variant, repeat)) = jobs.get(index) else {
                 return;
@@ -87,7 +87,7 @@ pub fn train_runs(
                     observer,
                     variant,
                     repeat,
-                    (index + 1, jobs.len()),
+                    (index + 1, jobs.len(), stop),
                 )
             };
             let result = match plan.learning_threads {
@@ -126,11 +126,14 @@ fn train_one(
     observer: &dyn ExperimentObserver,
     variant: usize,
     repeat: u32,
-    (index, total): (usize, usize),
+    (index, total, stop): (usize, usize, &StopToken),
 ) -> anyhow::Result<()> {
     let variant = &plan.variants[variant];
     let config = &variant.configs[repeat as usize];
-    let settings = &variant.settings[repeat as usize];
+    let settings = &TrainSettings {
+        stop: stop.clone(),
+        ..variant.settings[repeat as usize].clone()
+    };
     let path = run_path(experiment_dir, &variant.name, repeat + 1);
     let (run_dir, start) = open_run(&path, config, plan)?;
     let mut run_observer = observer.on_run(&variant.name, repeat + 1, index, total, start);
@@ -384,7 +387,13 @@ mod tests {
         let plan = config.plan("x", 2, &|_| unreachable!("no base")).unwrap();
         let dir = tempfile::tempdir().unwrap();
         let timeline = Arc::new(Timeline::default());
-        train_runs(&plan, dir.path(), &Recorder(timeline.clone())).unwrap();
+        train_runs(
+            &plan,
+            dir.path(),
+            &Recorder(timeline.clone()),
+            &StopToken::new(),
+        )
+        .unwrap();
         let runs = timeline.0.lock().unwrap();
         assert_eq!(runs.len(), 2);
         for run in runs.iter() {

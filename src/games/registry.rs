@@ -18,7 +18,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::game::Game;
-use super::game_params::{GameParams, ParamError, ParamKey};
+use super::game_params::{GameParams, ParamKey};
+use super::spec_params::{GameSpecError, changed_params, param_value, params_from_pairs};
 use crate::settings::ConfigError;
 use crate::settings::key_values::{KeyValueError, key_values};
 
@@ -38,7 +39,7 @@ pub struct RegisteredGame {
 }
 
 impl RegisteredGame {
-    const fn of<P: GameParams>() -> RegisteredGame {
+    pub(crate) const fn of<P: GameParams>() -> RegisteredGame {
         RegisteredGame {
             name: P::NAME,
             description: P::DESCRIPTION,
@@ -109,17 +110,12 @@ macro_rules! register_games {
                 }
             }
 
-            /// The game `name` names (or an alias of it), its parameters set from `pairs`; or
-            /// what is wrong, for [`ConfigError`]'s message.
-            fn from_pairs(name: &str, pairs: &[(&str, &str)]) -> Result<GameSpec, String> {
+            /// The game `name` names (or an alias of it), its parameters set from `pairs`.
+            fn from_pairs(name: &str, pairs: &[(&str, &str)]) -> Result<GameSpec, GameSpecError> {
                 $(if name == <$params>::NAME || <$params>::ALIASES.contains(&name) {
                     return Ok(GameSpec::$variant(params_from_pairs(pairs)?));
                 })*
-                Err(format!(
-                    "unknown game {name:?}{}; registered games: {}",
-                    nearest_name_hint(name),
-                    registered_names()
-                ))
+                Err(GameSpecError::unknown_game(name))
             }
         }
     };
@@ -226,104 +222,6 @@ impl GameSpec {
     }
 }
 
-fn param_value<P: GameParams>(params: &P, key: &str) -> Option<String> {
-    P::PARAMS
-        .iter()
-        .find(|p| p.key == key)
-        .map(|p| (p.get)(params))
-}
-
-fn changed_params<P: GameParams>(params: &P) -> Vec<String> {
-    P::PARAMS
-        .iter()
-        .zip(params.values())
-        .zip(P::default().values())
-        .filter(|((_, value), default)| value != default)
-        .map(|((key, value), _)| format!("{}={value}", key.key))
-        .collect()
-}
-
-/// `P`'s defaults, then each pair set in order, then the combination checked.
-fn params_from_pairs<P: GameParams>(pairs: &[(&str, &str)]) -> Result<P, String> {
-    let mut params = P::default();
-    for &(key, value) in pairs {
-        params
-            .set(key, value)
-            .map_err(|error| param_message::<P>(error, key, value))?;
-    }
-    params
-        .check()
-        .map_err(|error| param_message::<P>(error, "", ""))?;
-    Ok(params)
-}
-
-/// What a game's `ParamError` means, with the key and the value named as an agent spec's
-/// errors name them.
-fn param_message<P: GameParams>(error: ParamError, key: &str, value: &str) -> String {
-    match error {
-        ParamError::UnknownKey => {
-            let valid: Vec<String> = RegisteredGame::of::<P>()
-                .params()
-                .into_iter()
-                .map(|(key_default, _)| key_default)
-                .collect();
-            let valid = if valid.is_empty() {
-                "none".to_string()
-            } else {
-                valid.join(", ")
-            };
-            format!("unknown key {key:?} for {} (valid keys: {valid})", P::NAME)
-        }
-        ParamError::BadValue { expected } => format!("{key}={value:?} is not {expected}"),
-        ParamError::BadCombination {
-            keys,
-            values,
-            expected,
-        } => format!("{keys}={values:?} is not {expected}"),
-    }
-}
-
-/// ` (did you mean "connect_four"?)` where a registered name is close to `name`, else nothing.
-/// Names are compared without case, separators, or digits as digits (`connect4` is
-/// `connectfour`, not a letter away from `connect6`).
-fn nearest_name_hint(name: &str) -> String {
-    let typed = comparable_name(name);
-    REGISTERED_GAMES
-        .iter()
-        .map(|g| {
-            (
-                strsim::jaro_winkler(&typed, &comparable_name(g.name)),
-                g.name,
-            )
-        })
-        .filter(|&(similarity, _)| similarity >= 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, nearest)| format!(" (did you mean {nearest:?}?)"))
-        .unwrap_or_default()
-}
-
-/// `name` in lower case, without `_`, `-` or spaces, each digit spelled out.
-fn comparable_name(name: &str) -> String {
-    const DIGITS: [&str; 10] = [
-        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-    ];
-    name.chars()
-        .filter(|c| !matches!(c, '_' | '-' | ' '))
-        .flat_map(|c| match c.to_digit(10) {
-            Some(d) => DIGITS[d as usize].chars().collect::<Vec<_>>(),
-            None => c.to_lowercase().collect(),
-        })
-        .collect()
-}
-
-fn registered_names() -> String {
-    REGISTERED_GAMES
-        .iter()
-        .map(|g| g.name)
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 impl FromStr for GameSpec {
     type Err = ConfigError;
 
@@ -348,7 +246,7 @@ impl FromStr for GameSpec {
                 KeyValueError::BadQuote(item) => format!("{item:?}: an unclosed quote"),
             })
         })?;
-        GameSpec::from_pairs(name, &pairs).map_err(error)
+        GameSpec::from_pairs(name, &pairs).map_err(|e| error(e.to_string()))
     }
 }
 

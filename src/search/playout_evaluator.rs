@@ -80,7 +80,7 @@ mod tests {
         let positions: Vec<ConnectFour> = (0..200)
             .map(|i| {
                 let mut p = strong_p0.clone();
-                // Different positions (one more pair of moves far from the row), so the seeds differ.
+                // Two positions (one more pair of moves, away from the row): two seeds.
                 p.play_moves(if i % 2 == 0 { "a g" } else { "g a" })
                     .unwrap();
                 p

@@ -195,7 +195,7 @@ impl SearchSpec {
             | SearchSpec::AlphaBeta { budget, .. }
             | SearchSpec::TreeSearch { budget, .. }
             | SearchSpec::Puct { budget, .. }
-            | SearchSpec::Gumbel { budget, .. } => Some(*budget),
+            | SearchSpec::Gumbel { budget, .. } => Some(budget.clone()),
         }
     }
 
@@ -581,7 +581,11 @@ impl<'a> SpecPairs<'a> {
         if iterations.is_none() && time.is_none() {
             return Err(self.error("give a budget per move, time=… (e.g. 1s, 200ms) or iters=…"));
         }
-        Ok(Budget { iterations, time })
+        Ok(Budget {
+            iterations,
+            time,
+            stop: None,
+        })
     }
 }
 

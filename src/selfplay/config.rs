@@ -15,6 +15,7 @@ mod run;
 mod search;
 mod selection;
 
+use crate::search::StopToken;
 use std::fmt;
 use std::time::Duration;
 
@@ -129,6 +130,10 @@ pub struct TrainSettings {
     /// The Redis URL of a distributed run (`descent train --broker`; never in the YAML, so
     /// that no password is written into the run directory or published).
     pub broker: Option<String>,
+    /// Stops the run (never in the YAML): `descent train`'s Ctrl-C or SIGTERM, an
+    /// experiment's; a fresh token, stopped by nothing, otherwise. The run hands out no new
+    /// game, learns those in play, checkpoints and says so.
+    pub stop: StopToken,
 }
 
 fn error(key: &str, message: impl Into<String>) -> ConfigError {
@@ -294,6 +299,7 @@ impl TrainConfig {
             alphazero,
             exit,
             broker: None,
+            stop: StopToken::new(),
         })
     }
 

@@ -67,7 +67,7 @@ impl<'e, G: Game, I: Iterator<Item = (usize, ExpertSearch<G>)>>
         let Some((index, search)) = self.searches.next() else {
             return NextTask::Done;
         };
-        let (options, budget) = (self.options, self.budget);
+        let (options, budget) = (self.options, self.budget.clone());
         let task: Task<G, (usize, Sample)> = Box::new(move |evaluator: &dyn Evaluator<G>| {
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(search.seed);
             let mut expert = Mcts::<G>::new(options);

@@ -20,7 +20,6 @@ pub mod run_clock;
 pub mod run_dir;
 pub mod run_state;
 pub mod self_play;
-pub mod stop_request;
 pub mod streams;
 pub mod terminal_eval_choice;
 pub mod training;

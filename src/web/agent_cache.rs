@@ -160,7 +160,13 @@ impl AgentCache {
             ))
         })?;
         if let Some(ModelSource::Path(path)) = &spec.model {
-            spec.model = Some(ModelSource::Path(self.served_path(path).map_err(refuse)?));
+            let served = self.served_path(path).ok_or_else(|| {
+                refuse(format!(
+                    "model={}: not a run or export under the served directory (give its name there, e.g. model=RUN)",
+                    path.display()
+                ))
+            })?;
+            spec.model = Some(ModelSource::Path(served));
         }
         if let Some(ModelSource::Untrained(architecture)) = &spec.model {
             // Refused by its size before it takes any of the budget.
@@ -180,15 +186,9 @@ impl AgentCache {
 
     /// `model` as a run, checkpoint, network or export under the served directory: a name
     /// relative to it (or a path inside it). Anything else gets one answer, whether it exists
-    /// or not (a page cannot probe the disk through it).
-    fn served_path(&self, model: &Path) -> Result<PathBuf, String> {
-        let outside = || {
-            format!(
-                "model={}: not a run or export under the served directory (give its name there, e.g. model=RUN)",
-                model.display()
-            )
-        };
-        let root = std::fs::canonicalize(&self.root).map_err(|_| outside())?;
+    /// or not (a page cannot probe the disk through it): `None`.
+    fn served_path(&self, model: &Path) -> Option<PathBuf> {
+        let root = std::fs::canonicalize(&self.root).ok()?;
         // As given (the page names runs by their path) or relative to the served directory;
         // a saved network is named by its base (`net` for net.json / net.bpk).
         let inside = |candidate: &PathBuf| {
@@ -207,7 +207,6 @@ impl AgentCache {
         [model.to_path_buf(), self.root.join(model)]
             .into_iter()
             .find(inside)
-            .ok_or_else(outside)
     }
 
     /// The agents loaded now.

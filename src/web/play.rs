@@ -11,7 +11,7 @@ use super::web_error::WebError;
 use crate::arena::AgentRng;
 use crate::arena::game_session::result_sentence;
 use crate::games::{Game, GameExt, GameSpec, GameVisitor, Player};
-use crate::search::cancel::cancelled;
+use crate::search::StopToken;
 
 /// A position: the game spec and the moves played from its start, in its notation.
 #[derive(Clone, Debug, Deserialize)]
@@ -173,24 +173,26 @@ pub fn agent_move(
     request: &AgentMoveRequest,
     cache: &AgentCache,
 ) -> Result<AgentMoveView, WebError> {
-    agent_move_then(request, cache, || {})
+    agent_move_then(request, cache, &StopToken::new(), || {})
 }
 
-/// [`agent_move`], calling `thinking` once the agent is built (its network loaded), just
-/// before its first search: the server starts the turn's clock there.
+/// [`agent_move`], its searches stopped by `stop` as well as their budget, calling `thinking`
+/// once the agent is built (its network loaded), just before its first search: the server
+/// starts the turn's clock there.
 ///
 /// # Errors
 /// As [`agent_move`].
 pub fn agent_move_then(
     request: &AgentMoveRequest,
     cache: &AgentCache,
+    stop: &StopToken,
     thinking: impl FnOnce(),
 ) -> Result<AgentMoveView, WebError> {
-    struct Move<'a, F>(&'a AgentMoveRequest, &'a AgentCache, F);
+    struct Move<'a, F>(&'a AgentMoveRequest, &'a AgentCache, &'a StopToken, F);
     impl<F: FnOnce()> GameVisitor for Move<'_, F> {
         type Output = Result<AgentMoveView, WebError>;
         fn visit<G: Game>(self, initial: G) -> Self::Output {
-            let Move(request, cache, thinking) = self;
+            let Move(request, cache, stop, thinking) = self;
             let game = &request.position.game;
             let (mut position, mut moves, _) = replay(initial, &request.position.moves)?;
             if position.is_terminal() {
@@ -199,11 +201,12 @@ pub fn agent_move_then(
                 ));
             }
             let mut agent = cache.factory::<G>(game, &request.agent)?.build();
+            agent.stop_when(stop);
             thinking();
             let mover = position.to_move();
             let (mut turn, mut value_p0, mut last_cells) = (Vec::new(), None, Vec::new());
             // The first action is always chosen (a cancelled search still returns a move).
-            while turn.len() < MAX_TURN_ACTIONS && (turn.is_empty() || !cancelled()) {
+            while turn.len() < MAX_TURN_ACTIONS && (turn.is_empty() || !stop.is_stopped()) {
                 let seed = position.hash() ^ position.ply() as u64;
                 let choice = agent.choose_move(&position, &mut AgentRng::seed_from_u64(seed));
                 let text = position.move_to_text(choice.action);
@@ -224,7 +227,7 @@ pub fn agent_move_then(
             })
         }
     }
-    parse_game(&request.position.game)?.visit(Move(request, cache, thinking))
+    parse_game(&request.position.game)?.visit(Move(request, cache, stop, thinking))
 }
 
 /// An agent spec checked for a game without playing: the page asks before a game starts, so a
@@ -298,6 +301,47 @@ mod tests {
             Some("c1"),
             "the game's spelling"
         );
+    }
+
+    /// Two searches at once, each with its own token: stopping one leaves the other to its
+    /// whole budget (the reply it gives alone, to the last digit of its value).
+    #[test]
+    fn a_stop_token_stops_one_search_and_not_another() {
+        use std::time::{Duration, Instant};
+        let cache = AgentCache::new(Path::new("."));
+        let agent_request = |agent: &str| AgentMoveRequest {
+            position: request("connect_four", &["d", "d"]),
+            agent: agent.into(),
+        };
+        let endless = agent_request("mcts:iters=18446744073709551615");
+        let counted = agent_request("mcts:iters=400000");
+        let alone = agent_move(&counted, &cache).unwrap();
+        let (stop_endless, stop_counted) = (StopToken::new(), StopToken::new());
+        let timed = |request: &AgentMoveRequest, stop: &StopToken| {
+            let reply = agent_move_then(request, &cache, stop, || {});
+            (reply, Instant::now())
+        };
+        let ((endless_reply, endless_end), (counted_reply, counted_end)) =
+            std::thread::scope(|s| {
+                let endless = s.spawn(|| timed(&endless, &stop_endless));
+                let counted = s.spawn(|| timed(&counted, &stop_counted));
+                std::thread::sleep(Duration::from_millis(100));
+                stop_endless.stop();
+                (endless.join().unwrap(), counted.join().unwrap())
+            });
+        assert_eq!(
+            endless_reply.unwrap().turn.len(),
+            1,
+            "a stopped search gives its move"
+        );
+        assert!(endless_end < counted_end, "stopped long before its budget");
+        let counted_reply = counted_reply.unwrap();
+        assert_eq!(
+            (counted_reply.turn, counted_reply.value_p0),
+            (alone.turn, alone.value_p0),
+            "the other search ran its whole budget"
+        );
+        assert!(!stop_counted.is_stopped());
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, Request, State};
@@ -24,7 +24,7 @@ use super::play::{
 };
 use super::runs;
 use super::web_error::WebError;
-use crate::search::cancel::cancellable;
+use crate::search::StopToken;
 
 /// What every request may read.
 pub struct ServerState {
@@ -239,8 +239,8 @@ async fn agent(
     // server drops the request — it cancels the agent's search; so does the end of the
     // turn's time (`MAX_MOVE_TIME` for the whole turn, however many actions it has, counted
     // from the first search: loading the network is not thinking).
-    let cancel = CancelOnDrop(Arc::new(AtomicBool::new(false)));
-    let flag = cancel.0.clone();
+    let cancel = CancelOnDrop(StopToken::new());
+    let stop = cancel.0.clone();
     let turn_over = cancel.0.clone();
     let runtime = tokio::runtime::Handle::current();
     let search = move || {
@@ -248,12 +248,10 @@ async fn agent(
         let start_clock = || {
             runtime.spawn(async move {
                 tokio::time::sleep(MAX_MOVE_TIME).await;
-                turn_over.store(true, Ordering::Relaxed);
+                turn_over.stop();
             });
         };
-        cancellable(flag, || {
-            agent_move_then(&request, &state.agents, start_clock).map(Json)
-        })
+        agent_move_then(&request, &state.agents, &stop, start_clock).map(Json)
     };
     tokio::task::spawn_blocking(search)
         .await
@@ -299,10 +297,10 @@ async fn agent_check(
 }
 
 /// Sets its flag when dropped.
-struct CancelOnDrop(Arc<AtomicBool>);
+struct CancelOnDrop(StopToken);
 
 impl Drop for CancelOnDrop {
     fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.0.stop();
     }
 }

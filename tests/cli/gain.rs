@@ -51,7 +51,7 @@ fn gain_writes_the_cards_table_and_chart_and_the_counterpart_searches_without_th
             assert!(low <= share && share <= high, "{row}");
         }
     }
-    let table = std::fs::read_to_string(out_dir.join("gain.md")).unwrap();
+    let table = std::fs::read_to_string(out_dir.join("gain.markdown")).unwrap();
     assert_eq!(
         table.lines().filter(|l| l.starts_with("| ")).count(),
         3,

@@ -3,6 +3,7 @@
 
 use crate::common::descent;
 
+use descent::arena::match_play::{MatchRun, Openings, play_match_until};
 use descent::arena::{AgentFactory, AgentSpec, play_match, play_tournament};
 use descent::games::{Game, GameExt, GameSpec, GameVisitor, REGISTERED_GAMES};
 
@@ -216,8 +217,7 @@ fn awale_tournament_reproduces_the_awale_thesis_order() {
         (&initial, Default::default()),
         &agents,
         20,
-        3,
-        2,
+        MatchRun::new(3, 2),
         0,
         &|_| {},
     );
@@ -541,7 +541,6 @@ fn every_search_agent_takes_a_win_in_one_for_either_side() {
 /// report counts those finished, and a deadline already past plays none.
 #[test]
 fn a_match_with_a_deadline_reports_the_games_it_finished() {
-    use descent::arena::match_play::{Openings, play_match_until};
     use descent::games::ConnectFour;
     use std::time::{Duration, Instant};
     let initial = ConnectFour::new(&Default::default());
@@ -549,11 +548,23 @@ fn a_match_with_a_deadline_reports_the_games_it_finished() {
     let random = factory::<ConnectFour>("random", "connect_four");
     let from = (&initial, Openings::default());
     let past = Some(Instant::now());
-    let none = play_match_until(from, [&mcts, &random], 10, ((1, 1), past), &|_| {});
+    let none = play_match_until(
+        from,
+        [&mcts, &random],
+        10,
+        MatchRun::new(1, 1).until(past),
+        &|_| {},
+    );
     assert_eq!(none.summary.games, 0);
     // A game is at least 4 moves of 20 ms for MCTS: at most a few fit in 300 ms.
     let deadline = Some(Instant::now() + Duration::from_millis(300));
-    let some = play_match_until(from, [&mcts, &random], 10, ((1, 1), deadline), &|_| {});
+    let some = play_match_until(
+        from,
+        [&mcts, &random],
+        10,
+        MatchRun::new(1, 1).until(deadline),
+        &|_| {},
+    );
     assert!(some.summary.games < 10, "{:?}", some.summary);
     assert_eq!(some.games.len() as u64, some.summary.games);
     assert!(
@@ -561,6 +572,31 @@ fn a_match_with_a_deadline_reports_the_games_it_finished() {
             .iter()
             .all(|g| g.result_p0 != 0 || g.moves.len() == 42)
     );
-    let all = play_match_until(from, [&mcts, &random], 4, ((1, 1), None), &|_| {});
+    let all = play_match_until(from, [&mcts, &random], 4, MatchRun::new(1, 1), &|_| {});
     assert_eq!(all.summary.games, 4);
+}
+
+#[test]
+fn a_stop_token_ends_its_match_after_the_games_in_play_and_no_other_match() {
+    use descent::games::TicTacToe;
+    use descent::search::StopToken;
+    let initial = TicTacToe::new(&Default::default());
+    let a = factory::<TicTacToe>("mcts:iters=50", "tic_tac_toe");
+    let b = factory::<TicTacToe>("random", "tic_tac_toe");
+    let from = (&initial, Openings::default());
+    let (stopped, other) = (StopToken::new(), StopToken::new());
+    // The first game stops its own match: it finishes, no other starts.
+    let on_game = |_: &descent::arena::GameRecord| {
+        stopped.stop();
+    };
+    let run = MatchRun::new(1, 1).stopped_by(&stopped);
+    let short = play_match_until(from, [&a, &b], 10, run, &on_game);
+    assert_eq!(
+        short.summary.games, 1,
+        "the game in play finished, no other started"
+    );
+    let run = MatchRun::new(1, 1).stopped_by(&other);
+    let whole = play_match_until(from, [&a, &b], 10, run, &|_| {});
+    assert_eq!(whole.summary.games, 10, "another match, its own token");
+    assert_eq!(whole.games[0], short.games[0], "the same first game");
 }

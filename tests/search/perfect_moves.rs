@@ -53,6 +53,39 @@ fn the_shipped_set_is_the_samplers_output_with_seed_1_and_the_solvers_scores() {
     assert!(checked >= 200, "{checked}");
 }
 
+/// data/connect_four_critical_positions.txt: 600 positions where one or two moves keep the
+/// result, the sampler's output with seed 2 and `--max-perfect 2`, scored by the solver.
+#[test]
+fn the_critical_set_is_the_samplers_output_with_seed_2_at_most_two_perfect_moves() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/connect_four_critical_positions.txt"
+    ))
+    .unwrap();
+    let positions = parse_scored_positions(&text).expect("the critical set parses");
+    assert_eq!(positions.len(), 600);
+    for scored in &positions {
+        assert!(
+            (1..=2).contains(&scored.perfect_moves()),
+            "{}",
+            scored.to_line()
+        );
+    }
+    let sampled: Vec<ScoredPosition> =
+        ScoredPositionSampler::new(8..=20, 2, ConnectFourSolver::default())
+            .with_max_perfect(2)
+            .take(3)
+            .collect();
+    assert_eq!(sampled, positions[..3]);
+    let mut solver = ConnectFourSolver::default();
+    for scored in positions.iter().filter(|p| p.moves.len() >= 18) {
+        assert_eq!(
+            solver.column_scores(&scored.position()),
+            scored.column_scores
+        );
+    }
+}
+
 #[test]
 fn critical_positions_are_the_shipped_samples_where_at_most_k_moves_keep_the_result() {
     let positions = shipped();
@@ -124,12 +157,12 @@ fn a_player_reading_the_scores_is_perfect_and_one_taking_the_worst_never_is() {
         .filter(|p| p.moves.len() >= 16)
         .take(60)
         .collect();
-    let best = count_perfect_moves(&positions, 1, 1, &|| reader(false), &|_| {});
+    let best = count_perfect_moves(&positions, (1, 1, None), &|| reader(false), &|_| {});
     assert_eq!(best.all.positions, 60);
     assert_eq!((best.all.perfect, best.all.fastest), (60, 60));
     assert_eq!(best.won.positions + best.drawn.positions, 60);
     assert_eq!(best.lost.positions, 0, "a lost position is not informative");
-    let worst = count_perfect_moves(&positions, 2, 1, &|| reader(true), &|_| {});
+    let worst = count_perfect_moves(&positions, (2, 1, None), &|| reader(true), &|_| {});
     assert_eq!((worst.all.positions, worst.all.perfect), (60, 0));
 }
 
@@ -142,7 +175,7 @@ fn factory(spec: &str) -> AgentFactory<ConnectFour> {
 fn a_random_players_count_agrees_with_the_share_the_scores_predict() {
     let positions = shipped();
     let random = factory("random");
-    let tally = count_perfect_moves(&positions, 2, 3, &|| random.build(), &|_| {});
+    let tally = count_perfect_moves(&positions, (2, 3, None), &|| random.build(), &|_| {});
     // Each position: a Bernoulli draw with p = perfect columns / legal columns.
     let (mut mean, mut variance) = (0.0, 0.0);
     for scored in &positions {
@@ -168,8 +201,8 @@ fn a_random_players_count_agrees_with_the_share_the_scores_predict() {
 fn the_count_does_not_depend_on_the_threads() {
     let positions: Vec<ScoredPosition> = shipped().into_iter().take(40).collect();
     let mcts = factory("mcts:iters=60");
-    let one = count_perfect_moves(&positions, 1, 9, &|| mcts.build(), &|_| {});
-    let two = count_perfect_moves(&positions, 2, 9, &|| mcts.build(), &|_| {});
+    let one = count_perfect_moves(&positions, (1, 9, None), &|| mcts.build(), &|_| {});
+    let two = count_perfect_moves(&positions, (2, 9, None), &|| mcts.build(), &|_| {});
     assert_eq!(one, two);
 }
 
@@ -205,9 +238,9 @@ fn bad_lines_are_refused_with_their_number_and_what_was_expected() {
         let text = format!("# a comment\n{good}\n\n{line}\n");
         match parse_scored_positions(&text) {
             Ok(positions) => assert!(expected.is_empty() && positions.len() == 2, "{line}"),
-            Err(message) => assert!(
-                message.starts_with("line 4: ") && message.contains(expected),
-                "{line}: {message}"
+            Err(error) => assert!(
+                error.0.starts_with("line 4: ") && error.0.contains(expected),
+                "{line}: {error}"
             ),
         }
     }

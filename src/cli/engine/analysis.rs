@@ -56,7 +56,7 @@ pub struct Request {
 }
 
 /// The analysis command of `words` (an id first or not), `None` if it is none; `Err` holds the
-/// whole `?` reply.
+/// whole `?` reply (a string: GTP's failure reply is free text).
 pub fn parse(words: &[&str]) -> Option<Result<Request, String>> {
     let (id, command, args) = match words {
         [first, command, args @ ..] if first.parse::<u64>().is_ok() => {
@@ -85,7 +85,7 @@ pub fn parse(words: &[&str]) -> Option<Result<Request, String>> {
     )
 }
 
-/// `[player] [interval] key value …`.
+/// `[player] [interval] key value …`; `Err` is the text of GTP's `?` reply.
 fn read_args(args: &[&str]) -> Result<(Option<Player>, Duration), String> {
     let mut rest = args;
     let mut player = None;
@@ -118,6 +118,7 @@ fn read_args(args: &[&str]) -> Result<(Option<Player>, Duration), String> {
     Ok((player, Duration::from_millis(interval * 10)))
 }
 
+/// An interval in centiseconds; `Err` is the text of GTP's `?` reply (free text by protocol).
 fn centiseconds(text: &str) -> Result<u64, String> {
     text.parse::<u64>()
         .ok()

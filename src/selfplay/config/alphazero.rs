@@ -147,6 +147,45 @@ impl AlphaZeroSection {
         adam: AdamSettings,
         seed: u64,
     ) -> Result<AlphaZeroSettings, ConfigError> {
+        self.check_self_play()?;
+        self.check_learning()?;
+        self.check_search()?;
+        Ok(AlphaZeroSettings {
+            architecture,
+            gumbel: (self.search == SelfPlaySearch::Gumbel).then_some(GumbelOptions {
+                considered: self.gumbel_m,
+                c_visit: self.c_visit,
+                c_scale: self.c_scale,
+                noise: true,
+                ..GumbelOptions::default()
+            }),
+            puct: PuctOptions {
+                c_init: self.c_init,
+                c_base: self.c_base,
+                fpu: self.fpu,
+                dirichlet_alpha: self.dirichlet_alpha,
+                dirichlet_fraction: self.dirichlet_fraction,
+                ..PuctOptions::default()
+            },
+            simulations: self.simulations,
+            fast_simulations: (self.fast_simulations > 0).then_some(self.fast_simulations),
+            full_search_fraction: self.full_search_fraction,
+            temperature_plies: self.temperature_plies,
+            random_opening_plies: self.random_opening_plies,
+            parallel_games: self.parallel_games,
+            threads: 1,
+            window: self.window,
+            batch_size: self.batch_size,
+            reuse: self.reuse,
+            q_ratio: self.q_ratio,
+            adam,
+            augmentation: crate::learn::augment::Augmentation::One,
+            seed,
+        })
+    }
+
+    /// The self-play keys: simulations, their playout cap, openings, games at once.
+    fn check_self_play(&self) -> Result<(), ConfigError> {
         let key = |k: &str| format!("alphazero.{k}");
         check(
             self.simulations >= 2,
@@ -175,6 +214,12 @@ impl AlphaZeroSection {
             "must be at least 1",
         )?;
         super::limit(&key("parallel_games"), self.parallel_games, 4096)?;
+        Ok(())
+    }
+
+    /// The learning keys: minibatch, window, reuse, value target.
+    fn check_learning(&self) -> Result<(), ConfigError> {
+        let key = |k: &str| format!("alphazero.{k}");
         check(
             self.batch_size >= 1,
             &key("batch_size"),
@@ -197,6 +242,12 @@ impl AlphaZeroSection {
             &key("q_ratio"),
             "must be in [0, 1]",
         )?;
+        Ok(())
+    }
+
+    /// PUCT's and Gumbel's constants.
+    fn check_search(&self) -> Result<(), ConfigError> {
+        let key = |k: &str| format!("alphazero.{k}");
         for (name, value) in [("c_init", self.c_init), ("c_base", self.c_base)] {
             check(
                 value.is_finite() && value > 0.0,
@@ -232,37 +283,6 @@ impl AlphaZeroSection {
                 "must be a positive number",
             )?;
         }
-        Ok(AlphaZeroSettings {
-            architecture,
-            gumbel: (self.search == SelfPlaySearch::Gumbel).then_some(GumbelOptions {
-                considered: self.gumbel_m,
-                c_visit: self.c_visit,
-                c_scale: self.c_scale,
-                noise: true,
-                ..GumbelOptions::default()
-            }),
-            puct: PuctOptions {
-                c_init: self.c_init,
-                c_base: self.c_base,
-                fpu: self.fpu,
-                dirichlet_alpha: self.dirichlet_alpha,
-                dirichlet_fraction: self.dirichlet_fraction,
-                ..PuctOptions::default()
-            },
-            simulations: self.simulations,
-            fast_simulations: (self.fast_simulations > 0).then_some(self.fast_simulations),
-            full_search_fraction: self.full_search_fraction,
-            temperature_plies: self.temperature_plies,
-            random_opening_plies: self.random_opening_plies,
-            parallel_games: self.parallel_games,
-            threads: 1,
-            window: self.window,
-            batch_size: self.batch_size,
-            reuse: self.reuse,
-            q_ratio: self.q_ratio,
-            adam,
-            augmentation: crate::learn::augment::Augmentation::One,
-            seed,
-        })
+        Ok(())
     }
 }

@@ -61,7 +61,7 @@ pub const DEFAULT_FIRST_AFTER: Duration = Duration::from_secs(120);
 pub const DEFAULT_TIME_PER_MOVE: Duration = Duration::from_millis(100);
 
 /// Validated periodic evaluation.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct EvaluationSettings {
     /// 0: no periodic evaluation.
     pub every_games: u64,
@@ -111,6 +111,7 @@ impl EvaluationSection {
                     (None, Some(_)) => None,
                     (None, None) => Some(DEFAULT_TIME_PER_MOVE),
                 },
+                stop: None,
             },
         }))
     }

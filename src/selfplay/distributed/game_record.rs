@@ -424,8 +424,8 @@ impl GameRecord {
         let mut nodes = Vec::with_capacity(self.moves.len() + 1 + self.node_parents.len());
         nodes.push(initial.clone());
         for (ply, &action) in self.moves.iter().enumerate() {
-            let next = child(&nodes[ply], action).map_err(|why| {
-                RecordError::Illegal(format!("move {} at ply {ply}: {why}", action))
+            let next = child(&nodes[ply], action, || {
+                format!("move {action} at ply {ply}")
             })?;
             nodes.push(next);
         }
@@ -446,8 +446,7 @@ impl GameRecord {
             let parent_position = parent_position.ok_or_else(|| {
                 RecordError::Malformed(format!("node {here} has parent {parent}, not before it"))
             })?;
-            let next = child(parent_position, action)
-                .map_err(|why| RecordError::Illegal(format!("node {here}: {why}")))?;
+            let next = child(parent_position, action, || format!("node {here}"))?;
             if !keys.insert(key_of(&next)) {
                 return Err(RecordError::Malformed(format!(
                     "node {here} is a position sent already"
@@ -464,13 +463,20 @@ fn within(value: f32, bound: f32) -> bool {
     value.is_finite() && value.abs() <= bound
 }
 
-/// `position` after `action`, if the game is not over and the action legal there.
-fn child<G: Game>(position: &G, action: Action) -> Result<G, String> {
+/// `position` after `action`, if the game is not over and the action legal there; `at` says
+/// where in the record (the error's first words).
+fn child<G: Game>(position: &G, action: Action, at: impl Fn() -> String) -> Result<G, RecordError> {
     if position.is_terminal() {
-        return Err("after the end of the game".into());
+        return Err(RecordError::Illegal(format!(
+            "{}: after the end of the game",
+            at()
+        )));
     }
     if usize::from(action) >= G::NUM_ACTIONS || !position.is_legal(action) {
-        return Err(format!("action {action} is not legal"));
+        return Err(RecordError::Illegal(format!(
+            "{}: action {action} is not legal",
+            at()
+        )));
     }
     let mut next = position.clone();
     next.play(action);

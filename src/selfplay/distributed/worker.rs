@@ -5,6 +5,7 @@
 //! alive; it stops when the learner marks the run finished (or after `--max-games`). Killed at
 //! any instant, it loses only its games in progress.
 
+use crate::search::StopToken;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -36,6 +37,8 @@ pub struct WorkerOptions {
     pub max_games: Option<u64>,
     /// The run to join (default: the only run on the database, or the only live one).
     pub run: Option<String>,
+    /// Stops the worker (its Ctrl-C or SIGTERM): it finishes and sends the games in play.
+    pub stop: StopToken,
 }
 
 /// What a worker did.
@@ -66,7 +69,7 @@ pub fn run_worker(options: &WorkerOptions) -> anyhow::Result<WorkerSummary> {
                 break run;
             }
         }
-        if crate::selfplay::run::stop_request::stop_requested() {
+        if options.stop.is_stopped() {
             return Ok(WorkerSummary {
                 id: options.id.clone().unwrap_or_else(default_worker_id),
                 games: 0,
@@ -165,7 +168,8 @@ struct Worker<'a, G: Game> {
     bytes_sent: AtomicU64,
     /// Games taken (started), for `--max-games`.
     taken: AtomicU64,
-    stop: AtomicBool,
+    /// Stops the players: the worker's own stop (its end), a child of the options' (a signal).
+    stop: StopToken,
     /// The learner's heartbeat was missing at the last look.
     waiting_for_learner: AtomicBool,
     /// Player threads waiting for the learner to read its backlog (`wait_for_room`).
@@ -195,7 +199,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 let (manifest, net) = decode_net::<G>(&manifest, weights, &device)?;
                 break (version, manifest, net);
             }
-            if crate::selfplay::run::stop_request::stop_requested() {
+            if options.stop.is_stopped() {
                 return Ok(None);
             }
             if !std::mem::replace(&mut said_waiting, true) {
@@ -238,7 +242,7 @@ impl<'a, G: Game> Worker<'a, G> {
             games: AtomicU64::new(0),
             bytes_sent: AtomicU64::new(0),
             taken: AtomicU64::new(0),
-            stop: AtomicBool::new(false),
+            stop: options.stop.child(),
             waiting_for_learner: AtomicBool::new(false),
             waiting_for_room: AtomicUsize::new(0),
             taking_net: std::sync::Mutex::new(()),
@@ -254,7 +258,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 .map(|_| scope.spawn(|| self.player()))
                 .collect();
             let watched = self.watch(&mut broker, &players);
-            self.stop.store(true, Ordering::Relaxed);
+            self.stop.stop();
             let mut outcome = watched;
             for player in players {
                 let played = player
@@ -284,7 +288,7 @@ impl<'a, G: Game> Worker<'a, G> {
         players: &[std::thread::ScopedJoinHandle<'_, anyhow::Result<()>>],
     ) -> anyhow::Result<()> {
         let watched = self.watch_until_done(broker, players);
-        self.stop.store(true, Ordering::Relaxed);
+        self.stop.stop();
         let gone = broker.worker_gone(&self.origin.worker);
         watched.and(gone)
     }
@@ -296,10 +300,8 @@ impl<'a, G: Game> Worker<'a, G> {
     ) -> anyhow::Result<()> {
         let mut learner = LearnerWatch::new(broker.patience());
         while !players.iter().all(|p| p.is_finished()) {
-            if crate::selfplay::run::stop_request::stop_requested() {
-                // Ctrl-C or SIGTERM: the games in play finish and are sent, no other starts.
-                self.stop.store(true, Ordering::Relaxed);
-            }
+            // Ctrl-C or SIGTERM stops the players through `self.stop` (a child of the
+            // options' token): the games in play finish and are sent, no other starts.
             self.take_published_net(broker)?;
             let alive = broker.run_finished()? || broker.learner_is_alive()?;
             learner.saw(alive, broker.url())?;
@@ -357,7 +359,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut player = SelfPlayer::<G>::new(self.player_settings.clone());
         let max_time = self.settings.run.max_time.map(|t| t.as_secs_f64());
         loop {
-            if self.stop.load(Ordering::Relaxed) || broker.run_finished()? || !self.take() {
+            if self.stop.is_stopped() || broker.run_finished()? || !self.take() {
                 return Ok(());
             }
             if !self.wait_for_room(&mut broker)? {
@@ -411,7 +413,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let waited = (|| {
             let mut wait = Duration::from_millis(20);
             loop {
-                if self.stop.load(Ordering::Relaxed) || broker.run_finished()? {
+                if self.stop.is_stopped() || broker.run_finished()? {
                     return Ok(false);
                 }
                 std::thread::sleep(wait);

@@ -65,7 +65,7 @@ impl EndReserve {
         let mut rng = stream_rng(settings.seed, STREAM_EVAL, u64::MAX);
         let random_plies = f64::from(mean_random_game_length(initial, 16, &mut rng));
         let reserve = EndReserve::new(
-            settings.evaluation,
+            settings.evaluation.clone(),
             settings.run.max_time.map(|t| t.as_secs_f64()),
             settings.run.threads,
             random_plies,
@@ -74,7 +74,7 @@ impl EndReserve {
         if reserve.is_cut() {
             tracing::warn!(
                 "the evaluation at the run's end ({} games) needs more than half of run.max_time: it gets {:.0} s and plays the games that fit (fewer evaluation.games, or a longer --max-time, for all of them)",
-                settings.evaluation.map_or(0, |e| e.games),
+                settings.evaluation.clone().map_or(0, |e| e.games),
                 reserve.seconds()
             );
         }
@@ -108,7 +108,7 @@ impl EndReserve {
     /// Seconds of `run.max_time` kept for the evaluation at the run's end (0 without one, or
     /// without a time limit).
     pub fn seconds(&self) -> f64 {
-        let (Some(e), Some(max_time)) = (self.evaluation, self.max_time) else {
+        let (Some(e), Some(max_time)) = (self.evaluation.clone(), self.max_time) else {
             return 0.0;
         };
         if !e.at_end {
@@ -196,10 +196,13 @@ mod tests {
     #[test]
     fn the_reserve_takes_at_most_half_the_run_and_none_without_a_limit_or_an_end() {
         let timed = evaluation(20, Budget::time(Duration::from_millis(100)));
-        let short = EndReserve::new(Some(timed), Some(30.0), 1, 40.0);
+        let short = EndReserve::new(Some(timed.clone()), Some(30.0), 1, 40.0);
         assert_eq!(short.seconds(), 15.0);
         assert!(short.is_cut());
-        assert_eq!(EndReserve::new(Some(timed), None, 1, 40.0).seconds(), 0.0);
+        assert_eq!(
+            EndReserve::new(Some(timed.clone()), None, 1, 40.0).seconds(),
+            0.0
+        );
         let no_end = EvaluationSettings {
             at_end: false,
             ..timed

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::arena::agent::SharedEvaluator;
-use crate::arena::match_play::{Openings, play_match_until};
+use crate::arena::match_play::{MatchRun, Openings, play_match_until};
 use crate::arena::{AgentFactory, AgentSpec};
 use crate::games::Game;
 use crate::search::{Decision, MctsOptions, SearchSpec, TerminalEval, Variant};
@@ -90,7 +90,7 @@ pub fn baseline_spec(settings: &EvaluationSettings) -> AgentSpec {
         EvalOpponent::Mcts => AgentSpec {
             text: format!("mcts:{}", budget_text(&settings.budget)),
             search: SearchSpec::Mcts {
-                budget: settings.budget,
+                budget: settings.budget.clone(),
                 options: MctsOptions::uct(),
             },
             model: None,
@@ -151,7 +151,7 @@ pub fn evaluate_against_baseline<G: Game>(
     run: EvalRun,
 ) -> EvalReport {
     let player = SearchSpec::TreeSearch {
-        budget: settings.budget,
+        budget: settings.budget.clone(),
         variant: Variant::Ubfm,
         completed: true,
         decision: Decision::Safest,
@@ -196,7 +196,7 @@ pub fn evaluate_player<G: Game>(
         (initial, Openings::default()),
         [&player, &baseline],
         settings.games,
-        ((seed, threads), deadline),
+        MatchRun::new(seed, threads).until(deadline),
         &|_| {},
     );
     let s = report.summary;

@@ -185,7 +185,8 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
                 made_at_seconds: state.net_made_at_seconds.unwrap_or(0.0),
             },
         );
-        let first_evaluation = FirstEvaluation::new(settings.evaluation, state.elapsed_seconds);
+        let first_evaluation =
+            FirstEvaluation::new(settings.evaluation.clone(), state.elapsed_seconds);
         let clock = RunClock::start(state.elapsed_seconds);
         let end_reserve = EndReserve::for_run(settings, &initial, &clock);
         Ok(RoundSession {
@@ -223,7 +224,7 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
     }
 
     fn stop_reason(&self) -> Option<StopReason> {
-        if crate::selfplay::run::stop_request::stop_requested() {
+        if self.settings.stop.is_stopped() {
             return Some(StopReason::Requested);
         }
         let run = &self.settings.run;
@@ -252,7 +253,7 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
             // A round started just before self-play stops runs its whole length: kept out too.
             self.end_reserve.unit_took(seconds, &self.clock);
             self.network_changed()?;
-            if let Some(evaluation) = self.settings.evaluation {
+            if let Some(evaluation) = &self.settings.evaluation {
                 let by_games = crosses(games_before, self.state.games, evaluation.every_games);
                 if self.first_evaluation.due(self.clock.elapsed()) || by_games {
                     self.evaluate(&evaluation, false)?;
@@ -269,10 +270,10 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
             self.checkpoint()?;
         }
         let (games, session_games) = (self.state.games, self.state.games - self.games_at_start);
-        let at_end = self.settings.evaluation;
-        if let Some(e) = self
-            .last_evaluation
-            .due_at_end(at_end, stopped_by, (session_games, games))
+        let at_end = &self.settings.evaluation;
+        if let Some(e) =
+            self.last_evaluation
+                .due_at_end(at_end.clone(), stopped_by, (session_games, games))
         {
             self.evaluate(&e, true)?;
         }
@@ -358,7 +359,7 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
         let run = EvalRun::for_session(self.settings, self.state.games, at_end, &self.clock);
         let start = Instant::now();
         let evaluator = PolicyValueEvaluator::<G>::new(self.trainer.net().clone(), &self.device);
-        let player = self.trainer.evaluation_search(evaluation.budget);
+        let player = self.trainer.evaluation_search(evaluation.budget.clone());
         let report = evaluate_player(
             &self.initial,
             player,

@@ -67,7 +67,7 @@ use crate::value::{BatchingEvaluator, NetDevice, NetEvaluator, NetOptimizer, Val
 pub enum StopReason {
     MaxGames,
     MaxTime,
-    /// A stop was asked for (`stop_request`: the first Ctrl-C of `descent train`).
+    /// A stop was asked for (`TrainSettings::stop`: the first Ctrl-C of `descent train`).
     Requested,
 }
 
@@ -330,7 +330,8 @@ impl<'a, G: Game> Session<'a, G> {
                 made_at_seconds: state.net_made_at_seconds.unwrap_or(0.0),
             },
         );
-        let first_evaluation = FirstEvaluation::new(settings.evaluation, state.elapsed_seconds);
+        let first_evaluation =
+            FirstEvaluation::new(settings.evaluation.clone(), state.elapsed_seconds);
         // Kept by `parallel` runs; left by one resumed in another mode, learned all the same.
         let left = run_dir.root().join(PENDING_DIR).is_dir();
         let pending = match (settings.run.mode, &settings.broker) {
@@ -388,7 +389,7 @@ impl<'a, G: Game> Session<'a, G> {
 
     /// Whether the run must stop before handing out game number `issued` (0-based).
     fn stop_reason(&self, issued: u64) -> Option<StopReason> {
-        if crate::selfplay::run::stop_request::stop_requested() {
+        if self.settings.stop.is_stopped() {
             return Some(StopReason::Requested);
         }
         if self.settings.run.max_games.is_some_and(|max| issued >= max) {
@@ -471,10 +472,10 @@ impl<'a, G: Game> Session<'a, G> {
     /// The evaluation at the run's end (`evaluates_at_end`), then the summary of the session.
     fn finish(&mut self, stopped_by: StopReason) -> anyhow::Result<TrainSummary> {
         let (games, session_games) = (self.state.games, self.state.games - self.games_at_start);
-        let at_end = self.settings.evaluation;
-        if let Some(e) = self
-            .last_evaluation
-            .due_at_end(at_end, stopped_by, (session_games, games))
+        let at_end = &self.settings.evaluation;
+        if let Some(e) =
+            self.last_evaluation
+                .due_at_end(at_end.clone(), stopped_by, (session_games, games))
         {
             self.evaluate(&e, true)?;
         }
@@ -653,7 +654,7 @@ impl<'a, G: Game> Session<'a, G> {
         self.games_log
             .write(&GameLine::new(&self.initial, &finished, self.state.games))?;
         self.observer.on_game(&line);
-        if let Some(evaluation) = self.settings.evaluation {
+        if let Some(evaluation) = &self.settings.evaluation {
             let every = evaluation.every_games;
             let by_games = every > 0 && self.state.games.is_multiple_of(every);
             if self.first_evaluation.due(self.elapsed()) || by_games {

@@ -90,28 +90,8 @@ impl<G: Game> Session<'_, G> {
                     LearnerStages::time(&mut stages.redis, || broker.handed_out())?
                 },
             };
-            let mut to_learn = entries.len();
-            LearnerStages::time(&mut stages.redis, || broker.note_read_not_learned(to_learn))?;
-            for entry in entries {
-                to_learn -= 1;
-                if unacknowledged.contains(&entry.id) {
-                    // Delivered again after a reconnection: already taken this session.
-                    continue;
-                }
-                self.take_entry(&mut broker, &taken, entry, &mut unacknowledged, &mut stages)?;
-                LearnerStages::time(&mut stages.redis, || broker.note_read_not_learned(to_learn))?;
-                heartbeat.update(
-                    self.elapsed(),
-                    self.status_json(unacknowledged.len(), &stages),
-                );
-                heartbeat.check()?;
-                if self
-                    .stop_reason(self.state.games + self.state.games_dropped)
-                    .is_some()
-                {
-                    break;
-                }
-            }
+            let read = (&mut broker, &heartbeat, &taken);
+            self.take_entries(read, entries, &mut unacknowledged, &mut stages)?;
         };
         self.final_checkpoint()?;
         broker.acknowledge(&unacknowledged)?;
@@ -124,6 +104,40 @@ impl<G: Game> Session<'_, G> {
         drop(heartbeat);
         broker.release_learner(&identity)?;
         self.finish(stopped_by)
+    }
+
+    /// Takes the entries read, one by one (`take_entry`), saying how many are left to learn
+    /// and beating the heart after each, until the run's limit.
+    fn take_entries(
+        &mut self,
+        (broker, heartbeat, taken): (&mut Broker, &LearnerHeartbeat, &Taken<'_>),
+        entries: Vec<StreamEntry>,
+        unacknowledged: &mut Vec<String>,
+        stages: &mut LearnerStages,
+    ) -> anyhow::Result<()> {
+        let mut to_learn = entries.len();
+        LearnerStages::time(&mut stages.redis, || broker.note_read_not_learned(to_learn))?;
+        for entry in entries {
+            to_learn -= 1;
+            if unacknowledged.contains(&entry.id) {
+                // Delivered again after a reconnection: already taken this session.
+                continue;
+            }
+            self.take_entry(broker, taken, entry, unacknowledged, stages)?;
+            LearnerStages::time(&mut stages.redis, || broker.note_read_not_learned(to_learn))?;
+            heartbeat.update(
+                self.elapsed(),
+                self.status_json(unacknowledged.len(), stages),
+            );
+            heartbeat.check()?;
+            if self
+                .stop_reason(self.state.games + self.state.games_dropped)
+                .is_some()
+            {
+                break;
+            }
+        }
+        Ok(())
     }
 
     /// Learns (or drops, or refuses) one entry of the games stream; acknowledges what a
