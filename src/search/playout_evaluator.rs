@@ -22,10 +22,12 @@ pub struct PlayoutEvaluator {
     pub seed: u64,
 }
 
+/// A playout's scratch: the legal moves, the moves played with their players.
+type PlayoutScratch = (Vec<Action>, Vec<(Player, Action)>);
+
 thread_local! {
-    /// The playouts' scratch (legal moves, moves played): grown once a thread, then reused.
-    static SCRATCH: RefCell<(Vec<Action>, Vec<(Player, Action)>)> =
-        const { RefCell::new((Vec::new(), Vec::new())) };
+    /// Grown once a thread, then reused.
+    static SCRATCH: RefCell<PlayoutScratch> = const { RefCell::new((Vec::new(), Vec::new())) };
 }
 
 impl PlayoutEvaluator {
@@ -74,12 +76,12 @@ mod tests {
         let start = ConnectFour::new(&Default::default());
         // X (P0) has three in the bottom row with both ends open: every playout where X plays
         // either end before O blocks both is a P0 win; most are.
-        let mut strong_p0 = start.clone();
+        let mut strong_p0 = start;
         strong_p0.play_moves("c a d a e g").unwrap();
         let mut values = vec![0.0; 200];
         let positions: Vec<ConnectFour> = (0..200)
             .map(|i| {
-                let mut p = strong_p0.clone();
+                let mut p = strong_p0;
                 // Two positions (one more pair of moves, away from the row): two seeds.
                 p.play_moves(if i % 2 == 0 { "a g" } else { "g a" })
                     .unwrap();

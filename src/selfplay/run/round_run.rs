@@ -256,7 +256,7 @@ impl<'a, G: Game, R: RoundRecipe<G>> RoundSession<'a, G, R> {
             if let Some(evaluation) = &self.settings.evaluation {
                 let by_games = crosses(games_before, self.state.games, evaluation.every_games);
                 if self.first_evaluation.due(self.clock.elapsed()) || by_games {
-                    self.evaluate(&evaluation, false)?;
+                    self.evaluate(evaluation, false)?;
                 }
             }
             let every = self.settings.checkpoint.every_games;

@@ -658,7 +658,7 @@ impl<'a, G: Game> Session<'a, G> {
             let every = evaluation.every_games;
             let by_games = every > 0 && self.state.games.is_multiple_of(every);
             if self.first_evaluation.due(self.elapsed()) || by_games {
-                self.evaluate(&evaluation, false)?;
+                self.evaluate(evaluation, false)?;
             }
         }
         let every_games = self.settings.checkpoint.every_games;

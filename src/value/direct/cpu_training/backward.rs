@@ -48,14 +48,9 @@ impl Plan {
         let rows = positions * self.cells;
         let Chunk {
             boards,
-            conv_inputs,
             corners,
             blocks,
-            head_cells,
             layers,
-            values,
-            policy_cells,
-            logits,
             grad_policy,
             grad_boards,
             grad_residual,
@@ -64,17 +59,16 @@ impl Plan {
             grad_se,
             grad_layers,
             grad_features,
-            value_loss,
-            cross_entropy,
+            ..
         } = chunk;
         let [grad_output, spare] = grad_layers;
-        *value_loss = self.output_gradient(
-            &values[..positions],
+        chunk.value_loss = self.output_gradient(
+            &chunk.values[..positions],
             targets,
             batch,
             take(grad_output, positions),
         );
-        let [mut grad_board, mut grad_spare] = grad_boards.each_mut();
+        let [grad_board, grad_spare] = grad_boards.each_mut();
         let filters = self.filters();
         let stages = self.convs.len() + self.blocks.len();
         let board = &boards[stages][..rows * filters];
@@ -84,7 +78,7 @@ impl Plan {
                 let features = take(grad_features, positions * head.outputs);
                 let dense = [grad_output, spare];
                 self.dense_backward(params, grads, board, layers, dense, features, positions);
-                let head_cells = &head_cells[..rows * head.outputs];
+                let head_cells = &chunk.head_cells[..rows * head.outputs];
                 self.head_backward(
                     head,
                     params,
@@ -102,11 +96,11 @@ impl Plan {
                 self.dense_backward(params, grads, board, layers, dense, grad, positions);
             }
         }
-        *cross_entropy = match &self.policy {
+        chunk.cross_entropy = match &self.policy {
             Some(policy) => self.policy_backward(
                 policy,
                 (params, grads),
-                (board, policy_cells, logits),
+                (board, &mut chunk.policy_cells, &mut chunk.logits),
                 targets.policies,
                 batch,
                 grad_policy,
@@ -114,34 +108,25 @@ impl Plan {
             ),
             None => 0.0,
         };
-        for (j, block) in self.blocks.iter().enumerate().rev() {
-            let k = self.convs.len() + j;
-            let scratch = BlockScratch {
-                residual: grad_residual,
-                hidden: grad_hidden,
-                conv: grad_conv,
-                se: grad_se,
-            };
-            let grad_out = &mut grad_board[..rows * filters];
-            let grad_x = take(grad_spare, rows * filters);
-            let (x, out) = (
-                &boards[k][..rows * filters],
-                &boards[k + 1][..rows * filters],
-            );
-            self.block_backward(
-                block,
-                params,
-                grads,
-                (&blocks[j], corners),
-                [x, out],
-                grad_out,
-                grad_x,
-                scratch,
-            );
-            swap(&mut grad_board, &mut grad_spare);
-        }
+        let mut scratch = BlockScratch {
+            residual: grad_residual,
+            hidden: grad_hidden,
+            conv: grad_conv,
+            se: grad_se,
+        };
+        let model = (boards.as_slice(), blocks.as_slice(), corners.as_slice());
+        let pair = [grad_board, grad_spare];
+        let [grad_board, grad_spare] =
+            self.blocks_backward((params, grads), model, rows, pair, &mut scratch);
+        let grad_conv = scratch.conv;
         let scratch = ([grad_board, grad_spare], grad_conv);
-        self.convs_backward(params, grads, boards, (conv_inputs, corners), scratch);
+        self.convs_backward(
+            params,
+            grads,
+            boards,
+            (&chunk.conv_inputs, corners),
+            scratch,
+        );
     }
 
     /// Back through a 3×3 convolution from `grad_out`, its output's gradient (`[rows,
@@ -362,6 +347,38 @@ impl Plan {
             rows,
             Some(grad_board),
         );
+    }
+
+    /// The residual blocks' backward passes, last block first: the first of `pair` holds the
+    /// gradient at the last block's output; the first of the pair returned, the gradient at
+    /// the first block's input.
+    fn blocks_backward<'g>(
+        &self,
+        (params, grads): (Params<'_>, &mut ParamsMut<'_>),
+        (boards, blocks, corners): (&[Vec<f32>], &[BlockCache], &[usize]),
+        rows: usize,
+        [mut grad_board, mut grad_spare]: [&'g mut Vec<f32>; 2],
+        scratch: &mut BlockScratch<'_>,
+    ) -> [&'g mut Vec<f32>; 2] {
+        let n = rows * self.filters();
+        for (j, block) in self.blocks.iter().enumerate().rev() {
+            let k = self.convs.len() + j;
+            let scratch = BlockScratch {
+                residual: &mut *scratch.residual,
+                hidden: &mut *scratch.hidden,
+                conv: &mut *scratch.conv,
+                se: &mut *scratch.se,
+            };
+            let grad_x = take(grad_spare, n);
+            let x_out = [&boards[k][..n], &boards[k + 1][..n]];
+            let cache = (&blocks[j], corners);
+            let grad_out = &mut grad_board[..n];
+            self.block_backward(
+                block, params, grads, cache, x_out, grad_out, grad_x, scratch,
+            );
+            swap(&mut grad_board, &mut grad_spare);
+        }
+        [grad_board, grad_spare]
     }
 
     /// Back through `relu(se(c2(relu(c1(x)))) + x)`: `grad_out` (the output's gradient, used as
