@@ -261,5 +261,8 @@ mod tests {
         let svg = report.svg();
         assert_eq!(svg.matches("<polyline").count(), 2, "{svg}");
         assert!(svg.contains(">40ms<"), "{svg}");
+        // The y axis starts at the tenth below the lowest band (2/3/5: Wilson's low 15.4 %).
+        assert!(svg.contains(">10 %<") && svg.contains(">100 %<"), "{svg}");
+        assert!(!svg.contains(">0 %<"), "{svg}");
     }
 }

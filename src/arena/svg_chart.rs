@@ -178,6 +178,8 @@ struct ScoreFrame {
     plot_h: f64,
     x_min: f64,
     x_max: f64,
+    /// The score at the bottom of the plot (the top is 100 %).
+    y_min: f64,
 }
 
 impl ScoreFrame {
@@ -186,7 +188,8 @@ impl ScoreFrame {
     }
 
     fn py(&self, y: f64) -> f64 {
-        self.top + self.plot_h * (1.0 - y.clamp(0.0, 1.0))
+        let y = y.clamp(self.y_min, 1.0);
+        self.top + self.plot_h * (1.0 - (y - self.y_min) / (1.0 - self.y_min))
     }
 
     /// Round x ticks from `x_min`: `(x, label)`.
@@ -202,23 +205,25 @@ impl ScoreFrame {
     fn draw_axes(&self, svg: &mut String, x_label: &str, x_ticks: &[(f64, String)]) {
         let (left, top, plot_w, plot_h) = (self.left, self.top, self.plot_w, self.plot_h);
         for tick in 0..=4 {
-            let y = tick as f64 / 4.0;
+            let y = self.y_min + (1.0 - self.y_min) * tick as f64 / 4.0;
             let _ = writeln!(
                 svg,
-                r##"<line x1="{left}" y1="{0:.1}" x2="{1:.1}" y2="{0:.1}" stroke="#dddddd"/><text x="{2:.1}" y="{3:.1}" text-anchor="end">{4:.0} %</text>"##,
+                r##"<line x1="{left}" y1="{0:.1}" x2="{1:.1}" y2="{0:.1}" stroke="#dddddd"/><text x="{2:.1}" y="{3:.1}" text-anchor="end">{4} %</text>"##,
                 self.py(y),
                 left + plot_w,
                 left - 6.0,
                 self.py(y) + 4.0,
-                100.0 * y
+                trim_number(100.0 * y, 1)
             );
         }
-        let _ = writeln!(
-            svg,
-            r##"<line x1="{left}" y1="{0:.1}" x2="{1:.1}" y2="{0:.1}" stroke="#888888" stroke-dasharray="5,4"/>"##,
-            self.py(0.5),
-            left + plot_w
-        );
+        if self.y_min < 0.5 {
+            let _ = writeln!(
+                svg,
+                r##"<line x1="{left}" y1="{0:.1}" x2="{1:.1}" y2="{0:.1}" stroke="#888888" stroke-dasharray="5,4"/>"##,
+                self.py(0.5),
+                left + plot_w
+            );
+        }
         for (x, label) in x_ticks {
             let _ = writeln!(
                 svg,
@@ -279,11 +284,12 @@ pub fn score_curves(title: &str, subtitle: &str, x_label: &str, series: &[Series
         .flat_map(|s| s.points.iter().map(|p| p.0))
         .fold(0.0f64, f64::max)
         .max(1e-9);
-    score_chart(title, subtitle, x_label, (0.0, x_max, None), series)
+    score_chart(title, subtitle, x_label, (0.0, x_max, None, 0.0), series)
 }
 
 /// `score_curves` with the x axis labelled at `ticks` (`(x, label)`, e.g. times a move at
-/// their logarithms), spanning them.
+/// their logarithms), spanning them, and the y axis from the tenth of 100 % below the lowest
+/// band (0 %, 10 %, …, 90 %) to 100 %: shares near the top stay apart.
 pub fn score_curves_at_ticks(
     title: &str,
     subtitle: &str,
@@ -293,25 +299,27 @@ pub fn score_curves_at_ticks(
 ) -> String {
     let x_min = ticks.iter().map(|t| t.0).fold(f64::INFINITY, f64::min);
     let x_max = ticks.iter().map(|t| t.0).fold(f64::NEG_INFINITY, f64::max);
-    let (x_min, x_max) = match x_min.is_finite() && x_max > x_min {
-        true => (x_min, x_max),
-        false => (x_min.min(0.0) - 1.0, x_min.max(0.0) + 1.0),
+    let (x_min, x_max) = match (x_min.is_finite(), x_max > x_min) {
+        (true, true) => (x_min, x_max),
+        (true, false) => (x_min - 1.0, x_min + 1.0),
+        (false, _) => (-1.0, 1.0),
     };
-    score_chart(
-        title,
-        subtitle,
-        x_label,
-        (x_min, x_max, Some(ticks)),
-        series,
-    )
+    let lowest = series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.2[0]))
+        .fold(1.0f64, f64::min);
+    let y_min = ((lowest * 10.0).floor() / 10.0).clamp(0.0, 0.9);
+    let axes = (x_min, x_max, Some(ticks), y_min);
+    score_chart(title, subtitle, x_label, axes, series)
 }
 
-/// The chart of both: x from `x_min` to `x_max`, labelled at `ticks` or at round steps.
+/// The chart of both: x from `x_min` to `x_max`, labelled at `ticks` or at round steps; y
+/// from `y_min` to 100 %.
 fn score_chart(
     title: &str,
     subtitle: &str,
     x_label: &str,
-    (x_min, x_max, ticks): (f64, f64, Option<&[(f64, String)]>),
+    (x_min, x_max, ticks, y_min): (f64, f64, Option<&[(f64, String)]>, f64),
     series: &[Series],
 ) -> String {
     let frame = ScoreFrame {
@@ -321,6 +329,7 @@ fn score_chart(
         plot_h: 300.0,
         x_min,
         x_max,
+        y_min,
     };
     let legend_x = frame.left + frame.plot_w + 20.0;
     let legend_w = series

@@ -2,7 +2,7 @@
 //! agent plays on positions scored by the perfect solver (`arena::perfect_moves`), with Wilson
 //! intervals. Without `--positions`, the 1 000 positions that ship with descent.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use super::arena_output::PlayOptions;
 use crate::arena::perfect_moves::{
-    PerfectMoveCount, PerfectMoveTally, SHIPPED_POSITIONS, count_perfect_moves,
+    PerfectMoveCount, PerfectMoveTally, SHIPPED_POSITIONS, ScoredPosition, count_perfect_moves,
     parse_scored_positions,
 };
 use crate::arena::statistics::wilson_interval;
@@ -110,20 +110,7 @@ pub fn run(args: AccuracyArgs) -> anyhow::Result<ExitCode> {
         args.game
     );
     super::threads_arg("--threads", args.play.threads)?;
-    let (text, positions_from) = match &args.positions {
-        Some(path) => (
-            read_regular_text(path, MAX_POSITIONS_FILE_BYTES)?,
-            path.display().to_string(),
-        ),
-        None => (
-            SHIPPED_POSITIONS.to_string(),
-            "data/connect_four_positions.txt (built in)".to_string(),
-        ),
-    };
-    let mut positions = parse_scored_positions(&text).with_context(|| {
-        format!("{positions_from}: expected lines as Pons' solver writes them with -a (\"4453 -5 -5 -2 -3 -4 -2 -2\")")
-    })?;
-    ensure!(!positions.is_empty(), "{positions_from}: no position");
+    let (mut positions, positions_from) = read_positions(args.positions.as_deref())?;
     positions.truncate(args.limit.unwrap_or(usize::MAX).max(1));
     let device = args.play.device()?;
     let factory =
@@ -154,6 +141,29 @@ pub fn run(args: AccuracyArgs) -> anyhow::Result<ExitCode> {
         print_report(&report);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The scored positions of `path` (a file as `solve --sample` writes it) or the 1 000 built
+/// in, and where they come from.
+///
+/// # Errors
+/// A file that cannot be read, a bad line (its number and what is wrong), no position.
+pub(super) fn read_positions(path: Option<&Path>) -> anyhow::Result<(Vec<ScoredPosition>, String)> {
+    let (text, from) = match path {
+        Some(path) => (
+            read_regular_text(path, MAX_POSITIONS_FILE_BYTES)?,
+            path.display().to_string(),
+        ),
+        None => (
+            SHIPPED_POSITIONS.to_string(),
+            "data/connect_four_positions.txt (built in)".to_string(),
+        ),
+    };
+    let positions = parse_scored_positions(&text).with_context(|| {
+        format!("{from}: expected lines as Pons' solver writes them with -a (\"4453 -5 -5 -2 -3 -4 -2 -2\")")
+    })?;
+    ensure!(!positions.is_empty(), "{from}: no position");
+    Ok((positions, from))
 }
 
 fn report_of(

@@ -19,17 +19,13 @@ use super::arena_output::PlayOptions;
 use super::interrupt::{self, Interruptible};
 use crate::arena::match_play::{MatchRun, Openings, play_match_until};
 use crate::arena::network_gain::{GainReport, GainRow, Share};
-use crate::arena::perfect_moves::{
-    SHIPPED_POSITIONS, ScoredPosition, count_perfect_moves, parse_scored_positions,
-};
+use crate::arena::perfect_moves::{ScoredPosition, count_perfect_moves};
 use crate::arena::{AgentFactory, AgentSpec};
 use crate::games::{ConnectFour, Game, GameSpec, GameVisitor};
 use crate::search::StopToken;
 use crate::settings::duration_text::DurationText;
-use crate::settings::files::{Existing, check_output, read_regular_text, write_atomically};
+use crate::settings::files::{Existing, check_output, write_atomically};
 
-/// A positions file larger than this is refused (the shipped one is ~40 KB).
-const MAX_POSITIONS_FILE_BYTES: u64 = 64 << 20;
 /// The longest line kept from `--against-command`'s output (longer ones are cut).
 const MAX_LINE_BYTES: u64 = 64 << 10;
 
@@ -222,23 +218,10 @@ fn check_args(args: &GainArgs) -> anyhow::Result<()> {
 fn perfect_move_positions(
     args: &GainArgs,
 ) -> anyhow::Result<Option<(Vec<ScoredPosition>, String)>> {
-    if !args.perfect_moves {
-        return Ok(None);
+    match args.perfect_moves {
+        true => super::accuracy::read_positions(args.positions.as_deref()).map(Some),
+        false => Ok(None),
     }
-    let (text, from) = match &args.positions {
-        Some(path) => (
-            read_regular_text(path, MAX_POSITIONS_FILE_BYTES)?,
-            path.display().to_string(),
-        ),
-        None => (
-            SHIPPED_POSITIONS.to_string(),
-            "the positions that ship with descent".to_string(),
-        ),
-    };
-    let positions = parse_scored_positions(&text)
-        .with_context(|| format!("{from}: expected lines as `descent solve --sample` writes"))?;
-    ensure!(!positions.is_empty(), "{from}: no position");
-    Ok(Some((positions, from)))
 }
 
 /// The outside player in the report's words.
