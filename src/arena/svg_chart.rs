@@ -313,13 +313,16 @@ pub fn score_curves_at_ticks(
     score_chart(title, subtitle, x_label, axes, series)
 }
 
-/// The chart of both: x from `x_min` to `x_max`, labelled at `ticks` or at round steps; y
-/// from `y_min` to 100 %.
+/// A chart's axes: x from `x_min` to `x_max`, labelled at `ticks` (or at round steps
+/// without), and y from `y_min` to 100 %.
+type Axes<'a> = (f64, f64, Option<&'a [(f64, String)]>, f64);
+
+/// The chart of both, on `Axes`.
 fn score_chart(
     title: &str,
     subtitle: &str,
     x_label: &str,
-    (x_min, x_max, ticks, y_min): (f64, f64, Option<&[(f64, String)]>, f64),
+    (x_min, x_max, ticks, y_min): Axes<'_>,
     series: &[Series],
 ) -> String {
     let frame = ScoreFrame {
