@@ -384,3 +384,40 @@ fn a_parallel_run_killed_and_resumed_learns_every_finished_game_exactly_once() {
         "records left after the final checkpoint"
     );
 }
+
+/// A pending record that cannot be learned (damaged bytes) is moved to `pending/set-aside/`
+/// with its reason on the resume that finds it, so the next resume neither warns about it nor
+/// learns it; new games are numbered after it, so its number is not reused.
+#[test]
+fn a_damaged_pending_record_is_set_aside_with_its_reason_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("run");
+    let run = "threads: 2, mode: parallel, max_lag: 1000";
+    train_ttt(&root, &format!("max_games: 8, {run}"), false);
+    assert!(pending_numbers(&root).is_empty());
+    std::fs::write(root.join("pending/game-100.rec"), b"not a game record").unwrap();
+
+    let lines = train_ttt(&root, &format!("max_games: 10, {run}"), true);
+    assert!(
+        pending_numbers(&root).is_empty(),
+        "the damaged record stays"
+    );
+    let aside = root.join("pending/set-aside");
+    assert_eq!(
+        std::fs::read(aside.join("game-100.rec")).unwrap(),
+        b"not a game record"
+    );
+    let why = std::fs::read_to_string(aside.join("game-100.why")).unwrap();
+    assert!(!why.trim().is_empty());
+    let new_games: Vec<u64> = of_kind(&lines, "game")
+        .iter()
+        .map(|g| u(g, "index"))
+        .filter(|&i| i >= 8)
+        .collect();
+    assert_eq!(new_games.len(), 2, "{new_games:?}");
+    assert!(new_games.iter().all(|&i| i > 100), "{new_games:?}");
+
+    train_ttt(&root, &format!("max_games: 12, {run}"), true);
+    let entries = std::fs::read_dir(&aside).unwrap().count();
+    assert_eq!(entries, 2, "set aside once: a .rec and its .why");
+}

@@ -6,7 +6,10 @@
 //! does not hold — those learned after it (their learning was lost with the process) and those
 //! still waiting for the learner — and learns each of them once, before playing on
 //! (docs/run-directory.md). A record of a game the checkpoint holds (the process stopped
-//! between writing the checkpoint and removing the records) is removed, not learned again.
+//! between writing the checkpoint and removing the records) is removed, not learned again. A
+//! record that cannot be learned (damaged, or holding another game) is moved to
+//! `pending/set-aside/` beside a `.why` file saying why, so it is reported once and kept for a
+//! look, not warned about on every resume.
 
 use std::path::{Path, PathBuf};
 
@@ -18,6 +21,9 @@ use crate::settings::files::{Existing, read_regular, write_atomically};
 
 /// The directory of a run's pending records.
 pub const PENDING_DIR: &str = "pending";
+
+/// The directory, inside `pending/`, of the records that could not be learned.
+pub const SET_ASIDE_DIR: &str = "set-aside";
 
 /// A run's `pending/` directory.
 #[derive(Clone, Debug)]
@@ -79,6 +85,35 @@ impl PendingGames {
         read_regular(&self.path(number), MAX_RECORD_BYTES)
     }
 
+    /// Moves game `number`'s record out of the way into `pending/set-aside/` with `why` in a
+    /// `.why` file beside it (names made unique, so nothing set aside before is replaced);
+    /// returns the record's new path.
+    ///
+    /// # Errors
+    /// A directory that cannot be made, a file that cannot be written or moved.
+    pub fn set_aside(&self, number: u64, why: &str) -> anyhow::Result<PathBuf> {
+        let aside = self.dir.join(SET_ASIDE_DIR);
+        std::fs::create_dir_all(&aside)
+            .with_context(|| format!("cannot create {}", aside.display()))?;
+        let stem = (0u32..)
+            .map(|copy| match copy {
+                0 => format!("game-{number}"),
+                _ => format!("game-{number}.{copy}"),
+            })
+            .find(|stem| !aside.join(format!("{stem}.rec")).exists())
+            .expect("a free name");
+        write_atomically(
+            &aside.join(format!("{stem}.why")),
+            format!("{why}\n").as_bytes(),
+            Existing::Replace,
+        )?;
+        let target = aside.join(format!("{stem}.rec"));
+        let source = self.path(number);
+        std::fs::rename(&source, &target)
+            .with_context(|| format!("cannot move {} to {}", source.display(), target.display()))?;
+        Ok(target)
+    }
+
     /// Removes the records of the games in `taken` (a checkpoint holds them); returns how many.
     ///
     /// # Errors
@@ -118,5 +153,23 @@ mod tests {
         assert_eq!(pending.remove_taken(&taken).unwrap(), 2);
         assert_eq!(pending.numbers().unwrap(), vec![12]);
         assert!(pending.read(3).is_err());
+    }
+
+    #[test]
+    fn a_record_set_aside_leaves_the_list_and_keeps_its_bytes_and_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        let pending = PendingGames::open(dir.path()).unwrap();
+        pending.write(4, b"first").unwrap();
+        let first = pending.set_aside(4, "not a record").unwrap();
+        assert_eq!(pending.numbers().unwrap(), Vec::<u64>::new());
+        assert_eq!(std::fs::read(&first).unwrap(), b"first");
+        let why = first.with_extension("why");
+        assert_eq!(std::fs::read_to_string(why).unwrap(), "not a record\n");
+        // A second record of the same number set aside later replaces nothing.
+        pending.write(4, b"second").unwrap();
+        let second = pending.set_aside(4, "holds game 9").unwrap();
+        assert_ne!(first, second);
+        assert_eq!(std::fs::read(&first).unwrap(), b"first");
+        assert_eq!(std::fs::read(&second).unwrap(), b"second");
     }
 }

@@ -598,13 +598,29 @@ impl<'a, G: Game> Session<'a, G> {
                         Ok(())
                     })?
                 }
-                Ok(game) => tracing::warn!(
-                    "pending game {number} holds game {}: not learned",
-                    game.index
-                ),
-                Err(why) => tracing::warn!("pending game {number} not learned: {why:#}"),
+                Ok(game) => {
+                    self.set_aside_pending(&pending, number, &format!("holds game {}", game.index))?
+                }
+                Err(why) => self.set_aside_pending(&pending, number, &format!("{why:#}"))?,
             }
         }
+        Ok(())
+    }
+
+    /// A pending record that cannot be learned: moved aside with its reason, warned about
+    /// once; new games are numbered after it, so its number is not reused.
+    fn set_aside_pending(
+        &mut self,
+        pending: &PendingGames,
+        number: u64,
+        why: &str,
+    ) -> anyhow::Result<()> {
+        let moved_to = pending.set_aside(number, why)?;
+        tracing::warn!(
+            "pending game {number} not learned ({why}): moved to {}",
+            moved_to.display()
+        );
+        self.state.next_game_index = self.state.next_game_index.max(number + 1);
         Ok(())
     }
 
