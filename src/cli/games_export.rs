@@ -11,8 +11,8 @@ use clap::Args;
 use super::game_files::{record_extension, record_text};
 use crate::games::{Game, GameSpec, GameVisitor};
 use crate::selfplay::TrainConfig;
+use crate::selfplay::run::games_log::{GAMES_FILE, GameLine};
 use crate::selfplay::run::run_dir::RunDir;
-use crate::selfplay::telemetry::games_log::{GAMES_FILE, GameLine};
 use crate::settings::files::{
     Existing, check_output, for_each_line, open_regular, write_atomically,
 };

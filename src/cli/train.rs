@@ -10,7 +10,7 @@ use tracing::{Span, info, info_span};
 use tracing_indicatif::span_ext::IndicatifSpanExt;
 
 use crate::selfplay::config::TrainSettings;
-use crate::selfplay::run::periodic_eval::EvalReport;
+use crate::selfplay::telemetry::eval_report::EvalReport;
 use crate::selfplay::telemetry::metrics::{EvalMetrics, GameMetrics};
 use crate::selfplay::{DurationText, RunDir, TrainConfig, TrainSummary, TrainingObserver, train};
 use crate::settings::files::read_regular_text;

@@ -4,29 +4,27 @@
 //! `TrainConfig::validate` validates each section, then the combinations across sections.
 //! Every default is written on its field and in `configs/`.
 
-mod alphazero;
 mod checkpoint;
+pub(crate) mod checks;
 mod evaluation;
-mod exit;
 mod learning;
 mod network;
+mod recipe_name;
 mod replay;
 mod run;
 mod search;
 mod selection;
 
 use crate::search::StopToken;
-use std::fmt;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-pub use self::alphazero::{AlphaZeroSection, RecipeName};
 pub use self::checkpoint::{CheckpointSection, CheckpointSettings};
 pub use self::evaluation::{EvalOpponent, EvaluationSection, EvaluationSettings};
-pub use self::exit::ExitSection;
 pub use self::learning::{LearningSection, LearningSettings, TargetsName, TerminalEvalName};
 pub use self::network::{NetworkSection, OptimizerSection};
+pub use self::recipe_name::RecipeName;
 pub use self::replay::{ReplayKind, ReplaySection, ReplaySettings, ResolvedStatesSection};
 pub use self::run::{DEFAULT_MAX_LAG, RunMode, RunSection, RunSettings};
 pub use self::search::SearchSection;
@@ -34,12 +32,12 @@ pub use self::selection::{DistributionName, ExploitationText, SelectionSection};
 use crate::games::GameSpec;
 use crate::learn::{ActionSelection, Distribution, Exploitation};
 use crate::search::SearchSpec;
-use crate::selfplay::alphazero::AlphaZeroSettings;
-use crate::selfplay::exit::ExitSettings;
+pub use crate::selfplay::recipes::alphazero::settings::{AlphaZeroSection, AlphaZeroSettings};
+pub use crate::selfplay::recipes::exit::settings::{ExitSection, ExitSettings};
 pub use crate::settings::config_error::ConfigError;
 use crate::settings::config_error::yaml_message;
-use crate::settings::limits::at_most;
 use crate::value::{AdamSettings, Architecture};
+use checks::{check, error};
 
 fn default_seed() -> u64 {
     1
@@ -123,10 +121,8 @@ pub struct TrainSettings {
     pub keep_resolved: Option<Duration>,
     pub checkpoint: CheckpointSettings,
     pub evaluation: Option<EvaluationSettings>,
-    /// AlphaZero's settings when `recipe: alphazero`.
-    pub alphazero: Option<AlphaZeroSettings>,
-    /// ExIt's settings when `recipe: exit`.
-    pub exit: Option<ExitSettings>,
+    /// The recipe (`recipe:`) with its own settings (its section, validated by its recipe).
+    pub recipe: RecipeSettings,
     /// The Redis URL of a distributed run (`descent train --broker`; never in the YAML, so
     /// that no password is written into the run directory or published).
     pub broker: Option<String>,
@@ -136,17 +132,13 @@ pub struct TrainSettings {
     pub stop: StopToken,
 }
 
-fn error(key: &str, message: impl Into<String>) -> ConfigError {
-    ConfigError::new(key, message)
-}
-
-fn check(ok: bool, key: &str, message: &str) -> Result<(), ConfigError> {
-    if ok { Ok(()) } else { Err(error(key, message)) }
-}
-
-/// Refuses `value` above `max` (sizes that would exhaust memory: see `settings::limits`).
-fn limit<T: PartialOrd + fmt::Display>(key: &str, value: T, max: T) -> Result<(), ConfigError> {
-    at_most(key, value, max).map(|_| ())
+/// The recipe of a run with its settings: one variant a recipe (`recipe:` names it; Athénan's
+/// settings are the sections every run has: `search:`, `learning:`, `selection:`, `replay:`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum RecipeSettings {
+    Athenan,
+    Alphazero(AlphaZeroSettings),
+    Exit(ExitSettings),
 }
 
 impl TrainConfig {
@@ -265,22 +257,19 @@ impl TrainConfig {
         if self.recipe != RecipeName::Athenan {
             self.check_policy_value_sections(&run)?;
         }
-        let alphazero = match self.recipe {
-            RecipeName::Alphazero => Some(AlphaZeroSettings {
+        let recipe = match self.recipe {
+            RecipeName::Athenan => RecipeSettings::Athenan,
+            RecipeName::Alphazero => RecipeSettings::Alphazero(AlphaZeroSettings {
                 augmentation: learning.augment_symmetries,
                 threads: run.threads,
                 ..self
                     .alphazero
                     .validate(architecture.clone(), adam, self.seed)?
             }),
-            _ => None,
-        };
-        let exit = match self.recipe {
-            RecipeName::Exit => Some(ExitSettings {
+            RecipeName::Exit => RecipeSettings::Exit(ExitSettings {
                 augmentation: learning.augment_symmetries,
                 ..self.exit.validate(architecture.clone(), adam, self.seed)?
             }),
-            _ => None,
         };
         Ok(TrainSettings {
             config: self.clone(),
@@ -296,8 +285,7 @@ impl TrainConfig {
             keep_resolved: self.resolved_states.keep_for(),
             checkpoint,
             evaluation,
-            alphazero,
-            exit,
+            recipe,
             broker: None,
             stop: StopToken::new(),
         })
@@ -424,6 +412,20 @@ fn check_combinations(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn alphazero_of(s: &TrainSettings) -> AlphaZeroSettings {
+        match &s.recipe {
+            RecipeSettings::Alphazero(settings) => settings.clone(),
+            other => panic!("not alphazero: {other:?}"),
+        }
+    }
+
+    fn exit_of(s: &TrainSettings) -> ExitSettings {
+        match &s.recipe {
+            RecipeSettings::Exit(settings) => settings.clone(),
+            other => panic!("not exit: {other:?}"),
+        }
+    }
     use crate::learn::{Capacity, ReplayPolicy};
 
     fn parse(text: &str) -> Result<TrainSettings, ConfigError> {
@@ -455,12 +457,12 @@ mod tests {
     #[test]
     fn alphazero_searches_with_gumbel_when_asked() {
         let s = parse("game: connect_four\nrecipe: alphazero\n").unwrap();
-        assert_eq!(s.alphazero.unwrap().gumbel, None, "PUCT by default");
+        assert_eq!(alphazero_of(&s).gumbel, None, "PUCT by default");
         let s = parse(
             "game: connect_four\nrecipe: alphazero\nalphazero: {search: gumbel, gumbel_m: 4, c_scale: 0.2}\n",
         )
         .unwrap();
-        let gumbel = s.alphazero.unwrap().gumbel.expect("gumbel options");
+        let gumbel = alphazero_of(&s).gumbel.expect("gumbel options");
         assert_eq!(
             (
                 gumbel.considered,
@@ -488,18 +490,15 @@ mod tests {
     #[test]
     fn the_alphazero_recipe_has_its_own_section_only() {
         let s = parse("game: connect_four\nrecipe: alphazero\n").unwrap();
-        let az = s.alphazero.expect("alphazero settings");
-        let paper = crate::selfplay::alphazero::AlphaZeroSettings::new(Architecture::PaperCnn);
+        let az = alphazero_of(&s);
+        let paper = AlphaZeroSettings::new(Architecture::PaperCnn);
         let adam = AdamSettings::default();
-        assert_eq!(
-            az,
-            crate::selfplay::alphazero::AlphaZeroSettings { adam, ..paper }
-        );
+        assert_eq!(az, AlphaZeroSettings { adam, ..paper });
         let s = parse(
             "game: connect_four\nrecipe: alphazero\nalphazero: {simulations: 200, fpu: -1}\n",
         )
         .unwrap();
-        let az = s.alphazero.unwrap();
+        let az = alphazero_of(&s);
         assert_eq!((az.simulations, az.puct.fpu), (200, -1.0));
         let error = |text: &str| parse(text).unwrap_err();
         let e = error("game: connect_four\nrecipe: alphazero\nsearch: {iters: 9}\n");
@@ -509,7 +508,7 @@ mod tests {
         // AlphaZero deals a round's games to run.threads threads, at most one a game; ExIt
         // plays on one.
         let s = parse("game: connect_four\nrecipe: alphazero\nrun: {threads: 2}\n").unwrap();
-        assert_eq!(s.alphazero.unwrap().threads, 2);
+        assert_eq!(alphazero_of(&s).threads, 2);
         let e = error(
             "game: connect_four\nrecipe: alphazero\nalphazero: {parallel_games: 4}\nrun: {threads: 5}\n",
         );
@@ -525,7 +524,7 @@ mod tests {
             error("game: connect_four\nrecipe: alphazero\nalphazero: {dirichlet_fraction: 2}\n");
         assert_eq!(e.key, "alphazero.dirichlet_fraction");
         let s = parse("game: connect_four\nrecipe: alphazero\nalphazero: {q_ratio: 0.5}\n");
-        assert_eq!(s.unwrap().alphazero.unwrap().q_ratio, 0.5);
+        assert_eq!(alphazero_of(&s.unwrap()).q_ratio, 0.5);
         assert_eq!(az.q_ratio, 0.0, "AlphaZero's outcome alone by default");
         assert_eq!(
             az.random_opening_plies, 0,
@@ -533,7 +532,7 @@ mod tests {
         );
         let s =
             parse("game: connect_four\nrecipe: alphazero\nalphazero: {random_opening_plies: 20}\n");
-        assert_eq!(s.unwrap().alphazero.unwrap().random_opening_plies, 20);
+        assert_eq!(alphazero_of(&s.unwrap()).random_opening_plies, 20);
         for bad in ["-1", "100001", "many"] {
             let text = format!(
                 "game: connect_four\nrecipe: alphazero\nalphazero: {{random_opening_plies: {bad}}}\n"
@@ -552,7 +551,7 @@ mod tests {
         assert_eq!(az.fast_simulations, None, "every search a full one");
         let text = "alphazero: {simulations: 100, fast_simulations: 20, full_search_fraction: 0.5}";
         let s = parse(&format!("game: connect_four\nrecipe: alphazero\n{text}\n")).unwrap();
-        let az_fast = s.alphazero.unwrap();
+        let az_fast = alphazero_of(&s);
         assert_eq!(az_fast.fast_simulations, Some(20));
         assert_eq!(az_fast.full_search_fraction, 0.5);
         for (bad, key) in [
@@ -568,8 +567,15 @@ mod tests {
             );
             assert!(error(&text).to_string().contains(key), "{bad}");
         }
+    }
+
+    #[test]
+    fn symmetry_augmentation_is_every_recipes_and_athenans_yaml_names_no_recipe() {
         // Symmetry augmentation is every recipe's setting, `one` by default as for Athénan; the
         // other `learning:` keys stay Athénan's.
+        let error = |text: &str| parse(text).unwrap_err();
+        let s = parse("game: connect_four\nrecipe: alphazero\n").unwrap();
+        let az = alphazero_of(&s);
         assert_eq!(az.augmentation, crate::learn::augment::Augmentation::One);
         for recipe in ["alphazero", "exit"] {
             let text = format!(
@@ -577,8 +583,8 @@ mod tests {
             );
             let s = parse(&text).unwrap();
             let augmentation = match recipe {
-                "alphazero" => s.alphazero.unwrap().augmentation,
-                _ => s.exit.unwrap().augmentation,
+                "alphazero" => alphazero_of(&s).augmentation,
+                _ => exit_of(&s).augmentation,
             };
             assert_eq!(augmentation, crate::learn::augment::Augmentation::None);
             let e = error(&format!(
@@ -635,8 +641,8 @@ mod tests {
     #[test]
     fn the_exit_recipe_has_the_papers_defaults_and_its_own_section_only() {
         let s = parse("game: hex\nrecipe: exit\n").unwrap();
-        assert!(s.alphazero.is_none());
-        let exit = s.exit.expect("exit settings");
+        assert!(!matches!(s.recipe, RecipeSettings::Alphazero(_)));
+        let exit = exit_of(&s);
         assert_eq!(exit.expert_iterations, 2500);
         assert_eq!((exit.warm_start_c, exit.c), (0.25, 0.05));
         assert_eq!((exit.w_a, exit.w_v, exit.temperature), (100.0, 0.75, 0.1));
@@ -644,7 +650,7 @@ mod tests {
         assert_eq!(exit.value_from, 0.2);
         let s = parse("game: hex\nrecipe: exit\nexit: {expert_iterations: 100, value_from: 0.5}\n")
             .unwrap();
-        let exit = s.exit.unwrap();
+        let exit = exit_of(&s);
         assert_eq!((exit.expert_iterations, exit.value_from), (100, 0.5));
         let error = |text: &str| parse(text).unwrap_err();
         let e = error("game: hex\nexit: {w_a: 1}\n");

@@ -1,8 +1,8 @@
-//! What a run reports: metrics records, observers (the progress bar, silence), the games log
-//! and TensorBoard event files.
+//! What a run reports: metrics records, an evaluation's report, observers (the progress bar,
+//! silence) and TensorBoard event files (the games log is the run's: `run::games_log`).
 
+pub mod eval_report;
 pub mod event_file;
-pub mod games_log;
 pub mod metrics;
 pub mod observer;
 pub mod tensorboard;

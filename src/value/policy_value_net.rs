@@ -54,7 +54,7 @@ impl PolicyValueNet {
     /// The policy head is the paper's "convolutional 1×1 layer with 1 filter followed by a
     /// final dense layer" (§8.4.2) with no activation between them: a ReLU on its one channel
     /// can be dead for every position of a fresh network, and its policy then never learns
-    /// (3 of 8 fresh tic-tac-toe apprentices stayed uniform in `selfplay::exit`'s test).
+    /// (3 of 8 fresh tic-tac-toe apprentices stayed uniform in `selfplay::recipes::exit`'s test).
     pub fn forward(&self, x: Tensor<4>) -> (Tensor<2>, Tensor<2>) {
         let h = self.value.trunk(x);
         let policy = self.policy_conv.forward(h.clone()).flatten(1, 3);

@@ -15,7 +15,7 @@ use crate::selfplay::run::run_dir::{CONFIG_FILE, LADDER_FILE, METRICS_FILE};
 use crate::settings::files::open_regular;
 
 /// The file of a run's self-play games (one JSON line per game learned).
-pub use crate::selfplay::telemetry::games_log::GAMES_FILE;
+pub use crate::selfplay::run::games_log::GAMES_FILE;
 
 /// The largest configuration read (a run's config.yaml is a few kilobytes).
 const MAX_CONFIG_BYTES: u64 = 1 << 20;

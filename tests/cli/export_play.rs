@@ -97,6 +97,27 @@ fn values_of(source: &Path) -> Vec<f32> {
     values
 }
 
+/// The safetensors copy beside the export (`ttt.descent.safetensors` in `dir`) holds the same
+/// weights: the same values as `from_checkpoint` on the sample positions.
+fn the_safetensors_copy_holds_the_same_weights(dir: &std::path::Path, from_checkpoint: &[f32]) {
+    use burn::store::{ModuleSnapshot, SafetensorsStore};
+    let device = Device::flex();
+    let mut net = descent::value::ValueNet::new(
+        &descent::value::Architecture::PaperCnn,
+        TicTacToe::ENCODING.dims(),
+        true,
+        &device,
+    );
+    let side = dir.join("ttt.descent.safetensors");
+    net.load_from(&mut SafetensorsStore::from_file(side))
+        .unwrap();
+    let evaluator = NetEvaluator::<TicTacToe>::new(net, &NetDevice::cpu());
+    let positions = sample_positions();
+    let mut values = vec![0.0; positions.len()];
+    evaluator.evaluate(&positions, &mut values);
+    assert_eq!(values, from_checkpoint);
+}
+
 #[test]
 fn export_loads_back_bit_exact_and_is_refused_where_it_does_not_fit() {
     let dir = tempfile::tempdir().unwrap();
@@ -124,25 +145,7 @@ fn export_loads_back_bit_exact_and_is_refused_where_it_does_not_fit() {
     assert_eq!(manifest.provenance.config_fnv1a64.len(), 16);
     assert_eq!(manifest.provenance.recipe.as_deref(), Some("athenan"));
 
-    // The safetensors copy holds the same weights.
-    {
-        use burn::store::{ModuleSnapshot, SafetensorsStore};
-        let device = Device::flex();
-        let mut net = descent::value::ValueNet::new(
-            &descent::value::Architecture::PaperCnn,
-            TicTacToe::ENCODING.dims(),
-            true,
-            &device,
-        );
-        let side = dir.path().join("ttt.descent.safetensors");
-        net.load_from(&mut SafetensorsStore::from_file(side))
-            .unwrap();
-        let evaluator = NetEvaluator::<TicTacToe>::new(net, &NetDevice::cpu());
-        let positions = sample_positions();
-        let mut values = vec![0.0; positions.len()];
-        evaluator.evaluate(&positions, &mut values);
-        assert_eq!(values, from_checkpoint);
-    }
+    the_safetensors_copy_holds_the_same_weights(dir.path(), &from_checkpoint);
 
     // Not overwritten without --force.
     let before = std::fs::read(&file).unwrap();

@@ -16,5 +16,6 @@ mod gtp_misbehaving;
 mod hostile_files;
 mod interrupted_matches;
 mod presets;
+mod selfplay_house;
 mod shipped_nets;
 mod spec_names;

@@ -31,6 +31,63 @@ fn snapshot(dir: &Path) -> BTreeMap<String, (u64, SystemTime)> {
     files
 }
 
+/// Requests the API refuses: method, path, body, the status and what the message names.
+const BAD_REQUESTS: [(&str, &str, Option<&str>, u16, &str); 10] = [
+    ("GET", "/api/runs/missing", None, 404, "missing"),
+    (
+        "GET",
+        "/api/runs/..%2F..%2Fetc/metrics",
+        None,
+        404,
+        "no run",
+    ),
+    (
+        "GET",
+        "/api/runs/tiny/metrics?from=minus",
+        None,
+        400,
+        "from",
+    ),
+    ("GET", "/nowhere", None, 404, "no such page"),
+    ("POST", "/api/position", Some("{not json"), 400, ""),
+    (
+        "POST",
+        "/api/position",
+        Some(r#"{"game": "chess"}"#),
+        400,
+        "chess",
+    ),
+    (
+        "POST",
+        "/api/position",
+        Some(r#"{"game": "tic_tac_toe", "moves": ["b2", "b2"]}"#),
+        400,
+        "move 2",
+    ),
+    (
+        "POST",
+        "/api/agent-move",
+        Some(r#"{"game": "tic_tac_toe", "moves": [], "agent": "alien"}"#),
+        400,
+        "alien",
+    ),
+    (
+        "POST",
+        "/api/agent-move",
+        Some(r#"{"game": "tic_tac_toe", "agent": "ubfms:model=/no/such/net"}"#),
+        400,
+        "/no/such/net",
+    ),
+    // A typo in the spec is refused before any game starts.
+    (
+        "POST",
+        "/api/agent-check",
+        Some(r#"{"game": "tic_tac_toe", "agent": "mcts:itres=10"}"#),
+        400,
+        "unknown key \"itres\"",
+    ),
+];
+
 #[test]
 fn the_api_shows_runs_and_plays_and_refuses_bad_requests() {
     let root = tempfile::tempdir().unwrap();
@@ -107,62 +164,7 @@ fn the_api_shows_runs_and_plays_and_refuses_bad_requests() {
         "{reply}"
     );
 
-    let bad: [(&str, &str, Option<&str>, u16, &str); 10] = [
-        ("GET", "/api/runs/missing", None, 404, "missing"),
-        (
-            "GET",
-            "/api/runs/..%2F..%2Fetc/metrics",
-            None,
-            404,
-            "no run",
-        ),
-        (
-            "GET",
-            "/api/runs/tiny/metrics?from=minus",
-            None,
-            400,
-            "from",
-        ),
-        ("GET", "/nowhere", None, 404, "no such page"),
-        ("POST", "/api/position", Some("{not json"), 400, ""),
-        (
-            "POST",
-            "/api/position",
-            Some(r#"{"game": "chess"}"#),
-            400,
-            "chess",
-        ),
-        (
-            "POST",
-            "/api/position",
-            Some(r#"{"game": "tic_tac_toe", "moves": ["b2", "b2"]}"#),
-            400,
-            "move 2",
-        ),
-        (
-            "POST",
-            "/api/agent-move",
-            Some(r#"{"game": "tic_tac_toe", "moves": [], "agent": "alien"}"#),
-            400,
-            "alien",
-        ),
-        (
-            "POST",
-            "/api/agent-move",
-            Some(r#"{"game": "tic_tac_toe", "agent": "ubfms:model=/no/such/net"}"#),
-            400,
-            "/no/such/net",
-        ),
-        // A typo in the spec is refused before any game starts.
-        (
-            "POST",
-            "/api/agent-check",
-            Some(r#"{"game": "tic_tac_toe", "agent": "mcts:itres=10"}"#),
-            400,
-            "unknown key \"itres\"",
-        ),
-    ];
-    for (method, path, body, expected, mention) in bad {
+    for (method, path, body, expected, mention) in BAD_REQUESTS {
         let (status, reply) = server.json(method, path, body);
         assert_eq!(status, expected, "{method} {path}: {reply}");
         let message = reply["error"].as_str().unwrap_or_else(|| panic!("{reply}"));
@@ -249,8 +251,6 @@ fn hostile_requests_leave_the_server_answering_bounded_and_idle() {
     assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
     let mut server = Server::start(root.path());
     let pid = server.pid();
-    let move_request =
-        |agent: &str| format!(r#"{{"game": "tic_tac_toe", "moves": ["b2"], "agent": "{agent}"}}"#);
 
     // DNS rebinding: another site's name is refused, the server's own names answered.
     let port = server.address.rsplit_once(':').unwrap().1.to_string();
@@ -270,6 +270,20 @@ fn hostile_requests_leave_the_server_answering_bounded_and_idle() {
         assert_eq!(status, 200);
     }
 
+    refuses_sizes_past_the_limits_and_files_outside(&mut server);
+    keeps_four_of_thirty_large_networks(&mut server, pid);
+    cancels_the_search_of_a_client_that_leaves(&mut server, pid);
+    ends_at_the_first_ctrl_c(&mut server, pid);
+}
+
+/// The agent a move request asks for, on tic-tac-toe after b2.
+fn move_request(agent: &str) -> String {
+    format!(r#"{{"game": "tic_tac_toe", "moves": ["b2"], "agent": "{agent}"}}"#)
+}
+
+/// Sizes and budgets past the limits refused at once, naming the limit; files outside the
+/// served directory refused with one answer whether they exist or not.
+fn refuses_sizes_past_the_limits_and_files_outside(server: &mut Server) {
     // Sizes and budgets past the limits: refused at once, naming the limit.
     for (agent, mention) in [
         (
@@ -307,7 +321,10 @@ fn hostile_requests_leave_the_server_answering_bounded_and_idle() {
         Some(&move_request("greedy:model=tiny")),
     );
     assert_eq!(status, 200, "{reply}");
+}
 
+/// Thirty different large networks: the agent cache keeps four.
+fn keeps_four_of_thirty_large_networks(server: &mut Server, pid: u32) {
     // Thirty different large networks: the agent cache keeps four.
     let rss_before = memory_kb(pid, "VmRSS:");
     for channels in 0..30 {
@@ -326,7 +343,11 @@ fn hostile_requests_leave_the_server_answering_bounded_and_idle() {
         grown_kb < 400_000,
         "30 networks of ~26 MB kept {grown_kb} kB"
     );
+}
 
+/// 2^64 iterations from a client that leaves while the agent thinks: the search is
+/// cancelled, `/` still answers within a second, the CPU goes idle.
+fn cancels_the_search_of_a_client_that_leaves(server: &mut Server, pid: u32) {
     // 2^64 iterations from a client that leaves while the agent thinks: the search is
     // cancelled (it would stop at the server's limit per move, 10 s, anyway), the CPU goes idle.
     {
@@ -364,7 +385,10 @@ fn hostile_requests_leave_the_server_answering_bounded_and_idle() {
     let busy = cpu_seconds(pid) - cpu;
     assert!(busy < 0.3, "{busy} CPU seconds in 2 s with no client");
     assert!(memory_kb(pid, "VmHWM:") < 1_000_000, "peak memory");
+}
 
+/// The first Ctrl-C ends the server, a search in flight included.
+fn ends_at_the_first_ctrl_c(server: &mut Server, pid: u32) {
     // The first Ctrl-C ends it, a search in flight included.
     let body = move_request("mcts:iters=18446744073709551615");
     let address = server.address.clone();

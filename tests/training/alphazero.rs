@@ -17,7 +17,7 @@ use descent::search::gumbel::{GumbelOptions, GumbelSearcher};
 use descent::search::puct::PuctOptions;
 use descent::search::puct_searcher::PuctSearcher;
 use descent::search::{Budget, Searcher};
-use descent::selfplay::alphazero::{AlphaZeroSettings, AlphaZeroTrainer};
+use descent::selfplay::recipes::alphazero::{AlphaZeroSettings, AlphaZeroTrainer};
 use descent::value::{NetDevice, PolicyValueEvaluator};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -293,7 +293,7 @@ pub fn train_new_run(
     root: &std::path::Path,
 ) -> (
     descent::selfplay::TrainConfig,
-    anyhow::Result<descent::selfplay::run::training::TrainSummary>,
+    anyhow::Result<descent::selfplay::TrainSummary>,
 ) {
     use descent::selfplay::{RunDir, SilentObserver, TrainConfig, train};
     let config = TrainConfig::from_yaml(yaml).unwrap();
@@ -364,14 +364,14 @@ fn policy_recipes_refuse_to_image_moves_numbered_by_position() {
     }
 }
 
-/// `run.threads` deals a round's games to threads (alphazero_selfplay.rs): with 8 games on 1, 2
-/// and 3 threads (3 + 3 + 2) a round plays 8 complete games from the empty board, each ended
-/// at a terminal position with one record per move; the same games again for the same network,
-/// seed and thread count, and other ones on another thread count (each thread draws from its
-/// own stream).
+/// `run.threads` deals a round's games to threads (recipes/alphazero/selfplay.rs): with 8 games
+/// on 1, 2 and 3 threads (3 + 3 + 2) a round plays 8 complete games from the empty board, each
+/// ended at a terminal position with one record per move; the same games again for the same
+/// network, seed and thread count, and other ones on another thread count (each thread draws
+/// from its own stream).
 #[test]
 fn alphazero_rounds_on_threads_play_every_game_the_same_for_a_seed() {
-    use descent::selfplay::alphazero_selfplay::play_round_games;
+    use descent::selfplay::recipes::alphazero::selfplay::play_round_games;
     use descent::value::PolicyValueInference;
     use descent::value::policy_value_net::PolicyValueNet;
     let initial = TicTacToe::new(&Default::default());
@@ -423,8 +423,8 @@ fn alphazero_rounds_on_threads_play_every_game_the_same_for_a_seed() {
 fn untrained_round(
     settings: AlphaZeroSettings,
     seed: u64,
-) -> descent::selfplay::alphazero_selfplay::RoundGames<TicTacToe> {
-    use descent::selfplay::alphazero_selfplay::play_round_games;
+) -> descent::selfplay::recipes::alphazero::selfplay::RoundGames<TicTacToe> {
+    use descent::selfplay::recipes::alphazero::selfplay::play_round_games;
     use descent::value::PolicyValueInference;
     use descent::value::policy_value_net::PolicyValueNet;
     let device = NetDevice::cpu();
@@ -516,10 +516,11 @@ fn fast_searches_are_played_but_not_learned() {
 /// inside (−1, 1)), and that of ratio ½ their mean, position by position.
 #[test]
 fn the_value_target_mixes_the_outcome_with_the_root_value_by_q_ratio() {
-    use descent::selfplay::alphazero::{AlphaZeroProgress, ResumedParts};
-    use descent::selfplay::alphazero_selfplay::play_round_games;
-    use descent::selfplay::alphazero_window::Window;
-    use descent::selfplay::round_recipe::RoundRecipe;
+    use descent::selfplay::recipes::alphazero::ResumedParts;
+    use descent::selfplay::recipes::alphazero::selfplay::play_round_games;
+    use descent::selfplay::recipes::rounds::RoundRecipe;
+    use descent::selfplay::recipes::rounds::progress::RoundProgress;
+    use descent::selfplay::recipes::rounds::window::Window;
     use descent::value::PolicyValueInference;
     let initial = TicTacToe::new(&Default::default());
     let device = NetDevice::cpu();
@@ -539,7 +540,7 @@ fn the_value_target_mixes_the_outcome_with_the_root_value_by_q_ratio() {
             optimizer: optimizer.clone(),
             window: Window::new(settings.window),
             rng: Xoshiro256PlusPlus::seed_from_u64(5),
-            progress: AlphaZeroProgress::default(),
+            progress: RoundProgress::default(),
         };
         let mut trainer = AlphaZeroTrainer::resume(&initial, settings, &device, parts).unwrap();
         trainer.round(0.0);

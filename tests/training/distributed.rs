@@ -518,8 +518,8 @@ fn garbage_and_foreign_records_are_refused_counted_and_the_run_goes_on() {
 /// A valid tic-tac-toe record of another run.
 fn foreign_record() -> Vec<u8> {
     use descent::games::{Game, TicTacToe};
-    use descent::selfplay::distributed::game_record::{GameRecord, RecordOrigin};
-    use descent::selfplay::run::game_pool::Finished;
+    use descent::selfplay::run::game_record::{GameRecord, RecordOrigin};
+    use descent::selfplay::run::learnable_game::Finished;
     let initial = TicTacToe::new(&Default::default());
     let mut position = initial;
     let mut moves = Vec::new();
@@ -738,10 +738,8 @@ fn push_record(c: &mut redis::Connection, bytes: &[u8]) {
 
 /// A legal tic-tac-toe record of the live run: its hash, a game number taken from the
 /// counter as a worker takes one, the network version now published.
-fn live_record(
-    c: &mut redis::Connection,
-) -> descent::selfplay::distributed::game_record::GameRecord {
-    use descent::selfplay::distributed::game_record::GameRecord;
+fn live_record(c: &mut redis::Connection) -> descent::selfplay::run::game_record::GameRecord {
+    use descent::selfplay::run::game_record::GameRecord;
     let hash: String = redis::cmd("GET")
         .arg("descent:run:config_hash")
         .query(c)
@@ -770,6 +768,29 @@ fn peak_memory_kb(pid: u32) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// 8 records of random bytes, then 24 of a legal record's `plain` (decompressed) bytes with a
+/// few bytes changed at random, compressed again.
+fn random_records(plain: &[u8]) -> Vec<Vec<u8>> {
+    use rand::{RngExt, SeedableRng};
+    let mut records = Vec::new();
+    let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(7);
+    for _ in 0..8 {
+        let len = rng.random_range(0..300);
+        let bytes: Vec<u8> = (0..len).map(|_| rng.random()).collect();
+        records.push(bytes);
+    }
+    // Random byte changes of a legal record's plain bytes, compressed again.
+    for _ in 0..24 {
+        let mut mutant = plain.to_vec();
+        for _ in 0..rng.random_range(1..4) {
+            let at = rng.random_range(0..mutant.len());
+            mutant[at] = rng.random();
+        }
+        records.push(zstd::encode_all(mutant.as_slice(), 3).unwrap());
+    }
+    records
+}
+
 /// Crafted and random records written straight into a live run's stream: sizes past every
 /// limit, NaN and huge targets and planes, unknown and repeated game numbers, other formats,
 /// random bytes and random mutations of a legal record. The learner never dies, stays under a
@@ -777,7 +798,6 @@ fn peak_memory_kb(pid: u32) -> Option<u64> {
 /// network is finite; every entry is accounted for.
 #[test]
 fn hostile_records_are_refused_counted_and_never_kill_or_poison_the_learner() {
-    use rand::{RngExt, SeedableRng};
     let tmp = tempfile::tempdir().unwrap();
     let Some(redis) = RedisServer::start(tmp.path()) else {
         return;
@@ -813,22 +833,8 @@ fn hostile_records_are_refused_counted_and_never_kill_or_poison_the_learner() {
     let mut format = live_record(&mut c);
     format.format = 99;
     crafted.push((format.to_bytes(), "record format 99"));
-    let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(7);
-    for _ in 0..8 {
-        let len = rng.random_range(0..300);
-        let bytes: Vec<u8> = (0..len).map(|_| rng.random()).collect();
-        crafted.push((bytes, ""));
-    }
-    // Random byte changes of a legal record's plain bytes, compressed again.
     let plain = zstd::decode_all(live_record(&mut c).to_bytes().as_slice()).unwrap();
-    for _ in 0..24 {
-        let mut mutant = plain.clone();
-        for _ in 0..rng.random_range(1..4) {
-            let at = rng.random_range(0..mutant.len());
-            mutant[at] = rng.random();
-        }
-        crafted.push((zstd::encode_all(mutant.as_slice(), 3).unwrap(), ""));
-    }
+    crafted.extend(random_records(&plain).into_iter().map(|bytes| (bytes, "")));
     for (bytes, _) in &crafted {
         push_record(&mut c, bytes);
     }
@@ -1141,7 +1147,7 @@ fn two_runs_share_one_database_by_name() {
 #[test]
 fn a_busy_learners_claim_never_lapses() {
     use descent::selfplay::distributed::broker::Broker;
-    use descent::selfplay::run::training::learner_heartbeat::LearnerHeartbeat;
+    use descent::selfplay::recipes::athenan::learner_heartbeat::LearnerHeartbeat;
     let tmp = tempfile::tempdir().unwrap();
     let Some(redis) = RedisServer::start(tmp.path()) else {
         return;

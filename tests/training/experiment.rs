@@ -107,7 +107,90 @@ fn an_experiment_trains_evaluates_survives_a_kill_and_continues() {
         assert!(out.join(name).is_file(), "{name}");
     }
 
-    // Each run kept one checkpoint and a network per stage, on the grid of training time.
+    runs_kept_one_checkpoint_and_a_network_a_stage(&out);
+
+    let report = read_json(&out.join("report.json"));
+    let stage_matches = report["stage_matches"].as_array().unwrap();
+    assert_eq!(
+        stage_matches.len() as u64,
+        REPEATS * VARIANTS * STAGES as u64 * VARIANTS
+    );
+    for m in stage_matches {
+        stage_network_is_the_one_at_its_mark(&out, m);
+    }
+    curve_points_pool_their_repetitions(&out, stage_matches);
+    let matches = final_stage_matches_replay_the_all_play_all(&report);
+    final_table_pairs_every_network(&report);
+
+    // Running it again keeps the runs and the matches and rebuilds the same report from them.
+    let again = descent(&args);
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert_eq!(stderr(&again).matches("already trained").count(), 4);
+    let all_matches = stage_matches.len() + matches;
+    assert!(
+        stderr(&again).contains(&format!("{all_matches} matches read back")),
+        "{}",
+        stderr(&again)
+    );
+    assert_eq!(read_json(&out.join("report.json")), report);
+    // Without the kept matches, the evaluation plays them again, game for game the same.
+    std::fs::remove_dir_all(out.join("evaluation")).unwrap();
+    let replayed = descent(&args);
+    assert!(replayed.status.success(), "{}", stderr(&replayed));
+    assert!(!stderr(&replayed).contains("read back"));
+    assert_eq!(read_json(&out.join("report.json")), report);
+
+    // Another experiment in the same directory is refused; nothing changes.
+    std::fs::write(&file, experiment_text(REPEATS + 1)).unwrap();
+    let refused = descent(&args);
+    assert!(!refused.status.success());
+    assert!(
+        stderr(&refused).contains("holds another experiment"),
+        "{}",
+        stderr(&refused)
+    );
+    assert_eq!(read_json(&out.join("report.json")), report);
+}
+
+/// The final stage network is the final network: its stage match against another variant's
+/// final network replays, game for game, their match in the all-play-all (the player is
+/// deterministic) — two code paths, one result. Returns the all-play-all's matches.
+fn final_stage_matches_replay_the_all_play_all(report: &Value) -> usize {
+    let stage_matches = report["stage_matches"].as_array().unwrap();
+    let tournament = &report["tournament"];
+    let agents: Vec<&str> = tournament["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    assert_eq!(agents.len() as u64, REPEATS * VARIANTS);
+    let matches = tournament["matches"].as_array().unwrap();
+    assert_eq!(matches.len(), agents.len() * (agents.len() - 1) / 2);
+    for repeat in 1..=REPEATS {
+        let stage_match = stage_matches
+            .iter()
+            .find(|m| {
+                m["variant"] == "tree"
+                    && m["opponent_variant"] == "root"
+                    && m["repeat"] == repeat
+                    && m["stage"] == STAGES as u64
+            })
+            .unwrap();
+        let final_match = matches
+            .iter()
+            .find(|m| {
+                m["agent"] == format!("tree#{repeat}") && m["opponent"] == format!("root#{repeat}")
+            })
+            .unwrap();
+        assert_eq!(wdl(&stage_match["as_p0"]), wdl(&final_match["as_p0"]));
+        assert_eq!(wdl(&stage_match["as_p1"]), wdl(&final_match["as_p1"]));
+    }
+    matches.len()
+}
+
+/// Each run kept one checkpoint and a network per stage, on the grid of training time.
+fn runs_kept_one_checkpoint_and_a_network_a_stage(out: &Path) {
     for variant in ["tree", "root"] {
         for repeat in 1..=REPEATS {
             let dir = out.join(format!("runs/{variant}/rep-{repeat}"));
@@ -125,45 +208,42 @@ fn an_experiment_trains_evaluates_survives_a_kill_and_continues() {
             assert!(std::fs::read_dir(dir.join("nets")).unwrap().count() >= 2 * STAGES);
         }
     }
+}
 
-    let report = read_json(&out.join("report.json"));
-    let stage_matches = report["stage_matches"].as_array().unwrap();
-    assert_eq!(
-        stage_matches.len() as u64,
-        REPEATS * VARIANTS * STAGES as u64 * VARIANTS
+/// The stage match `m` played the run's network at the stage's mark: made at or before it,
+/// and the next network (the next game's learning) made after it; half its games each colour.
+fn stage_network_is_the_one_at_its_mark(out: &Path, m: &Value) {
+    let mark = (m["stage"].as_u64().unwrap() as f64).min(3.0);
+    assert!(
+        m["train_seconds"].as_f64().unwrap() <= mark,
+        "a stage network made after its mark: {m}"
     );
-    for m in stage_matches {
-        // The run's network at the stage's mark: made at or before it, and the next network
-        // (the next game's learning) made after it.
-        let mark = (m["stage"].as_u64().unwrap() as f64).min(3.0);
+    let run = out.join(format!(
+        "runs/{}/rep-{}/metrics.jsonl",
+        m["variant"].as_str().unwrap(),
+        m["repeat"]
+    ));
+    let next = m["games_learned"].as_u64().unwrap() + 1;
+    let next_line = std::fs::read_to_string(&run)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap())
+        .find(|line| line["kind"] == "game" && line["game"] == next);
+    if let Some(line) = next_line {
         assert!(
-            m["train_seconds"].as_f64().unwrap() <= mark,
-            "a stage network made after its mark: {m}"
+            line["elapsed_seconds"].as_f64().unwrap() > mark,
+            "game {next} was learned before the mark, yet the stage network is older: {m}"
         );
-        let run = out.join(format!(
-            "runs/{}/rep-{}/metrics.jsonl",
-            m["variant"].as_str().unwrap(),
-            m["repeat"]
-        ));
-        let next = m["games_learned"].as_u64().unwrap() + 1;
-        let next_line = std::fs::read_to_string(&run)
-            .unwrap()
-            .lines()
-            .map(|line| serde_json::from_str::<Value>(line).unwrap())
-            .find(|line| line["kind"] == "game" && line["game"] == next);
-        if let Some(line) = next_line {
-            assert!(
-                line["elapsed_seconds"].as_f64().unwrap() > mark,
-                "game {next} was learned before the mark, yet the stage network is older: {m}"
-            );
-        }
-        let (p0, p1) = (wdl(&m["as_p0"]), wdl(&m["as_p1"]));
-        assert_eq!(p0.iter().sum::<u64>(), GAMES_PER_PAIR / 2);
-        assert_eq!(p1.iter().sum::<u64>(), GAMES_PER_PAIR / 2);
     }
-    // Each curve point pools its repetitions and opponents, and is the mean of the
-    // repetitions' scores — recomputed here from the stage matches — within an interval that
-    // holds the pooled games' Wilson interval.
+    let (p0, p1) = (wdl(&m["as_p0"]), wdl(&m["as_p1"]));
+    assert_eq!(p0.iter().sum::<u64>(), GAMES_PER_PAIR / 2);
+    assert_eq!(p1.iter().sum::<u64>(), GAMES_PER_PAIR / 2);
+}
+
+/// Each curve point pools its repetitions and opponents, and is the mean of the repetitions'
+/// scores — recomputed here from the stage matches — within an interval that holds the pooled
+/// games' Wilson interval.
+fn curve_points_pool_their_repetitions(out: &Path, stage_matches: &[Value]) {
     let curves = std::fs::read_to_string(out.join("curves.csv")).unwrap();
     let rows: Vec<&str> = curves.lines().skip(1).collect();
     assert_eq!(rows.len(), VARIANTS as usize * STAGES);
@@ -200,39 +280,12 @@ fn an_experiment_trains_evaluates_survives_a_kill_and_continues() {
         assert!(low <= number(13) && number(14) <= high, "{row}");
         assert!(low <= mean_score && mean_score <= high, "{row}");
     }
-    // The final stage network is the final network: its stage match against another variant's
-    // final network replays, game for game, their match in the all-play-all (the player is
-    // deterministic) — two code paths, one result.
-    let tournament = &report["tournament"];
-    let agents: Vec<&str> = tournament["agents"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a.as_str().unwrap())
-        .collect();
-    assert_eq!(agents.len() as u64, REPEATS * VARIANTS);
-    let matches = tournament["matches"].as_array().unwrap();
-    assert_eq!(matches.len(), agents.len() * (agents.len() - 1) / 2);
-    for repeat in 1..=REPEATS {
-        let stage_match = stage_matches
-            .iter()
-            .find(|m| {
-                m["variant"] == "tree"
-                    && m["opponent_variant"] == "root"
-                    && m["repeat"] == repeat
-                    && m["stage"] == STAGES as u64
-            })
-            .unwrap();
-        let final_match = matches
-            .iter()
-            .find(|m| {
-                m["agent"] == format!("tree#{repeat}") && m["opponent"] == format!("root#{repeat}")
-            })
-            .unwrap();
-        assert_eq!(wdl(&stage_match["as_p0"]), wdl(&final_match["as_p0"]));
-        assert_eq!(wdl(&stage_match["as_p1"]), wdl(&final_match["as_p1"]));
-    }
-    // The final table: every pairing of the two variants' networks, scores adding up to 1.
+}
+
+/// The final table: every pairing of the two variants' networks, scores adding up to 1; overall,
+/// as the paper pools it: every game of the variant's networks, those between its own
+/// repetitions too (once from each side, half the points each).
+fn final_table_pairs_every_network(report: &Value) {
     let table = &report["final_table"];
     assert_eq!(
         table["games"][0][1].as_u64().unwrap(),
@@ -241,8 +294,6 @@ fn an_experiment_trains_evaluates_survives_a_kill_and_continues() {
     let sum = table["score"][0][1].as_f64().unwrap() + table["score"][1][0].as_f64().unwrap();
     assert!((sum - 1.0).abs() < 1e-9);
     assert!(table["score"][0][0].is_null());
-    // Overall, as the paper pools it: every game of the variant's networks, those between its
-    // own repetitions too (once from each side, half the points each).
     let (cross, own) = (
         REPEATS * REPEATS * GAMES_PER_PAIR,
         REPEATS * (REPEATS - 1) * GAMES_PER_PAIR,
@@ -252,35 +303,6 @@ fn an_experiment_trains_evaluates_survives_a_kill_and_continues() {
     let points = overall["score"].as_f64().unwrap() * (cross + own) as f64;
     let expected = table["score"][0][1].as_f64().unwrap() * cross as f64 + own as f64 / 2.0;
     assert!((points - expected).abs() < 1e-6, "{points} vs {expected}");
-
-    // Running it again keeps the runs and the matches and rebuilds the same report from them.
-    let again = descent(&args);
-    assert!(again.status.success(), "{}", stderr(&again));
-    assert_eq!(stderr(&again).matches("already trained").count(), 4);
-    let all_matches = stage_matches.len() + matches.len();
-    assert!(
-        stderr(&again).contains(&format!("{all_matches} matches read back")),
-        "{}",
-        stderr(&again)
-    );
-    assert_eq!(read_json(&out.join("report.json")), report);
-    // Without the kept matches, the evaluation plays them again, game for game the same.
-    std::fs::remove_dir_all(out.join("evaluation")).unwrap();
-    let replayed = descent(&args);
-    assert!(replayed.status.success(), "{}", stderr(&replayed));
-    assert!(!stderr(&replayed).contains("read back"));
-    assert_eq!(read_json(&out.join("report.json")), report);
-
-    // Another experiment in the same directory is refused; nothing changes.
-    std::fs::write(&file, experiment_text(REPEATS + 1)).unwrap();
-    let refused = descent(&args);
-    assert!(!refused.status.success());
-    assert!(
-        stderr(&refused).contains("holds another experiment"),
-        "{}",
-        stderr(&refused)
-    );
-    assert_eq!(read_json(&out.join("report.json")), report);
 }
 
 /// Ctrl-C in the evaluation (SIGINT to the child, as a user presses it) keeps the matches
@@ -471,7 +493,12 @@ variants:
         let mark = (m["stage"].as_u64().unwrap() as f64).min(2.0);
         assert!(m["train_seconds"].as_f64().unwrap() <= mark, "{m}");
     }
-    // What each recipe computed, in the report and its text.
+    each_recipe_reports_what_it_computed(&report, &text);
+}
+
+/// What each recipe computed, in the experiment's report and its text: positions and samples a
+/// second, games, and where its time went.
+fn each_recipe_reports_what_it_computed(report: &Value, text: &str) {
     let compute = report["compute"].as_array().unwrap();
     assert_eq!(compute.len(), 3);
     for c in compute {

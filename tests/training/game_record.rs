@@ -6,11 +6,11 @@
 use descent::games::{Action, Game, GameExt, GameSpec, GameVisitor, REGISTERED_GAMES, TicTacToe};
 use descent::learn::{ActionSelection, Distribution, Exploitation, Targets};
 use descent::search::{RandomEvaluator, SearchSpec, TerminalEval};
-use descent::selfplay::distributed::game_record::{
+use descent::selfplay::run::game_record::{
     GameRecord, MAX_PLANE_VALUE, MAX_RECORD_BYTES, RecordCheck, RecordError, RecordOrigin,
     config_hash,
 };
-use descent::selfplay::run::game_pool::Finished;
+use descent::selfplay::run::learnable_game::Finished;
 use descent::selfplay::run::learnable_game::LearnableGame;
 use descent::selfplay::run::self_play::{RunProgress, SelfPlaySettings, SelfPlayer};
 use proptest::prelude::*;
@@ -277,11 +277,12 @@ fn records_of_another_game_run_or_future_version_are_refused() {
     );
 }
 
-#[test]
-fn illegal_moves_bad_nodes_and_bad_targets_are_refused_with_the_reason() {
-    let (_, record) = ttt_record();
-    type Mutation = Box<dyn Fn(&mut GameRecord)>;
-    let cases: Vec<(&str, Mutation)> = vec![
+/// A change to a record.
+type Mutation = Box<dyn Fn(&mut GameRecord)>;
+
+/// Changes to a record's moves, each with what its refusal says.
+fn move_mutations() -> Vec<(&'static str, Mutation)> {
+    vec![
         ("move 9 at ply 0", Box::new(|r| r.moves[0] = 9)),
         ("is not legal", Box::new(|r| r.moves[1] = r.moves[0])),
         (
@@ -339,6 +340,12 @@ fn illegal_moves_bad_nodes_and_bad_targets_are_refused_with_the_reason() {
                 r.extra_planes = vec![0.0; 2 * 27];
             }),
         ),
+    ]
+}
+
+/// Changes to a record's numbers, nodes, targets and planes, each with what its refusal says.
+fn content_mutations() -> Vec<(&'static str, Mutation)> {
+    vec![
         (
             "but only 1099511627776 were handed out",
             Box::new(|r| r.index = 1 << 63),
@@ -380,8 +387,20 @@ fn illegal_moves_bad_nodes_and_bad_targets_are_refused_with_the_reason() {
                 r.extra_planes = vec![f32::NAN; 27];
             }),
         ),
-    ];
-    for (expected, mutate) in cases {
+    ]
+}
+
+/// Changes that make a legal tic-tac-toe record bad, each with what its refusal says.
+fn mutations() -> Vec<(&'static str, Mutation)> {
+    let mut all = move_mutations();
+    all.extend(content_mutations());
+    all
+}
+
+#[test]
+fn illegal_moves_bad_nodes_and_bad_targets_are_refused_with_the_reason() {
+    let (_, record) = ttt_record();
+    for (expected, mutate) in mutations() {
         let mut bad = record.clone();
         mutate(&mut bad);
         let message = refused(&bad, 10).to_string();

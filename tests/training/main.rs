@@ -14,6 +14,7 @@ mod experiment;
 mod fault_script;
 mod game_record;
 mod learning_budget;
+mod recipes_killed;
 mod reliability;
 mod run_modes;
 mod selfplay;

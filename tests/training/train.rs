@@ -390,19 +390,7 @@ fn the_ladder_rates_every_network_of_a_run_and_names_the_best() {
         5,
         "2k − 3 matches"
     );
-    let elo = |n: &Value| n["elo"].as_f64().unwrap();
-    for network in networks {
-        assert!(network["elo_ci95"].as_f64().unwrap() > 0.0, "{network}");
-    }
-    let best = networks
-        .iter()
-        .max_by(|a, b| elo(a).total_cmp(&elo(b)))
-        .unwrap();
-    assert_eq!(report["best"], best["games"]);
-    assert!(
-        report["tournament"]["matches"][0].get("games").is_none(),
-        "the matches without their games"
-    );
+    every_network_rated_and_the_best_named(&report);
     // Two networks: the first and the last.
     let out = ladder(usual, &["--max-networks", "2"]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -441,6 +429,25 @@ fn the_ladder_rates_every_network_of_a_run_and_names_the_best() {
         stderr(&out).contains("has no network yet"),
         "{}",
         stderr(&out)
+    );
+}
+
+/// Every network of a ladder's `report` rated with an interval, the best the one of highest
+/// Elo, the matches written without their games.
+fn every_network_rated_and_the_best_named(report: &Value) {
+    let networks = report["networks"].as_array().unwrap();
+    let elo = |n: &Value| n["elo"].as_f64().unwrap();
+    for network in networks {
+        assert!(network["elo_ci95"].as_f64().unwrap() > 0.0, "{network}");
+    }
+    let best = networks
+        .iter()
+        .max_by(|a, b| elo(a).total_cmp(&elo(b)))
+        .unwrap();
+    assert_eq!(report["best"], best["games"]);
+    assert!(
+        report["tournament"]["matches"][0].get("games").is_none(),
+        "the matches without their games"
     );
 }
 

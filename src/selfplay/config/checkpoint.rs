@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::check;
+use super::checks::check;
 use crate::settings::DurationText;
 use crate::settings::config_error::ConfigError;
 

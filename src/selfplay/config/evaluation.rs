@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::{check, limit};
+use super::checks::{check, limit};
 use crate::search::Budget;
 use crate::settings::DurationText;
 use crate::settings::config_error::ConfigError;

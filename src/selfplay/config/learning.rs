@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{check, limit};
+use super::checks::{check, limit};
 use crate::learn::Targets;
 use crate::learn::augment::Augmentation;
 use crate::settings::config_error::ConfigError;

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::check;
+use super::checks::check;
 use crate::games::GameSpec;
 use crate::settings::config_error::ConfigError;
 use crate::value::{AdamSettings, Architecture};

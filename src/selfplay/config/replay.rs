@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::{check, error, limit};
+use super::checks::{check, error, limit};
 use crate::learn::{Capacity, ReplayPolicy};
 use crate::settings::DurationText;
 use crate::settings::config_error::ConfigError;

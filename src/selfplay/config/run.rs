@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::{check, limit};
+use super::checks::{check, limit};
 use crate::settings::DurationText;
 use crate::settings::config_error::ConfigError;
 use crate::settings::limits::MAX_THREADS;

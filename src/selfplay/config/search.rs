@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{check, error};
+use super::checks::{check, error};
 use crate::search::SearchSpec;
 use crate::search::spec::{SELF_PLAY_KINDS, search_keys};
 use crate::settings::DurationText;

@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::check;
+use super::checks::check;
 use crate::learn::{ActionSelection, Distribution, Exploitation};
 use crate::settings::config_error::ConfigError;
 

@@ -2,7 +2,7 @@
 //! is learned), writing one atomically (network, optimiser, replay buffer, state), and when the
 //! next is due (docs/run-directory.md).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
@@ -12,12 +12,10 @@ use crate::search::TerminalEval;
 use crate::selfplay::config::{RESUME_SAFE_KEYS, TrainConfig, TrainSettings};
 use crate::selfplay::run::learner::Learner;
 use crate::selfplay::run::replay_file::{read_replay, write_replay};
-use crate::selfplay::run::run_dir::{
-    MARK_NET_KIND, MetricsLog, OPTIMIZER_FILE, RunDir, STATE_FILE,
-};
+use crate::selfplay::run::run_dir::{MARK_NET_KIND, MetricsLog, OPTIMIZER_FILE};
 use crate::selfplay::run::run_state::RunState;
 use crate::settings::files::{Existing, write_atomically};
-use crate::value::saved_net::{NetManifest, load_net, save_net};
+use crate::value::saved_net::{NetManifest, load_net};
 use crate::value::{NetDevice, NetOptimizer};
 
 /// Environment variable (a testing aid): pause this many milliseconds in the middle of every
@@ -164,45 +162,24 @@ pub fn load_checkpoint<G: Game>(
     Ok((learner, state))
 }
 
-/// Writes checkpoint `ckpt-<games>` of `state` (the network kept under `nets/` first when
-/// `keep_net`), points `latest` at it; returns its path.
+/// Writes what an Athénan checkpoint holds beside its network and state into `dir`: Adam's
+/// state and the replay buffer.
 ///
 /// # Errors
-/// A failed write (the partial checkpoint is removed).
-pub fn save_checkpoint(
-    run_dir: &RunDir,
-    learner: &Learner,
-    state: &RunState,
-    manifest: &NetManifest,
-    keep_net: bool,
-) -> anyhow::Result<PathBuf> {
-    let pause = std::env::var(CHECKPOINT_PAUSE_ENV)
+/// A failed write.
+pub fn write_learner_files(dir: &Path, learner: &Learner) -> anyhow::Result<()> {
+    write_atomically(
+        &dir.join(OPTIMIZER_FILE),
+        &learner.net_optimizer.optimizer_bytes()?,
+        Existing::Replace,
+    )?;
+    write_replay(dir, &learner.replay)
+}
+
+/// The pause of `CHECKPOINT_PAUSE_ENV`, if set.
+pub fn checkpoint_pause() -> Option<Duration> {
+    std::env::var(CHECKPOINT_PAUSE_ENV)
         .ok()
-        .and_then(|ms| ms.parse::<u64>().ok());
-    let net = learner.net_optimizer.inference_net();
-    let manifest = &NetManifest {
-        net_version: Some(state.games),
-        ..manifest.clone()
-    };
-    if keep_net {
-        // Before the checkpoint: a checkpoint on disk always has its network kept.
-        save_net(&net, manifest, &run_dir.kept_net_base(state.games)?)?;
-    }
-    run_dir.write_checkpoint(state.games, |dir| {
-        save_net(&net, manifest, &dir.join("net"))?;
-        write_atomically(
-            &dir.join(OPTIMIZER_FILE),
-            &learner.net_optimizer.optimizer_bytes()?,
-            Existing::Replace,
-        )?;
-        if let Some(ms) = pause {
-            std::thread::sleep(Duration::from_millis(ms));
-        }
-        write_replay(dir, &learner.replay)?;
-        write_atomically(
-            &dir.join(STATE_FILE),
-            serde_json::to_string_pretty(state)?.as_bytes(),
-            Existing::Replace,
-        )
-    })
+        .and_then(|ms| ms.parse::<u64>().ok())
+        .map(Duration::from_millis)
 }

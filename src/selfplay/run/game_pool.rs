@@ -22,24 +22,14 @@ use crate::games::Game;
 use crate::search::Evaluator;
 use crate::search::in_flight::{KeyedTask, NextTask, TaskSource, run_in_flight};
 use crate::selfplay::config::RunMode;
-use crate::selfplay::distributed::game_record::{GameRecord, RecordOrigin};
-use crate::selfplay::run::learnable_game::LearnableGame;
+use crate::selfplay::run::game_record::{GameRecord, RecordOrigin};
+use crate::selfplay::run::learnable_game::{Finished, LearnableGame};
 use crate::selfplay::run::run_clock::RunClock;
 use crate::selfplay::run::self_play::{FinishedGame, RunProgress, SelfPlaySettings, SelfPlayer};
+use crate::selfplay::run::stop_reason::StopReason;
 use crate::selfplay::run::streams::{STREAM_GAME, stream_rng};
-use crate::selfplay::run::training::StopReason;
 use crate::value::BatchingEvaluator;
 use crate::value::batching_evaluator::PinnedEvaluator;
-
-/// A finished game, the network version it was played with, and the wall time of its network
-/// calls.
-pub struct Finished<G> {
-    pub game: FinishedGame<G>,
-    /// The game's number (0-based, resumes included).
-    pub index: u64,
-    pub net_version: u64,
-    pub net_seconds: f64,
-}
 
 /// The learner's side of the pool.
 pub trait GameSink<G: Game> {

@@ -6,7 +6,17 @@
 use crate::games::{Action, Game, Outcome};
 use crate::learn::augment::{EncodedPairs, encode_positions};
 use crate::search::SearchStats;
-use crate::selfplay::run::game_pool::Finished;
+use crate::selfplay::run::self_play::FinishedGame;
+
+/// A finished game, the network version it was played with, and the wall time of its network
+/// calls.
+pub struct Finished<G> {
+    pub game: FinishedGame<G>,
+    /// The game's number (0-based, resumes included).
+    pub index: u64,
+    pub net_version: u64,
+    pub net_seconds: f64,
+}
 
 /// A finished game, ready to learn.
 #[derive(Clone, Debug)]

@@ -7,7 +7,7 @@ use anyhow::{Context, bail};
 use rand::rngs::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 
-use crate::selfplay::distributed::game_numbers::GameNumbers;
+use crate::selfplay::run::game_numbers::GameNumbers;
 use crate::selfplay::run::run_dir::STATE_FILE;
 
 /// The version of `state.json` this build reads and writes.

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::selfplay::config::EvaluationSettings;
-use crate::selfplay::run::periodic_eval::EvalReport;
+use crate::selfplay::telemetry::eval_report::EvalReport;
 
 /// One line of metrics.jsonl per self-play game.
 #[derive(Clone, Debug, Serialize)]

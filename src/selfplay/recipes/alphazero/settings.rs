@@ -1,58 +1,16 @@
-//! `recipe:` and `alphazero:` — which training recipe a run follows, and AlphaZero's settings
-//! (docs/algorithms.md §12). The defaults are the AlphaZero paper's search settings with
+//! `alphazero:` — AlphaZero's settings (docs/algorithms.md §12): the YAML section and the
+//! settings it validates into. The defaults are the AlphaZero paper's search settings with
 //! OpenSpiel's learning sizes; `network:` and `optimizer:` apply to both recipes (AlphaZero's
 //! network is the same trunk with a policy head added).
 
 use serde::{Deserialize, Serialize};
 
-use super::check;
+use crate::learn::augment::Augmentation;
 use crate::search::gumbel::GumbelOptions;
 use crate::search::puct::PuctOptions;
-use crate::selfplay::alphazero::AlphaZeroSettings;
+use crate::selfplay::config::checks::{check, limit};
 use crate::settings::config_error::ConfigError;
 use crate::value::{AdamSettings, Architecture};
-
-/// The training recipe.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum RecipeName {
-    /// Completed Descent self-play with tree learning (the paper's; every other section).
-    #[default]
-    Athenan,
-    /// PUCT self-play learning the visit distributions and outcomes (the `alphazero:` section).
-    Alphazero,
-    /// Expert iteration: the apprentice plays, an MCTS expert labels one position a game (the
-    /// `exit:` section).
-    Exit,
-}
-
-impl RecipeName {
-    /// The recipe as the YAML writes it.
-    pub fn name(self) -> &'static str {
-        match self {
-            RecipeName::Athenan => "athenan",
-            RecipeName::Alphazero => "alphazero",
-            RecipeName::Exit => "exit",
-        }
-    }
-
-    /// The recipe `name` writes (`name(recipe) == name`), if any.
-    pub fn from_name(name: &str) -> Option<RecipeName> {
-        [RecipeName::Athenan, RecipeName::Alphazero, RecipeName::Exit]
-            .into_iter()
-            .find(|recipe| recipe.name() == name)
-    }
-
-    /// The agent kind its networks play as: completed UBFM_s with the safest decision (the
-    /// paper's player), PUCT, or ExIt's expert search.
-    pub fn player_kind(self) -> &'static str {
-        match self {
-            RecipeName::Athenan => "ubfms",
-            RecipeName::Alphazero => "puct",
-            RecipeName::Exit => "exit",
-        }
-    }
-}
 
 /// AlphaZero's self-play and learning.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -192,7 +150,7 @@ impl AlphaZeroSection {
             &key("simulations"),
             "must be at least 2",
         )?;
-        super::limit(&key("simulations"), self.simulations, 1_000_000)?;
+        limit(&key("simulations"), self.simulations, 1_000_000)?;
         check(
             self.fast_simulations == 0 || (2..self.simulations).contains(&self.fast_simulations),
             &key("fast_simulations"),
@@ -203,7 +161,7 @@ impl AlphaZeroSection {
             &key("full_search_fraction"),
             "must be a number in (0, 1]",
         )?;
-        super::limit(
+        limit(
             &key("random_opening_plies"),
             self.random_opening_plies,
             100_000,
@@ -213,7 +171,7 @@ impl AlphaZeroSection {
             &key("parallel_games"),
             "must be at least 1",
         )?;
-        super::limit(&key("parallel_games"), self.parallel_games, 4096)?;
+        limit(&key("parallel_games"), self.parallel_games, 4096)?;
         Ok(())
     }
 
@@ -225,13 +183,13 @@ impl AlphaZeroSection {
             &key("batch_size"),
             "must be at least 1",
         )?;
-        super::limit(&key("batch_size"), self.batch_size, 65_536)?;
+        limit(&key("batch_size"), self.batch_size, 65_536)?;
         check(
             self.window >= self.batch_size,
             &key("window"),
             "must hold at least one minibatch (≥ batch_size)",
         )?;
-        super::limit(&key("window"), self.window, 1 << 22)?;
+        limit(&key("window"), self.window, 1 << 22)?;
         check(
             self.reuse > 0.0 && self.reuse <= 1000.0,
             &key("reuse"),
@@ -284,5 +242,80 @@ impl AlphaZeroSection {
             )?;
         }
         Ok(())
+    }
+}
+
+/// AlphaZero's training settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AlphaZeroSettings {
+    pub architecture: Architecture,
+    /// PUCT in self-play (its Dirichlet fraction the AlphaZero paper's 0.25).
+    pub puct: PuctOptions,
+    /// Gumbel search in self-play instead of PUCT (Gumbel AlphaZero, docs/algorithms.md §14):
+    /// the improved policy is the policy target, the root's Gumbel noise the exploration.
+    pub gumbel: Option<GumbelOptions>,
+    /// Simulations per move (AlphaZero: 800).
+    pub simulations: u32,
+    /// Playout cap randomisation (KataGo; Wu 2019, §3.1): with `Some(n)`, a move's search is
+    /// the full one (`simulations`, root noise, learned) with probability
+    /// `full_search_fraction`, else a fast one of `n` simulations, without noise and not
+    /// learned. `None`: every search full (AlphaZero's).
+    pub fast_simulations: Option<u32>,
+    /// The share of full searches when `fast_simulations` is set (KataGo: 0.25).
+    pub full_search_fraction: f64,
+    /// Plies whose move is drawn in proportion to the visits (AlphaZero: 30); the most
+    /// visited after.
+    pub temperature_plies: usize,
+    /// Each self-play game opens with a number of uniformly random moves drawn uniformly from 0
+    /// to this (0: every game from the initial position), never one that ends the game; those
+    /// plies are not learned.
+    pub random_opening_plies: usize,
+    /// Games played at once in a round, their leaves evaluated in one batch a thread.
+    pub parallel_games: usize,
+    /// Threads a round's games are dealt to (`run.threads`; at most `parallel_games`).
+    pub threads: usize,
+    /// Positions kept for learning, the latest (OpenSpiel: 2^16).
+    pub window: usize,
+    pub batch_size: usize,
+    /// How many times each new position is learned on average (OpenSpiel's buffer reuse: 3).
+    pub reuse: f64,
+    /// The value target's share of the search's root value: `(1 − q_ratio)·z + q_ratio·q`, z the
+    /// game's outcome, q the root's mean value after the move's search (0: AlphaZero's z).
+    pub q_ratio: f32,
+    pub adam: AdamSettings,
+    /// Each drawn position learned with its images under the board's symmetries
+    /// (`learning.augment_symmetries`, as the Athénan recipe learns its pairs).
+    pub augmentation: Augmentation,
+    pub seed: u64,
+}
+
+impl AlphaZeroSettings {
+    /// The AlphaZero paper's search settings with OpenSpiel's learning sizes.
+    pub fn new(architecture: Architecture) -> AlphaZeroSettings {
+        AlphaZeroSettings {
+            architecture,
+            puct: PuctOptions {
+                dirichlet_fraction: 0.25,
+                ..PuctOptions::default()
+            },
+            gumbel: None,
+            simulations: 800,
+            fast_simulations: None,
+            full_search_fraction: 0.25,
+            temperature_plies: 30,
+            random_opening_plies: 0,
+            parallel_games: 32,
+            threads: 1,
+            window: 1 << 16,
+            batch_size: 1024,
+            reuse: 3.0,
+            q_ratio: 0.0,
+            adam: AdamSettings {
+                l2: 1e-4,
+                ..AdamSettings::default()
+            },
+            augmentation: Augmentation::One,
+            seed: 1,
+        }
     }
 }

@@ -15,11 +15,11 @@
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
-use super::alphazero::AlphaZeroSettings;
 use crate::games::random_positions::random_opening;
 use crate::games::{Action, Game};
 use crate::search::gumbel::{self, GumbelOptions, GumbelTree};
 use crate::search::puct::{Leaf, PuctOptions, PuctTree, choose_by_visits, visit_distribution};
+use crate::selfplay::recipes::alphazero::settings::AlphaZeroSettings;
 use crate::value::PolicyValueInference;
 
 /// A game of self-play in progress.

@@ -1,12 +1,11 @@
-//! AlphaZero's window of learned positions (`selfplay::alphazero`): the latest positions of
-//! self-play, each with its policy target (the visit distribution over every action id) and
-//! its value target (its game's outcome, or a mix of it with the search's value); and the
-//! window as a checkpoint file, read back strictly (a damaged file is an error naming what is
-//! wrong, never a panic or an allocation beyond the file's size).
-//!
-//! File layout, little-endian: the magic `descent-az-window`, the format version (u32), the
-//! encoding length E and the action count A (u32 each), the position count N (u64), then N
-//! records of E + A + 1 f32: the encoding, the policy, the value target (P0's view).
+//! AlphaZero's window of learned positions (`selfplay::recipes::alphazero`): the latest positions
+//! of self-play, each with its policy target (the visit distribution over every action id) and its
+//! value target (its game's outcome, or a mix of it with the search's value); and the window as a
+//! checkpoint file, read back strictly (a damaged file is an error naming what is wrong, never a
+//! panic or an allocation beyond the file's size).  File layout, little-endian: the magic
+//! `descent-az-window`, the format version (u32), the encoding length E and the action count A (u32
+//! each), the position count N (u64), then N records of E + A + 1 f32: the encoding, the policy,
+//! the value target (P0's view).
 
 use std::collections::VecDeque;
 

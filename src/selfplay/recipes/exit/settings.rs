@@ -5,9 +5,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{check, limit};
+use crate::learn::augment::Augmentation;
 use crate::search::spec::{EXIT_C, EXIT_W_A, EXIT_W_V};
-use crate::selfplay::exit::ExitSettings;
+use crate::selfplay::config::checks::{check, limit};
 use crate::settings::config_error::ConfigError;
 use crate::value::{AdamSettings, Architecture};
 
@@ -125,4 +125,38 @@ impl ExitSection {
             seed,
         })
     }
+}
+
+/// ExIt's settings (defaults: §8.4.2 where the paper gives them).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExitSettings {
+    pub architecture: Architecture,
+    /// Simulations of each expert search (the paper: 2 500 rollouts).
+    pub expert_iterations: u64,
+    /// Games of base MCTS against itself learned first.
+    pub warm_start_games: u64,
+    /// UCT's constant during the warm start (0.25) and after (0.05).
+    pub warm_start_c: f32,
+    pub c: f32,
+    /// The expert's policy and value weights (100, 0.75).
+    pub w_a: f32,
+    pub w_v: f32,
+    /// The apprentice's softmax temperature in self-play (0.1).
+    pub temperature: f32,
+    /// Games per phase, played at once.
+    pub games_per_phase: usize,
+    /// Minibatch size (250).
+    pub batch_size: usize,
+    /// Epochs without a better held-out loss before a phase's training stops, and its most.
+    pub patience: usize,
+    pub max_epochs: usize,
+    /// The share of the run's budget after which the value is learned and used.
+    pub value_from: f64,
+    /// The most positions kept (the latest).
+    pub max_positions: usize,
+    pub adam: AdamSettings,
+    /// Each training position learned with its images under the board's symmetries
+    /// (`learning.augment_symmetries`); held-out positions are not augmented.
+    pub augmentation: Augmentation,
+    pub seed: u64,
 }

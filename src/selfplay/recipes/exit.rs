@@ -19,26 +19,33 @@
 //! policy cross-entropy, plus ExIt's value cross-entropy once the value is used (from
 //! `value_from`, a share of the run's budget; then the expert adds `w_v · Q̂` too).
 
+pub mod settings;
+
+pub use settings::ExitSettings;
+
 use burn::prelude::Device;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 
-use super::alphazero::{AlphaZeroProgress, RoundReport};
-use super::alphazero_window::{Sample, SampleBatch, Window};
-use super::round_recipe::RoundRecipe;
 use crate::games::{Action, Game};
-use crate::learn::augment::Augmentation;
 use crate::search::in_flight::{KeyedTask, NextTask, Task, TaskSource, run_in_flight};
 use crate::search::mcts::{Mcts, MctsOptions, TreePolicy};
 use crate::search::puct::visit_distribution;
 use crate::search::{Budget, ConstantEvaluator, Evaluator, SearchSpec};
+use crate::selfplay::config::RecipeSettings;
+use crate::selfplay::recipes::rounds::progress::{RoundProgress, RoundReport};
+use crate::selfplay::recipes::rounds::window::{Sample, SampleBatch, Window};
+use crate::selfplay::recipes::rounds::{
+    RoundRecipe, check_policy_images, new_state, read_round_checkpoint,
+};
 use crate::selfplay::run::periodic_eval::budget_text;
+use crate::selfplay::run::run_state::RunState;
+use crate::selfplay::run::session::RunStart;
 use crate::value::policy_value_loss::mean_losses;
 use crate::value::policy_value_net::{PolicyValueNet, PolicyValueTrainer, ValueLoss};
-use crate::value::{
-    AdamSettings, Architecture, NetDevice, PolicyValueEvaluator, PolicyValueInference,
-};
+use crate::value::saved_net::NetManifest;
+use crate::value::{Architecture, NetDevice, PolicyValueEvaluator, PolicyValueInference};
 
 /// One expert search of a phase: the state, its game's outcome, the seed of its search.
 struct ExpertSearch<G> {
@@ -105,40 +112,6 @@ fn encoded_with_visits<G: Game>(position: &G, mcts: &Mcts<G>) -> (Vec<f32>, Vec<
 /// One position in this many is held out for early stopping.
 pub const VALIDATION_EVERY: usize = 10;
 
-/// ExIt's settings (defaults: §8.4.2 where the paper gives them).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ExitSettings {
-    pub architecture: Architecture,
-    /// Simulations of each expert search (the paper: 2 500 rollouts).
-    pub expert_iterations: u64,
-    /// Games of base MCTS against itself learned first.
-    pub warm_start_games: u64,
-    /// UCT's constant during the warm start (0.25) and after (0.05).
-    pub warm_start_c: f32,
-    pub c: f32,
-    /// The expert's policy and value weights (100, 0.75).
-    pub w_a: f32,
-    pub w_v: f32,
-    /// The apprentice's softmax temperature in self-play (0.1).
-    pub temperature: f32,
-    /// Games per phase, played at once.
-    pub games_per_phase: usize,
-    /// Minibatch size (250).
-    pub batch_size: usize,
-    /// Epochs without a better held-out loss before a phase's training stops, and its most.
-    pub patience: usize,
-    pub max_epochs: usize,
-    /// The share of the run's budget after which the value is learned and used.
-    pub value_from: f64,
-    /// The most positions kept (the latest).
-    pub max_positions: usize,
-    pub adam: AdamSettings,
-    /// Each training position learned with its images under the board's symmetries
-    /// (`learning.augment_symmetries`); held-out positions are not augmented.
-    pub augmentation: Augmentation,
-    pub seed: u64,
-}
-
 /// ExIt training on one game.
 pub struct ExitTrainer<G: Game> {
     initial: G,
@@ -147,7 +120,7 @@ pub struct ExitTrainer<G: Game> {
     device: NetDevice,
     data: Window,
     rng: Xoshiro256PlusPlus,
-    progress: AlphaZeroProgress,
+    progress: RoundProgress,
     value_on: bool,
 }
 
@@ -157,7 +130,7 @@ pub struct ExitResumed {
     pub net: PolicyValueNet,
     pub data: Window,
     pub rng: Xoshiro256PlusPlus,
-    pub progress: AlphaZeroProgress,
+    pub progress: RoundProgress,
     pub value_on: bool,
 }
 
@@ -173,7 +146,7 @@ impl<G: Game> ExitTrainer<G> {
             net: fresh_net::<G>(&settings.architecture, &device.burn),
             data: Window::new(settings.max_positions),
             rng: Xoshiro256PlusPlus::seed_from_u64(settings.seed),
-            progress: AlphaZeroProgress::default(),
+            progress: RoundProgress::default(),
             value_on: false,
         });
         ExitTrainer {
@@ -420,6 +393,34 @@ impl<G: Game> ExitTrainer<G> {
 impl<G: Game> RoundRecipe<G> for ExitTrainer<G> {
     const ROUND_KIND: &'static str = "exit_round";
 
+    fn open(start: &RunStart<'_, G>, manifest: &NetManifest) -> anyhow::Result<(Self, RunState)> {
+        let (settings, device) = (start.settings, start.device);
+        let RecipeSettings::Exit(exit) = &settings.recipe else {
+            anyhow::bail!("an exit run without its `exit:` settings");
+        };
+        anyhow::ensure!(
+            settings.run.max_time.is_some() || settings.run.max_games.is_some(),
+            "an exit run needs run.max_time or run.max_games (or --max-time / --max-games): exit.value_from ({}) is a share of it",
+            exit.value_from
+        );
+        check_policy_images::<G>(exit.augmentation)?;
+        let Some(dir) = start.checkpoint else {
+            let trainer = ExitTrainer::new(start.initial, exit.clone(), device, None);
+            return Ok((trainer, new_state(settings)));
+        };
+        let capacity = exit.max_positions;
+        let parts = read_round_checkpoint::<G>(dir, settings, manifest, device, capacity)?;
+        let resumed = ExitResumed {
+            net: parts.net,
+            data: parts.window,
+            rng: parts.state.learner_rng.clone(),
+            progress: parts.progress,
+            value_on: parts.state.value_learned,
+        };
+        let trainer = ExitTrainer::new(start.initial, exit.clone(), device, Some(resumed));
+        Ok((trainer, parts.state))
+    }
+
     fn round(&mut self, budget_used: f64) -> RoundReport {
         ExitTrainer::round(self, budget_used)
     }
@@ -504,6 +505,8 @@ fn held_out_loss<G: Game>(
 mod tests {
     use super::*;
     use crate::games::ConnectFour;
+    use crate::learn::augment::Augmentation;
+    use crate::value::AdamSettings;
 
     fn settings() -> ExitSettings {
         ExitSettings {

@@ -7,134 +7,37 @@
 //! value MSE + policy cross-entropy + L2.
 //!
 //! Self-play runs `parallel_games` games at once and evaluates their leaves together, one
-//! batch per step of all their searches, on one or more threads (alphazero_selfplay.rs).
+//! batch per step of all their searches, on one or more threads (alphazero/selfplay.rs).
+
+pub mod selfplay;
+pub mod settings;
+
+pub use settings::AlphaZeroSettings;
 
 use std::time::{Duration, Instant};
 
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
-use super::alphazero_selfplay::{SelfPlayGame, play_round_games};
-use super::alphazero_window::{Sample, SampleBatch, Window};
-use super::round_recipe::RoundRecipe;
-use super::run::self_play::budget_share;
 use crate::games::Game;
-use crate::learn::augment::Augmentation;
 use crate::search::gumbel::GumbelOptions;
 use crate::search::puct::PuctOptions;
 use crate::search::{Budget, SearchSpec};
+use crate::selfplay::config::RecipeSettings;
+use crate::selfplay::recipes::alphazero::selfplay::{SelfPlayGame, play_round_games};
+use crate::selfplay::recipes::rounds::progress::{RoundProgress, RoundReport};
+use crate::selfplay::recipes::rounds::window::{Sample, SampleBatch, Window};
+use crate::selfplay::recipes::rounds::{
+    RoundRecipe, check_policy_images, new_state, read_round_checkpoint,
+};
 use crate::selfplay::run::periodic_eval::budget_text;
-use crate::value::policy_value_net::{PolicyValueLoss, PolicyValueNet, PolicyValueTrainer};
-use crate::value::{AdamSettings, Architecture, NetDevice, PolicyValueInference};
-
-/// AlphaZero's training settings.
-#[derive(Clone, Debug, PartialEq)]
-pub struct AlphaZeroSettings {
-    pub architecture: Architecture,
-    /// PUCT in self-play (its Dirichlet fraction the AlphaZero paper's 0.25).
-    pub puct: PuctOptions,
-    /// Gumbel search in self-play instead of PUCT (Gumbel AlphaZero, docs/algorithms.md §14):
-    /// the improved policy is the policy target, the root's Gumbel noise the exploration.
-    pub gumbel: Option<GumbelOptions>,
-    /// Simulations per move (AlphaZero: 800).
-    pub simulations: u32,
-    /// Playout cap randomisation (KataGo; Wu 2019, §3.1): with `Some(n)`, a move's search is
-    /// the full one (`simulations`, root noise, learned) with probability
-    /// `full_search_fraction`, else a fast one of `n` simulations, without noise and not
-    /// learned. `None`: every search full (AlphaZero's).
-    pub fast_simulations: Option<u32>,
-    /// The share of full searches when `fast_simulations` is set (KataGo: 0.25).
-    pub full_search_fraction: f64,
-    /// Plies whose move is drawn in proportion to the visits (AlphaZero: 30); the most
-    /// visited after.
-    pub temperature_plies: usize,
-    /// Each self-play game opens with a number of uniformly random moves drawn uniformly from 0
-    /// to this (0: every game from the initial position), never one that ends the game; those
-    /// plies are not learned.
-    pub random_opening_plies: usize,
-    /// Games played at once in a round, their leaves evaluated in one batch a thread.
-    pub parallel_games: usize,
-    /// Threads a round's games are dealt to (`run.threads`; at most `parallel_games`).
-    pub threads: usize,
-    /// Positions kept for learning, the latest (OpenSpiel: 2^16).
-    pub window: usize,
-    pub batch_size: usize,
-    /// How many times each new position is learned on average (OpenSpiel's buffer reuse: 3).
-    pub reuse: f64,
-    /// The value target's share of the search's root value: `(1 − q_ratio)·z + q_ratio·q`, z the
-    /// game's outcome, q the root's mean value after the move's search (0: AlphaZero's z).
-    pub q_ratio: f32,
-    pub adam: AdamSettings,
-    /// Each drawn position learned with its images under the board's symmetries
-    /// (`learning.augment_symmetries`, as the Athénan recipe learns its pairs).
-    pub augmentation: Augmentation,
-    pub seed: u64,
-}
-
-impl AlphaZeroSettings {
-    /// The AlphaZero paper's search settings with OpenSpiel's learning sizes.
-    pub fn new(architecture: Architecture) -> AlphaZeroSettings {
-        AlphaZeroSettings {
-            architecture,
-            puct: PuctOptions {
-                dirichlet_fraction: 0.25,
-                ..PuctOptions::default()
-            },
-            gumbel: None,
-            simulations: 800,
-            fast_simulations: None,
-            full_search_fraction: 0.25,
-            temperature_plies: 30,
-            random_opening_plies: 0,
-            parallel_games: 32,
-            threads: 1,
-            window: 1 << 16,
-            batch_size: 1024,
-            reuse: 3.0,
-            q_ratio: 0.0,
-            adam: AdamSettings {
-                l2: 1e-4,
-                ..AdamSettings::default()
-            },
-            augmentation: Augmentation::One,
-            seed: 1,
-        }
-    }
-}
-
-/// What a training session did.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct AlphaZeroProgress {
-    pub games: u64,
-    pub positions: u64,
-    /// Adam steps since this process started (a resumed run counts from 0 again).
-    pub steps: u64,
-    pub last_loss: Option<PolicyValueLoss>,
-    /// Positions the network evaluated in self-play (rows of its calls).
-    pub evaluated: u64,
-    /// Rows of every minibatch learned (symmetric images included).
-    pub learned: u64,
-    /// Wall time of the learning (minibatches gathered and stepped), in seconds.
-    pub learn_seconds: f64,
-}
-
-impl AlphaZeroProgress {
-    /// What was done since `before`, as a round's report, learnt at `learning_rate`.
-    pub fn since(&self, before: &AlphaZeroProgress, learning_rate: f64) -> RoundReport {
-        RoundReport {
-            games: self.games - before.games,
-            positions: self.positions - before.positions,
-            steps: self.steps - before.steps,
-            loss: (self.steps > before.steps)
-                .then_some(self.last_loss)
-                .flatten(),
-            evaluated_positions: self.evaluated - before.evaluated,
-            samples_learned: self.learned - before.learned,
-            learn_seconds: self.learn_seconds - before.learn_seconds,
-            learning_rate,
-        }
-    }
-}
+use crate::selfplay::run::run_dir::OPTIMIZER_FILE;
+use crate::selfplay::run::run_state::RunState;
+use crate::selfplay::run::self_play::budget_share;
+use crate::selfplay::run::session::RunStart;
+use crate::value::policy_value_net::{PolicyValueNet, PolicyValueTrainer};
+use crate::value::saved_net::NetManifest;
+use crate::value::{NetDevice, PolicyValueInference};
 
 /// AlphaZero training on one game.
 pub struct AlphaZeroTrainer<G: Game> {
@@ -147,7 +50,7 @@ pub struct AlphaZeroTrainer<G: Game> {
     device: NetDevice,
     window: Window,
     rng: Xoshiro256PlusPlus,
-    progress: AlphaZeroProgress,
+    progress: RoundProgress,
 }
 
 /// What a checkpoint holds of a trainer: its network, Adam's state, window, random stream and
@@ -157,25 +60,7 @@ pub struct ResumedParts {
     pub optimizer: Vec<u8>,
     pub window: Window,
     pub rng: Xoshiro256PlusPlus,
-    pub progress: AlphaZeroProgress,
-}
-
-/// What one round of self-play and learning did.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RoundReport {
-    pub games: u64,
-    pub positions: u64,
-    pub steps: u64,
-    /// The loss of the round's last step (`None`: no step).
-    pub loss: Option<PolicyValueLoss>,
-    /// Positions the network evaluated in the round's self-play.
-    pub evaluated_positions: u64,
-    /// Rows learned (minibatch rows, symmetric images included).
-    pub samples_learned: u64,
-    /// Adam's step size in the round's learning.
-    pub learning_rate: f64,
-    /// Wall time of the round's learning; the rest of the round is self-play.
-    pub learn_seconds: f64,
+    pub progress: RoundProgress,
 }
 
 impl<G: Game> AlphaZeroTrainer<G> {
@@ -198,7 +83,7 @@ impl<G: Game> AlphaZeroTrainer<G> {
             net,
             device: device.clone(),
             window: Window::new(window),
-            progress: AlphaZeroProgress::default(),
+            progress: RoundProgress::default(),
         }
     }
 
@@ -243,12 +128,11 @@ impl<G: Game> AlphaZeroTrainer<G> {
     /// Plays and learns rounds of `parallel_games` games until `games` games or `time` have
     /// passed (whichever first; a round in progress is finished); the step size follows the
     /// share of the nearer limit spent.
-    pub fn train(&mut self, games: Option<u64>, time: Option<Duration>) -> AlphaZeroProgress {
+    pub fn train(&mut self, games: Option<u64>, time: Option<Duration>) -> RoundProgress {
         let start = Instant::now();
-        let budget_used = |p: &AlphaZeroProgress| {
-            budget_share(p.games, games, start.elapsed().as_secs_f64(), time)
-        };
-        let more = |p: &AlphaZeroProgress| {
+        let budget_used =
+            |p: &RoundProgress| budget_share(p.games, games, start.elapsed().as_secs_f64(), time);
+        let more = |p: &RoundProgress| {
             games.is_none_or(|g| p.games < g) && time.is_none_or(|t| start.elapsed() < t)
         };
         while more(&self.progress) {
@@ -268,7 +152,7 @@ impl<G: Game> AlphaZeroTrainer<G> {
         self.progress.since(&before, learning_rate)
     }
 
-    /// Plays `parallel_games` games to their ends (alphazero_selfplay.rs); returns the positions
+    /// Plays `parallel_games` games to their ends (alphazero/selfplay.rs); returns the positions
     /// added to the window, game by game in the order the games are returned.
     fn play_round(&mut self) -> usize {
         let round = play_round_games(
@@ -329,6 +213,31 @@ impl<G: Game> AlphaZeroTrainer<G> {
 
 impl<G: Game> RoundRecipe<G> for AlphaZeroTrainer<G> {
     const ROUND_KIND: &'static str = "alphazero_round";
+
+    fn open(start: &RunStart<'_, G>, manifest: &NetManifest) -> anyhow::Result<(Self, RunState)> {
+        let (settings, device) = (start.settings, start.device);
+        let RecipeSettings::Alphazero(alphazero) = &settings.recipe else {
+            anyhow::bail!("an alphazero run without its `alphazero:` settings");
+        };
+        check_policy_images::<G>(alphazero.augmentation)?;
+        let Some(dir) = start.checkpoint else {
+            let trainer = AlphaZeroTrainer::new(start.initial, alphazero.clone(), device);
+            return Ok((trainer, new_state(settings)));
+        };
+        let parts = read_round_checkpoint::<G>(dir, settings, manifest, device, alphazero.window)?;
+        let optimizer_path = dir.join(OPTIMIZER_FILE);
+        let optimizer = std::fs::read(&optimizer_path)
+            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", optimizer_path.display()))?;
+        let resumed = ResumedParts {
+            net: parts.net,
+            optimizer,
+            window: parts.window,
+            rng: parts.state.learner_rng.clone(),
+            progress: parts.progress,
+        };
+        let trainer = AlphaZeroTrainer::resume(start.initial, alphazero.clone(), device, resumed)?;
+        Ok((trainer, parts.state))
+    }
 
     fn round(&mut self, budget_used: f64) -> RoundReport {
         AlphaZeroTrainer::round(self, budget_used)
