@@ -1,8 +1,8 @@
 //! Layer `selfplay`: training by self-play — the recipes by name, one folder each
 //! (`recipes/`: Athénan's Algorithm 3, AlphaZero, ExIt), the one session that runs any of them
-//! with its run directory, metrics, checkpoints, resume and periodic evaluation (`run/`), the
-//! Redis broker, workers and game records (`distributed/`), metrics, observers, games log and
-//! TensorBoard (`telemetry/`); `config/` is the YAML file.
+//! with its run directory, metrics, checkpoints, resume, periodic evaluation, game records and
+//! games log (`run/`), the Redis broker and workers (`distributed/`), metrics, evaluation
+//! reports, observers and TensorBoard (`telemetry/`); `config/` is the YAML file.
 
 pub mod config;
 pub mod distributed;

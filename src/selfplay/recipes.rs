@@ -1,7 +1,8 @@
 //! The recipes, by name (`recipe:` in a run's YAML), each in its folder: `athenan` (the
 //! paper's: completed Descent self-play, tree learning), and the policy-value recipes that
-//! train in rounds (`rounds`): AlphaZero and ExIt. `train` is the one place that matches on a
-//! recipe's name; everything else a run does is the one session's (`run::session`).
+//! train in rounds (`rounds`): AlphaZero and ExIt. `train` is the one place that picks a
+//! recipe's code by its name (the configuration's checks name recipes only to refuse keys);
+//! everything else a run does is the one session's (`run::session`).
 
 pub mod alphazero;
 pub mod athenan;

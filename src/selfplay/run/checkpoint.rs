@@ -1,6 +1,7 @@
-//! Checkpoints of a run: loading one to resume (refusing a configuration that would change what
-//! is learned), writing one atomically (network, optimiser, replay buffer, state), and when the
-//! next is due (docs/run-directory.md).
+//! Checkpoints of a run: the checks before one is resumed (refusing a configuration that would
+//! change what is learned), the state stamped before one is written, when the next is due, and
+//! Athénan's learner loaded from one and written into one (its optimiser and replay buffer; the
+//! session writes the network and the state: `session.rs`, docs/run-directory.md).
 
 use std::path::Path;
 use std::time::Duration;
