@@ -119,7 +119,7 @@ impl<G: Game, T: RoundRecipe<G>> Recipe<G> for Rounds<T> {
             self.after_round(session, &round, seconds)?;
             // A round started just before self-play stops runs its whole length: kept out too.
             session.end_reserve.unit_took(seconds, &session.clock);
-            session.network_changed(self.net())?;
+            session.network_changed(|| self.net())?;
             session.learned(self, games_before)?;
         }
     }

@@ -81,9 +81,10 @@ pub trait Recipe<G: Game>: Sized {
     fn open(start: &RunStart<'_, G>) -> anyhow::Result<Opened<Self>>;
 
     /// Plays and learns until `session.stop_reason` says stop; after each game or round
-    /// learned, calls `session.network_changed` with the new network (time marks) and then
-    /// `session.learned` (evaluations and checkpoints when due). Returns why it
-    /// stopped; the session then checkpoints what is not yet and evaluates at the run's end.
+    /// learned, calls `session.network_changed` (time marks; it copies the new network only
+    /// when the run keeps networks) and then `session.learned` (evaluations and checkpoints
+    /// when due). Returns why it stopped; the session then checkpoints what is not yet and
+    /// evaluates at the run's end.
     ///
     /// # Errors
     /// A failed write, a learning phase that diverged.
@@ -358,20 +359,21 @@ impl<'a, G: Game, R: Recipe<G>> Session<'a, G, R> {
         Ok(())
     }
 
-    /// Stamps the network just made (`net`, of `state.games` games) and, when the run keeps
-    /// networks, keeps the one it replaced when a time mark passed since (`mark_nets`; without
-    /// kept networks nothing is copied).
+    /// Stamps the network just made (of `state.games` games) and, when the run keeps networks,
+    /// keeps the one it replaced when a time mark passed since (`mark_nets`). `net` copies the
+    /// new network; it is called only when the run keeps networks, so that without them nothing
+    /// is copied after each game.
     ///
     /// # Errors
     /// A failed write of a kept network.
-    pub fn network_changed(&mut self, net: R::Net) -> anyhow::Result<()> {
+    pub fn network_changed(&mut self, net: impl FnOnce() -> R::Net) -> anyhow::Result<()> {
         let made_at_seconds = self.elapsed();
         self.state.net_made_at_seconds = Some(made_at_seconds);
         if !self.settings.checkpoint.keep_nets {
             return Ok(());
         }
         let made = StampedNet {
-            net,
+            net: net(),
             games: self.state.games,
             made_at_seconds,
         };

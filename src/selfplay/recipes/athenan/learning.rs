@@ -46,7 +46,7 @@ impl<G: Game> Athenan<G> {
         let net = self.learner.net_optimizer.inference_net();
         refuse_divergence(session, &phase, &net, &finished)?;
         session.state.games += 1;
-        session.network_changed(net.clone())?;
+        session.network_changed(|| net.clone())?;
         publish(net, session.state.games)?;
         let learn_seconds = learn_start.elapsed().as_secs_f64();
         session.state.time_split.search_seconds += finished.seconds;
