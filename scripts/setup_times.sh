@@ -19,7 +19,8 @@ cd "$WORK/descent"
 timed() {
   local start end
   start=$(date +%s)
-  "$@" >"$WORK/out.log" 2>&1 || { tail -20 "$WORK/out.log"; exit 1; }
+  # The output is the caller's number; a failure's log goes to stderr.
+  "$@" >"$WORK/out.log" 2>&1 || { echo "failed: $*" >&2; tail -40 "$WORK/out.log" >&2; exit 1; }
   end=$(date +%s)
   echo $((end - start))
 }

@@ -50,6 +50,25 @@ pub struct EngineArgs {
     /// How many of its moves in a row the agent must find hopeless before it resigns.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
     resign_moves: u32,
+    /// What `version` answers instead of descent's own version, as KataGo's option of the
+    /// same name: Lizzie reads `version` as Leela Zero's and freezes on one below 0.15, and
+    /// takes an engine started with `override-version` in its command for KataGo
+    /// (docs/engine-protocol.md, "In a graphical program").
+    #[arg(long, value_name = "VERSION", value_parser = parse_version_text)]
+    override_version: Option<String>,
+}
+
+/// `--override-version`: one GTP word (no space or control character), at most 64 bytes.
+///
+/// clap's value parser shows the message as it is: a string is its shape.
+fn parse_version_text(text: &str) -> Result<String, String> {
+    let word = !text.is_empty() && text.len() <= 64;
+    match word && !text.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        true => Ok(text.to_string()),
+        false => Err(format!(
+            "{text:?}: a version is one word of at most 64 bytes, e.g. 0.17"
+        )),
+    }
 }
 
 /// `--resign-below`: a value in [−1, 1], or `never`.
@@ -170,6 +189,8 @@ pub struct Engine<G: Game> {
     /// A game of another type asked for by `boardsize` (Go's 9 × 9 to 11 × 11): the caller
     /// starts an engine for it.
     switch_to: Option<GameSpec>,
+    /// What `version` answers.
+    version: String,
 }
 
 enum Reply {
@@ -257,12 +278,21 @@ impl<G: Game> Engine<G> {
             resign: ResignRule::NEVER,
             hopeless_moves: 0,
             switch_to: None,
+            version: env!("CARGO_PKG_VERSION").to_string(),
         }
     }
 
     /// The same engine resigning by `resign`.
     pub fn with_resign(mut self, resign: ResignRule) -> Engine<G> {
         self.resign = resign;
+        self
+    }
+
+    /// The same engine answering `version` with `version` (`None`: descent's own).
+    pub fn with_version(mut self, version: Option<String>) -> Engine<G> {
+        if let Some(version) = version {
+            self.version = version;
+        }
         self
     }
 
@@ -340,7 +370,7 @@ impl<G: Game> Engine<G> {
         match command {
             "protocol_version" => Ok("2".into()),
             "name" => Ok("descent".into()),
-            "version" => Ok(env!("CARGO_PKG_VERSION").into()),
+            "version" => Ok(self.version.clone()),
             "list_commands" => {
                 let names: Vec<&str> = COMMANDS.iter().map(|&(name, _)| name).collect();
                 Ok([names.as_slice(), analysis::COMMANDS].concat().join("\n"))
@@ -634,7 +664,8 @@ impl GameVisitor for EngineSession<'_> {
         };
         let mut engine = Engine::<G>::new(self.rules, factory.build(), args.seed)
             .with_resign(resign)
-            .with_network_game(self.network_game);
+            .with_network_game(self.network_game)
+            .with_version(args.override_version.clone());
         let mut out = std::io::stdout().lock();
         let mut stopping_line = None;
         loop {

@@ -34,6 +34,7 @@ use crate::learn::{ActionSelection, Distribution, Exploitation};
 use crate::search::SearchSpec;
 pub use crate::selfplay::recipes::alphazero::settings::{AlphaZeroSection, AlphaZeroSettings};
 pub use crate::selfplay::recipes::exit::settings::{ExitSection, ExitSettings};
+pub use crate::selfplay::recipes::gumbel::settings::{GumbelSection, GumbelSettings};
 pub use crate::settings::config_error::ConfigError;
 use crate::settings::config_error::yaml_message;
 use crate::value::{AdamSettings, Architecture};
@@ -56,12 +57,15 @@ pub struct TrainConfig {
     /// Seed of every random choice of the run (default 1).
     #[serde(default = "default_seed")]
     pub seed: u64,
-    /// `athenan` (default), `alphazero` or `exit` (then the `alphazero:` or `exit:` section,
-    /// not `search:`, `learning:`, `selection:`, `replay:` or `resolved_states:`).
+    /// `athenan` (default), `alphazero`, `gumbel` or `exit` (then the `alphazero:`, `gumbel:`
+    /// or `exit:` section, not `search:`, `learning:`, `selection:`, `replay:` or
+    /// `resolved_states:`).
     #[serde(default, skip_serializing_if = "is_default")]
     pub recipe: RecipeName,
     #[serde(default, skip_serializing_if = "is_default")]
     pub alphazero: AlphaZeroSection,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub gumbel: GumbelSection,
     #[serde(default, skip_serializing_if = "is_default")]
     pub exit: ExitSection,
     #[serde(default)]
@@ -138,6 +142,7 @@ pub struct TrainSettings {
 pub enum RecipeSettings {
     Athenan,
     Alphazero(AlphaZeroSettings),
+    Gumbel(GumbelSettings),
     Exit(ExitSettings),
 }
 
@@ -253,6 +258,7 @@ impl TrainConfig {
             "alphazero",
             is_default(&self.alphazero),
         )?;
+        recipe_section(RecipeName::Gumbel, "gumbel", is_default(&self.gumbel))?;
         recipe_section(RecipeName::Exit, "exit", is_default(&self.exit))?;
         if self.recipe != RecipeName::Athenan {
             self.check_policy_value_sections(&run)?;
@@ -264,6 +270,13 @@ impl TrainConfig {
                 threads: run.threads,
                 ..self
                     .alphazero
+                    .validate(architecture.clone(), adam, self.seed)?
+            }),
+            RecipeName::Gumbel => RecipeSettings::Gumbel(GumbelSettings {
+                augmentation: learning.augment_symmetries,
+                threads: run.threads,
+                ..self
+                    .gumbel
                     .validate(architecture.clone(), adam, self.seed)?
             }),
             RecipeName::Exit => RecipeSettings::Exit(ExitSettings {
@@ -310,8 +323,9 @@ impl TrainConfig {
         )
     }
 
-    /// An AlphaZero or ExIt run sets none of the Athénan recipe's sections and plays its games in
-    /// its own process: AlphaZero's on up to `parallel_games` threads, ExIt's on one.
+    /// A policy-value run sets none of the Athénan recipe's sections and plays its games in its
+    /// own process: AlphaZero's and Gumbel AlphaZero's on up to `parallel_games` threads,
+    /// ExIt's on one.
     fn check_policy_value_sections(&self, run: &RunSettings) -> Result<(), ConfigError> {
         let recipe = self.recipe.name();
         let athenan_only = [
@@ -348,15 +362,20 @@ impl TrainConfig {
                 "an {recipe} run plays a round's games at once in its own process ({recipe}.parallel_games); leave run.games_per_thread at 1 and run.mode local"
             ),
         )?;
-        let (threads_allowed, why) = match self.recipe {
-            RecipeName::Alphazero => (
-                self.alphazero.parallel_games,
+        let parallel_games = match self.recipe {
+            RecipeName::Alphazero => Some(self.alphazero.parallel_games),
+            RecipeName::Gumbel => Some(self.gumbel.parallel_games),
+            _ => None,
+        };
+        let (threads_allowed, why) = match parallel_games {
+            Some(games) => (
+                games,
                 format!(
-                    "is {}, above alphazero.parallel_games ({}): each thread plays some of a round's games",
-                    run.threads, self.alphazero.parallel_games
+                    "is {}, above {recipe}.parallel_games ({games}): each thread plays some of a round's games",
+                    run.threads
                 ),
             ),
-            _ => (
+            None => (
                 1,
                 format!("must be 1: an {recipe} run plays its games on one thread"),
             ),
@@ -427,6 +446,7 @@ mod tests {
         }
     }
     use crate::learn::{Capacity, ReplayPolicy};
+    use crate::search::gumbel::GumbelOptions;
 
     fn parse(text: &str) -> Result<TrainSettings, ConfigError> {
         TrainConfig::from_yaml(text).and_then(|config| config.validate())
@@ -455,36 +475,81 @@ mod tests {
     }
 
     #[test]
-    fn alphazero_searches_with_gumbel_when_asked() {
-        let s = parse("game: connect_four\nrecipe: alphazero\n").unwrap();
-        assert_eq!(alphazero_of(&s).gumbel, None, "PUCT by default");
+    fn gumbel_is_its_own_recipe_with_its_own_section() {
+        let s = parse("game: connect_four\nrecipe: gumbel\n").unwrap();
+        let RecipeSettings::Gumbel(defaults) = &s.recipe else {
+            panic!("not gumbel: {:?}", s.recipe);
+        };
+        let paper = GumbelSettings::new(Architecture::PaperCnn);
+        let search = GumbelOptions {
+            noise: true,
+            ..paper.search
+        };
+        let adam = AdamSettings::default();
+        assert_eq!(
+            *defaults,
+            GumbelSettings {
+                adam,
+                search,
+                ..paper
+            }
+        );
         let s = parse(
-            "game: connect_four\nrecipe: alphazero\nalphazero: {search: gumbel, gumbel_m: 4, c_scale: 0.2}\n",
+            "game: connect_four\nrecipe: gumbel\ngumbel: {m: 4, c_scale: 0.2, simulations: 8}\n",
         )
         .unwrap();
-        let gumbel = alphazero_of(&s).gumbel.expect("gumbel options");
+        let RecipeSettings::Gumbel(gumbel) = &s.recipe else {
+            panic!("not gumbel");
+        };
+        let o = gumbel.search;
         assert_eq!(
-            (
-                gumbel.considered,
-                gumbel.c_visit,
-                gumbel.c_scale,
-                gumbel.noise
-            ),
-            (4, 50.0, 0.2, true)
+            (o.considered, o.c_visit, o.c_scale, gumbel.simulations),
+            (4, 50.0, 0.2, 8)
         );
         let error = |text: &str| parse(text).unwrap_err();
-        let e = error(
-            "game: connect_four\nrecipe: alphazero\nalphazero: {search: gumbel, gumbel_m: 0}\n",
-        );
+        for (section, key) in [
+            ("{m: 0}", "gumbel.m"),
+            ("{c_visit: -1}", "gumbel.c_visit"),
+            ("{simulations: 1}", "gumbel.simulations"),
+            ("{batch_size: 64, window: 32}", "gumbel.window"),
+        ] {
+            let e = error(&format!(
+                "game: connect_four\nrecipe: gumbel\ngumbel: {section}\n"
+            ));
+            assert_eq!(e.key, key, "{section}");
+        }
+        let e = error("game: connect_four\ngumbel: {m: 4}\n");
+        assert_eq!(e.key, "gumbel", "the section without its recipe");
+        let e = error("game: connect_four\nrecipe: gumbel\ngumbel: {m: 4}\nrun: {threads: 40}\n");
+        assert!(e.message.contains("gumbel.parallel_games"), "{}", e.message);
+        for puct_key in [
+            "c_init: 2",
+            "temperature_plies: 3",
+            "dirichlet_fraction: 0.1",
+        ] {
+            let text = format!("game: connect_four\nrecipe: gumbel\ngumbel: {{{puct_key}}}\n");
+            assert!(TrainConfig::from_yaml(&text).is_err(), "{puct_key}");
+        }
+    }
+
+    /// A run made when Gumbel AlphaZero was `alphazero.search: gumbel` wrote the Gumbel keys
+    /// into its configuration: at the values it wrote they still read, so that the run resumes;
+    /// `search: gumbel` names the recipe it became.
+    #[test]
+    fn an_alphazero_configuration_written_before_the_gumbel_recipe_still_reads() {
+        let written = "game: connect_four\nrecipe: alphazero\nalphazero: \
+                       {search: puct, gumbel_m: 16, c_visit: 50.0, c_scale: 0.1}\n";
+        let config = TrainConfig::from_yaml(written).unwrap();
+        let s = config.validate().unwrap();
+        let today = parse("game: connect_four\nrecipe: alphazero\n").unwrap();
+        assert_eq!(s.recipe, today.recipe);
+        assert!(!config.to_yaml().contains("gumbel"), "{}", config.to_yaml());
+        let error = |text: &str| parse(text).unwrap_err();
+        let e = error("game: connect_four\nrecipe: alphazero\nalphazero: {search: gumbel}\n");
+        assert_eq!(e.key, "alphazero.search");
+        assert!(e.message.contains("recipe: gumbel"), "{}", e.message);
+        let e = error("game: connect_four\nrecipe: alphazero\nalphazero: {gumbel_m: 4}\n");
         assert_eq!(e.key, "alphazero.gumbel_m");
-        let e = error("game: connect_four\nrecipe: alphazero\nalphazero: {c_visit: -1}\n");
-        assert_eq!(e.key, "alphazero.c_visit");
-        assert!(
-            TrainConfig::from_yaml(
-                "game: connect_four\nrecipe: alphazero\nalphazero: {search: mcts}\n"
-            )
-            .is_err()
-        );
     }
 
     #[test]
@@ -499,7 +564,7 @@ mod tests {
         )
         .unwrap();
         let az = alphazero_of(&s);
-        assert_eq!((az.simulations, az.puct.fpu), (200, -1.0));
+        assert_eq!((az.simulations, az.search.puct.fpu), (200, -1.0));
         let error = |text: &str| parse(text).unwrap_err();
         let e = error("game: connect_four\nrecipe: alphazero\nsearch: {iters: 9}\n");
         assert_eq!(e.key, "search");

@@ -1,18 +1,20 @@
 //! The recipes, by name (`recipe:` in a run's YAML), each in its folder: `athenan` (the
 //! paper's: completed Descent self-play, tree learning), and the policy-value recipes that
-//! train in rounds (`rounds`): AlphaZero and ExIt. `train` is the one place that picks a
-//! recipe's code by its name (the configuration's checks name recipes only to refuse keys);
-//! everything else a run does is the one session's (`run::session`).
+//! train in rounds (`rounds`): AlphaZero, Gumbel AlphaZero and ExIt. `train` is the one place
+//! that picks a recipe's code by its name (the configuration's checks name recipes only to
+//! refuse keys); everything else a run does is the one session's (`run::session`).
 
 pub mod alphazero;
 pub mod athenan;
 pub mod exit;
+pub mod gumbel;
 pub mod rounds;
 
 use crate::games::{Game, GameVisitor};
 use crate::selfplay::config::{RecipeSettings, TrainSettings};
 use crate::selfplay::recipes::alphazero::AlphaZeroTrainer;
 use crate::selfplay::recipes::exit::ExitTrainer;
+use crate::selfplay::recipes::gumbel::GumbelTrainer;
 use crate::selfplay::run::run_dir::RunDir;
 use crate::selfplay::run::session::{TrainSummary, train_recipe};
 use crate::selfplay::telemetry::observer::TrainingObserver;
@@ -76,6 +78,9 @@ impl GameVisitor for TrainVisitor<'_> {
                 train_recipe::<G, Athenan<G>>(initial, settings, run_dir, resume, observer)
             }
             RecipeSettings::Alphazero(_) => train_recipe::<G, Rounds<AlphaZeroTrainer<G>>>(
+                initial, settings, run_dir, resume, observer,
+            ),
+            RecipeSettings::Gumbel(_) => train_recipe::<G, Rounds<GumbelTrainer<G>>>(
                 initial, settings, run_dir, resume, observer,
             ),
             RecipeSettings::Exit(_) => train_recipe::<G, Rounds<ExitTrainer<G>>>(

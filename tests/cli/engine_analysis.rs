@@ -162,3 +162,37 @@ fn the_winrate_of_a_won_position_is_above_half_from_the_movers_side() {
         assert_eq!(engine.read_line(), "\n");
     }
 }
+
+/// Lizzie reads `version` as Leela Zero's and takes an engine started with `override-version`
+/// for KataGo (which has that option for Lizzie): `--override-version` sets the reply, one word.
+#[test]
+fn override_version_sets_what_version_answers() {
+    let mut engine = Engine::start(&["--game", "tic_tac_toe", "--agent", "ubfms:time=1s"]);
+    assert_eq!(engine.ok("version"), env!("CARGO_PKG_VERSION"));
+    let mut engine = Engine::start(&[
+        "--game",
+        "tic_tac_toe",
+        "--agent",
+        "ubfms:time=1s",
+        "--override-version",
+        "0.17",
+    ]);
+    assert_eq!(engine.ok("version"), "0.17");
+    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_descent"))
+        .args([
+            "engine",
+            "--game",
+            "tic_tac_toe",
+            "--agent",
+            "ubfms:time=1s",
+        ])
+        .args(["--override-version", "0.17 beta"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("\"0.17 beta\": a version is one word"),
+        "{stderr}"
+    );
+}

@@ -17,7 +17,8 @@ use descent::search::gumbel::{GumbelOptions, GumbelSearcher};
 use descent::search::puct::PuctOptions;
 use descent::search::puct_searcher::PuctSearcher;
 use descent::search::{Budget, Searcher};
-use descent::selfplay::recipes::alphazero::{AlphaZeroSettings, AlphaZeroTrainer};
+use descent::selfplay::recipes::alphazero::{AlphaZero, AlphaZeroSettings, AlphaZeroTrainer};
+use descent::selfplay::recipes::gumbel::{GumbelSettings, GumbelTrainer};
 use descent::value::{NetDevice, PolicyValueEvaluator};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -81,7 +82,7 @@ fn alphazero_learns_tic_tac_toe_to_perfect_play() {
     let initial = TicTacToe::new(&Default::default());
     let mut settings = AlphaZeroSettings::new("resnet-b0c32-fc64".parse().unwrap());
     settings.simulations = 50;
-    settings.temperature_plies = 3;
+    settings.search.temperature_plies = 3;
     settings.parallel_games = 32;
     settings.window = 20_000;
     settings.batch_size = 128;
@@ -136,7 +137,7 @@ fn against_perfect_play(
     results
 }
 
-/// Gumbel AlphaZero (`alphazero.search: gumbel`) with 16 simulations a move learns tic-tac-toe
+/// Gumbel AlphaZero (`recipe: gumbel`) with 16 simulations a move learns tic-tac-toe
 /// to perfect play as AlphaZero does with 50: its Gumbel search, 16 simulations, loses none of
 /// 100 games against the perfect player. It needs twice AlphaZero's games (24 576): after
 /// 12 288 its network lost 5 of 100 with 16 simulations and 11 with PUCT at 201 (seed 7).
@@ -145,18 +146,15 @@ fn gumbel_alphazero_learns_tic_tac_toe_to_perfect_play_with_16_simulations() {
     let device = NetDevice::cpu();
     device.burn.seed(7);
     let initial = TicTacToe::new(&Default::default());
-    let mut settings = AlphaZeroSettings::new("resnet-b0c32-fc64".parse().unwrap());
-    settings.gumbel = Some(GumbelOptions {
-        noise: true,
-        ..GumbelOptions::default()
-    });
-    settings.simulations = 16;
+    let mut settings = GumbelSettings::new("resnet-b0c32-fc64".parse().unwrap());
+    settings.search.noise = true;
+    assert_eq!(settings.simulations, 16);
     settings.parallel_games = 32;
     settings.window = 20_000;
     settings.batch_size = 128;
     settings.reuse = 16.0;
     settings.seed = 7;
-    let mut trainer = AlphaZeroTrainer::new(&initial, settings, &device);
+    let mut trainer = GumbelTrainer::new(&initial, settings, &device);
     let progress = trainer.train(Some(24_576), None);
     eprintln!("{progress:?}");
     let evaluator =
@@ -225,6 +223,68 @@ fn an_alphazero_run_checkpoints_resumes_and_plays_as_an_agent() {
     drop(run_dir);
 
     assert_the_agent_plays_the_checkpoints_net(&root, dir.path(), "puct:iters=30");
+}
+
+/// `recipe: gumbel` through `descent train`'s library entry: its rounds are logged as
+/// `gumbel_round`, its evaluations play Gumbel search, its policy targets are the improved
+/// policy (no visit counts: a distribution on the legal moves with no zero where 8 simulations
+/// cannot visit all of them), and its network exports and plays as a `gumbel` agent.
+#[test]
+fn a_gumbel_run_learns_improved_policies_and_plays_as_a_gumbel_agent() {
+    let yaml = "game: tic_tac_toe\nrecipe: gumbel\nnetwork: {architecture: resnet-b0c8-fc16}\n\
+        gumbel: {simulations: 8, m: 4, parallel_games: 16, window: 512, batch_size: 32}\n\
+        run: {max_games: 32}\ncheckpoint: {every_games: 16}\n\
+        evaluation: {games: 2, iterations_per_move: 20}\n";
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("run");
+    let (_, summary) = train_new_run(yaml, &root);
+    let summary = summary.unwrap();
+    assert_eq!(summary.total_games, 32);
+    let strength = summary.strength.expect("an evaluation at the run's end");
+    assert!(
+        strength.player.starts_with("gumbel:"),
+        "{}",
+        strength.player
+    );
+    let metrics = std::fs::read_to_string(root.join("metrics.jsonl")).unwrap();
+    let rounds = metrics
+        .lines()
+        .filter(|l| l.contains("gumbel_round"))
+        .count();
+    assert_eq!(rounds, 2, "16 games a round, 32 games: {metrics}");
+    assert_the_agent_plays_the_checkpoints_net(&root, dir.path(), "gumbel:iters=16");
+}
+
+/// Gumbel AlphaZero's policy target at the empty board: with 8 simulations and m = 4, at most 4
+/// of the 9 moves are visited, yet the improved policy gives every legal move a share (the
+/// completed Q-values fill the others with the mixed value), sums to 1 — not the visit counts.
+#[test]
+fn gumbel_self_play_learns_the_improved_policy_not_the_visits() {
+    use descent::selfplay::recipes::gumbel::GumbelAlphaZero;
+    use descent::selfplay::recipes::rounds::self_play::play_round_games;
+    use descent::value::PolicyValueInference;
+    use descent::value::policy_value_net::PolicyValueNet;
+    let mut settings = GumbelSettings::new("resnet-b0c8-fc16".parse().unwrap());
+    settings.search.considered = 4;
+    settings.simulations = 8;
+    settings.parallel_games = 4;
+    settings.search.noise = true;
+    let device = NetDevice::cpu();
+    let shape = TicTacToe::ENCODING.dims();
+    let net = PolicyValueNet::new(&settings.architecture, shape, 9, &device.burn);
+    let inference = PolicyValueInference::new(net, shape, &device);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+    let initial = TicTacToe::new(&Default::default());
+    let round = play_round_games::<_, GumbelAlphaZero>(&initial, &settings, &inference, &mut rng);
+    assert_eq!(round.finished.len(), 4);
+    for game in &round.finished {
+        let first = &game.history[0].policy;
+        assert!((first.iter().sum::<f32>() - 1.0).abs() < 1e-4, "{first:?}");
+        assert!(
+            first.iter().all(|&p| p > 0.0),
+            "every move of the empty board: {first:?}"
+        );
+    }
 }
 
 /// The latest checkpoint's policy-value network of the tic-tac-toe run at `root`, evaluated
@@ -364,14 +424,14 @@ fn policy_recipes_refuse_to_image_moves_numbered_by_position() {
     }
 }
 
-/// `run.threads` deals a round's games to threads (recipes/alphazero/selfplay.rs): with 8 games
+/// `run.threads` deals a round's games to threads (recipes/rounds/self_play.rs): with 8 games
 /// on 1, 2 and 3 threads (3 + 3 + 2) a round plays 8 complete games from the empty board, each
 /// ended at a terminal position with one record per move; the same games again for the same
 /// network, seed and thread count, and other ones on another thread count (each thread draws
 /// from its own stream).
 #[test]
 fn alphazero_rounds_on_threads_play_every_game_the_same_for_a_seed() {
-    use descent::selfplay::recipes::alphazero::selfplay::play_round_games;
+    use descent::selfplay::recipes::rounds::self_play::play_round_games;
     use descent::value::PolicyValueInference;
     use descent::value::policy_value_net::PolicyValueNet;
     let initial = TicTacToe::new(&Default::default());
@@ -391,7 +451,7 @@ fn alphazero_rounds_on_threads_play_every_game_the_same_for_a_seed() {
             ..settings.clone()
         };
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
-        let round = play_round_games(&initial, &settings, &inference, &mut rng);
+        let round = play_round_games::<_, AlphaZero>(&initial, &settings, &inference, &mut rng);
         assert_eq!(round.finished.len(), 8, "{threads} threads");
         let plies: u64 = round.finished.iter().map(|g| g.history.len() as u64).sum();
         assert!(
@@ -423,8 +483,8 @@ fn alphazero_rounds_on_threads_play_every_game_the_same_for_a_seed() {
 fn untrained_round(
     settings: AlphaZeroSettings,
     seed: u64,
-) -> descent::selfplay::recipes::alphazero::selfplay::RoundGames<TicTacToe> {
-    use descent::selfplay::recipes::alphazero::selfplay::play_round_games;
+) -> descent::selfplay::recipes::rounds::self_play::RoundGames<TicTacToe, AlphaZero> {
+    use descent::selfplay::recipes::rounds::self_play::play_round_games;
     use descent::value::PolicyValueInference;
     use descent::value::policy_value_net::PolicyValueNet;
     let device = NetDevice::cpu();
@@ -432,7 +492,7 @@ fn untrained_round(
     let net = PolicyValueNet::new(&settings.architecture, shape, 9, &device.burn);
     let inference = PolicyValueInference::new(net, shape, &device);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    play_round_games(
+    play_round_games::<_, AlphaZero>(
         &TicTacToe::new(&Default::default()),
         &settings,
         &inference,
@@ -516,10 +576,10 @@ fn fast_searches_are_played_but_not_learned() {
 /// inside (−1, 1)), and that of ratio ½ their mean, position by position.
 #[test]
 fn the_value_target_mixes_the_outcome_with_the_root_value_by_q_ratio() {
-    use descent::selfplay::recipes::alphazero::ResumedParts;
-    use descent::selfplay::recipes::alphazero::selfplay::play_round_games;
     use descent::selfplay::recipes::rounds::RoundRecipe;
     use descent::selfplay::recipes::rounds::progress::RoundProgress;
+    use descent::selfplay::recipes::rounds::self_play::play_round_games;
+    use descent::selfplay::recipes::rounds::self_play_trainer::ResumedParts;
     use descent::selfplay::recipes::rounds::window::Window;
     use descent::value::PolicyValueInference;
     let initial = TicTacToe::new(&Default::default());
@@ -569,7 +629,7 @@ fn the_value_target_mixes_the_outcome_with_the_root_value_by_q_ratio() {
     let shape = TicTacToe::ENCODING.dims();
     let inference = PolicyValueInference::new(fresh.net().clone(), shape, &device);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
-    let round = play_round_games(&initial, &settings, &inference, &mut rng);
+    let round = play_round_games::<_, AlphaZero>(&initial, &settings, &inference, &mut rng);
     let recorded: Vec<f32> = round
         .finished
         .iter()

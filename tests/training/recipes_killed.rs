@@ -10,7 +10,7 @@ use descent::selfplay::config::RecipeName;
 use serde_json::Value;
 
 /// A small tic-tac-toe run of each recipe (its name, its YAML), each checkpointing every 8
-/// games; Gumbel AlphaZero is AlphaZero with its own self-play search.
+/// games.
 const RUNS: [(&str, &str); 4] = [
     ("athenan", "search: {iters: 30}\n"),
     (
@@ -19,10 +19,9 @@ const RUNS: [(&str, &str); 4] = [
          alphazero: {simulations: 20, parallel_games: 8, window: 512, batch_size: 32}\n",
     ),
     (
-        "alphazero",
-        "recipe: alphazero\nnetwork: {architecture: resnet-b0c8-fc16}\n\
-         alphazero: {search: gumbel, gumbel_m: 4, simulations: 8, parallel_games: 8, \
-         window: 512, batch_size: 32}\n",
+        "gumbel",
+        "recipe: gumbel\nnetwork: {architecture: resnet-b0c8-fc16}\n\
+         gumbel: {m: 4, simulations: 8, parallel_games: 8, window: 512, batch_size: 32}\n",
     ),
     (
         "exit",
@@ -114,7 +113,7 @@ fn every_recipe_killed_after_a_checkpoint_resumes_from_it_through_the_one_sessio
         let learned: Vec<u64> = metrics(&root)
             .iter()
             .filter(|l| {
-                ["game", "alphazero_round", "exit_round"]
+                ["game", "alphazero_round", "gumbel_round", "exit_round"]
                     .contains(&l["kind"].as_str().unwrap_or(""))
             })
             .map(|l| l["game"].as_u64().unwrap())

@@ -11,6 +11,9 @@ pub enum RecipeName {
     Athenan,
     /// PUCT self-play learning the visit distributions and outcomes (the `alphazero:` section).
     Alphazero,
+    /// Gumbel AlphaZero: Gumbel search in self-play learning its improved policy and the
+    /// outcomes (the `gumbel:` section).
+    Gumbel,
     /// Expert iteration: the apprentice plays, an MCTS expert labels one position a game (the
     /// `exit:` section).
     Exit,
@@ -22,12 +25,18 @@ impl RecipeName {
         match self {
             RecipeName::Athenan => "athenan",
             RecipeName::Alphazero => "alphazero",
+            RecipeName::Gumbel => "gumbel",
             RecipeName::Exit => "exit",
         }
     }
 
     /// Every recipe, in the order `recipe:` lists them.
-    pub const ALL: [RecipeName; 3] = [RecipeName::Athenan, RecipeName::Alphazero, RecipeName::Exit];
+    pub const ALL: [RecipeName; 4] = [
+        RecipeName::Athenan,
+        RecipeName::Alphazero,
+        RecipeName::Gumbel,
+        RecipeName::Exit,
+    ];
 
     /// The recipe `name` writes (`name(recipe) == name`), if any.
     pub fn from_name(name: &str) -> Option<RecipeName> {
@@ -37,11 +46,12 @@ impl RecipeName {
     }
 
     /// The agent kind its networks play as: completed UBFM_s with the safest decision (the
-    /// paper's player), PUCT, or ExIt's expert search.
+    /// paper's player), PUCT, Gumbel search, or ExIt's expert search.
     pub fn player_kind(self) -> &'static str {
         match self {
             RecipeName::Athenan => "ubfms",
             RecipeName::Alphazero => "puct",
+            RecipeName::Gumbel => "gumbel",
             RecipeName::Exit => "exit",
         }
     }

@@ -6,6 +6,9 @@
 //! a resumed run goes on exactly where the checkpoint left it.
 
 pub mod progress;
+pub mod self_play;
+pub mod self_play_trainer;
+pub mod settings;
 pub mod window;
 
 use std::path::Path;
