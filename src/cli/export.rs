@@ -53,7 +53,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
             crate::selfplay::run::export::beside(&summary.file, ".onnx-check.json").display()
         );
     }
-    // A network plays with its recipe's own search: UBFM_s, PUCT, ExIt's expert.
+    // A network plays with its recipe's own search: UBFM_s, PUCT, Gumbel search, ExIt's expert.
     let search = crate::selfplay::run::export::player_kind(m);
     println!(
         "play it: descent play --game {} --agent {search}:model={},time=1s",

@@ -30,7 +30,8 @@ pub struct LadderArgs {
     /// The run directory.
     run: PathBuf,
     /// How the networks play, without `model=` (default: the run's recipe's player at 100 ms
-    /// a move — `ubfms:time=100ms`, `puct:time=100ms` or `exit:time=100ms`).
+    /// a move — `ubfms:time=100ms`, `puct:time=100ms`, `gumbel:time=100ms` or
+    /// `exit:time=100ms`).
     #[arg(long)]
     agent: Option<String>,
     /// The agent rated 0, which every network plays.

@@ -444,7 +444,7 @@ impl ExperimentConfig {
         for repeat in 0..self.repeats {
             // The path of a bad key or value, e.g. `search.iters: invalid value`.
             let mut config: TrainConfig = serde_path_to_error::deserialize(tree.clone())?;
-            config.search.take_old_names()?;
+            config.take_old_keys()?;
             config.seed = self.seed.wrapping_add(u64::from(repeat));
             config.run.name = Some(variant.name.clone());
             config.run.max_time = Some(self.train_time);

@@ -154,8 +154,18 @@ impl TrainConfig {
     pub fn from_yaml(text: &str) -> Result<TrainConfig, ConfigError> {
         let mut config: TrainConfig =
             serde_saphyr::from_str(text).map_err(|e| error("yaml", yaml_message(&e)))?;
-        config.search.take_old_names()?;
+        config.take_old_keys()?;
         Ok(config)
+    }
+
+    /// Reads away the keys of older versions (`search.iterations` and the like, the Gumbel keys
+    /// of `alphazero:`): renamed, or dropped where they hold what is meant today.
+    ///
+    /// # Errors
+    /// An old key beside its new name, or at a value that has no meaning today.
+    pub fn take_old_keys(&mut self) -> Result<(), ConfigError> {
+        self.search.take_old_names()?;
+        self.alphazero.take_old_keys()
     }
 
     /// The resolved configuration as YAML (written into the run directory).
@@ -540,9 +550,15 @@ mod tests {
         let written = "game: connect_four\nrecipe: alphazero\nalphazero: \
                        {search: puct, gumbel_m: 16, c_visit: 50.0, c_scale: 0.1}\n";
         let config = TrainConfig::from_yaml(written).unwrap();
+        let today = "game: connect_four\nrecipe: alphazero\n";
+        assert_eq!(
+            config,
+            TrainConfig::from_yaml(today).unwrap(),
+            "an experiment's check"
+        );
+        assert!(is_default(&config.alphazero));
         let s = config.validate().unwrap();
-        let today = parse("game: connect_four\nrecipe: alphazero\n").unwrap();
-        assert_eq!(s.recipe, today.recipe);
+        assert_eq!(s.recipe, parse(today).unwrap().recipe);
         assert!(!config.to_yaml().contains("gumbel"), "{}", config.to_yaml());
         let error = |text: &str| parse(text).unwrap_err();
         let e = error("game: connect_four\nrecipe: alphazero\nalphazero: {search: gumbel}\n");

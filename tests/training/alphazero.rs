@@ -226,9 +226,8 @@ fn an_alphazero_run_checkpoints_resumes_and_plays_as_an_agent() {
 }
 
 /// `recipe: gumbel` through `descent train`'s library entry: its rounds are logged as
-/// `gumbel_round`, its evaluations play Gumbel search, its policy targets are the improved
-/// policy (no visit counts: a distribution on the legal moves with no zero where 8 simulations
-/// cannot visit all of them), and its network exports and plays as a `gumbel` agent.
+/// `gumbel_round`, its evaluations play Gumbel search, and its network exports and plays as a
+/// `gumbel` agent.
 #[test]
 fn a_gumbel_run_learns_improved_policies_and_plays_as_a_gumbel_agent() {
     let yaml = "game: tic_tac_toe\nrecipe: gumbel\nnetwork: {architecture: resnet-b0c8-fc16}\n\

@@ -99,3 +99,46 @@ impl<G: Game> MoveTree<G> for GumbelTree<G> {
         self.child_value_p0(played)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use rand::SeedableRng;
+
+    use super::*;
+    use crate::games::TicTacToe;
+
+    /// The moves Gumbel AlphaZero's search of a self-play move chooses at the empty board for
+    /// 16 seeds, every leaf valued 0 with equal logits: without noise nothing tells the moves
+    /// apart, so one move is chosen every time; with it, the draws decide.
+    fn chosen(full: bool) -> BTreeSet<Action> {
+        let initial = TicTacToe::new(&Default::default());
+        let options = GumbelOptions {
+            noise: true,
+            ..GumbelOptions::default()
+        };
+        let logits = [0.0; 9];
+        let choose = |seed: u64| {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut tree = <GumbelAlphaZero as SelfPlaySearch<TicTacToe>>::new_tree(
+                &initial, &options, 8, full,
+            );
+            while !MoveTree::is_done(&tree, 8) {
+                if MoveTree::next_leaf(&mut tree).is_some() {
+                    MoveTree::expand(&mut tree, 0.0, &logits, &mut rng);
+                }
+            }
+            <GumbelAlphaZero as SelfPlaySearch<TicTacToe>>::play_choice(
+                &mut tree, 0, &options, &mut rng,
+            )
+        };
+        (0..16).map(choose).collect()
+    }
+
+    #[test]
+    fn a_fast_search_draws_no_gumbel_noise_and_a_full_one_does() {
+        assert_eq!(chosen(false).len(), 1, "a fast search: {:?}", chosen(false));
+        assert!(chosen(true).len() > 2, "a full search: {:?}", chosen(true));
+    }
+}

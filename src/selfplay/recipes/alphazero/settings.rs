@@ -138,6 +138,20 @@ impl AlphaZeroSection {
         }
     }
 
+    /// Reads away the Gumbel keys a run's configuration held before `recipe: gumbel`: at the
+    /// values such a run wrote they are dropped, so that the section equals the one written
+    /// today (an experiment compares the two); any other value is refused.
+    ///
+    /// # Errors
+    /// `search: gumbel`, or a Gumbel key at another value, naming the recipe it became.
+    pub fn take_old_keys(&mut self) -> Result<(), ConfigError> {
+        self.check_legacy_keys()?;
+        self.gumbel_m = None;
+        self.c_visit = None;
+        self.c_scale = None;
+        Ok(())
+    }
+
     /// The Gumbel keys a run's configuration held before `recipe: gumbel`: read at the values
     /// it wrote, refused otherwise.
     fn check_legacy_keys(&self) -> Result<(), ConfigError> {

@@ -209,7 +209,10 @@ impl<G: Game, S: SelfPlaySearch<G>> RoundRecipe<G> for SelfPlayTrainer<G, S> {
     fn open(start: &RunStart<'_, G>, manifest: &NetManifest) -> anyhow::Result<(Self, RunState)> {
         let (settings, device) = (start.settings, start.device);
         let Some(recipe) = S::settings(&settings.recipe) else {
-            anyhow::bail!("a {} run without its recipe's settings", S::ROUND_KIND);
+            anyhow::bail!(
+                "a run of {} lines without its recipe's settings",
+                S::ROUND_KIND
+            );
         };
         check_policy_images::<G>(recipe.augmentation)?;
         let Some(dir) = start.checkpoint else {
