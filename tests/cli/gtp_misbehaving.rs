@@ -317,21 +317,23 @@ fn a_signal_to_the_match_ends_its_engines() {
             let mode = if i == 1 { "stubborn" } else { "slow" };
             script_engine(dir.path(), mode, &logs[i])
         });
-        let child = Command::new(env!("CARGO_BIN_EXE_descent"))
-            .args([
-                "gtp-match",
-                "--black",
-                &black,
-                "--white",
-                &white,
-                "--referee",
-                &referee,
-            ])
-            .args(["--games", "100", "--size", "9"])
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
+        let child = crate::common::sighup_as_from_a_terminal(&mut Command::new(env!(
+            "CARGO_BIN_EXE_descent"
+        )))
+        .args([
+            "gtp-match",
+            "--black",
+            &black,
+            "--white",
+            &white,
+            "--referee",
+            &referee,
+        ])
+        .args(["--games", "100", "--size", "9"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
         let pid_of = |log: &PathBuf| -> Option<i32> {
             let text = std::fs::read_to_string(log).ok()?;
             text.lines().next()?.strip_prefix("pid ")?.parse().ok()

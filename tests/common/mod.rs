@@ -122,3 +122,18 @@ pub fn metrics(run: &std::path::Path) -> Vec<serde_json::Value> {
 pub fn latest_state(run: &std::path::Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(run.join("latest/state.json")).unwrap()).unwrap()
 }
+
+/// `command` started with SIGHUP at its default disposition, as from a terminal: a test suite
+/// run under `nohup` (SIGHUP ignored, and inherited) would otherwise start every child
+/// ignoring it, as descent then rightly goes on doing.
+pub fn sighup_as_from_a_terminal(command: &mut Command) -> &mut Command {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: `signal` is async-signal-safe, as `pre_exec` requires; it only resets a
+    // disposition in the child before it runs the program.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGHUP, libc::SIG_DFL);
+            Ok(())
+        })
+    }
+}

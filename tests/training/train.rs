@@ -632,14 +632,15 @@ fn start_training(dir: &Path, config: &str) -> (std::process::Child, std::path::
     let path = dir.join("long.yaml");
     std::fs::write(&path, config).unwrap();
     let run = dir.join("run");
-    let child = Command::new(env!("CARGO_BIN_EXE_descent"))
-        .args(["train", path.to_str().unwrap(), "--run-dir"])
-        .arg(&run)
-        .arg("--quiet")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child =
+        crate::common::sighup_as_from_a_terminal(&mut Command::new(env!("CARGO_BIN_EXE_descent")))
+            .args(["train", path.to_str().unwrap(), "--run-dir"])
+            .arg(&run)
+            .arg("--quiet")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
     (child, run)
 }
 
