@@ -2,7 +2,8 @@
 //! opens a training run, sees its loss curve drawn, steps through one of its self-play games on
 //! the drawn board, and plays whole games against an agent by clicking the cells of the drawn
 //! board — tic-tac-toe (squares), Hex (hexagons) and Awale (pits) — until the result shows,
-//! and two whole turns of Connect6, where a turn is two stones.
+//! and two whole turns of Connect6, where a turn is two stones; it sees Connect Four's discs in
+//! red and yellow and a long Awale game's move list wrapped in the window, every move numbered.
 //!
 //! Needs `chromium` and `chromedriver` (Debian: `apt-get install chromium chromium-driver`;
 //! `.ci/run` installs them). Without them the test says so and passes, unless
@@ -123,7 +124,62 @@ fn a_person_watches_a_run_and_plays_a_game_in_chromium() {
     let session = Session::start(&format!("127.0.0.1:{port}"), &chromium);
     drive(&session, &server.url);
     boards_carry_their_labels(&session, &server.url);
+    what_players_expect_to_see(&session, &server.url, root.path());
     deep_links_to_games_stay_true(&session, &server.url, &root.path().join("tiny"));
+}
+
+/// Connect Four's discs are red and yellow, as the boxed game's; a long Awale game's move list
+/// wraps inside the window, every move numbered.
+fn what_players_expect_to_see(session: &Session, url: &str, root: &std::path::Path) {
+    session.goto("about:blank");
+    session.goto(&format!(
+        "{url}/#/play?game=connect_four&agent=random&side=p0"
+    ));
+    click(session, "#board-drawing .cell.target");
+    session.wait_for("#board-drawing .piece.yellow");
+    let fill = |class: &str| {
+        let script = format!(
+            "const fill = getComputedStyle(document.querySelector('#board-drawing .piece.{class}')).fill; \
+             return fill.match(/\\d+/g).map(Number).reduce((a, c) => a * 256 + c, 0);"
+        );
+        session.number(&script).unwrap() as u32
+    };
+    assert_eq!(fill("red"), 0xd32f2f, "the first player's disc is red");
+    assert_eq!(
+        fill("yellow"),
+        0xfdd835,
+        "the second player's disc is yellow"
+    );
+
+    let config = root.join("awale.yaml");
+    let yaml = "game: awale\nseed: 3\nsearch: {iters: 2}\nnetwork: {architecture: resnet-b0c8-fc16}\n\
+                replay: {games: 1, duplication: 1, batch_size: 32}\nevaluation: {at_end: false}\n";
+    std::fs::write(&config, yaml).unwrap();
+    crate::common::train_games(config.to_str().unwrap(), &root.join("awale-run"), 1);
+    session.goto("about:blank");
+    session.goto(&format!("{url}/#/run/awale-run/game/1"));
+    session.wait_for("#viewer-drawing svg.board");
+    let plies: usize = text_of(session, "#viewer-info")
+        .split_whitespace()
+        .skip_while(|word| *word != "of")
+        .nth(1)
+        .and_then(|n| {
+            n.trim_end_matches(|c: char| !c.is_ascii_digit())
+                .parse()
+                .ok()
+        })
+        .expect("the viewer says how many plies the game has");
+    assert!(plies > 40, "a long game: {plies} plies");
+    let numbers = session.find_all(".moves .move-number").unwrap().len();
+    assert_eq!(numbers, plies, "every move numbered");
+    let inside = "const moves = document.querySelector('.moves'); \
+                  const box = moves.getBoundingClientRect(); \
+                  return (moves.scrollWidth <= moves.clientWidth && box.right <= window.innerWidth) ? 1 : 0;";
+    assert_eq!(
+        session.number(inside).unwrap(),
+        1.0,
+        "the move list wraps in the window"
+    );
 }
 
 /// A link to a game names it by its number: after the run has grown it shows the same game,
