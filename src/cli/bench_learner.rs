@@ -17,8 +17,8 @@ use serde::Serialize;
 
 use crate::selfplay::TrainConfig;
 use crate::selfplay::distributed::broker::Broker;
+use crate::selfplay::recipes::athenan::game_record::GameRecord;
 use crate::selfplay::recipes::athenan::learner_stages::LearnerStages;
-use crate::selfplay::run::game_record::GameRecord;
 
 #[derive(Args, Debug)]
 pub struct LearnerArgs {

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::selfplay::distributed::worker::{WorkerOptions, run_worker};
+use crate::selfplay::recipes::athenan::worker::{WorkerOptions, run_worker};
 use crate::value::DeviceChoice;
 
 #[derive(Args, Debug)]

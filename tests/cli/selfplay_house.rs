@@ -195,7 +195,7 @@ fn selfplay_imports_downward_only_and_in_no_circle() {
     let graph = imports(&base, &files);
     assert!(
         graph["recipes/athenan/local.rs"].contains("recipes/athenan.rs")
-            && graph["recipes/athenan/local.rs"].contains("run/game_pool.rs"),
+            && graph["recipes/athenan/local.rs"].contains("recipes/athenan/game_pool.rs"),
         "the imports are read: {:?}",
         graph["recipes/athenan/local.rs"]
     );

@@ -8,7 +8,8 @@ use descent::games::{Awale, ConnectFour, Game, TicTacToe};
 
 use descent::search::in_flight::{KeyedTask, NextTask, Task, TaskSource, run_in_flight};
 use descent::search::{ConstantEvaluator, Evaluator, RandomEvaluator, SearchSpec};
-use descent::selfplay::run::self_play::{FinishedGame, RunProgress, SelfPlaySettings, SelfPlayer};
+use descent::selfplay::recipes::athenan::self_play::{FinishedGame, SelfPlaySettings, SelfPlayer};
+use descent::selfplay::run::run_progress::RunProgress;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 

@@ -518,8 +518,8 @@ fn garbage_and_foreign_records_are_refused_counted_and_the_run_goes_on() {
 /// A valid tic-tac-toe record of another run.
 fn foreign_record() -> Vec<u8> {
     use descent::games::{Game, TicTacToe};
-    use descent::selfplay::run::game_record::{GameRecord, RecordOrigin};
-    use descent::selfplay::run::learnable_game::Finished;
+    use descent::selfplay::recipes::athenan::game_record::{GameRecord, RecordOrigin};
+    use descent::selfplay::recipes::athenan::learnable_game::Finished;
     let initial = TicTacToe::new(&Default::default());
     let mut position = initial;
     let mut moves = Vec::new();
@@ -530,7 +530,7 @@ fn foreign_record() -> Vec<u8> {
         moves.push(action);
         position.play(action);
     }
-    let game = descent::selfplay::run::self_play::FinishedGame {
+    let game = descent::selfplay::recipes::athenan::self_play::FinishedGame {
         pairs: vec![(position, 0.0)],
         values_p0: vec![0.0; moves.len()],
         moves,
@@ -738,8 +738,10 @@ fn push_record(c: &mut redis::Connection, bytes: &[u8]) {
 
 /// A legal tic-tac-toe record of the live run: its hash, a game number taken from the
 /// counter as a worker takes one, the network version now published.
-fn live_record(c: &mut redis::Connection) -> descent::selfplay::run::game_record::GameRecord {
-    use descent::selfplay::run::game_record::GameRecord;
+fn live_record(
+    c: &mut redis::Connection,
+) -> descent::selfplay::recipes::athenan::game_record::GameRecord {
+    use descent::selfplay::recipes::athenan::game_record::GameRecord;
     let hash: String = redis::cmd("GET")
         .arg("descent:run:config_hash")
         .query(c)

@@ -6,13 +6,14 @@
 use descent::games::{Action, Game, GameExt, GameSpec, GameVisitor, REGISTERED_GAMES, TicTacToe};
 use descent::learn::{ActionSelection, Distribution, Exploitation, Targets};
 use descent::search::{RandomEvaluator, SearchSpec, TerminalEval};
-use descent::selfplay::run::game_record::{
+use descent::selfplay::recipes::athenan::game_record::{
     GameRecord, MAX_PLANE_VALUE, MAX_RECORD_BYTES, RecordCheck, RecordError, RecordOrigin,
     config_hash,
 };
-use descent::selfplay::run::learnable_game::Finished;
-use descent::selfplay::run::learnable_game::LearnableGame;
-use descent::selfplay::run::self_play::{RunProgress, SelfPlaySettings, SelfPlayer};
+use descent::selfplay::recipes::athenan::learnable_game::Finished;
+use descent::selfplay::recipes::athenan::learnable_game::LearnableGame;
+use descent::selfplay::recipes::athenan::self_play::{SelfPlaySettings, SelfPlayer};
+use descent::selfplay::run::run_progress::RunProgress;
 use proptest::prelude::*;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};

@@ -21,13 +21,26 @@
 //! This file is the recipe as the session drives it; its parts live beside it: `local.rs`
 //! (the players as threads of this process, and the pending games of a `parallel` run),
 //! `learning.rs` (a finished game learned or dropped), `distributed.rs` (the learner of a
-//! `distributed` run, with its heartbeat and time split).
+//! `distributed` run, with its heartbeat and time split), `self_play.rs` (one game),
+//! `game_pool.rs` (the players), `learner.rs` and `learner_checkpoint.rs` (the learner and what
+//! its checkpoint holds), `learnable_game.rs` and `game_record.rs` (a finished game as the
+//! learner takes it, and on the wire), `pending_games.rs`, `terminal_eval_choice.rs` (f_t) and
+//! `worker.rs` (`descent worker`).
 
 mod distributed;
+pub mod game_pool;
+pub mod game_record;
+pub mod learnable_game;
+pub mod learner;
+mod learner_checkpoint;
 pub mod learner_heartbeat;
 pub mod learner_stages;
 mod learning;
 mod local;
+pub mod pending_games;
+pub mod self_play;
+pub mod terminal_eval_choice;
+pub mod worker;
 
 use std::marker::PhantomData;
 use std::path::Path;
@@ -41,16 +54,18 @@ use crate::learn::ReplayBuffer;
 use crate::learn::pretrain::random_terminal_pairs;
 use crate::search::TerminalEval;
 use crate::selfplay::config::{EvaluationSettings, RunMode};
-use crate::selfplay::run::checkpoint::{load_checkpoint, write_learner_files};
+use crate::selfplay::recipes::athenan::learner::Learner;
+use crate::selfplay::recipes::athenan::learner_checkpoint::{load_checkpoint, write_learner_files};
+use crate::selfplay::recipes::athenan::pending_games::{PENDING_DIR, PendingGames};
+use crate::selfplay::recipes::athenan::terminal_eval_choice::{
+    resolve_terminal_eval, trained_terminal_eval,
+};
 use crate::selfplay::run::games_log::{GAMES_FILE, GamesLog};
-use crate::selfplay::run::learner::Learner;
-use crate::selfplay::run::pending_games::{PENDING_DIR, PendingGames};
 use crate::selfplay::run::periodic_eval::{EvalRun, evaluate_against_baseline};
 use crate::selfplay::run::run_state::RunState;
 use crate::selfplay::run::session::{Opened, Recipe, RunStart};
 use crate::selfplay::run::session::{Session, StopReason};
 use crate::selfplay::run::streams::{STREAM_LEARNER, STREAM_SETUP, stream_rng};
-use crate::selfplay::run::terminal_eval_choice::{resolve_terminal_eval, trained_terminal_eval};
 use crate::selfplay::telemetry::eval_report::EvalReport;
 use crate::value::saved_net::{NetManifest, save_net};
 use crate::value::{NetDevice, NetEvaluator, NetOptimizer, ValueNet};

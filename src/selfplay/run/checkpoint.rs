@@ -1,23 +1,15 @@
 //! Checkpoints of a run: the checks before one is resumed (refusing a configuration that would
-//! change what is learned), the state stamped before one is written, when the next is due, and
-//! Athénan's learner loaded from one and written into one (its optimiser and replay buffer; the
-//! session writes the network and the state: `session.rs`, docs/run-directory.md).
+//! change what is learned), the state stamped before one is written, and when the next is due
+//! (the session writes the network and the state: `session.rs`, docs/run-directory.md; each
+//! recipe what it keeps beside them).
 
 use std::path::Path;
 use std::time::Duration;
 
-use anyhow::{Context, bail};
-
-use crate::games::Game;
 use crate::search::TerminalEval;
 use crate::selfplay::config::{RESUME_SAFE_KEYS, TrainConfig, TrainSettings};
-use crate::selfplay::run::learner::Learner;
-use crate::selfplay::run::replay_file::{read_replay, write_replay};
-use crate::selfplay::run::run_dir::{MARK_NET_KIND, MetricsLog, OPTIMIZER_FILE};
+use crate::selfplay::run::run_dir::{MARK_NET_KIND, MetricsLog};
 use crate::selfplay::run::run_state::RunState;
-use crate::settings::files::{Existing, write_atomically};
-use crate::value::saved_net::{NetManifest, load_net};
-use crate::value::{NetDevice, NetOptimizer};
 
 /// Environment variable (a testing aid): pause this many milliseconds in the middle of every
 /// checkpoint write, so that a test can kill the process there.
@@ -109,72 +101,6 @@ pub fn check_resume_settings(
         return Err(refuse("learning.terminal_eval"));
     }
     Ok(())
-}
-
-/// Loads the checkpoint at `dir` (its checksums verified by the caller).
-///
-/// # Errors
-/// A damaged checkpoint, one of another game, or a configuration that changes what is learned.
-pub fn load_checkpoint<G: Game>(
-    dir: &Path,
-    settings: &TrainSettings,
-    manifest: &NetManifest,
-    terminal_eval: TerminalEval,
-    device: &NetDevice,
-) -> anyhow::Result<(Learner, RunState)> {
-    let state = RunState::read(dir)?;
-    if state.game != manifest.game {
-        bail!(
-            "{} is a checkpoint of game {}, but the run's configuration says {}",
-            dir.display(),
-            state.game,
-            manifest.game
-        );
-    }
-    check_resume_settings(dir, &state, settings, terminal_eval)?;
-    let net = load_net(&dir.join("net"), manifest, &device.burn)?;
-    let mut net_optimizer = NetOptimizer::new(net, settings.adam, device, manifest.input_shape);
-    let optimizer_path = dir.join(OPTIMIZER_FILE);
-    net_optimizer
-        .load_optimizer_bytes(
-            std::fs::read(&optimizer_path)
-                .with_context(|| format!("cannot read {}", optimizer_path.display()))?,
-        )
-        .with_context(|| format!("{}", optimizer_path.display()))?;
-    let (replay, replay_path) = read_replay(dir)?;
-    if replay.encoding_len() != G::ENCODING.len() {
-        bail!(
-            "{} holds positions of {} floats, but {} encodes {}",
-            replay_path.display(),
-            replay.encoding_len(),
-            G::NAME,
-            G::ENCODING.len()
-        );
-    }
-    if replay.policy() != settings.replay.policy {
-        bail!(
-            "{} was filled under replay {:?}, but the configuration now says {:?}",
-            replay_path.display(),
-            replay.policy(),
-            settings.replay.policy
-        );
-    }
-    let learner = Learner::new(net_optimizer, replay, settings, state.learner_rng.clone());
-    Ok((learner, state))
-}
-
-/// Writes what an Athénan checkpoint holds beside its network and state into `dir`: Adam's
-/// state and the replay buffer.
-///
-/// # Errors
-/// A failed write.
-pub fn write_learner_files(dir: &Path, learner: &Learner) -> anyhow::Result<()> {
-    write_atomically(
-        &dir.join(OPTIMIZER_FILE),
-        &learner.net_optimizer.optimizer_bytes()?,
-        Existing::Replace,
-    )?;
-    write_replay(dir, &learner.replay)
 }
 
 /// The pause of `CHECKPOINT_PAUSE_ENV`, if set.

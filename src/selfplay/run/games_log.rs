@@ -11,8 +11,6 @@ use std::path::Path;
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
-use crate::games::Game;
-use crate::selfplay::run::learnable_game::LearnableGame;
 use crate::settings::files::for_each_line;
 use crate::settings::limits::MAX_LOG_LINE_BYTES;
 
@@ -34,30 +32,6 @@ pub struct GameLine {
     /// The search's value before each move (P0's view), rounded to 1/1000; empty when not
     /// recorded.
     pub values_p0: Vec<f32>,
-}
-
-impl GameLine {
-    /// The line of `game`, learned as game number `learned`, played from `initial`.
-    pub fn new<G: Game>(initial: &G, game: &LearnableGame, learned: u64) -> GameLine {
-        let mut position = initial.clone();
-        let mut moves = Vec::with_capacity(game.moves.len());
-        for &action in &game.moves {
-            moves.push(position.move_to_text(action));
-            position.play(action);
-        }
-        GameLine {
-            game: learned,
-            index: game.index,
-            net_version: game.net_version,
-            result_p0: game.outcome.value_p0(),
-            moves,
-            values_p0: game
-                .values_p0
-                .iter()
-                .map(|v| (v * 1000.0).round() / 1000.0)
-                .collect(),
-        }
-    }
 }
 
 /// The append-only games file.
@@ -157,30 +131,5 @@ mod tests {
             text,
             "a later checkpoint keeps all"
         );
-    }
-
-    #[test]
-    fn a_game_line_names_its_moves_in_the_games_notation() {
-        use crate::games::{Outcome, TicTacToe};
-        let initial = TicTacToe::new(&Default::default());
-        let game = LearnableGame {
-            index: 7,
-            net_version: 2,
-            pairs: Default::default(),
-            plies: 2,
-            moves: vec![0, 4],
-            values_p0: vec![0.123_456, -0.5],
-            outcome: Outcome::Draw,
-            final_value_p0: 0.0,
-            search: Default::default(),
-            seconds: 0.0,
-            net_seconds: 0.0,
-            table_states: 0,
-            record: None,
-        };
-        let line = GameLine::new(&initial, &game, 3);
-        assert_eq!(line.moves, ["a1", "b2"]);
-        assert_eq!(line.values_p0, [0.123, -0.5]);
-        assert_eq!((line.game, line.index, line.net_version), (3, 7, 2));
     }
 }

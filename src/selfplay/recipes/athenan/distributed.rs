@@ -11,7 +11,7 @@ use super::{Athenan, AthenanSession};
 use crate::games::Game;
 use crate::selfplay::distributed::broker::{Broker, StreamEntry, entry_order, run_name_of};
 use crate::selfplay::distributed::host_name::host_name;
-use crate::selfplay::run::game_record::{GameRecord, RecordCheck, RecordError};
+use crate::selfplay::recipes::athenan::game_record::{GameRecord, RecordCheck, RecordError};
 use crate::selfplay::run::stop_reason::StopReason;
 use crate::selfplay::telemetry::metrics::RejectedRecord;
 use crate::value::ValueNet;

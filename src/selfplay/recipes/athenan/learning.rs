@@ -7,9 +7,8 @@ use std::time::Instant;
 
 use super::{Athenan, AthenanSession};
 use crate::games::Game;
-use crate::selfplay::run::games_log::GameLine;
-use crate::selfplay::run::learnable_game::LearnableGame;
-use crate::selfplay::run::learner::{GameToLearn, PhaseReport};
+use crate::selfplay::recipes::athenan::learnable_game::LearnableGame;
+use crate::selfplay::recipes::athenan::learner::{GameToLearn, PhaseReport};
 use crate::selfplay::telemetry::metrics::{DroppedGame, GameMetrics};
 use crate::value::ValueNet;
 
@@ -59,11 +58,8 @@ impl<G: Game> Athenan<G> {
         session.state.pairs_learned += phase.pairs_learned as u64;
         let line = self.game_metrics(session, &finished, &phase, learn_seconds, lag);
         session.metrics.write(&line)?;
-        self.games_log.write(&GameLine::new(
-            &session.initial,
-            &finished,
-            session.state.games,
-        ))?;
+        self.games_log
+            .write(&finished.games_line(&session.initial, session.state.games))?;
         session.observer.on_game(&line);
         session.learned(self, session.state.games - 1)
     }

@@ -8,11 +8,12 @@ use std::time::Duration;
 use super::{Athenan, AthenanSession};
 use crate::games::Game;
 use crate::selfplay::config::RunMode;
-use crate::selfplay::run::game_pool::{GameSink, Limits, Players, play_games};
-use crate::selfplay::run::game_record::{GameRecord, RecordCheck, RecordOrigin};
-use crate::selfplay::run::learnable_game::LearnableGame;
-use crate::selfplay::run::pending_games::PendingGames;
-use crate::selfplay::run::self_play::{RunProgress, SelfPlaySettings};
+use crate::selfplay::recipes::athenan::game_pool::{GameSink, Limits, Players, play_games};
+use crate::selfplay::recipes::athenan::game_record::{GameRecord, RecordCheck, RecordOrigin};
+use crate::selfplay::recipes::athenan::learnable_game::LearnableGame;
+use crate::selfplay::recipes::athenan::pending_games::PendingGames;
+use crate::selfplay::recipes::athenan::self_play::SelfPlaySettings;
+use crate::selfplay::run::run_progress::RunProgress;
 use crate::selfplay::run::stop_reason::StopReason;
 use crate::value::BatchingEvaluator;
 

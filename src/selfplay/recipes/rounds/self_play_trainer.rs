@@ -21,8 +21,8 @@ use crate::selfplay::recipes::rounds::{
     RoundRecipe, check_policy_images, new_state, read_round_checkpoint,
 };
 use crate::selfplay::run::run_dir::OPTIMIZER_FILE;
+use crate::selfplay::run::run_progress::budget_share;
 use crate::selfplay::run::run_state::RunState;
-use crate::selfplay::run::self_play::budget_share;
 use crate::selfplay::run::session::RunStart;
 use crate::value::policy_value_net::{PolicyValueNet, PolicyValueTrainer};
 use crate::value::saved_net::NetManifest;

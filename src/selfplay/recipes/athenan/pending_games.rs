@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
+use crate::selfplay::recipes::athenan::game_record::MAX_RECORD_BYTES;
 use crate::selfplay::run::game_numbers::GameNumbers;
-use crate::selfplay::run::game_record::MAX_RECORD_BYTES;
 use crate::settings::files::{Existing, read_regular, write_atomically};
 
 /// The directory of a run's pending records.

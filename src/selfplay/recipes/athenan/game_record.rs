@@ -29,7 +29,7 @@ use crate::games::{Action, Game};
 use crate::learn::augment::EncodedPairs;
 use crate::search::table::key_of;
 use crate::search::{SearchStats, TerminalEval};
-use crate::selfplay::run::learnable_game::{Finished, LearnableGame};
+use crate::selfplay::recipes::athenan::learnable_game::{Finished, LearnableGame};
 
 /// The record format this build writes and reads.
 pub const RECORD_FORMAT: u32 = 1;

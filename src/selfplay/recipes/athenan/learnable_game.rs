@@ -6,7 +6,8 @@
 use crate::games::{Action, Game, Outcome};
 use crate::learn::augment::{EncodedPairs, encode_positions};
 use crate::search::SearchStats;
-use crate::selfplay::run::self_play::FinishedGame;
+use crate::selfplay::recipes::athenan::self_play::FinishedGame;
+use crate::selfplay::run::games_log::GameLine;
 
 /// A finished game, the network version it was played with, and the wall time of its network
 /// calls.
@@ -45,6 +46,29 @@ pub struct LearnableGame {
 }
 
 impl LearnableGame {
+    /// This game's line of games.jsonl, learned as game number `learned`, played from
+    /// `initial`.
+    pub fn games_line<G: Game>(&self, initial: &G, learned: u64) -> GameLine {
+        let mut position = initial.clone();
+        let mut moves = Vec::with_capacity(self.moves.len());
+        for &action in &self.moves {
+            moves.push(position.move_to_text(action));
+            position.play(action);
+        }
+        GameLine {
+            game: learned,
+            index: self.index,
+            net_version: self.net_version,
+            result_p0: self.outcome.value_p0(),
+            moves,
+            values_p0: self
+                .values_p0
+                .iter()
+                .map(|v| (v * 1000.0).round() / 1000.0)
+                .collect(),
+        }
+    }
+
     /// `finished`, its pairs encoded.
     pub fn from_finished<G: Game>(finished: &Finished<G>) -> LearnableGame {
         let game = &finished.game;
@@ -63,5 +87,35 @@ impl LearnableGame {
             table_states: game.table_states,
             record: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_line_names_its_moves_in_the_games_notation() {
+        use crate::games::{Outcome, TicTacToe};
+        let initial = TicTacToe::new(&Default::default());
+        let game = LearnableGame {
+            index: 7,
+            net_version: 2,
+            pairs: Default::default(),
+            plies: 2,
+            moves: vec![0, 4],
+            values_p0: vec![0.123_456, -0.5],
+            outcome: Outcome::Draw,
+            final_value_p0: 0.0,
+            search: Default::default(),
+            seconds: 0.0,
+            net_seconds: 0.0,
+            table_states: 0,
+            record: None,
+        };
+        let line = game.games_line(&initial, 3);
+        assert_eq!(line.moves, ["a1", "b2"]);
+        assert_eq!(line.values_p0, [0.123, -0.5]);
+        assert_eq!((line.game, line.index, line.net_version), (3, 7, 2));
     }
 }
