@@ -485,33 +485,40 @@ mod tests {
             ("resnet-b0c32-fc64", [7, 2, 6]),
         ] {
             let architecture: Architecture = architecture.parse().unwrap();
-            let net = ValueNet::new(&architecture, shape, true, &Device::flex());
             let positions = 70;
             let per_position: usize = shape.iter().product();
             let inputs: Vec<f32> = (0..positions * per_position)
                 .map(|i| ((i * 7919 + i / 5) % 3) as f32 * 0.5)
                 .collect();
             let targets: Vec<f32> = (0..positions).map(|i| (i % 5) as f32 / 2.0 - 1.0).collect();
-            let mut trainer = CpuTrainer::new(net, AdamSettings::default(), shape);
-            let implicit = trainer.gradients(&inputs, &targets);
-            trainer.plan.implicit_convs = false;
-            let im2col = trainer.gradients(&inputs, &targets);
-            let mut nonzero = 0;
-            for (p, (a, b)) in implicit.iter().zip(&im2col).enumerate() {
-                let scale = b.iter().fold(0.0f32, |m, x| m.max(x.abs()));
-                nonzero += usize::from(scale > 1e-6);
-                for (x, y) in a.iter().zip(b) {
-                    assert!(
-                        (x - y).abs() <= 1e-5 * scale,
-                        "{architecture}, parameter {p}: {x} vs {y}"
-                    );
+            // The comparison means something only if the gradients do: a random network whose
+            // units are all dead on these inputs (about one in forty of the small SE network's)
+            // has almost none, so up to five networks are drawn until one has; every one drawn
+            // is compared.
+            let live = (0..5).any(|_| {
+                let net = ValueNet::new(&architecture, shape, true, &Device::flex());
+                let mut trainer = CpuTrainer::new(net, AdamSettings::default(), shape);
+                let implicit = trainer.gradients(&inputs, &targets);
+                trainer.plan.implicit_convs = false;
+                let im2col = trainer.gradients(&inputs, &targets);
+                let largest = |g: &[f32]| g.iter().fold(0.0f32, |m, x| m.max(x.abs()));
+                // A parameter's gradients 100 × smaller than the largest are sums that cancel:
+                // compared to a hundredth of the largest, not to their own size.
+                let whole = im2col.iter().map(|g| largest(g)).fold(0.0f32, f32::max);
+                let mut nonzero = 0;
+                for (p, (a, b)) in implicit.iter().zip(&im2col).enumerate() {
+                    let scale = largest(b);
+                    nonzero += usize::from(scale > 1e-6);
+                    for (x, y) in a.iter().zip(b) {
+                        assert!(
+                            (x - y).abs() <= 1e-5 * scale.max(whole / 100.0),
+                            "{architecture}, parameter {p}: {x} vs {y}"
+                        );
+                    }
                 }
-            }
-            // The comparison means something only if the gradients do.
-            assert!(
-                nonzero * 4 >= implicit.len() * 3,
-                "{architecture}: {nonzero} gradients"
-            );
+                nonzero * 4 >= implicit.len() * 3
+            });
+            assert!(live, "{architecture}: five networks without gradients");
         }
     }
 
