@@ -1,5 +1,8 @@
 //! The training configuration: the YAML file of `descent train`, one typed serde section per
-//! concern, each in its own file with its own validation returning its own settings type.
+//! concern, each in its own file with its own validation returning its own settings type: here
+//! the sections every recipe has (`run:`, `network:`, `optimizer:`, `checkpoint:`,
+//! `evaluation:`), and each recipe's own in its folder (`recipes/<recipe>/settings.rs`), which
+//! validates them into its variant of `RecipeSettings`.
 //! Unknown keys and wrong types are refused by serde (the message names the key);
 //! `TrainConfig::validate` validates each section, then the combinations across sections.
 //! Every default is written on its field and in `configs/`.
@@ -7,32 +10,27 @@
 mod checkpoint;
 pub(crate) mod checks;
 mod evaluation;
-mod learning;
 mod network;
 mod recipe_name;
-mod replay;
-mod run;
-mod search;
-mod selection;
+pub(crate) mod run;
 
 use crate::search::StopToken;
-use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
 pub use self::checkpoint::{CheckpointSection, CheckpointSettings};
 pub use self::evaluation::{EvalOpponent, EvaluationSection, EvaluationSettings};
-pub use self::learning::{LearningSection, LearningSettings, TargetsName, TerminalEvalName};
 pub use self::network::{NetworkSection, OptimizerSection};
 pub use self::recipe_name::RecipeName;
-pub use self::replay::{ReplayKind, ReplaySection, ReplaySettings, ResolvedStatesSection};
 pub use self::run::{DEFAULT_MAX_LAG, RunMode, RunSection, RunSettings};
-pub use self::search::SearchSection;
-pub use self::selection::{DistributionName, ExploitationText, SelectionSection};
 use crate::games::GameSpec;
-use crate::learn::{ActionSelection, Distribution, Exploitation};
-use crate::search::SearchSpec;
+use crate::learn::augment::Augmentation;
 pub use crate::selfplay::recipes::alphazero::settings::{AlphaZeroSection, AlphaZeroSettings};
+pub use crate::selfplay::recipes::athenan::settings::{
+    AthenanSections, AthenanSettings, DistributionName, ExploitationText, LearningSection,
+    LearningSettings, ReplayKind, ReplaySection, ReplaySettings, ResolvedStatesSection,
+    SearchSection, SelectionSection, TargetsName, TerminalEvalName,
+};
 pub use crate::selfplay::recipes::exit::settings::{ExitSection, ExitSettings};
 pub use crate::selfplay::recipes::gumbel::settings::{GumbelSection, GumbelSettings};
 pub use crate::settings::config_error::ConfigError;
@@ -117,12 +115,6 @@ pub struct TrainSettings {
     pub run: RunSettings,
     pub architecture: Architecture,
     pub adam: AdamSettings,
-    pub search: SearchSpec,
-    pub learning: LearningSettings,
-    pub selection: ActionSelection,
-    pub replay: ReplaySettings,
-    /// How long resolved states are kept across games (`None`: not kept).
-    pub keep_resolved: Option<Duration>,
     pub checkpoint: CheckpointSettings,
     pub evaluation: Option<EvaluationSettings>,
     /// The recipe (`recipe:`) with its own settings (its section, validated by its recipe).
@@ -136,14 +128,38 @@ pub struct TrainSettings {
     pub stop: StopToken,
 }
 
-/// The recipe of a run with its settings: one variant a recipe (`recipe:` names it; Athénan's
-/// settings are the sections every run has: `search:`, `learning:`, `selection:`, `replay:`).
+/// The recipe of a run with its settings: one variant a recipe (`recipe:` names it), each
+/// validated by its recipe from its own sections (Athénan's: `search:`, `learning:`,
+/// `selection:`, `replay:`, `resolved_states:`).
 #[derive(Clone, Debug, PartialEq)]
 pub enum RecipeSettings {
-    Athenan,
+    Athenan(AthenanSettings),
     Alphazero(AlphaZeroSettings),
     Gumbel(GumbelSettings),
     Exit(ExitSettings),
+}
+
+impl RecipeSettings {
+    /// The symmetric images each learned row adds (`learning.augment_symmetries`, the one
+    /// key of `learning:` every recipe reads).
+    pub fn augmentation(&self) -> Augmentation {
+        match self {
+            RecipeSettings::Athenan(settings) => settings.learning.augment_symmetries,
+            RecipeSettings::Alphazero(settings) => settings.augmentation,
+            RecipeSettings::Gumbel(settings) => settings.augmentation,
+            RecipeSettings::Exit(settings) => settings.augmentation,
+        }
+    }
+}
+
+impl TrainSettings {
+    /// The Athénan recipe's settings; `None` in a run of another recipe.
+    pub fn athenan(&self) -> Option<&AthenanSettings> {
+        match &self.recipe {
+            RecipeSettings::Athenan(settings) => Some(settings),
+            _ => None,
+        }
+    }
 }
 
 impl TrainConfig {
@@ -248,13 +264,8 @@ impl TrainConfig {
         let run = self.run.validate()?;
         let architecture = self.network.validate(&game)?;
         let adam = self.optimizer.validate()?;
-        let search = self.search.validate()?;
-        let learning = self.learning.validate()?;
-        let selection = self.selection.validate()?;
-        let replay = self.replay.validate()?;
         let checkpoint = self.checkpoint.validate()?;
         let evaluation = self.evaluation.validate()?;
-        check_combinations(&run, &search, &selection)?;
         self.check_learning_rate_schedule(&run)?;
         let recipe_section = |recipe: RecipeName, name: &str, unset: bool| {
             check(
@@ -273,24 +284,25 @@ impl TrainConfig {
         if self.recipe != RecipeName::Athenan {
             self.check_policy_value_sections(&run)?;
         }
+        let augmentation = self.learning.augment_symmetries;
         let recipe = match self.recipe {
-            RecipeName::Athenan => RecipeSettings::Athenan,
+            RecipeName::Athenan => RecipeSettings::Athenan(self.athenan_sections().validate(&run)?),
             RecipeName::Alphazero => RecipeSettings::Alphazero(AlphaZeroSettings {
-                augmentation: learning.augment_symmetries,
+                augmentation,
                 threads: run.threads,
                 ..self
                     .alphazero
                     .validate(architecture.clone(), adam, self.seed)?
             }),
             RecipeName::Gumbel => RecipeSettings::Gumbel(GumbelSettings {
-                augmentation: learning.augment_symmetries,
+                augmentation,
                 threads: run.threads,
                 ..self
                     .gumbel
                     .validate(architecture.clone(), adam, self.seed)?
             }),
             RecipeName::Exit => RecipeSettings::Exit(ExitSettings {
-                augmentation: learning.augment_symmetries,
+                augmentation,
                 ..self.exit.validate(architecture.clone(), adam, self.seed)?
             }),
         };
@@ -301,17 +313,23 @@ impl TrainConfig {
             run,
             architecture,
             adam,
-            search,
-            learning,
-            selection,
-            replay,
-            keep_resolved: self.resolved_states.keep_for(),
             checkpoint,
             evaluation,
             recipe,
             broker: None,
             stop: StopToken::new(),
         })
+    }
+
+    /// Athénan's sections, which its recipe validates (`recipe: athenan`) or refuses.
+    fn athenan_sections(&self) -> AthenanSections<'_> {
+        AthenanSections {
+            search: &self.search,
+            learning: &self.learning,
+            selection: &self.selection,
+            replay: &self.replay,
+            resolved_states: &self.resolved_states,
+        }
     }
 
     /// `optimizer.final_learning_rate` anneals over the run's budget, and not in ExIt, whose
@@ -338,33 +356,7 @@ impl TrainConfig {
     /// ExIt's on one.
     fn check_policy_value_sections(&self, run: &RunSettings) -> Result<(), ConfigError> {
         let recipe = self.recipe.name();
-        let athenan_only = [
-            ("search", is_default(&self.search)),
-            // `learning.augment_symmetries` applies to every recipe.
-            (
-                "learning",
-                is_default(&LearningSection {
-                    augment_symmetries: LearningSection::default().augment_symmetries,
-                    ..self.learning.clone()
-                }),
-            ),
-            ("selection", is_default(&self.selection)),
-            ("replay", is_default(&self.replay)),
-            ("resolved_states", is_default(&self.resolved_states)),
-        ];
-        for (section, unset) in athenan_only {
-            let but = match section {
-                "learning" => " (and `learning.augment_symmetries`)",
-                _ => "",
-            };
-            check(
-                unset,
-                section,
-                &format!(
-                    "belongs to the athenan recipe; an {recipe} run is set in `{recipe}:`{but}"
-                ),
-            )?;
-        }
+        self.athenan_sections().refuse_in(recipe)?;
         check(
             run.games_per_thread == 1 && run.mode != RunMode::Distributed,
             "run",
@@ -394,53 +386,10 @@ impl TrainConfig {
     }
 }
 
-/// What no section can check alone.
-fn check_combinations(
-    run: &RunSettings,
-    search: &SearchSpec,
-    selection: &ActionSelection,
-) -> Result<(), ConfigError> {
-    if selection.exploitation == Exploitation::Annealed {
-        check(
-            run.max_games.is_some() || run.max_time.is_some(),
-            "selection.exploitation",
-            "`anneal` grows over the run's duration: set run.max_games or run.max_time",
-        )?;
-    }
-    if run.games_per_thread > 1 {
-        check(
-            search.budget().is_some_and(|b| b.time.is_none()),
-            "run.games_per_thread",
-            "games in flight share their thread, so a time per move would count the other games' work: give the search an iteration budget only (search.iters, no search.time)",
-        )?;
-        let in_play = (run.threads * run.games_per_thread) as u64;
-        check(
-            run.max_lag >= in_play,
-            "run.max_lag",
-            &format!(
-                "is {}, below the {in_play} games in play at once (run.threads × run.games_per_thread): a game ends about that many games learned after it started, so most would be dropped; set it to at least {in_play}",
-                run.max_lag
-            ),
-        )?;
-        check(
-            run.mode != RunMode::Distributed,
-            "run.games_per_thread",
-            "applies to the players of a local run (`sequential` or `parallel`); a distributed run's workers play one game per thread",
-        )?;
-    }
-    if matches!(search, SearchSpec::AlphaBeta { .. }) {
-        check(
-            selection.distribution == Distribution::EpsilonGreedy,
-            "selection.distribution",
-            "alphabeta knows only its best move: use epsilon-greedy",
-        )?;
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     fn alphazero_of(s: &TrainSettings) -> AlphaZeroSettings {
         match &s.recipe {
@@ -449,13 +398,18 @@ mod tests {
         }
     }
 
+    fn athenan_of(s: &TrainSettings) -> AthenanSettings {
+        s.athenan().expect("an athenan run").clone()
+    }
+
     fn exit_of(s: &TrainSettings) -> ExitSettings {
         match &s.recipe {
             RecipeSettings::Exit(settings) => settings.clone(),
             other => panic!("not exit: {other:?}"),
         }
     }
-    use crate::learn::{Capacity, ReplayPolicy};
+    use crate::learn::{Capacity, Distribution, Exploitation, ReplayPolicy};
+    use crate::search::SearchSpec;
     use crate::search::gumbel::GumbelOptions;
 
     fn parse(text: &str) -> Result<TrainSettings, ConfigError> {
@@ -755,14 +709,46 @@ mod tests {
         }
     }
 
+    /// A run's settings hold its own recipe's settings and no other's: Athénan's sections are
+    /// validated into `RecipeSettings::Athenan` only in an Athénan run.
+    #[test]
+    fn each_recipe_carries_its_own_settings_only() {
+        let s = parse("game: awale\nsearch: {iters: 40}\nreplay: {games: 7}\n").unwrap();
+        let athenan = athenan_of(&s);
+        assert_eq!(athenan.search.budget().unwrap().iterations, Some(40));
+        assert!(
+            matches!(
+                athenan.replay.policy,
+                ReplayPolicy::Stratified { games: 7, .. }
+            ),
+            "{:?}",
+            athenan.replay.policy
+        );
+        for recipe in ["alphazero", "gumbel", "exit"] {
+            let text = format!("game: awale\nrecipe: {recipe}\n");
+            let s = parse(&text).unwrap();
+            assert!(s.athenan().is_none(), "{recipe}");
+            assert_eq!(s.recipe.augmentation(), Augmentation::One, "{recipe}");
+            let text = format!("{text}learning: {{augment_symmetries: all}}\n");
+            assert_eq!(
+                parse(&text).unwrap().recipe.augmentation(),
+                Augmentation::All
+            );
+        }
+        // Athénan's checks across sections run for Athénan's run.
+        let e = parse("game: awale\nselection: {exploitation: anneal}\n").unwrap_err();
+        assert_eq!(e.key, "selection.exploitation");
+    }
+
     #[test]
     fn defaults_are_the_documented_ones() {
         let s = parse("game: tic_tac_toe\n").unwrap();
+        let athenan = athenan_of(&s);
         assert_eq!(s.seed, 1);
         assert_eq!(s.run.threads, 1);
         assert_eq!(s.architecture, Architecture::PaperCnn);
         assert_eq!(
-            s.search,
+            athenan.search,
             SearchSpec::TreeSearch {
                 budget: crate::search::Budget::iterations(500),
                 variant: crate::search::Variant::Descent,
@@ -770,16 +756,16 @@ mod tests {
                 decision: crate::search::Decision::Best,
             }
         );
-        assert_eq!(s.learning.targets, crate::learn::Targets::Tree);
+        assert_eq!(athenan.learning.targets, crate::learn::Targets::Tree);
         assert_eq!(
-            s.replay.policy,
+            athenan.replay.policy,
             ReplayPolicy::Stratified {
                 games: 100,
                 duplication: 3.0
             }
         );
-        assert_eq!(s.replay.batch_size, 128);
-        assert_eq!(s.selection.distribution, Distribution::Ordinal);
+        assert_eq!(athenan.replay.batch_size, 128);
+        assert_eq!(athenan.selection.distribution, Distribution::Ordinal);
         // No periodic evaluation; one at the run's end, 20 games against UCT at 100 ms a move.
         let evaluation = s.evaluation.expect("the evaluation at the run's end");
         assert_eq!(
@@ -837,10 +823,11 @@ mod tests {
         let again = TrainConfig::from_yaml(&config.to_yaml()).unwrap();
         assert_eq!(config, again);
         let s = again.validate().unwrap();
+        let athenan = athenan_of(&s);
         assert_eq!(s.run.max_time, Some(Duration::from_secs(5400)));
-        assert_eq!(s.selection.exploitation, Exploitation::Fixed(0.25));
+        assert_eq!(athenan.selection.exploitation, Exploitation::Fixed(0.25));
         assert_eq!(
-            s.replay.policy,
+            athenan.replay.policy,
             ReplayPolicy::Experience {
                 capacity: Capacity::Games(7),
                 fraction: 0.04

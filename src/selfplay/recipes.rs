@@ -74,7 +74,7 @@ impl GameVisitor for TrainVisitor<'_> {
             observer,
         } = self;
         match settings.recipe {
-            RecipeSettings::Athenan => {
+            RecipeSettings::Athenan(_) => {
                 train_recipe::<G, Athenan<G>>(initial, settings, run_dir, resume, observer)
             }
             RecipeSettings::Alphazero(_) => train_recipe::<G, Rounds<AlphaZeroTrainer<G>>>(

@@ -19,7 +19,8 @@ fn read(name: &str) -> String {
 
 /// Section 3.3.1's protocol: ε-greedy with simulated annealing (Algorithm 2), no completion,
 /// the classic gain, experience replay of 10^6 pairs at σ = 4 %, B = 128, L2 λ = 0.001.
-fn assert_section_3_3_1(settings: &TrainSettings, what: &str) {
+fn assert_section_3_3_1(run: &TrainSettings, what: &str) {
+    let settings = run.athenan().expect("an athenan run");
     let selection = settings.selection;
     assert_eq!(
         selection.distribution,
@@ -28,8 +29,8 @@ fn assert_section_3_3_1(settings: &TrainSettings, what: &str) {
     );
     assert_eq!(selection.exploitation, Exploitation::Annealed, "{what}");
     assert!(!selection.completed, "{what}: completed selection");
-    assert_eq!(settings.adam.l2, 0.001, "{what}: L2");
-    assert_eq!(settings.adam.learning_rate, 0.001, "{what}: learning rate");
+    assert_eq!(run.adam.l2, 0.001, "{what}: L2");
+    assert_eq!(run.adam.learning_rate, 0.001, "{what}: learning rate");
     assert_eq!(settings.replay.batch_size, 128, "{what}: B");
     assert_eq!(
         settings.replay.policy,
@@ -92,16 +93,16 @@ fn the_section_8_presets_learn_no_symmetric_image() {
             .find(|v| v.name == "athenan")
             .unwrap_or_else(|| panic!("{name}: an athenan variant"));
         for variant in &plan.variants {
-            let learning = variant.settings[0].learning;
+            let recipe = &variant.settings[0].recipe;
             let what = format!("{name} {}", variant.name);
-            assert_eq!(learning.augment_symmetries, Augmentation::None, "{what}");
-            assert_eq!(
-                learning.pretrain_augment_symmetries,
-                Augmentation::None,
-                "{what}"
-            );
+            assert_eq!(recipe.augmentation(), Augmentation::None, "{what}");
         }
-        let learning = athenan.settings[0].learning;
+        let learning = athenan.settings[0].athenan().unwrap().learning;
+        assert_eq!(
+            learning.pretrain_augment_symmetries,
+            Augmentation::None,
+            "{name}"
+        );
         assert_eq!(learning.pretrain_time_share, Some(0.03), "{name}");
         assert_eq!(
             learning.rows_per_evaluation,

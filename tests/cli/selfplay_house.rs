@@ -1,7 +1,8 @@
 //! `src/selfplay/` drawn from its own `use` lines: its parts import downward only — the YAML
-//! (`config/`, and each recipe's `settings.rs` beside its recipe), then `telemetry/`, then the
-//! run (`run/`: the one session), then `distributed/`, then the recipes (`recipes/`) — and no
-//! two files import each other, however far round (docs/architecture.md).
+//! (`config/`, and each recipe's `settings.rs` beside its recipe, with its `settings/`), then
+//! `telemetry/`, then the run (`run/`: the one session), then `distributed/`, then the recipes
+//! (`recipes/`) — and no two files import each other, however far round
+//! (docs/architecture.md).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -12,7 +13,8 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 /// `src/selfplay.rs`): a file imports from its own rank or below.
 fn rank(file: &str) -> usize {
     let first = file.split(['/', '.']).next().unwrap_or("");
-    let recipe_settings = file.starts_with("recipes/") && file.ends_with("/settings.rs");
+    let recipe_settings = file.starts_with("recipes/")
+        && (file.ends_with("/settings.rs") || file.contains("/settings/"));
     match first {
         _ if recipe_settings => 0,
         "config" => 0,
@@ -182,6 +184,8 @@ fn the_parsing_finds_paths_in_braces_and_circles_however_long() {
     acyclic.get_mut("c").unwrap().clear();
     assert_eq!(circle(&acyclic), None);
     assert!(rank("recipes/exit/settings.rs") < rank("run/session.rs"));
+    assert!(rank("recipes/athenan/settings/replay.rs") < rank("run/session.rs"));
+    assert!(rank("run/session.rs") < rank("recipes/athenan/self_play.rs"));
     assert!(rank("run/session.rs") < rank("recipes/athenan.rs"));
 }
 

@@ -12,7 +12,7 @@ use descent::settings::ConfigError;
 /// The self-play search of a training file.
 fn yaml_search(yaml: &str) -> Result<SearchSpec, ConfigError> {
     let config = TrainConfig::from_yaml(&format!("game: tic_tac_toe\n{yaml}\n"))?;
-    Ok(config.validate()?.search)
+    Ok(config.validate()?.athenan().unwrap().search.clone())
 }
 
 /// The self-play search of an experiment's variant `set:` (dotted keys).
@@ -24,7 +24,11 @@ fn experiment_search(set: &str) -> SearchSpec {
     let plan = config
         .plan("x", 1, &|_| anyhow::bail!("no base"))
         .unwrap_or_else(|e| panic!("{set}: {e:#}"));
-    plan.variants[0].settings[0].search.clone()
+    plan.variants[0].settings[0]
+        .athenan()
+        .unwrap()
+        .search
+        .clone()
 }
 
 #[test]

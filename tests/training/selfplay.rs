@@ -311,7 +311,11 @@ fn mcts_and_alphabeta_learn_their_trees() {
         "game: tic_tac_toe\nsearch:\n  algorithm: alphabeta\nselection:\n  distribution: epsilon-greedy\n",
     ] {
         let settings = TrainConfig::from_yaml(text).unwrap().validate().unwrap();
-        assert_eq!(settings.learning.targets, Targets::Tree, "{text}");
+        assert_eq!(
+            settings.athenan().unwrap().learning.targets,
+            Targets::Tree,
+            "{text}"
+        );
     }
     for name in ["mcts:iters=60,c=0.7", "alphabeta:iters=60,depth=3"] {
         let mut player = SelfPlayer::<TicTacToe>::new(SelfPlaySettings {

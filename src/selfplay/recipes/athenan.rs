@@ -39,6 +39,7 @@ mod learning;
 mod local;
 pub mod pending_games;
 pub mod self_play;
+pub mod settings;
 pub mod terminal_eval_choice;
 pub mod worker;
 
@@ -47,6 +48,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use anyhow::Context;
 use rand::rngs::Xoshiro256PlusPlus;
 
 use crate::games::Game;
@@ -57,6 +59,7 @@ use crate::selfplay::config::{EvaluationSettings, RunMode};
 use crate::selfplay::recipes::athenan::learner::Learner;
 use crate::selfplay::recipes::athenan::learner_checkpoint::{load_checkpoint, write_learner_files};
 use crate::selfplay::recipes::athenan::pending_games::{PENDING_DIR, PendingGames};
+use crate::selfplay::recipes::athenan::settings::AthenanSettings;
 use crate::selfplay::recipes::athenan::terminal_eval_choice::{
     resolve_terminal_eval, trained_terminal_eval,
 };
@@ -76,6 +79,8 @@ type AthenanSession<'a, G> = Session<'a, G, Athenan<G>>;
 /// The Athénan recipe's own state: the learner (network, Adam, replay buffer), the terminal
 /// evaluation, the games log, and a `parallel` run's pending games.
 pub struct Athenan<G: Game> {
+    /// The recipe's own settings (`search:`, `learning:`, `selection:`, `replay:` …).
+    settings: AthenanSettings,
     learner: Learner,
     terminal_eval: TerminalEval,
     games_log: GamesLog,
@@ -89,9 +94,14 @@ impl<G: Game> Recipe<G> for Athenan<G> {
 
     fn open(start: &RunStart<'_, G>) -> anyhow::Result<Opened<Self>> {
         let settings = start.settings;
+        let athenan = settings
+            .athenan()
+            .context("the athenan recipe was handed a run of another recipe")?
+            .clone();
+        let (seed, learning) = (settings.seed, &athenan.learning);
         let terminal_eval = match start.checkpoint {
-            Some(dir) => trained_terminal_eval(dir, settings, start.initial)?,
-            None => resolve_terminal_eval(settings, start.initial)?,
+            Some(dir) => trained_terminal_eval(dir, seed, learning, start.initial)?,
+            None => resolve_terminal_eval(seed, learning, start.initial)?,
         };
         let manifest = NetManifest::new(
             &settings.game.to_string(),
@@ -101,10 +111,15 @@ impl<G: Game> Recipe<G> for Athenan<G> {
             terminal_eval,
         );
         let (learner, state) = match start.checkpoint {
-            Some(dir) => {
-                load_checkpoint::<G>(dir, settings, &manifest, terminal_eval, start.device)?
-            }
-            None => new_run::<G>(start, &manifest, terminal_eval),
+            Some(dir) => load_checkpoint::<G>(
+                dir,
+                settings,
+                &athenan,
+                &manifest,
+                terminal_eval,
+                start.device,
+            )?,
+            None => new_run::<G>(start, &athenan, &manifest, terminal_eval),
         };
         // Kept by `parallel` runs; left by one resumed in another mode, learned all the same.
         let root = start.run_dir.root();
@@ -115,6 +130,7 @@ impl<G: Game> Recipe<G> for Athenan<G> {
             _ => None,
         };
         let recipe = Athenan {
+            settings: athenan,
             games_log: GamesLog::open(&root.join(GAMES_FILE), state.games)?,
             learner,
             terminal_eval,
@@ -139,7 +155,8 @@ impl<G: Game> Recipe<G> for Athenan<G> {
             "terminal_eval": self.terminal_eval.to_string(),
         }))?;
         let settings = session.settings;
-        if session.last_checkpoint.is_none() && settings.learning.pretrain_terminal_states > 0 {
+        let pretrain = self.settings.learning.pretrain_terminal_states > 0;
+        if session.last_checkpoint.is_none() && pretrain {
             self.pretrain(session)?;
         }
         match (&settings.broker, settings.run.mode) {
@@ -189,6 +206,7 @@ impl<G: Game> Recipe<G> for Athenan<G> {
 /// A new run's learner (a fresh network) and state.
 fn new_run<G: Game>(
     start: &RunStart<'_, G>,
+    athenan: &AthenanSettings,
     manifest: &NetManifest,
     terminal_eval: TerminalEval,
 ) -> (Learner, RunState) {
@@ -202,8 +220,8 @@ fn new_run<G: Game>(
     );
     let learner = Learner::new(
         NetOptimizer::new(net, settings.adam, start.device, shape),
-        ReplayBuffer::new(settings.replay.policy, G::ENCODING.len()),
-        settings,
+        ReplayBuffer::new(athenan.replay.policy, G::ENCODING.len()),
+        athenan,
         stream_rng(settings.seed, STREAM_LEARNER, 0),
     );
     let state = RunState::new(
@@ -219,7 +237,7 @@ impl<G: Game> Athenan<G> {
     /// within `learning.pretrain_time_share` of `run.max_time` (the states are drawn first,
     /// then learned until the share is spent).
     fn pretrain(&mut self, session: &mut AthenanSession<'_, G>) -> anyhow::Result<()> {
-        let learning = &session.settings.learning;
+        let learning = self.settings.learning;
         let budget = match (learning.pretrain_time_share, session.settings.run.max_time) {
             (Some(share), Some(max)) => Some(share * max.as_secs_f64()),
             _ => None,

@@ -11,8 +11,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 use crate::games::Game;
 use crate::learn::augment::{Augmentation, EncodedPairs, augment, encode_pairs};
 use crate::learn::{ReplayBuffer, ReplayLimits};
-use crate::selfplay::config::ReplaySettings;
-use crate::selfplay::config::TrainSettings;
+use crate::selfplay::recipes::athenan::settings::{AthenanSettings, ReplaySettings};
 use crate::value::{MinibatchSource, NetOptimizer};
 
 /// What one learning phase did.
@@ -60,7 +59,7 @@ impl Learner {
     pub fn new(
         net_optimizer: NetOptimizer,
         replay: ReplayBuffer,
-        settings: &TrainSettings,
+        settings: &AthenanSettings,
         rng: Xoshiro256PlusPlus,
     ) -> Learner {
         Learner {

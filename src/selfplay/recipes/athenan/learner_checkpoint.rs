@@ -9,6 +9,7 @@ use crate::games::Game;
 use crate::search::TerminalEval;
 use crate::selfplay::config::TrainSettings;
 use crate::selfplay::recipes::athenan::learner::Learner;
+use crate::selfplay::recipes::athenan::settings::AthenanSettings;
 use crate::selfplay::run::checkpoint::check_resume_settings;
 use crate::selfplay::run::replay_file::{read_replay, write_replay};
 use crate::selfplay::run::run_dir::OPTIMIZER_FILE;
@@ -24,6 +25,7 @@ use crate::value::{NetDevice, NetOptimizer};
 pub fn load_checkpoint<G: Game>(
     dir: &Path,
     settings: &TrainSettings,
+    athenan: &AthenanSettings,
     manifest: &NetManifest,
     terminal_eval: TerminalEval,
     device: &NetDevice,
@@ -57,15 +59,15 @@ pub fn load_checkpoint<G: Game>(
             G::ENCODING.len()
         );
     }
-    if replay.policy() != settings.replay.policy {
+    if replay.policy() != athenan.replay.policy {
         bail!(
             "{} was filled under replay {:?}, but the configuration now says {:?}",
             replay_path.display(),
             replay.policy(),
-            settings.replay.policy
+            athenan.replay.policy
         );
     }
-    let learner = Learner::new(net_optimizer, replay, settings, state.learner_rng.clone());
+    let learner = Learner::new(net_optimizer, replay, athenan, state.learner_rng.clone());
     Ok((learner, state))
 }
 

@@ -40,13 +40,7 @@ impl<G: Game> Athenan<G> {
             Duration::from_micros(500),
         )
         .chunked_for(threads);
-        let player_settings = SelfPlaySettings {
-            search: settings.search.clone(),
-            terminal_eval: self.terminal_eval,
-            targets: settings.learning.targets,
-            selection: settings.selection,
-            keep_resolved: settings.keep_resolved,
-        };
+        let player_settings = SelfPlaySettings::of(&self.settings, self.terminal_eval);
         self.learn_pending_games(session, &shared)?;
         let parallel = settings.run.mode == RunMode::Parallel;
         let record_origin = parallel.then(|| RecordOrigin {

@@ -15,6 +15,7 @@ use crate::search::{
     Budget, Evaluator, KeepForLearning, SearchRng, SearchSpec, SearchStats, Searcher, Table,
     TerminalEval,
 };
+use crate::selfplay::recipes::athenan::settings::AthenanSettings;
 use crate::selfplay::run::run_progress::RunProgress;
 
 /// How self-play searches and moves.
@@ -30,6 +31,17 @@ pub struct SelfPlaySettings {
 }
 
 impl SelfPlaySettings {
+    /// The players' settings of an Athénan run that searches with `terminal_eval`.
+    pub fn of(settings: &AthenanSettings, terminal_eval: TerminalEval) -> SelfPlaySettings {
+        SelfPlaySettings {
+            search: settings.search.clone(),
+            terminal_eval,
+            targets: settings.learning.targets,
+            selection: settings.selection,
+            keep_resolved: settings.keep_resolved,
+        }
+    }
+
     /// `search` with the paper's §8.3 self-play around it: tree learning, the classic
     /// terminal evaluation, completed ordinal selection with ε' = 0.5, no resolved states kept
     /// (the settings of benchmarks and tests that need a plain self-play player).

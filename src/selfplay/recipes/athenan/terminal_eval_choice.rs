@@ -9,7 +9,7 @@ use anyhow::bail;
 use crate::games::Game;
 use crate::learn::pretrain::{longest_random_game, mean_random_game_length};
 use crate::search::TerminalEval;
-use crate::selfplay::config::{TerminalEvalName, TrainSettings};
+use crate::selfplay::recipes::athenan::settings::{LearningSettings, TerminalEvalName};
 use crate::selfplay::run::streams::{STREAM_SETUP, stream_rng};
 use crate::value::saved_net::read_manifest;
 
@@ -18,18 +18,19 @@ use crate::value::saved_net::read_manifest;
 /// # Errors
 /// `score` for a game without a score.
 pub fn resolve_terminal_eval<G: Game>(
-    settings: &TrainSettings,
+    seed: u64,
+    learning: &LearningSettings,
     initial: &G,
 ) -> anyhow::Result<TerminalEval> {
-    Ok(match settings.learning.terminal_eval {
+    Ok(match learning.terminal_eval {
         TerminalEvalName::Classic => TerminalEval::Classic,
-        TerminalEvalName::AdditiveDepth => match settings.learning.max_length {
+        TerminalEvalName::AdditiveDepth => match learning.max_length {
             Some(max_length) => TerminalEval::AdditiveDepth {
                 max_length,
                 estimated: false,
             },
             None => {
-                let mut rng = stream_rng(settings.seed, STREAM_SETUP, 2);
+                let mut rng = stream_rng(seed, STREAM_SETUP, 2);
                 TerminalEval::AdditiveDepth {
                     max_length: longest_random_game(initial, 1000, &mut rng),
                     estimated: true,
@@ -37,10 +38,10 @@ pub fn resolve_terminal_eval<G: Game>(
             }
         },
         TerminalEvalName::MultiplicativeDepth => TerminalEval::MultiplicativeDepth {
-            mean_length: match settings.learning.mean_length {
+            mean_length: match learning.mean_length {
                 Some(length) => length,
                 None => {
-                    let mut rng = stream_rng(settings.seed, STREAM_SETUP, 0);
+                    let mut rng = stream_rng(seed, STREAM_SETUP, 0);
                     mean_random_game_length(initial, 1000, &mut rng)
                 }
             },
@@ -67,16 +68,17 @@ pub fn resolve_terminal_eval<G: Game>(
 /// An unreadable network manifest, or `score` for a game without one.
 pub fn trained_terminal_eval<G: Game>(
     dir: &Path,
-    settings: &TrainSettings,
+    seed: u64,
+    learning: &LearningSettings,
     initial: &G,
 ) -> anyhow::Result<TerminalEval> {
     let trained = read_manifest(&dir.join("net"))?.search_terminal_eval()?;
-    let (same_kind, parameter_given) = match (settings.learning.terminal_eval, trained) {
+    let (same_kind, parameter_given) = match (learning.terminal_eval, trained) {
         (TerminalEvalName::AdditiveDepth, TerminalEval::AdditiveDepth { .. }) => {
-            (true, settings.learning.max_length.is_some())
+            (true, learning.max_length.is_some())
         }
         (TerminalEvalName::MultiplicativeDepth, TerminalEval::MultiplicativeDepth { .. }) => {
-            (true, settings.learning.mean_length.is_some())
+            (true, learning.mean_length.is_some())
         }
         _ => (false, true),
     };
@@ -85,6 +87,6 @@ pub fn trained_terminal_eval<G: Game>(
     if same_kind && !parameter_given {
         Ok(trained)
     } else {
-        resolve_terminal_eval(settings, initial)
+        resolve_terminal_eval(seed, learning, initial)
     }
 }

@@ -20,6 +20,7 @@ use crate::selfplay::recipes::athenan::game_pool::TimedEvaluator;
 use crate::selfplay::recipes::athenan::game_record::{GameRecord, RecordOrigin};
 use crate::selfplay::recipes::athenan::learnable_game::Finished;
 use crate::selfplay::recipes::athenan::self_play::{SelfPlaySettings, SelfPlayer};
+use crate::selfplay::recipes::athenan::settings::AthenanSettings;
 use crate::selfplay::run::run_progress::RunProgress;
 use crate::selfplay::run::streams::{STREAM_GAME, stream_rng};
 use crate::value::saved_net::{NetManifest, net_from_burnpack};
@@ -106,6 +107,13 @@ pub fn run_worker(options: &WorkerOptions) -> anyhow::Result<WorkerSummary> {
     let settings = config
         .validate()
         .map_err(|e| anyhow::anyhow!("the published configuration: {e}"))?;
+    let Some(athenan) = settings.athenan() else {
+        bail!(
+            "{}: the published configuration is a {} run; workers play athenan runs only",
+            broker.url(),
+            config.recipe.name()
+        );
+    };
     let id = options.id.clone().unwrap_or_else(default_worker_id);
     let options = &WorkerOptions {
         run: broker.run_name().map(str::to_string),
@@ -114,6 +122,7 @@ pub fn run_worker(options: &WorkerOptions) -> anyhow::Result<WorkerSummary> {
     settings.game.visit(WorkerVisitor {
         options,
         settings: &settings,
+        athenan,
         hash: &hash,
         id: &id,
     })
@@ -135,6 +144,7 @@ fn default_worker_id() -> String {
 struct WorkerVisitor<'a> {
     options: &'a WorkerOptions,
     settings: &'a TrainSettings,
+    athenan: &'a AthenanSettings,
     hash: &'a str,
     id: &'a str,
 }
@@ -189,6 +199,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let WorkerVisitor {
             options,
             settings,
+            athenan,
             hash,
             id,
         } = visitor;
@@ -233,13 +244,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 worker: id.to_string(),
             },
             device,
-            player_settings: SelfPlaySettings {
-                search: settings.search.clone(),
-                terminal_eval,
-                targets: settings.learning.targets,
-                selection: settings.selection,
-                keep_resolved: settings.keep_resolved,
-            },
+            player_settings: SelfPlaySettings::of(athenan, terminal_eval),
             shared,
             games: AtomicU64::new(0),
             bytes_sent: AtomicU64::new(0),

@@ -4,9 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::checks::{check, error};
 use crate::search::SearchSpec;
 use crate::search::spec::{SELF_PLAY_KINDS, search_keys};
+use crate::selfplay::config::checks::{check, error};
 use crate::settings::DurationText;
 use crate::settings::config_error::ConfigError;
 

@@ -4,8 +4,8 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::checks::check;
 use crate::learn::{ActionSelection, Distribution, Exploitation};
+use crate::selfplay::config::checks::check;
 use crate::settings::config_error::ConfigError;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

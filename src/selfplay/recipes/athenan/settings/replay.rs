@@ -4,8 +4,8 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::checks::{check, error, limit};
 use crate::learn::{Capacity, ReplayPolicy};
+use crate::selfplay::config::checks::{check, error, limit};
 use crate::settings::DurationText;
 use crate::settings::config_error::ConfigError;
 use crate::settings::limits::MAX_BATCH;

@@ -2,9 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::checks::{check, limit};
 use crate::learn::Targets;
 use crate::learn::augment::Augmentation;
+use crate::selfplay::config::checks::{check, limit};
 use crate::settings::config_error::ConfigError;
 use crate::settings::limits::MAX_PRETRAIN_STATES;
 
