@@ -104,7 +104,8 @@ pub const RESUME_SAFE_KEYS: &[&str] = &[
     "evaluation",
 ];
 
-/// The validated settings of a run, in the library's types, one field per section.
+/// The validated settings of a run, in the library's types: one field per section every recipe
+/// has, and the recipe's own settings in `recipe`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrainSettings {
     /// The configuration these settings come from (kept in every checkpoint, so that a resume
@@ -264,6 +265,11 @@ impl TrainConfig {
         let run = self.run.validate()?;
         let architecture = self.network.validate(&game)?;
         let adam = self.optimizer.validate()?;
+        // Athénan's sections are checked where they were before they became its own.
+        let athenan = match self.recipe {
+            RecipeName::Athenan => Some(self.athenan_sections().validate(&run)?),
+            _ => None,
+        };
         let checkpoint = self.checkpoint.validate()?;
         let evaluation = self.evaluation.validate()?;
         self.check_learning_rate_schedule(&run)?;
@@ -286,7 +292,9 @@ impl TrainConfig {
         }
         let augmentation = self.learning.augment_symmetries;
         let recipe = match self.recipe {
-            RecipeName::Athenan => RecipeSettings::Athenan(self.athenan_sections().validate(&run)?),
+            RecipeName::Athenan => {
+                RecipeSettings::Athenan(athenan.expect("validated above for an athenan run"))
+            }
             RecipeName::Alphazero => RecipeSettings::Alphazero(AlphaZeroSettings {
                 augmentation,
                 threads: run.threads,
@@ -716,6 +724,9 @@ mod tests {
         let s = parse("game: awale\nsearch: {iters: 40}\nreplay: {games: 7}\n").unwrap();
         let athenan = athenan_of(&s);
         assert_eq!(athenan.search.budget().unwrap().iterations, Some(40));
+        assert_eq!(s.recipe.augmentation(), Augmentation::One);
+        let all = parse("game: awale\nlearning: {augment_symmetries: all}\n").unwrap();
+        assert_eq!(all.recipe.augmentation(), Augmentation::All);
         assert!(
             matches!(
                 athenan.replay.policy,
@@ -732,7 +743,8 @@ mod tests {
             let text = format!("{text}learning: {{augment_symmetries: all}}\n");
             assert_eq!(
                 parse(&text).unwrap().recipe.augmentation(),
-                Augmentation::All
+                Augmentation::All,
+                "{recipe}"
             );
         }
         // Athénan's checks across sections run for Athénan's run.
