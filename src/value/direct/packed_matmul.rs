@@ -184,38 +184,42 @@ enum Kernel {
 }
 
 impl Kernel {
-    /// The fastest kernel this CPU runs (asked at every product: the feature checks are cached
-    /// flags, nothing is allocated).
-    fn detect() -> Kernel {
+    /// Every kernel, the slowest first.
+    const ALL: &[Kernel] = &[
+        Kernel::Portable,
         #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::is_x86_feature_detected as has;
-            if has!("avx512f") {
-                return Kernel::Avx512;
-            }
-            if has!("avx2") && has!("fma") {
-                return Kernel::Avx2Fma;
-            }
+        Kernel::Avx2Fma,
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512,
+    ];
+
+    /// Whether this CPU has the instructions the kernel uses (cached flags, nothing allocated).
+    fn runs_here(self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        use std::arch::is_x86_feature_detected as has;
+        match self {
+            Kernel::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2Fma => has!("avx2") && has!("fma"),
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512 => has!("avx512f"),
         }
-        Kernel::Portable
+    }
+
+    /// The fastest kernel this CPU runs (asked at every product).
+    fn detect() -> Kernel {
+        let fastest = Kernel::ALL.iter().rev().find(|kernel| kernel.runs_here());
+        fastest.copied().unwrap_or(Kernel::Portable)
     }
 
     /// Every kernel this CPU runs, the fastest last (the tests run each).
     #[cfg(test)]
     fn available() -> Vec<Kernel> {
-        #[allow(unused_mut)]
-        let mut kernels = vec![Kernel::Portable];
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::is_x86_feature_detected as has;
-            if has!("avx2") && has!("fma") {
-                kernels.push(Kernel::Avx2Fma);
-            }
-            if has!("avx512f") {
-                kernels.push(Kernel::Avx512);
-            }
-        }
-        kernels
+        Kernel::ALL
+            .iter()
+            .copied()
+            .filter(|kernel| kernel.runs_here())
+            .collect()
     }
 
     /// Rows of activations per tile.
