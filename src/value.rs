@@ -10,6 +10,7 @@ pub mod device;
 pub mod direct;
 pub mod exported_net;
 pub mod inference_net;
+pub mod initial_weights;
 pub mod minibatch;
 pub mod net_evaluator;
 pub mod net_optimizer;

@@ -311,6 +311,7 @@ impl TrainConfig {
             }),
             RecipeName::Exit => RecipeSettings::Exit(ExitSettings {
                 augmentation,
+                threads: run.threads,
                 ..self.exit.validate(architecture.clone(), adam, self.seed)?
             }),
         };
@@ -360,8 +361,8 @@ impl TrainConfig {
     }
 
     /// A policy-value run sets none of the Athénan recipe's sections and plays its games in its
-    /// own process: AlphaZero's and Gumbel AlphaZero's on up to `parallel_games` threads,
-    /// ExIt's on one.
+    /// own process on up to a round's games threads: AlphaZero's and Gumbel AlphaZero's
+    /// `parallel_games`, ExIt's `games_per_phase` (its warm start's games, its expert's searches).
     fn check_policy_value_sections(&self, run: &RunSettings) -> Result<(), ConfigError> {
         let recipe = self.recipe.name();
         self.athenan_sections().refuse_in(recipe)?;
@@ -372,25 +373,17 @@ impl TrainConfig {
                 "an {recipe} run plays a round's games at once in its own process ({recipe}.parallel_games); leave run.games_per_thread at 1 and run.mode local"
             ),
         )?;
-        let parallel_games = match self.recipe {
-            RecipeName::Alphazero => Some(self.alphazero.parallel_games),
-            RecipeName::Gumbel => Some(self.gumbel.parallel_games),
-            _ => None,
+        let (round, games) = match self.recipe {
+            RecipeName::Alphazero => ("parallel_games", self.alphazero.parallel_games),
+            RecipeName::Gumbel => ("parallel_games", self.gumbel.parallel_games),
+            _ => ("games_per_phase", self.exit.games_per_phase),
         };
-        let (threads_allowed, why) = match parallel_games {
-            Some(games) => (
-                games,
-                format!(
-                    "is {}, above {recipe}.parallel_games ({games}): each thread plays some of a round's games",
-                    run.threads
-                ),
-            ),
-            None => (
-                1,
-                format!("must be 1: an {recipe} run plays its games on one thread"),
-            ),
-        };
-        check(run.threads <= threads_allowed, "run.threads", &why)
+        let why = format!(
+            "is {}, above {recipe}.{round} ({games}): each thread plays some of a round's games",
+            run.threads
+        );
+        // A round of no games is its own section's error.
+        check(games == 0 || run.threads <= games, "run.threads", &why)
     }
 }
 
@@ -548,8 +541,8 @@ mod tests {
         assert_eq!(e.key, "search");
         let e = error("game: connect_four\nalphazero: {simulations: 9}\n");
         assert!(e.message.contains("recipe: alphazero"), "{e}");
-        // AlphaZero deals a round's games to run.threads threads, at most one a game; ExIt
-        // plays on one.
+        // AlphaZero deals a round's games to run.threads threads, at most one a game; ExIt a
+        // phase's, at most one a game of the phase.
         let s = parse("game: connect_four\nrecipe: alphazero\nrun: {threads: 2}\n").unwrap();
         assert_eq!(alphazero_of(&s).threads, 2);
         let e = error(
@@ -557,8 +550,13 @@ mod tests {
         );
         assert_eq!(e.key, "run.threads");
         assert!(e.message.contains("parallel_games (4)"), "{e}");
-        let e = error("game: connect_four\nrecipe: exit\nrun: {threads: 2}\n");
+        let s = parse("game: connect_four\nrecipe: exit\nrun: {threads: 2}\n").unwrap();
+        assert_eq!(exit_of(&s).threads, 2);
+        let e = error(
+            "game: connect_four\nrecipe: exit\nexit: {games_per_phase: 3}\nrun: {threads: 4}\n",
+        );
         assert_eq!(e.key, "run.threads");
+        assert!(e.message.contains("games_per_phase (3)"), "{e}");
         let e = error("game: connect_four\nrecipe: alphazero\nrun: {games_per_thread: 2}\n");
         assert_eq!(e.key, "run");
         let e = error("game: connect_four\nrecipe: alphazero\nalphazero: {window: 10}\n");

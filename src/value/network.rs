@@ -6,6 +6,7 @@ use burn::prelude::*;
 use burn::tensor::activation::{relu, sigmoid};
 
 use super::architecture::{Architecture, se_channels};
+use super::initial_weights::drawn;
 
 fn conv3x3(input: usize, output: usize, device: &Device) -> Conv2d {
     Conv2dConfig::new([input, output], [3, 3])
@@ -87,6 +88,31 @@ impl ValueNet {
 
     /// A freshly initialised network for inputs of shape `[planes, rows, cols]`.
     pub fn new(
+        architecture: &Architecture,
+        shape: [usize; 3],
+        tanh_output: bool,
+        device: &Device,
+    ) -> ValueNet {
+        drawn(device, None, || {
+            Self::layers(architecture, shape, tanh_output, device)
+        })
+    }
+
+    /// `new`'s network with its weights drawn from `seed`: the same network for the same seed.
+    pub fn seeded(
+        architecture: &Architecture,
+        shape: [usize; 3],
+        tanh_output: bool,
+        device: &Device,
+        seed: u64,
+    ) -> ValueNet {
+        drawn(device, Some(seed), || {
+            Self::layers(architecture, shape, tanh_output, device)
+        })
+    }
+
+    /// `new`'s layers, each drawn where burn's generator stands (under `initial_weights`' lock).
+    pub(super) fn layers(
         architecture: &Architecture,
         shape: [usize; 3],
         tanh_output: bool,

@@ -17,6 +17,7 @@ use burn::tensor::activation::log_softmax;
 use super::architecture::Architecture;
 use super::device::NetDevice;
 use super::direct::cpu_training::CpuTrainer;
+use super::initial_weights::drawn;
 use super::net_optimizer::{AdamSettings, new_optimizer};
 use super::network::{ValueNet, encoded_batch};
 
@@ -39,10 +40,34 @@ impl PolicyValueNet {
         num_actions: usize,
         device: &Device,
     ) -> PolicyValueNet {
+        drawn(device, None, || {
+            Self::layers(architecture, shape, num_actions, device)
+        })
+    }
+
+    /// `new`'s network with its weights drawn from `seed`: the same network for the same seed.
+    pub fn seeded(
+        architecture: &Architecture,
+        shape: [usize; 3],
+        num_actions: usize,
+        device: &Device,
+        seed: u64,
+    ) -> PolicyValueNet {
+        drawn(device, Some(seed), || {
+            Self::layers(architecture, shape, num_actions, device)
+        })
+    }
+
+    fn layers(
+        architecture: &Architecture,
+        shape: [usize; 3],
+        num_actions: usize,
+        device: &Device,
+    ) -> PolicyValueNet {
         let [_, rows, cols] = shape;
         let (filters, _) = architecture.conv_shape();
         PolicyValueNet {
-            value: ValueNet::new(architecture, shape, true, device),
+            value: ValueNet::layers(architecture, shape, true, device),
             policy_conv: Conv2dConfig::new([filters, 1], [1, 1]).init(device),
             policy_out: LinearConfig::new(rows * cols, num_actions).init(device),
         }

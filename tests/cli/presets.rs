@@ -111,3 +111,54 @@ fn the_section_8_presets_learn_no_symmetric_image() {
         );
     }
 }
+
+/// The two-core race: every recipe of the §8 race and Athénan with its heuristic as a row of its
+/// own, one run at a time on two cores, each using both as its recipe does best (Athénan's
+/// player beside its learner, two players or two expert threads otherwise), no symmetric
+/// image, and the heuristic row differing from §8.3's Athénan by its gain alone.
+#[test]
+fn the_two_core_race_presets_give_every_recipe_both_cores() {
+    use descent::learn::augment::Augmentation;
+    use descent::selfplay::config::RunMode;
+    let heuristics = [
+        ("connect_four", TerminalEvalName::AdditiveDepth),
+        ("othello", TerminalEvalName::Score),
+        ("breakthrough", TerminalEvalName::AdditiveDepth),
+    ];
+    for (game, heuristic) in heuristics {
+        let name = format!("experiment-race-{game}.yaml");
+        let config = ExperimentConfig::from_yaml(&read(&name)).unwrap();
+        let plan = config.plan("x", 2, &|base| Ok(read(base))).unwrap();
+        let names: Vec<&str> = plan.variants.iter().map(|v| v.name.as_str()).collect();
+        let expected = [
+            "athenan",
+            "athenan-heuristic",
+            "alphazero",
+            "gumbel",
+            "exit",
+        ];
+        assert_eq!(names, expected, "{name}");
+        assert!(plan.repeats >= 4 && plan.parallel_runs == 1, "{name}");
+        assert_eq!(plan.train_time.as_secs(), 15 * 60, "{name}");
+        for variant in &plan.variants {
+            let settings = &variant.settings[0];
+            let what = format!("{name} {}", variant.name);
+            assert_eq!(settings.recipe.augmentation(), Augmentation::None, "{what}");
+            let (threads, mode) = (settings.run.threads, settings.run.mode);
+            if settings.athenan().is_some() {
+                assert_eq!((threads, mode), (1, RunMode::Parallel), "{what}");
+            } else {
+                assert_eq!(threads, 2, "{what}");
+            }
+        }
+        let learning = |v: usize| plan.variants[v].settings[0].athenan().unwrap().learning;
+        let (classic, with_heuristic) = (learning(0), learning(1));
+        assert_eq!(classic.terminal_eval, TerminalEvalName::Classic, "{name}");
+        assert_eq!(with_heuristic.terminal_eval, heuristic, "{name}");
+        let same_otherwise = descent::selfplay::config::LearningSettings {
+            terminal_eval: classic.terminal_eval,
+            ..with_heuristic
+        };
+        assert_eq!(same_otherwise, classic, "{name}: the gain alone differs");
+    }
+}

@@ -68,7 +68,7 @@ use crate::selfplay::run::periodic_eval::{EvalRun, evaluate_against_baseline};
 use crate::selfplay::run::run_state::RunState;
 use crate::selfplay::run::session::{Opened, Recipe, RunStart};
 use crate::selfplay::run::session::{Session, StopReason};
-use crate::selfplay::run::streams::{STREAM_LEARNER, STREAM_SETUP, stream_rng};
+use crate::selfplay::run::streams::{STREAM_LEARNER, STREAM_SETUP, network_seed, stream_rng};
 use crate::selfplay::telemetry::eval_report::EvalReport;
 use crate::value::saved_net::{NetManifest, save_net};
 use crate::value::{NetDevice, NetEvaluator, NetOptimizer, ValueNet};
@@ -212,11 +212,12 @@ fn new_run<G: Game>(
 ) -> (Learner, RunState) {
     let settings = start.settings;
     let shape = manifest.input_shape;
-    let net = ValueNet::new(
+    let net = ValueNet::seeded(
         &settings.architecture,
         shape,
         manifest.tanh_output,
         &start.device.burn,
+        network_seed(settings.seed),
     );
     let learner = Learner::new(
         NetOptimizer::new(net, settings.adam, start.device, shape),

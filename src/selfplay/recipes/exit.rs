@@ -42,6 +42,7 @@ use crate::selfplay::recipes::rounds::{
 use crate::selfplay::run::periodic_eval::budget_text;
 use crate::selfplay::run::run_state::RunState;
 use crate::selfplay::run::session::RunStart;
+use crate::selfplay::run::streams::network_seed;
 use crate::value::policy_value_loss::mean_losses;
 use crate::value::policy_value_net::{PolicyValueNet, PolicyValueTrainer, ValueLoss};
 use crate::value::saved_net::NetManifest;
@@ -109,6 +110,58 @@ fn encoded_with_visits<G: Game>(position: &G, mcts: &Mcts<G>) -> (Vec<f32>, Vec<
     (input, policy)
 }
 
+/// One game of base MCTS against itself from `initial` on `seed`: each position's encoding
+/// with its visit distribution, and the outcome (P0's view).
+fn base_mcts_game<G: Game>(
+    initial: &G,
+    options: MctsOptions,
+    budget: &Budget,
+    seed: u64,
+) -> (Vec<(Vec<f32>, Vec<f32>)>, f32) {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut mcts = Mcts::<G>::new(options);
+    let mut position = initial.clone();
+    let mut inputs = Vec::new();
+    while !position.is_terminal() {
+        mcts.search(&position, &ConstantEvaluator(0.0), budget, &mut rng);
+        inputs.push(encoded_with_visits(&position, &mcts));
+        let action = mcts.decide(&mut rng).expect("a move");
+        mcts.advance(&[action]);
+        position.play(action);
+    }
+    (inputs, position.outcome().expect("finished").value_p0())
+}
+
+/// `jobs` cut into `threads` contiguous parts (at most one a job), each given to `work` on its
+/// own thread (on this one when there is one part); the results in the jobs' order.
+fn in_order_on_threads<J: Send, T: Send>(
+    jobs: Vec<J>,
+    threads: usize,
+    work: impl Fn(Vec<J>) -> Vec<T> + Sync,
+) -> Vec<T> {
+    let threads = threads.clamp(1, jobs.len().max(1));
+    if threads == 1 {
+        return work(jobs);
+    }
+    let per_part = jobs.len().div_ceil(threads);
+    let mut parts: Vec<Vec<J>> = Vec::with_capacity(threads);
+    let mut jobs = jobs.into_iter().peekable();
+    while jobs.peek().is_some() {
+        parts.push(jobs.by_ref().take(per_part).collect());
+    }
+    let work = &work;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = parts
+            .into_iter()
+            .map(|part| scope.spawn(move || work(part)))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("an ExIt thread panicked"))
+            .collect()
+    })
+}
+
 /// One position in this many is held out for early stopping.
 pub const VALIDATION_EVERY: usize = 10;
 
@@ -143,7 +196,11 @@ impl<G: Game> ExitTrainer<G> {
         resumed: Option<ExitResumed>,
     ) -> ExitTrainer<G> {
         let resumed = resumed.unwrap_or_else(|| ExitResumed {
-            net: fresh_net::<G>(&settings.architecture, &device.burn),
+            net: fresh_net::<G>(
+                &settings.architecture,
+                &device.burn,
+                network_seed(settings.seed),
+            ),
             data: Window::new(settings.max_positions),
             rng: Xoshiro256PlusPlus::seed_from_u64(settings.seed),
             progress: RoundProgress::default(),
@@ -186,7 +243,9 @@ impl<G: Game> ExitTrainer<G> {
             .since(&before, self.settings.adam.learning_rate)
     }
 
-    /// Base MCTS against itself for `games` games; every position learned.
+    /// Base MCTS against itself for `games` games, each on its own seed (drawn from the run's
+    /// generator in game order) and dealt to `threads` threads; every position learned, in game
+    /// order: the same data whatever the threads.
     fn warm_start(&mut self, games: u64) -> usize {
         let options = MctsOptions {
             tree_policy: TreePolicy::Uct {
@@ -195,19 +254,14 @@ impl<G: Game> ExitTrainer<G> {
             ..MctsOptions::uct()
         };
         let budget = Budget::iterations(self.settings.expert_iterations);
+        let seeds: Vec<u64> = (0..games).map(|_| self.rng.random()).collect();
+        let initial = &self.initial;
+        let played = in_order_on_threads(seeds, self.settings.threads, |seeds| {
+            let play = |&seed: &u64| base_mcts_game(initial, options, &budget, seed);
+            seeds.iter().map(play).collect()
+        });
         let mut added = 0;
-        for _ in 0..games {
-            let mut mcts = Mcts::<G>::new(options);
-            let mut position = self.initial.clone();
-            let mut inputs = Vec::new();
-            while !position.is_terminal() {
-                mcts.search(&position, &ConstantEvaluator(0.0), &budget, &mut self.rng);
-                inputs.push(encoded_with_visits(&position, &mcts));
-                let action = mcts.decide(&mut self.rng).expect("a move");
-                mcts.advance(&[action]);
-                position.play(action);
-            }
-            let outcome_p0 = position.outcome().expect("finished").value_p0();
+        for (inputs, outcome_p0) in played {
             added += inputs.len();
             for (input, policy) in inputs {
                 self.data.push(Sample {
@@ -246,17 +300,28 @@ impl<G: Game> ExitTrainer<G> {
             })
             .collect();
         // §8.4.2 runs a phase's expert searches "synchronously so that their states are
-        // evaluated simultaneously": all of them in flight, their leaves in one call per step.
-        let mut phase = ExpertPhase {
-            searches: searches.into_iter().enumerate(),
-            evaluator: &evaluator,
-            options,
-            budget,
-            samples: Vec::new(),
-        };
-        let expert = run_in_flight(histories.len().max(1), &mut phase);
-        self.progress.evaluated += expert.positions;
-        let mut samples = phase.samples;
+        // evaluated simultaneously": all of a thread's in flight, their leaves in one call a step.
+        let in_flight = searches.len().div_ceil(self.settings.threads).max(1);
+        let parts = in_order_on_threads(
+            searches.into_iter().enumerate().collect(),
+            self.settings.threads,
+            |part| {
+                let mut phase = ExpertPhase {
+                    searches: part.into_iter(),
+                    evaluator: &evaluator,
+                    options,
+                    budget: budget.clone(),
+                    samples: Vec::new(),
+                };
+                let stats = run_in_flight(in_flight, &mut phase);
+                vec![(stats.positions, phase.samples)]
+            },
+        );
+        let mut samples = Vec::with_capacity(histories.len());
+        for (positions, part) in parts {
+            self.progress.evaluated += positions;
+            samples.extend(part);
+        }
         samples.sort_by_key(|(index, _)| *index);
         for (_, sample) in samples {
             self.data.push(sample);
@@ -342,8 +407,9 @@ impl<G: Game> ExitTrainer<G> {
             ValueLoss::Off
         };
         let shape = G::ENCODING.dims();
+        let seed = self.rng.random();
         let mut trainer = PolicyValueTrainer::new(
-            fresh_net::<G>(&self.settings.architecture, &self.device.burn),
+            fresh_net::<G>(&self.settings.architecture, &self.device.burn, seed),
             self.settings.adam,
             &self.device,
             shape,
@@ -469,8 +535,14 @@ impl<G: Game> RoundRecipe<G> for ExitTrainer<G> {
 }
 
 /// A freshly initialised policy-value network for `G`.
-fn fresh_net<G: Game>(architecture: &Architecture, device: &Device) -> PolicyValueNet {
-    PolicyValueNet::new(architecture, G::ENCODING.dims(), G::NUM_ACTIONS, device)
+fn fresh_net<G: Game>(architecture: &Architecture, device: &Device, seed: u64) -> PolicyValueNet {
+    PolicyValueNet::seeded(
+        architecture,
+        G::ENCODING.dims(),
+        G::NUM_ACTIONS,
+        device,
+        seed,
+    )
 }
 
 /// Held-out positions evaluated per network call.
@@ -526,8 +598,48 @@ mod tests {
             max_positions: 10_000,
             adam: AdamSettings::default(),
             augmentation: Augmentation::One,
+            threads: 1,
             seed: 3,
         }
+    }
+
+    /// Two threads learn what one learns: the warm start's games (each on its own seed) and a
+    /// phase's expert searches (each on its own seed, its leaves evaluated alone or beside
+    /// others) give the same samples in the same order, and the same network after them.
+    #[test]
+    fn two_threads_learn_what_one_learns() {
+        let initial = ConnectFour::new(&Default::default());
+        let run = |threads: usize| {
+            let settings = ExitSettings {
+                threads,
+                warm_start_games: 5,
+                games_per_phase: 5,
+                ..settings()
+            };
+            let mut trainer =
+                ExitTrainer::<ConnectFour>::new(&initial, settings, &NetDevice::cpu(), None);
+            let (warm, expert) = (trainer.round(0.0), trainer.round(0.6));
+            (
+                trainer.data.samples,
+                warm.positions,
+                expert.evaluated_positions,
+                expert.loss,
+            )
+        };
+        let (one, two) = (run(1), run(2));
+        assert_eq!(one.0.len(), two.0.len());
+        assert!(one.0.len() as u64 == one.1 + 5, "{} samples", one.0.len());
+        for (i, (a, b)) in one.0.iter().zip(&two.0).enumerate() {
+            assert_eq!(
+                a,
+                b,
+                "sample {i} of {} ({} of the warm start)",
+                one.0.len(),
+                one.1
+            );
+        }
+        assert_eq!(one.2, two.2, "positions the expert phase evaluated");
+        assert_eq!(one.3, two.3, "the retrained network's loss");
     }
 
     /// The warm start learns every position of base-MCTS games with its visit distribution;
@@ -583,7 +695,7 @@ mod tests {
         };
         let device = NetDevice::cpu();
         let mut trainer = ExitTrainer::<TicTacToe>::new(&initial, settings, &device, None);
-        let fresh = fresh_net::<TicTacToe>(&trainer.settings.architecture, &device.burn);
+        let fresh = fresh_net::<TicTacToe>(&trainer.settings.architecture, &device.burn, 1);
         trainer.round(0.0);
         let indices: Vec<usize> = (0..trainer.data.samples.len()).collect();
         let loss = |net: &PolicyValueNet| {

@@ -18,3 +18,10 @@ pub const STREAM_GAME: u64 = 1;
 pub const STREAM_EVAL: u64 = 2;
 pub const STREAM_SETUP: u64 = 3;
 pub const STREAM_LEARNER: u64 = 4;
+/// The fresh network's initial weights (`network_seed`).
+pub const STREAM_NETWORK: u64 = 5;
+
+/// The seed a run's fresh network draws its initial weights from (`value::initial_weights`).
+pub fn network_seed(seed: u64) -> u64 {
+    rand::Rng::next_u64(&mut stream_rng(seed, STREAM_NETWORK, 0))
+}

@@ -122,6 +122,7 @@ impl ExitSection {
             max_positions: self.max_positions,
             adam,
             augmentation: crate::learn::augment::Augmentation::One,
+            threads: 1,
             seed,
         })
     }
@@ -158,5 +159,8 @@ pub struct ExitSettings {
     /// Each training position learned with its images under the board's symmetries
     /// (`learning.augment_symmetries`); held-out positions are not augmented.
     pub augmentation: Augmentation,
+    /// Threads the warm start's games and each phase's expert searches are dealt to
+    /// (`run.threads`; at most `games_per_phase`): the same data whatever their number.
+    pub threads: usize,
     pub seed: u64,
 }

@@ -24,6 +24,7 @@ use crate::selfplay::run::run_dir::OPTIMIZER_FILE;
 use crate::selfplay::run::run_progress::budget_share;
 use crate::selfplay::run::run_state::RunState;
 use crate::selfplay::run::session::RunStart;
+use crate::selfplay::run::streams::network_seed;
 use crate::value::policy_value_net::{PolicyValueNet, PolicyValueTrainer};
 use crate::value::saved_net::NetManifest;
 use crate::value::{NetDevice, PolicyValueInference};
@@ -61,7 +62,13 @@ impl<G: Game, S: SelfPlaySearch<G>> SelfPlayTrainer<G, S> {
         device: &NetDevice,
     ) -> SelfPlayTrainer<G, S> {
         let shape = G::ENCODING.dims();
-        let net = PolicyValueNet::new(&settings.architecture, shape, G::NUM_ACTIONS, &device.burn);
+        let net = PolicyValueNet::seeded(
+            &settings.architecture,
+            shape,
+            G::NUM_ACTIONS,
+            &device.burn,
+            network_seed(settings.seed),
+        );
         let trainer = PolicyValueTrainer::new(net.clone(), settings.adam, device, shape);
         let window = settings.window;
         SelfPlayTrainer {
