@@ -110,6 +110,9 @@ fn encoded_with_visits<G: Game>(position: &G, mcts: &Mcts<G>) -> (Vec<f32>, Vec<
     (input, policy)
 }
 
+/// A learned position: its encoding and its policy target.
+type EncodedTarget = (Vec<f32>, Vec<f32>);
+
 /// One game of base MCTS against itself from `initial` on `seed`: each position's encoding
 /// with its visit distribution, and the outcome (P0's view).
 fn base_mcts_game<G: Game>(
@@ -117,7 +120,7 @@ fn base_mcts_game<G: Game>(
     options: MctsOptions,
     budget: &Budget,
     seed: u64,
-) -> (Vec<(Vec<f32>, Vec<f32>)>, f32) {
+) -> (Vec<EncodedTarget>, f32) {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut mcts = Mcts::<G>::new(options);
     let mut position = initial.clone();

@@ -1,10 +1,10 @@
 //! `PackedMatrix`: a weight matrix `W [inputs, outputs]` and its bias, packed once in panels of
 //! 16 output columns, multiplied by row-major activations as `out = act(x · W + b)` with a
-//! register-tiled kernel: 12 rows × 16 columns in one AVX-512 register a row where the CPU has
-//! AVX-512 (twelve accumulators hide the fused multiply-add's latency, and a self-play batch of
-//! up to twelve positions reads each weight once), 6 rows × 16 columns with AVX2 + FMA, plain
-//! loops elsewhere. Nothing is allocated per multiply; big products may be split by rows over
-//! rayon.
+//! register-tiled kernel. Where the CPU has AVX-512, a tile is up to 6 rows × 4 panels (24
+//! accumulators: each step loads 4 weight vectors and 6 inputs for 24 fused multiply-adds, so
+//! the multiply-adds, not the loads, set the pace), or 12 rows × 2 or 1 panels for the last
+//! panels of a matrix; with AVX2 + FMA 6 rows × 1 panel; plain loops elsewhere. Nothing is
+//! allocated per multiply; big products may be split by rows over rayon.
 
 use rayon::prelude::*;
 
@@ -12,6 +12,8 @@ use rayon::prelude::*;
 pub const PANEL: usize = 16;
 /// Rows of activations per register tile, at most (each kernel's: `Kernel::tile_rows`).
 const TILE_ROWS: usize = 12;
+/// Panels per register tile, at most (each kernel's: `Kernel::group`).
+const GROUP: usize = 4;
 /// Bytes of activation rows multiplied by every panel before moving on (a share of L2).
 const BLOCK_BYTES: usize = 96 * 1024;
 /// Multiply-adds above which a product is split over rayon's threads.
@@ -131,45 +133,58 @@ impl PackedMatrix {
         let (k, n) = (self.inputs, self.outputs);
         let rows = x.len() / k;
         let relu = activation == Activation::Relu;
+        let panel_count = self.bias.len() / PANEL;
         // Every kernel writes each row of the tile it is given whole: zeroed once here, not
         // a `memset` call a tile.
-        let mut block = [[0.0f32; PANEL]; TILE_ROWS];
-        for (p, panel) in self.panels.chunks_exact(k * PANEL).enumerate() {
-            let bias: &[f32; PANEL] = self.bias[p * PANEL..][..PANEL].try_into().unwrap();
-            let first_col = p * PANEL;
-            let cols = PANEL.min(n - first_col);
+        let mut block = [[[0.0f32; PANEL]; GROUP]; TILE_ROWS];
+        let mut p = 0;
+        while p < panel_count {
+            let group = kernel.group(panel_count - p);
+            let (first, last) = (p * PANEL, (p + group) * PANEL);
+            let panels = &self.panels[first * k..last * k];
+            let bias = &self.bias[first..last];
             let mut row = 0;
             while row < rows {
-                let tile_rows = kernel.tile_rows().min(rows - row);
+                let tile_rows = kernel.rows_for(group).min(rows - row);
                 let tile = Tile {
                     x: &x[row * k..(row + tile_rows) * k],
                     inputs: k,
-                    panel,
+                    panels,
                     bias,
                     relu,
                 };
                 kernel.run(&tile, &mut block[..tile_rows]);
                 for (r, values) in block[..tile_rows].iter().enumerate() {
-                    let start = (row + r) * n + first_col;
-                    // A whole panel as one array: a slice copy of 16 floats is a `memcpy`
-                    // call a tile row.
-                    match <&mut [f32; PANEL]>::try_from(&mut out[start..start + cols]) {
-                        Ok(whole) => *whole = *values,
-                        Err(_) => out[start..start + cols].copy_from_slice(&values[..cols]),
-                    }
+                    copy_row(&values[..group], &mut out[(row + r) * n..][..n], first);
                 }
                 row += tile_rows;
             }
+            p += group;
         }
     }
 }
 
-/// One register tile: up to `TILE_ROWS` rows of `x` times one panel.
+/// A tile row's panels into the output row `out` from column `first` (the columns past the
+/// matrix's last are dropped): a whole panel as one array, since a slice copy of 16 floats is
+/// a `memcpy` call.
+fn copy_row(values: &[[f32; PANEL]], out: &mut [f32], first: usize) {
+    for (j, panel) in values.iter().enumerate() {
+        let start = first + j * PANEL;
+        let cols = PANEL.min(out.len().saturating_sub(start));
+        match <&mut [f32; PANEL]>::try_from(&mut out[start..start + cols]) {
+            Ok(whole) => *whole = *panel,
+            Err(_) => out[start..start + cols].copy_from_slice(&panel[..cols]),
+        }
+    }
+}
+
+/// One register tile: up to `TILE_ROWS` rows of `x` times `GROUP` or fewer consecutive panels
+/// (`panels`: theirs, one after the other; `bias`: their columns').
 struct Tile<'a> {
     x: &'a [f32],
     inputs: usize,
-    panel: &'a [f32],
-    bias: &'a [f32; PANEL],
+    panels: &'a [f32],
+    bias: &'a [f32],
     relu: bool,
 }
 
@@ -222,7 +237,7 @@ impl Kernel {
             .collect()
     }
 
-    /// Rows of activations per tile.
+    /// Rows of activations per tile, at most (a multiple of every `rows_for`).
     fn tile_rows(self) -> usize {
         match self {
             #[cfg(target_arch = "x86_64")]
@@ -231,8 +246,26 @@ impl Kernel {
         }
     }
 
-    /// Writes the tile's `block.len()` rows × `PANEL` columns into `block`.
-    fn run(self, tile: &Tile<'_>, block: &mut [[f32; PANEL]]) {
+    /// Panels of the tile when `left` panels of the matrix are left.
+    fn group(self, left: usize) -> usize {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512 => [4, 2, 1].into_iter().find(|&g| g <= left).unwrap_or(1),
+            _ => 1,
+        }
+    }
+
+    /// Rows of a tile of `group` panels, at most: its accumulators fill the registers.
+    fn rows_for(self, group: usize) -> usize {
+        if group == 4 {
+            self.tile_rows() / 2
+        } else {
+            self.tile_rows()
+        }
+    }
+
+    /// Writes the tile's `block.len()` rows × its panels into `block`.
+    fn run(self, tile: &Tile<'_>, block: &mut [[[f32; PANEL]; GROUP]]) {
         match self {
             Kernel::Portable => portable_tile(tile, block),
             #[cfg(target_arch = "x86_64")]
@@ -245,11 +278,13 @@ impl Kernel {
     }
 }
 
-fn portable_tile(tile: &Tile<'_>, block: &mut [[f32; PANEL]]) {
+fn portable_tile(tile: &Tile<'_>, block: &mut [[[f32; PANEL]; GROUP]]) {
+    assert_eq!(tile.bias.len(), PANEL, "one panel a portable tile");
     for (r, out) in block.iter_mut().enumerate() {
-        *out = *tile.bias;
+        let out = &mut out[0];
+        out.copy_from_slice(tile.bias);
         let x = &tile.x[r * tile.inputs..(r + 1) * tile.inputs];
-        for (&xi, w) in x.iter().zip(tile.panel.chunks_exact(PANEL)) {
+        for (&xi, w) in x.iter().zip(tile.panels.chunks_exact(PANEL)) {
             for (o, &wi) in out.iter_mut().zip(w) {
                 *o += xi * wi;
             }
@@ -266,12 +301,12 @@ fn portable_tile(tile: &Tile<'_>, block: &mut [[f32; PANEL]]) {
 mod avx2 {
     use std::arch::x86_64::*;
 
-    use super::{PANEL, Tile};
+    use super::{GROUP, PANEL, Tile};
 
     /// # Safety
     /// The CPU must have AVX2 and FMA.
     #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn tile(tile: &Tile<'_>, block: &mut [[f32; PANEL]]) {
+    pub(super) unsafe fn tile(tile: &Tile<'_>, block: &mut [[[f32; PANEL]; GROUP]]) {
         match block.len() {
             6 => rows::<6>(tile, block),
             5 => rows::<5>(tile, block),
@@ -284,11 +319,12 @@ mod avx2 {
     }
 
     #[target_feature(enable = "avx2,fma")]
-    fn rows<const R: usize>(tile: &Tile<'_>, block: &mut [[f32; PANEL]]) {
+    fn rows<const R: usize>(tile: &Tile<'_>, block: &mut [[[f32; PANEL]; GROUP]]) {
         let k = tile.inputs;
-        assert!(block.len() == R && tile.x.len() >= R * k && tile.panel.len() == k * PANEL);
+        assert!(block.len() == R && tile.x.len() >= R * k && tile.panels.len() == k * PANEL);
+        assert_eq!(tile.bias.len(), PANEL, "one panel an AVX2 tile");
         let x = tile.x.as_ptr();
-        let w = tile.panel.as_ptr();
+        let w = tile.panels.as_ptr();
         // SAFETY: every load below is inside `tile.x` (R rows of k) or `tile.panel` (k rows of
         // PANEL), as asserted; stores go to `block`, R rows of PANEL.
         unsafe {
@@ -309,8 +345,8 @@ mod avx2 {
                 if tile.relu {
                     acc = [_mm256_max_ps(acc[0], zero), _mm256_max_ps(acc[1], zero)];
                 }
-                _mm256_storeu_ps(out.as_mut_ptr(), acc[0]);
-                _mm256_storeu_ps(out.as_mut_ptr().add(8), acc[1]);
+                _mm256_storeu_ps(out[0].as_mut_ptr(), acc[0]);
+                _mm256_storeu_ps(out[0].as_mut_ptr().add(8), acc[1]);
             }
         }
     }
@@ -320,53 +356,67 @@ mod avx2 {
 mod avx512 {
     use std::arch::x86_64::*;
 
-    use super::{PANEL, Tile};
+    use super::{GROUP, PANEL, Tile};
+
+    /// Calls `rows::<R, P>` for the tile's rows `R` and panels `P` (4 panels: 1 to 6 rows; 2 or
+    /// 1: 1 to 12).
+    macro_rules! dispatch {
+        ($tile:expr, $block:expr, $panels:expr, $($p:literal => [$($r:literal)*]),*) => {
+            match ($panels, $block.len()) {
+                $($(($p, $r) => rows::<$r, $p>($tile, $block),)*)*
+                (p, r) => unreachable!("no AVX-512 tile of {r} rows × {p} panels"),
+            }
+        };
+    }
 
     /// # Safety
     /// The CPU must have AVX-512F.
     #[target_feature(enable = "avx512f")]
-    pub(super) unsafe fn tile(tile: &Tile<'_>, block: &mut [[f32; PANEL]]) {
-        match block.len() {
-            12 => rows::<12>(tile, block),
-            11 => rows::<11>(tile, block),
-            10 => rows::<10>(tile, block),
-            9 => rows::<9>(tile, block),
-            8 => rows::<8>(tile, block),
-            7 => rows::<7>(tile, block),
-            6 => rows::<6>(tile, block),
-            5 => rows::<5>(tile, block),
-            4 => rows::<4>(tile, block),
-            3 => rows::<3>(tile, block),
-            2 => rows::<2>(tile, block),
-            1 => rows::<1>(tile, block),
-            n => unreachable!("an AVX-512 tile has 1 to 12 rows, not {n}"),
-        }
+    pub(super) unsafe fn tile(tile: &Tile<'_>, block: &mut [[[f32; PANEL]; GROUP]]) {
+        let panels = tile.bias.len() / PANEL;
+        dispatch!(tile, block, panels,
+            4 => [1 2 3 4 5 6],
+            2 => [1 2 3 4 5 6 7 8 9 10 11 12],
+            1 => [1 2 3 4 5 6 7 8 9 10 11 12])
     }
 
-    /// R rows × one panel, each row's 16 columns in one register.
+    /// R rows × P panels, each row's 16 columns of a panel in one register.
     #[target_feature(enable = "avx512f")]
-    fn rows<const R: usize>(tile: &Tile<'_>, block: &mut [[f32; PANEL]]) {
+    fn rows<const R: usize, const P: usize>(tile: &Tile<'_>, block: &mut [[[f32; PANEL]; GROUP]]) {
         let k = tile.inputs;
-        assert!(block.len() == R && tile.x.len() >= R * k && tile.panel.len() == k * PANEL);
+        assert!(block.len() == R && tile.x.len() >= R * k && P <= GROUP);
+        assert!(tile.panels.len() == P * k * PANEL && tile.bias.len() == P * PANEL);
         let x = tile.x.as_ptr();
-        let w = tile.panel.as_ptr();
-        // SAFETY: every load below is inside `tile.x` (R rows of k) or `tile.panel` (k rows of
-        // PANEL), as asserted; stores go to `block`, R rows of PANEL.
+        let w = tile.panels.as_ptr();
+        // SAFETY: every load below is inside `tile.x` (R rows of k), `tile.panels` (P panels of
+        // k rows of PANEL) or `tile.bias` (P × PANEL), as asserted; stores go to `block`, R rows
+        // of at least P panels.
         unsafe {
-            let mut acc = [_mm512_loadu_ps(tile.bias.as_ptr()); R];
+            let zero = _mm512_setzero_ps();
+            let mut bias = [zero; P];
+            for (j, bias) in bias.iter_mut().enumerate() {
+                *bias = _mm512_loadu_ps(tile.bias.as_ptr().add(j * PANEL));
+            }
+            let mut acc = [bias; R];
+            let mut wi = [zero; P];
             for i in 0..k {
-                let wi = _mm512_loadu_ps(w.add(i * PANEL));
+                for (j, wi) in wi.iter_mut().enumerate() {
+                    *wi = _mm512_loadu_ps(w.add((j * k + i) * PANEL));
+                }
                 for (r, acc) in acc.iter_mut().enumerate() {
                     let xi = _mm512_set1_ps(*x.add(r * k + i));
-                    *acc = _mm512_fmadd_ps(xi, wi, *acc);
+                    for (acc, &wi) in acc.iter_mut().zip(&wi) {
+                        *acc = _mm512_fmadd_ps(xi, wi, *acc);
+                    }
                 }
             }
-            let zero = _mm512_setzero_ps();
-            for (out, mut acc) in block.iter_mut().zip(acc) {
-                if tile.relu {
-                    acc = _mm512_max_ps(acc, zero);
+            for (out, acc) in block.iter_mut().zip(acc) {
+                for (out, mut acc) in out.iter_mut().zip(acc) {
+                    if tile.relu {
+                        acc = _mm512_max_ps(acc, zero);
+                    }
+                    _mm512_storeu_ps(out.as_mut_ptr(), acc);
                 }
-                _mm512_storeu_ps(out.as_mut_ptr(), acc);
             }
         }
     }
@@ -427,6 +477,7 @@ mod tests {
             (10, 2048, 64),
             (6, 100, 1),
             (5, 9, 100),
+            (13, 30, 80),
             (1536, 576, 64),
         ] {
             let x = values(rows * k, 1);
