@@ -5,8 +5,10 @@
 //! evaluates with scratch buffers reused per thread: no allocation per call once warm.
 //!
 //! Layout: activations are `[positions · cells, channels]` (channels last); a 3×3 'same'
-//! convolution is an im2col row per cell (`9 · channels`, zero where a tap falls off the board)
-//! times the packed kernel. The result equals `ValueNet::forward` up to float rounding (tested).
+//! convolution (`inference_conv::Conv3x3`) reads each cell's neighbours on zero-padded boards
+//! where the CPU has AVX-512, else an im2col row per cell (`9 · channels`, zero where a tap
+//! falls off the board) times the packed kernel. The result equals `ValueNet::forward` up to
+//! float rounding (tested).
 //!
 //! A policy-value network's (`CpuNet::with_policy`) adds the policy head on the same trunk: the
 //! 1×1 convolution to one channel, then the dense layer from the board's cells to one logit per
@@ -19,7 +21,9 @@ use burn::nn::Linear;
 use burn::nn::conv::Conv2d;
 use burn::prelude::*;
 
-use super::board_layout::{board_taps, channels_last, im2col, sum_over_cells, take};
+use super::board_layout::{board_taps, channels_last, sum_over_cells, take};
+use super::cpu_training::implicit_conv::Windows;
+use super::inference_conv::{Conv3x3, ConvScratch, runs_implicit};
 use super::packed_matmul::{Activation, PackedMatrix};
 use crate::value::network::{SqueezeExcitation, ValueNet};
 use crate::value::policy_value_net::PolicyValueNet;
@@ -30,8 +34,8 @@ struct SeLayer {
 }
 
 struct Block {
-    c1: PackedMatrix,
-    c2: PackedMatrix,
+    c1: Conv3x3,
+    c2: Conv3x3,
     se: Option<SeLayer>,
 }
 
@@ -49,8 +53,10 @@ pub struct CpuNet {
     cells: usize,
     /// For each cell, its 3×3 neighbourhood row by row (`OFF_BOARD` past an edge).
     taps: Vec<[usize; 9]>,
-    /// Plain convolutions (`[9 · in, out]` on im2col rows), each followed by ReLU.
-    convs: Vec<PackedMatrix>,
+    /// The cells' windows on zero-padded boards, where convolutions run implicit.
+    windows: Option<Box<Windows>>,
+    /// Plain convolutions, each followed by ReLU.
+    convs: Vec<Conv3x3>,
     blocks: Vec<Block>,
     /// The 1×1 convolution before the global sum pooling.
     head: Option<PackedMatrix>,
@@ -67,6 +73,7 @@ pub struct CpuNet {
 struct Scratch {
     input: Vec<f32>,
     columns: Vec<f32>,
+    conv: ConvScratch,
     activations: [Vec<f32>; 3],
     pooled: Vec<f32>,
     hidden: Vec<f32>,
@@ -134,18 +141,18 @@ fn bias(bias: &Option<burn::module::Param<Tensor<1>>>, outputs: usize) -> Vec<f3
 }
 
 /// A 3×3 convolution `[out, in, 3, 3]` as `[9 · in, out]`, row `tap · in + channel`.
-fn pack_conv3x3(conv: &Conv2d) -> PackedMatrix {
+fn pack_conv3x3(conv: &Conv2d, implicit: bool) -> Conv3x3 {
     let [outputs, inputs, kh, kw] = conv.weight.shape().dims();
     assert_eq!([kh, kw], [3, 3], "a 3×3 convolution");
     let w = values(conv.weight.val());
-    PackedMatrix::new(
-        9 * inputs,
-        outputs,
+    Conv3x3::new(
+        [inputs, outputs],
         |row, o| {
             let (tap, channel) = (row / inputs, row % inputs);
             w[(o * inputs + channel) * 9 + tap]
         },
         &bias(&conv.bias, outputs),
+        implicit,
     )
 }
 
@@ -187,13 +194,23 @@ impl CpuNet {
         let [planes, rows, cols] = shape;
         let cells = rows * cols;
         let taps = board_taps(rows, cols);
-        let convs: Vec<PackedMatrix> = net.convs.iter().map(pack_conv3x3).collect();
+        // Every convolution implicit, or none: one board layout for the pass.
+        let implicit = net
+            .convs
+            .iter()
+            .chain(net.blocks.iter().flat_map(|b| [&b.c1, &b.c2]))
+            .all(|conv| {
+                let [outputs, inputs, _, _] = conv.weight.shape().dims();
+                runs_implicit(inputs, outputs)
+            });
+        let pack = |conv| pack_conv3x3(conv, implicit);
+        let convs: Vec<Conv3x3> = net.convs.iter().map(pack).collect();
         let blocks = net
             .blocks
             .iter()
             .map(|b| Block {
-                c1: pack_conv3x3(&b.c1),
-                c2: pack_conv3x3(&b.c2),
+                c1: pack(&b.c1),
+                c2: pack(&b.c2),
                 se: b.se.as_ref().map(pack_se),
             })
             .collect();
@@ -214,13 +231,16 @@ impl CpuNet {
             .collect();
         assert_eq!(
             convs[0].inputs(),
-            9 * planes,
+            planes,
             "the network was built for another encoding"
         );
+        let channel_counts = convs.iter().map(Conv3x3::inputs).chain([filters]);
+        let windows = implicit.then(|| Box::new(Windows::new(rows, cols, channel_counts)));
         CpuNet {
             planes,
             cells,
             taps,
+            windows,
             convs,
             blocks,
             head,
@@ -303,6 +323,7 @@ impl CpuNet {
         let Scratch {
             input,
             columns,
+            conv,
             activations,
             pooled,
             hidden,
@@ -316,20 +337,14 @@ impl CpuNet {
         let mut current = 0;
         let mut channels = self.convs[0].outputs();
         let out = take(&mut activations[0], rows * channels);
-        self.convolve(&self.convs[0], input, columns, out, Activation::Relu, split);
-        for conv in &self.convs[1..] {
+        self.convolve(&self.convs[0], input, conv, out, Activation::Relu, split);
+        for layer in &self.convs[1..] {
             let next = (current + 1) % 3;
             let [x, out] = activations.get_disjoint_mut([current, next]).unwrap();
-            let out = take(out, rows * conv.outputs());
-            self.convolve(
-                conv,
-                &x[..rows * channels],
-                columns,
-                out,
-                Activation::Relu,
-                split,
-            );
-            (current, channels) = (next, conv.outputs());
+            let out = take(out, rows * layer.outputs());
+            let x = &x[..rows * channels];
+            self.convolve(layer, x, conv, out, Activation::Relu, split);
+            (current, channels) = (next, layer.outputs());
         }
         for block in &self.blocks {
             // relu(se(c2(relu(c1(x)))) + x)
@@ -338,9 +353,9 @@ impl CpuNet {
                 .get_disjoint_mut([current, first, second])
                 .unwrap();
             let (x, h1) = (&x[..rows * channels], take(h1, rows * channels));
-            self.convolve(&block.c1, x, columns, h1, Activation::Relu, split);
+            self.convolve(&block.c1, x, conv, h1, Activation::Relu, split);
             let h2 = take(h2, rows * channels);
-            self.convolve(&block.c2, h1, columns, h2, Activation::Identity, split);
+            self.convolve(&block.c2, h1, conv, h2, Activation::Identity, split);
             if let Some(se) = &block.se {
                 self.squeeze_excite(se, h2, channels, [pooled, hidden, columns], split);
             }
@@ -446,18 +461,14 @@ impl CpuNet {
     /// convolution's inputs).
     fn convolve(
         &self,
-        conv: &PackedMatrix,
+        conv: &Conv3x3,
         x: &[f32],
-        columns: &mut Vec<f32>,
+        scratch: &mut ConvScratch,
         out: &mut [f32],
         activation: Activation,
         split: bool,
     ) {
-        let width = conv.inputs();
-        let channels = width / 9;
-        let rows = x.len() / channels;
-        let columns = take(columns, rows * width);
-        im2col(&self.taps, x, channels, columns);
-        conv.apply(columns, rows, out, activation, split);
+        let board = (self.windows.as_deref(), &self.taps[..]);
+        conv.apply(x, board, scratch, out, (activation, split));
     }
 }

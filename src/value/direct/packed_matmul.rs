@@ -139,7 +139,7 @@ impl PackedMatrix {
         let mut block = [[[0.0f32; PANEL]; GROUP]; TILE_ROWS];
         let mut p = 0;
         while p < panel_count {
-            let group = kernel.group(panel_count - p);
+            let group = kernel.group(panel_count - p, rows);
             let (first, last) = (p * PANEL, (p + group) * PANEL);
             let panels = &self.panels[first * k..last * k];
             let bias = &self.bias[first..last];
@@ -246,11 +246,15 @@ impl Kernel {
         }
     }
 
-    /// Panels of the tile when `left` panels of the matrix are left.
-    fn group(self, left: usize) -> usize {
+    /// Panels of the tile when `left` panels of the matrix are left, for a block of `rows`
+    /// rows: the widest tile, unless its rows would split a block that a narrower tile takes
+    /// whole (a batch of 7 to 12 positions' dense layer then reads each weight once, not once
+    /// for 6 rows and again for the rest).
+    fn group(self, left: usize, rows: usize) -> usize {
+        let fits = |g: usize| g <= left && (rows <= self.rows_for(g) || rows > self.tile_rows());
         match self {
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx512 => [4, 2, 1].into_iter().find(|&g| g <= left).unwrap_or(1),
+            Kernel::Avx512 => [4, 2, 1].into_iter().find(|&g| fits(g)).unwrap_or(1),
             _ => 1,
         }
     }

@@ -67,6 +67,11 @@ impl Windows {
         }
     }
 
+    /// Cells of a board.
+    pub fn cells(&self) -> usize {
+        self.corners.len()
+    }
+
     /// Floats of the padded boards of `positions` positions of `channels` channels.
     pub fn padded_len(&self, positions: usize, channels: usize) -> usize {
         positions * self.padded_cells * channels
