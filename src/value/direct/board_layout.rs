@@ -1,6 +1,9 @@
 //! The channels-last board layout shared by the direct CPU passes (`CpuNet` for inference,
 //! `CpuTrainer` for learning): activations `[positions · cells, channels]`, the 3×3
-//! neighbourhood of each cell, sums over a board, and scratch buffers grown on demand.
+//! neighbourhood of each cell, sums over a board, a bias added to rows, and scratch buffers grown
+//! on demand.
+
+use multiversion::multiversion;
 
 /// Marks a 3×3 tap that falls off the board.
 pub const OFF_BOARD: usize = usize::MAX;
@@ -127,6 +130,17 @@ pub fn take(buffer: &mut Vec<f32>, len: usize) -> &mut [f32] {
         buffer.resize(len, 0.0);
     }
     &mut buffer[..len]
+}
+
+/// `bias` added to each row of `out`, then ReLU if `relu`: an affine layer's bias, after its
+/// product (both passes).
+#[multiversion(targets("x86_64+avx512f+avx2+fma", "x86_64+avx2+fma"))]
+pub fn add_bias(out: &mut [f32], bias: &[f32], relu: bool) {
+    for row in out.chunks_exact_mut(bias.len()) {
+        for (v, &b) in row.iter_mut().zip(bias) {
+            *v = if relu { (*v + b).max(0.0) } else { *v + b };
+        }
+    }
 }
 
 /// Each position's channels summed over its `cells` cells: `board` is

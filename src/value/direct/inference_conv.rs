@@ -7,7 +7,7 @@
 
 use rayon::prelude::*;
 
-use super::board_layout::{im2col, take};
+use super::board_layout::{add_bias, im2col, take};
 use super::cpu_training::implicit_conv::{self, Windows};
 use super::cpu_training::matmul::View;
 use super::packed_matmul::{Activation, PackedMatrix};
@@ -150,15 +150,6 @@ impl Conv3x3 {
                 .for_each(|(corners, out)| product(corners, out));
         } else {
             product(&scratch.corners, out);
-        }
-    }
-}
-
-/// `out[r][o] = act(out[r][o] + bias[o])`.
-fn add_bias(out: &mut [f32], bias: &[f32], relu: bool) {
-    for row in out.chunks_exact_mut(bias.len()) {
-        for (v, &b) in row.iter_mut().zip(bias) {
-            *v = if relu { (*v + b).max(0.0) } else { *v + b };
         }
     }
 }

@@ -11,7 +11,9 @@ use super::flat::{Params, ParamsMut};
 use super::implicit_conv;
 use super::matmul::{Strides, View, matmul};
 use super::plan::{Affine, BlockPlan, Plan};
-use crate::value::direct::board_layout::{channels_last, col2im_add, im2col, sum_over_cells, take};
+use crate::value::direct::board_layout::{
+    add_bias, channels_last, col2im_add, im2col, sum_over_cells, take,
+};
 
 /// What a residual block's forward pass keeps for its backward pass.
 #[derive(Default)]
@@ -93,16 +95,6 @@ pub(super) fn affine(
         false,
     );
     add_bias(out, &params[a.bias()], relu);
-}
-
-/// `bias` added to each row of `out`, then ReLU if `relu`.
-#[multiversion(targets("x86_64+avx512f+avx2+fma", "x86_64+avx2+fma"))]
-fn add_bias(out: &mut [f32], bias: &[f32], relu: bool) {
-    for row in out.chunks_exact_mut(bias.len()) {
-        for (v, &b) in row.iter_mut().zip(bias) {
-            *v = if relu { (*v + b).max(0.0) } else { *v + b };
-        }
-    }
 }
 
 /// The gradient of a bias added to every row: the sum of the rows of `dz`.
