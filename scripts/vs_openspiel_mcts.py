@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""A descent agent against OpenSpiel's MCTS given RATIO times its time a move.
+"""A descent agent against OpenSpiel's MCTS given RATIO times its time a move, or a fixed
+number of simulations a move.
 
 OpenSpiel's player is its C++ `pyspiel.MCTSBot` (UCT, c = 2, one random rollout a leaf, the
-most visited move). It has no time limit, so its simulations a move are set so that its mean
-time a move is RATIO times descent's `time=`: before the match, measured at the chosen count on
-positions drawn from every stage of random games (twice, the second at the first's estimate);
-during the match, rescaled after each game by the target over OpenSpiel's mean time a move in
-that game (at most ×1.25 or ÷1.25 a game). descent plays through `descent engine`. The colours
+most visited move). With --openspiel-simulations N it plays N simulations every move: one fixed
+opponent for a sweep over descent's time (`descent gain`). Otherwise it has no time limit, so
+its simulations a move are set so that its mean time a move is RATIO times descent's `time=`:
+before the match, measured at the chosen count on positions drawn from every stage of random
+games (twice, the second at the first's estimate); during the match, rescaled after each game
+by the target over OpenSpiel's mean time a move in that game (at most ×1.25 or ÷1.25 a game). descent plays through `descent engine`. The colours
 alternate; every game is played to its end under OpenSpiel's rules, which descent's follow move
 for move (scripts/crosscheck_openspiel.py). Prints descent's W/D/L, its score with the Wilson
 95 % interval, the simulation counts used and each side's mean time a move; each game's line
@@ -130,15 +132,26 @@ def main():
     parser.add_argument("--agent", required=True, help="descent's agent, with its time=")
     parser.add_argument("--descent-time", type=float, required=True,
                         help="the agent's time a move in seconds (as its time=)")
-    parser.add_argument("--ratio", type=float, default=10.0)
+    strength = parser.add_mutually_exclusive_group()
+    strength.add_argument("--ratio", type=float, default=10.0,
+                          help="OpenSpiel's mean time a move over descent's (default 10)")
+    strength.add_argument("--openspiel-simulations", type=int, metavar="N",
+                          help="a fixed OpenSpiel player instead: N simulations every move, "
+                          "the same opponent whatever descent's time and the machine's speed")
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    if args.openspiel_simulations is not None and args.openspiel_simulations < 1:
+        parser.error(f"--openspiel-simulations {args.openspiel_simulations}: expected 1 or more")
     game = pyspiel.load_game(GAMES[args.game])
     target = args.ratio * args.descent_time
-    simulations = calibrated_simulations(game, target, args.seed)
-    print(f"OpenSpiel MCTS: {simulations} simulations a move calibrated "
-          f"(target {1000 * target:.0f} ms a move)", flush=True)
+    if args.openspiel_simulations is None:
+        simulations = calibrated_simulations(game, target, args.seed)
+        print(f"OpenSpiel MCTS: {simulations} simulations a move calibrated "
+              f"(target {1000 * target:.0f} ms a move)", flush=True)
+    else:
+        simulations = args.openspiel_simulations
+        print(f"OpenSpiel MCTS: {simulations} simulations a move, fixed", flush=True)
     used = []
     tally = [0, 0, 0]  # descent's wins, draws, losses
     totals = {"descent": [0.0, 0], "openspiel": [0.0, 0]}
@@ -153,7 +166,8 @@ def main():
         print(f"game {index + 1}: descent as p{index % 2}, OpenSpiel {simulations} simulations "
               f"a move: { {1: 'win', 0: 'draw', -1: 'loss'}[result] }; "
               f"moves: {' '.join(game_moves)}", flush=True)
-        simulations = rescaled(simulations, target, *spent["openspiel"])
+        if args.openspiel_simulations is None:
+            simulations = rescaled(simulations, target, *spent["openspiel"])
     wins, draws, losses = tally
     games = sum(tally)
     low, high = wilson(wins + 0.5 * draws, games)

@@ -83,6 +83,8 @@ pub struct AgentFactory<G: Game> {
     terminal_eval: TerminalEval,
     /// Where the network came from ("score" without one).
     pub model_origin: String,
+    /// The SHA-256 of the network's weights as its file records it (`LoadedModel`).
+    pub model_weights_sha256: Option<String>,
 }
 
 impl<G: Game> AgentFactory<G> {
@@ -130,12 +132,10 @@ impl<G: Game> AgentFactory<G> {
                     true => (spec, model.origin),
                     false => without_value_weight(spec, model.origin),
                 };
-                Ok(Self::with_evaluator(
-                    spec,
-                    evaluator,
-                    model.terminal_eval,
-                    origin,
-                ))
+                Ok(AgentFactory {
+                    model_weights_sha256: model.weights_sha256,
+                    ..Self::with_evaluator(spec, evaluator, model.terminal_eval, origin)
+                })
             }
         }
     }
@@ -153,6 +153,7 @@ impl<G: Game> AgentFactory<G> {
             evaluator,
             terminal_eval,
             model_origin,
+            model_weights_sha256: None,
         }
     }
 

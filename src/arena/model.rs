@@ -29,6 +29,9 @@ pub struct LoadedModel {
     pub value_trained: bool,
     /// Where it came from, for reports.
     pub origin: String,
+    /// The SHA-256 of its weights as its file records it (none for an untrained network or a
+    /// file older than checksums).
+    pub weights_sha256: Option<String>,
 }
 
 /// Where a `model=` path points: a run directory (its latest checkpoint), a checkpoint
@@ -95,6 +98,7 @@ pub fn load_model<G: Game>(
             terminal_eval: TerminalEval::Classic,
             value_trained: true,
             origin: format!("untrained {architecture}"),
+            weights_sha256: None,
         }),
         ModelSource::Shipped => {
             let shipped = shipped_net(game).with_context(|| {
@@ -136,6 +140,7 @@ pub fn load_model<G: Game>(
                     .with_context(|| base.display().to_string())?,
                 value_trained: found.value_is_trained(),
                 origin: base.display().to_string(),
+                weights_sha256: found.weights_sha256,
             })
         }
     }
@@ -155,5 +160,6 @@ fn exported_model(
             .with_context(|| origin.to_string())?,
         value_trained: manifest.net.value_is_trained(),
         origin: origin.to_string(),
+        weights_sha256: manifest.net.weights_sha256.clone(),
     })
 }

@@ -102,6 +102,15 @@ impl GainRow {
     }
 }
 
+/// A time half measured: the network's side done, its counterpart's not (a sweep stopped
+/// between the two). The same sweep run again measures only the counterpart.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PendingTime {
+    pub time: String,
+    pub seconds: f64,
+    pub with_network: Share,
+}
+
 /// The whole measure: who played whom, how it was counted, one row a time.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GainReport {
@@ -110,22 +119,101 @@ pub struct GainReport {
     pub agent: String,
     /// Where the agent's network comes from (`AgentFactory::model_origin`).
     pub agent_model: String,
+    /// The SHA-256 of that network's weights as its file records it (none for an untrained
+    /// network): a sweep continued must measure the same weights.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_weights_sha256: Option<String>,
     /// The same search without the network.
     pub counterpart: String,
     /// What the counterpart values positions with: "random playouts" (PUCT, Gumbel) or
     /// "score" (UCT, whose leaves are random playouts; the game's score only where a playout
     /// is cut).
     pub counterpart_model: String,
-    /// The outside player or measure, e.g. "mcts:time=1s" or "perfect moves on 1000 positions".
+    /// The outside player or measure, e.g. "`mcts:time=1s`, 40 games" or "a perfect solver's
+    /// scores of 1000 positions from FILE".
     pub against: String,
     /// What a row's share is: "score" (draws half a win) or "perfect moves".
     pub measure: String,
+    /// What else decides the measure: the seed, games at once, the device, the outside
+    /// agent's network and the scored positions by their checksums.
+    #[serde(default)]
+    pub conditions: String,
+    /// One row a time, in the order of their seconds.
     pub rows: Vec<GainRow>,
+    /// The times half measured, where the sweep stopped between their two sides.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pending: Vec<PendingTime>,
     /// The command that wrote it (the card shows it).
     pub command: String,
 }
 
 impl GainReport {
+    /// Whether this sweep may continue `earlier` (its rows kept, the rest measured): the same
+    /// game, agents, networks (by their weights' checksum), outside player and measure.
+    ///
+    /// # Errors
+    /// The first thing that differs, both ways, or a network with no checksum to compare.
+    pub fn check_continues(&self, earlier: &GainReport) -> Result<(), String> {
+        let fields: [(&str, &str, &str); 8] = [
+            ("game", &earlier.game, &self.game),
+            ("agent", &earlier.agent, &self.agent),
+            ("agent_model", &earlier.agent_model, &self.agent_model),
+            ("counterpart", &earlier.counterpart, &self.counterpart),
+            (
+                "counterpart_model",
+                &earlier.counterpart_model,
+                &self.counterpart_model,
+            ),
+            ("against", &earlier.against, &self.against),
+            ("measure", &earlier.measure, &self.measure),
+            ("conditions", &earlier.conditions, &self.conditions),
+        ];
+        if let Some((name, was, is)) = fields.into_iter().find(|(_, was, is)| was != is) {
+            return Err(format!("its {name} was {was:?}, this sweep's is {is:?}"));
+        }
+        match (&earlier.agent_weights_sha256, &self.agent_weights_sha256) {
+            (Some(was), Some(is)) if was == is => Ok(()),
+            (Some(was), Some(is)) => Err(format!(
+                "its network's weights were SHA-256 {was}, this one's are {is}"
+            )),
+            (None, Some(_)) => Err("it recorded no checksum of its network's weights (an \
+                 earlier sweep, or one of an untrained network)"
+                .to_string()),
+            (_, None) => Err(format!(
+                "the network ({}) records no checksum of its weights (an untrained network, or \
+                 a file older than checksums), so no sweep with it can be shown to be the same",
+                self.agent_model
+            )),
+        }
+    }
+
+    /// The row measured at `seconds`, if any.
+    pub fn row_at(&self, seconds: f64) -> Option<&GainRow> {
+        self.rows.iter().find(|r| same_time(r.seconds, seconds))
+    }
+
+    /// The network's side measured at `seconds` by a sweep stopped before its counterpart's.
+    pub fn pending_at(&self, seconds: f64) -> Option<&Share> {
+        let pending = self.pending.iter().find(|p| same_time(p.seconds, seconds));
+        pending.map(|p| &p.with_network)
+    }
+
+    /// Records the network's side at a time whose counterpart is still to be measured.
+    pub fn insert_pending(&mut self, half: PendingTime) {
+        self.pending.retain(|p| !same_time(p.seconds, half.seconds));
+        self.pending.push(half);
+    }
+
+    /// Adds `row`, replacing one at the same time, the rows kept in the order of their seconds;
+    /// a pending half of that time is done.
+    pub fn insert_row(&mut self, row: GainRow) {
+        self.pending.retain(|p| !same_time(p.seconds, row.seconds));
+        self.rows.retain(|r| !same_time(r.seconds, row.seconds));
+        self.rows.sort_by(|a, b| a.seconds.total_cmp(&b.seconds));
+        let at = self.rows.partition_point(|r| r.seconds < row.seconds);
+        self.rows.insert(at, row);
+    }
+
     /// The card's table: one line a time, both sides with intervals and the difference.
     pub fn markdown(&self) -> String {
         let mut text = String::new();
@@ -193,6 +281,12 @@ impl GainReport {
     }
 }
 
+/// Whether two times a move in seconds are the same to the nanosecond (a time read back from
+/// gain.json may differ from the parsed one in its last bit).
+fn same_time(a: f64, b: f64) -> bool {
+    (a * 1e9).round() == (b * 1e9).round()
+}
+
 fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
     chars.next().map_or_else(String::new, |c| {
@@ -233,10 +327,12 @@ mod tests {
             game: "tic_tac_toe".into(),
             agent: "puct:model=untrained".into(),
             agent_model: "untrained paper-cnn".into(),
+            agent_weights_sha256: None,
             counterpart: "puct:model=playouts".into(),
             counterpart_model: "random playouts".into(),
             against: "mcts:time=10ms".into(),
             measure: "score".into(),
+            conditions: String::new(),
             rows: vec![
                 GainRow::new(
                     "10ms".into(),
@@ -251,6 +347,7 @@ mod tests {
                     Share::of_games(3, 4, 3),
                 ),
             ],
+            pending: Vec::new(),
             command: "descent gain …".into(),
         };
         let table = report.markdown();
@@ -264,5 +361,86 @@ mod tests {
         // The y axis starts at the tenth below the lowest band (2/3/5: Wilson's low 15.4 %).
         assert!(svg.contains(">10 %<") && svg.contains(">100 %<"), "{svg}");
         assert!(!svg.contains(">0 %<"), "{svg}");
+    }
+
+    fn sweep(sha: Option<&str>) -> GainReport {
+        GainReport {
+            game: "othello".into(),
+            agent: "ubfms:model=shipped".into(),
+            agent_model: "othello.descent".into(),
+            agent_weights_sha256: sha.map(str::to_string),
+            counterpart: "mcts".into(),
+            counterpart_model: "score".into(),
+            against: "`mcts:time=1s`, 40 games".into(),
+            measure: "score".into(),
+            conditions: "seed 1".into(),
+            rows: Vec::new(),
+            pending: Vec::new(),
+            command: "descent gain …".into(),
+        }
+    }
+
+    #[test]
+    fn a_sweep_continues_only_the_same_measure_of_the_same_weights() {
+        let earlier = sweep(Some("ab12"));
+        assert_eq!(sweep(Some("ab12")).check_continues(&earlier), Ok(()));
+        let other_weights = sweep(Some("cd34")).check_continues(&earlier).unwrap_err();
+        assert!(other_weights.contains("ab12") && other_weights.contains("cd34"));
+        let unchecked = sweep(None).check_continues(&sweep(None)).unwrap_err();
+        assert!(unchecked.contains("no checksum"), "{unchecked}");
+        let mut more_games = sweep(Some("ab12"));
+        more_games.against = "`mcts:time=1s`, 80 games".into();
+        let differs = more_games.check_continues(&earlier).unwrap_err();
+        assert!(differs.starts_with("its against was"), "{differs}");
+        let mut other_game = more_games.clone();
+        other_game.game = "awale".into();
+        let first = other_game.check_continues(&earlier).unwrap_err();
+        assert!(first.starts_with("its game was \"othello\""), "{first}");
+        let mut other_seed = sweep(Some("ab12"));
+        other_seed.conditions = "seed 2".into();
+        let seed = other_seed.check_continues(&earlier).unwrap_err();
+        assert!(seed.starts_with("its conditions was"), "{seed}");
+        let older = sweep(Some("ab12"))
+            .check_continues(&sweep(None))
+            .unwrap_err();
+        assert!(older.starts_with("it recorded no checksum"), "{older}");
+    }
+
+    #[test]
+    fn rows_stay_in_time_order_one_a_time_and_a_row_ends_its_pending_half() {
+        let mut report = sweep(Some("ab12"));
+        let row = |seconds: f64, wins: u64| {
+            GainRow::new(
+                format!("{seconds}s"),
+                seconds,
+                Share::of_games(wins, 0, 4 - wins),
+                Share::of_games(1, 0, 3),
+            )
+        };
+        report.insert_pending(PendingTime {
+            time: "0.4s".into(),
+            seconds: 0.4,
+            with_network: Share::of_games(3, 0, 1),
+        });
+        for (seconds, wins) in [(1.6, 4), (0.1, 2), (0.025, 1), (0.1, 3)] {
+            report.insert_row(row(seconds, wins));
+        }
+        let times: Vec<f64> = report.rows.iter().map(|r| r.seconds).collect();
+        assert_eq!(times, [0.025, 0.1, 1.6]);
+        assert_eq!(report.row_at(0.1).unwrap().with_network.points, 3.0);
+        assert_eq!(
+            report.pending_at(0.4).unwrap().points,
+            3.0,
+            "not measured yet"
+        );
+        report.insert_row(row(0.4, 3));
+        assert_eq!(report.pending, []);
+        assert_eq!(report.rows.len(), 4);
+        // A time read back a bit off is the same time.
+        let read_back = 0.4 * (1.0 + f64::EPSILON);
+        assert_ne!(read_back, 0.4);
+        assert!(report.row_at(read_back).is_some());
+        report.insert_row(row(read_back, 0));
+        assert_eq!(report.rows.len(), 4, "replaced, not added");
     }
 }

@@ -5,8 +5,8 @@
 //! times theirs), the share of perfect moves on scored Connect Four positions
 //! (`--perfect-moves`), or any command that plays a match and prints `W/D/L w/d/l`
 //! (`--against-command`: OpenSpiel's MCTS, GNU Go through `gtp-match`). `--out DIR` writes the
-//! card's table (gain.markdown), its chart (gain.svg) and gain.json after every time, so a stopped
-//! sweep keeps the times it finished.
+//! card's table (gain.markdown), its chart (gain.svg) and gain.json after every side measured,
+//! and the same command continues a sweep stopped there (`continue_earlier_sweep`).
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -18,16 +18,22 @@ use clap::Args;
 use super::arena_output::PlayOptions;
 use super::interrupt::{self, Interruptible};
 use crate::arena::match_play::{MatchRun, Openings, play_match_until};
-use crate::arena::network_gain::{GainReport, GainRow, Share};
+use crate::arena::network_gain::{GainReport, GainRow, PendingTime, Share};
 use crate::arena::perfect_moves::{ScoredPosition, count_perfect_moves};
 use crate::arena::{AgentFactory, AgentSpec};
 use crate::games::{ConnectFour, Game, GameSpec, GameVisitor};
 use crate::search::StopToken;
+use crate::selfplay::run::dir_lock::DirLock;
 use crate::settings::duration_text::DurationText;
-use crate::settings::files::{Existing, check_output, write_atomically};
+use crate::settings::files::{Existing, check_output, read_regular_text, write_atomically};
+use crate::value::checksum::sha256_hex;
 
 /// The longest line kept from `--against-command`'s output (longer ones are cut).
 const MAX_LINE_BYTES: u64 = 64 << 10;
+
+/// The largest gain.json read back to continue a sweep (a sweep of thousands of times is far
+/// smaller).
+const MAX_REPORT_BYTES: u64 = 16 << 20;
 
 #[derive(Args, Debug)]
 #[command(group = clap::ArgGroup::new("against_what").required(true)
@@ -59,8 +65,9 @@ pub struct GainArgs {
     positions: Option<PathBuf>,
     /// A shell command that plays one match and prints a line with `W/D/L w/d/l` (or
     /// `w/d/l (W/D/L)`), the last such line counting; `{agent}` (quoted), `{time}`,
-    /// `{seconds}`, `{games}` and `{seed}` are replaced, e.g. "scripts/vs_openspiel_mcts.sh
-    /// --game othello --agent {agent} --descent-time {seconds} --games {games}".
+    /// `{seconds}`, `{games}`, `{seed}` and `{side}` (network, no_network) are replaced, e.g.
+    /// "scripts/vs_openspiel_mcts.sh --game othello --agent {agent} --descent-time {seconds}
+    /// --games {games}".
     #[arg(long)]
     against_command: Option<String>,
     /// Games a measure (even: both colours equally), with --against or --against-command.
@@ -69,10 +76,11 @@ pub struct GainArgs {
     /// With --against: start each pair of games from its own random opening of N plies.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1000))]
     opening_plies: u32,
-    /// Write gain.markdown, gain.svg and gain.json into this directory (after every time).
+    /// Write gain.markdown, gain.svg and gain.json into this directory (after every side
+    /// measured); a sweep of the same measure there is continued.
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Replace the files of an earlier sweep in --out.
+    /// Start the sweep again over the files of an earlier one in --out, instead of continuing.
     #[arg(long)]
     force: bool,
     #[command(flatten)]
@@ -89,61 +97,24 @@ pub fn run(mut args: GainArgs) -> anyhow::Result<ExitCode> {
     check_args(&args)?;
     let counterpart = args.agent.without_network()?;
     let positions = perfect_move_positions(&args)?;
-    // Both loaded once before the first match: a network that cannot be loaded fails now.
-    let [agent_model, counterpart_model] = args.game().visit(ModelsVisitor {
-        args: &args,
-        specs: [&args.agent, &counterpart],
-    })?;
+    let mut report = empty_report(&args, &counterpart, positions.as_ref())?;
+    let _lock = match &args.out {
+        Some(dir) => Some(DirLock::acquire(dir, "sweep")?),
+        None => None,
+    };
+    continue_earlier_sweep(&args, &mut report)?;
+    write_report(&args, &report)?;
     let stop = interrupt::stop_on_first_interrupt(Interruptible::Matches);
-    let mut report = GainReport {
-        game: args.game().to_string(),
-        agent: args.agent.text_without_budget(),
-        agent_model,
-        counterpart: counterpart.text_without_budget(),
-        counterpart_model,
-        against: against_text(&args, positions.as_ref().map(|p| p.0.len())),
-        measure: if args.perfect_moves {
-            "perfect moves"
-        } else {
-            "score"
-        }
-        .to_string(),
-        rows: Vec::new(),
-        command: command_line(),
+    let sweep = Sweep {
+        args: &args,
+        counterpart: &counterpart,
+        stop: &stop,
+        positions: positions.as_ref().map(|p| &p.0[..]),
     };
     for &time in &args.times {
-        let sides = [&args.agent, &counterpart].map(|spec| spec.with_time(time));
-        let [with, without] = [sides[0].clone()?, sides[1].clone()?];
-        let mut measured = Vec::new();
-        for spec in [&with, &without] {
-            let share = match measure(
-                &args,
-                spec,
-                (time, &stop),
-                positions.as_ref().map(|p| &p.0[..]),
-            ) {
-                Err(_) if stop.is_stopped() => break,
-                share => share?,
-            };
-            if !args.play.quiet {
-                eprintln!("{time}: {spec}: {} ({})", share.text(), share.detail);
-            }
-            measured.push(share);
-            if stop.is_stopped() {
-                break;
-            }
-        }
-        if stop.is_stopped() {
+        if report.row_at(time.0.as_secs_f64()).is_none() && !sweep.measure(time, &mut report)? {
             break;
         }
-        let [with_share, without_share] = [measured[0].clone(), measured[1].clone()];
-        report.rows.push(GainRow::new(
-            time.to_string(),
-            time.0.as_secs_f64(),
-            with_share,
-            without_share,
-        ));
-        write_report(&args, &report)?;
     }
     match args.play.json {
         true => println!("{}", serde_json::to_string_pretty(&report)?),
@@ -156,11 +127,17 @@ pub fn run(mut args: GainArgs) -> anyhow::Result<ExitCode> {
         );
     }
     if stop.is_stopped() {
+        let done = args.times.iter();
+        let done = done.filter(|t| report.row_at(t.0.as_secs_f64()).is_some());
         eprintln!(
-            "interrupted by {}: {} of {} times measured; the report holds them",
+            "interrupted by {}: {} of {} times measured{}",
             interrupt::interrupted_by(),
-            report.rows.len(),
-            args.times.len()
+            done.count(),
+            args.times.len(),
+            match args.out {
+                Some(_) => "; --out holds them, and the same command continues the sweep",
+                None => " (without --out nothing is kept)",
+            }
         );
         return Ok(ExitCode::from(interrupt::interrupted_exit()));
     }
@@ -170,6 +147,202 @@ pub fn run(mut args: GainArgs) -> anyhow::Result<ExitCode> {
 impl GainArgs {
     fn game(&self) -> &GameSpec {
         self.game.as_ref().expect("run resolves the game first")
+    }
+}
+
+/// The report before any time is measured: who plays, how it is counted. Both agents are loaded
+/// here, before the first match: a network that cannot be loaded fails now.
+fn empty_report(
+    args: &GainArgs,
+    counterpart: &AgentSpec,
+    positions: Option<&(Vec<ScoredPosition>, String)>,
+) -> anyhow::Result<GainReport> {
+    let mut specs = vec![&args.agent, counterpart];
+    specs.extend(args.against.as_ref().filter(|a| a.has_network()));
+    let mut models = args
+        .game()
+        .visit(ModelsVisitor { args, specs })?
+        .into_iter();
+    let (agent_model, agent_weights_sha256) = models.next().expect("one a spec");
+    let (counterpart_model, _) = models.next().expect("one a spec");
+    let opponent = models.next();
+    Ok(GainReport {
+        game: args.game().to_string(),
+        agent: args.agent.text_without_budget(),
+        agent_model,
+        agent_weights_sha256,
+        counterpart: counterpart.text_without_budget(),
+        counterpart_model,
+        against: against_text(args, positions.map(|p| (p.0.len(), p.1.as_str()))),
+        measure: match args.perfect_moves {
+            true => "perfect moves",
+            false => "score",
+        }
+        .to_string(),
+        conditions: conditions(args, opponent, positions.map(|p| &p.0[..])),
+        rows: Vec::new(),
+        pending: Vec::new(),
+        command: command_line(),
+    })
+}
+
+/// The report's `conditions`: what else decides a measure, which a continued sweep must share.
+fn conditions(
+    args: &GainArgs,
+    opponent: Option<(String, Option<String>)>,
+    positions: Option<&[ScoredPosition]>,
+) -> String {
+    let mut text = format!(
+        "seed {}, --threads {}, device {}",
+        args.play.seed, args.play.threads, args.play.device
+    );
+    if let Some((origin, sha)) = opponent {
+        let sha = sha.unwrap_or_else(|| "not recorded".to_string());
+        text += &format!(", the outside agent's network {origin} (SHA-256 {sha})");
+    }
+    if let Some(positions) = positions {
+        text += &format!(", positions SHA-256 {}", positions_digest(positions));
+    }
+    text
+}
+
+/// The SHA-256 of scored positions: each one's moves, then its columns' scores.
+fn positions_digest(positions: &[ScoredPosition]) -> String {
+    let mut bytes = Vec::new();
+    for position in positions {
+        bytes.extend(position.moves.iter().map(|&m| m as u8));
+        bytes.push(u8::MAX);
+        for score in position.column_scores {
+            bytes.extend(score.unwrap_or(i32::MIN).to_le_bytes());
+        }
+    }
+    sha256_hex(&bytes)
+}
+
+/// Takes the rows (and halves) of the sweep in --out that this one continues, if there is one;
+/// a sweep of something else there is refused (--force replaces it).
+fn continue_earlier_sweep(args: &GainArgs, report: &mut GainReport) -> anyhow::Result<()> {
+    let Some(dir) = args.out.as_ref().filter(|_| !args.force) else {
+        return Ok(());
+    };
+    let path = dir.join("gain.json");
+    if !path.exists() {
+        return Ok(());
+    }
+    let text = read_regular_text(&path, MAX_REPORT_BYTES)?;
+    let earlier: GainReport = serde_json::from_str(&text).with_context(|| {
+        format!(
+            "{}: not a sweep `descent gain` wrote (--force replaces it)",
+            path.display()
+        )
+    })?;
+    if let Err(why) = report.check_continues(&earlier) {
+        bail!(
+            "{}: an earlier sweep this one cannot continue: {why} (the same arguments continue \
+             it; --force replaces it)",
+            path.display()
+        );
+    }
+    if !args.play.quiet {
+        let kept: Vec<&str> = earlier.rows.iter().map(|r| r.time.as_str()).collect();
+        let halves: Vec<&str> = earlier.pending.iter().map(|p| p.time.as_str()).collect();
+        eprintln!(
+            "continuing the sweep in {}: kept {} time(s) [{}] and the network's side at [{}]",
+            dir.display(),
+            kept.len(),
+            kept.join(", "),
+            halves.join(", ")
+        );
+    }
+    report.rows = earlier.rows;
+    report.rows.sort_by(|a, b| a.seconds.total_cmp(&b.seconds));
+    report.pending = earlier.pending;
+    Ok(())
+}
+
+/// What every time of the sweep is measured with.
+struct Sweep<'a> {
+    args: &'a GainArgs,
+    counterpart: &'a AgentSpec,
+    stop: &'a StopToken,
+    positions: Option<&'a [ScoredPosition]>,
+}
+
+impl Sweep<'_> {
+    /// Measures both sides at `time` (the network's from a stopped sweep's half where there is
+    /// one), writing the report after each; false when a signal stopped it.
+    fn measure(&self, time: DurationText, report: &mut GainReport) -> anyhow::Result<bool> {
+        let seconds = time.0.as_secs_f64();
+        let with_share = match report.pending_at(seconds) {
+            Some(half) => half.clone(),
+            None => {
+                let Some(share) = self.side(&self.args.agent.with_time(time)?, time)? else {
+                    return Ok(false);
+                };
+                self.check_same_network(report)?;
+                report.insert_pending(PendingTime {
+                    time: time.to_string(),
+                    seconds,
+                    with_network: share.clone(),
+                });
+                write_report(self.args, report)?;
+                share
+            }
+        };
+        let Some(without_share) = self.side(&self.counterpart.with_time(time)?, time)? else {
+            return Ok(false);
+        };
+        report.insert_row(GainRow::new(
+            time.to_string(),
+            seconds,
+            with_share,
+            without_share,
+        ));
+        write_report(self.args, report)?;
+        Ok(true)
+    }
+
+    /// Fails when the agent's network is no longer the one the sweep started with (a training
+    /// run's directory whose latest checkpoint moved on): its side was measured on both.
+    fn check_same_network(&self, report: &GainReport) -> anyhow::Result<()> {
+        let args = self.args;
+        let specs = vec![&args.agent];
+        let now = args
+            .game()
+            .visit(ModelsVisitor { args, specs })?
+            .remove(0)
+            .1;
+        ensure!(
+            now == report.agent_weights_sha256,
+            "{}: the network changed during the sweep (SHA-256 {} at its start, {} now); name \
+             a checkpoint or an exported file rather than a run that is training",
+            report.agent_model,
+            report
+                .agent_weights_sha256
+                .as_deref()
+                .unwrap_or("not recorded"),
+            now.as_deref().unwrap_or("not recorded")
+        );
+        Ok(())
+    }
+
+    /// One side's share at `time`; `None` when a signal stopped it (a side half measured is
+    /// dropped).
+    fn side(&self, spec: &AgentSpec, time: DurationText) -> anyhow::Result<Option<Share>> {
+        if self.stop.is_stopped() {
+            return Ok(None);
+        }
+        let share = match measure(self.args, spec, (time, self.stop), self.positions) {
+            Err(_) if self.stop.is_stopped() => return Ok(None),
+            share => share?,
+        };
+        if self.stop.is_stopped() {
+            return Ok(None);
+        }
+        if !self.args.play.quiet {
+            eprintln!("{time}: {spec}: {} ({})", share.text(), share.detail);
+        }
+        Ok(Some(share))
     }
 }
 
@@ -201,14 +374,16 @@ fn check_args(args: &GainArgs) -> anyhow::Result<()> {
     super::threads_arg("--threads", args.play.threads)?;
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        // A sweep continues from its gain.json; its other files alone are not a sweep.
+        let continued = dir.join("gain.json").exists();
         for name in ["gain.json", "gain.markdown", "gain.svg"] {
             let path = dir.join(name);
             ensure!(
-                args.force || !path.exists(),
-                "{}: an earlier sweep's file (--force replaces it)",
+                args.force || continued || !path.exists(),
+                "{}: an earlier sweep's file, without its gain.json (--force replaces it)",
                 path.display()
             );
-            check_output(&path, Existing::replaced_if(args.force))?;
+            check_output(&path, Existing::replaced_if(args.force || continued))?;
         }
     }
     Ok(())
@@ -224,18 +399,25 @@ fn perfect_move_positions(
     }
 }
 
-/// The outside player in the report's words.
-fn against_text(args: &GainArgs, positions: Option<usize>) -> String {
+/// The outside player in the report's words (with --perfect-moves: how many positions, and
+/// where from).
+fn against_text(args: &GainArgs, positions: Option<(usize, &str)>) -> String {
+    let openings = match args.opening_plies {
+        0 => String::new(),
+        plies => format!(", each pair of games from its own random {plies}-ply opening"),
+    };
     match (&args.against, &args.against_command, positions) {
         (Some(spec), _, _) => match args.against_ratio {
             Some(ratio) => format!(
-                "`{spec}` at {ratio} × the time a move, {} games",
+                "`{spec}` at {ratio} × the time a move, {} games{openings}",
                 args.games
             ),
-            None => format!("`{spec}`, {} games", args.games),
+            None => format!("`{spec}`, {} games{openings}", args.games),
         },
         (None, Some(command), _) => format!("`{command}`, {} games", args.games),
-        (None, None, Some(n)) => format!("a perfect solver's scores of {n} positions"),
+        (None, None, Some((n, from))) => {
+            format!("a perfect solver's scores of {n} positions from {from}")
+        }
         (None, None, None) => unreachable!("clap requires one of them"),
     }
 }
@@ -289,22 +471,24 @@ fn perfect_share(
     ))
 }
 
-/// Where the agents' evaluators come from (`AgentFactory::model_origin`).
+/// Where the agents' evaluators come from (`AgentFactory::model_origin`) and their weights'
+/// checksums.
 struct ModelsVisitor<'a> {
     args: &'a GainArgs,
-    specs: [&'a AgentSpec; 2],
+    specs: Vec<&'a AgentSpec>,
 }
 
 impl GameVisitor for ModelsVisitor<'_> {
-    type Output = anyhow::Result<[String; 2]>;
+    type Output = anyhow::Result<Vec<(String, Option<String>)>>;
 
     fn visit<G: Game>(self, _initial: G) -> Self::Output {
         let device = self.args.play.device()?;
         let game = self.args.game().to_string();
         let origin = |spec: &AgentSpec| {
-            AgentFactory::<G>::new(spec.clone(), &game, &device).map(|f| f.model_origin)
+            AgentFactory::<G>::new(spec.clone(), &game, &device)
+                .map(|f| (f.model_origin, f.model_weights_sha256))
         };
-        Ok([origin(self.specs[0])?, origin(self.specs[1])?])
+        self.specs.iter().map(|&spec| origin(spec)).collect()
     }
 }
 
@@ -357,7 +541,8 @@ fn command_share(
         .replace("{time}", &time.to_string())
         .replace("{seconds}", &time.0.as_secs_f64().to_string())
         .replace("{games}", &args.games.to_string())
-        .replace("{seed}", &args.play.seed.to_string());
+        .replace("{seed}", &args.play.seed.to_string())
+        .replace("{side}", side_name(spec));
     let mut child = Command::new("sh")
         .args(["-c", &command])
         .stdin(Stdio::null())
@@ -390,6 +575,14 @@ fn command_share(
         bail!("{command}: no line with `W/D/L w/d/l` in its output");
     };
     Ok(Share::of_games(wins, draws, losses))
+}
+
+/// `{side}` in a match command: which side `spec` is (for the command's own files).
+fn side_name(spec: &AgentSpec) -> &'static str {
+    match spec.has_network() {
+        true => "network",
+        false => "no_network",
+    }
 }
 
 /// The `w/d/l` counts of a line that says `W/D/L`.

@@ -64,7 +64,7 @@ fn gain_writes_the_cards_table_and_chart_and_the_counterpart_searches_without_th
     assert!(stdout(&out).contains("| 8ms | "), "{}", stdout(&out));
     let svg = std::fs::read_to_string(out_dir.join("gain.svg")).unwrap();
     assert_eq!(svg.matches("<polyline").count(), 2);
-    // An earlier sweep's files are kept unless --force.
+    // A sweep of something else is not written over the earlier one's files (--force would).
     let again = descent(&[
         "gain",
         "--game",
@@ -77,7 +77,97 @@ fn gain_writes_the_cards_table_and_chart_and_the_counterpart_searches_without_th
         out_dir.to_str().unwrap(),
     ]);
     assert!(!again.status.success());
-    assert!(stderr(&again).contains("--force"), "{}", stderr(&again));
+    let refusal = stderr(&again);
+    assert!(
+        refusal.contains("cannot continue: its against was") && refusal.contains("--force"),
+        "{refusal}"
+    );
+}
+
+#[test]
+fn a_stopped_sweep_continues_where_it_stopped_and_measures_no_side_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("measured.txt");
+    let fail_once = dir.path().join("fail-once");
+    std::fs::write(&fail_once, "").unwrap();
+    // The counterpart's match at 2s fails the first time it runs (a sweep stopped there).
+    let command = format!(
+        "echo {{agent}} >> '{log}'; case {{agent}} in \
+         *playouts,time=2s) if [ -e '{flag}' ]; then rm '{flag}'; exit 3; fi; \
+         echo 'W/D/L 1/0/3';; *playouts*) echo 'W/D/L 1/1/2';; *) echo 'W/D/L 3/1/0';; esac",
+        log = log.display(),
+        flag = fail_once.display()
+    );
+    let out_dir = dir.path().join("gain");
+    let sweep = |agent: &str, times: &str, extra: &[&str]| {
+        let mut args = vec![
+            "gain",
+            "--game",
+            "connect_four",
+            "--agent",
+            agent,
+            "--times",
+            times,
+            "--against-command",
+            &command,
+            "--games",
+            "4",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        descent(&args)
+    };
+    let measured = || std::fs::read_to_string(&log).unwrap();
+    let first = sweep("puct:model=shipped,time=1s", "1s,2s", &[]);
+    assert!(!first.status.success(), "{}", stderr(&first));
+    let json = report(&out_dir);
+    assert_eq!(json["rows"].as_array().unwrap().len(), 1, "{json}");
+    assert_eq!(json["pending"][0]["time"], "2s", "{json}");
+    assert_eq!(json["agent_weights_sha256"].as_str().unwrap().len(), 64);
+    let before = measured().lines().count();
+    assert_eq!(before, 4);
+
+    let second = sweep("puct:model=shipped,time=1s", "1s,2s,4s", &[]);
+    assert!(second.status.success(), "{}", stderr(&second));
+    assert!(
+        stderr(&second).contains("continuing the sweep"),
+        "{}",
+        stderr(&second)
+    );
+    let new_lines: Vec<String> = measured().lines().skip(before).map(String::from).collect();
+    assert_eq!(
+        new_lines,
+        [
+            "puct:model=playouts,time=2s",
+            "puct:model=shipped,time=4s",
+            "puct:model=playouts,time=4s"
+        ],
+        "only what the stopped sweep had not measured"
+    );
+    let json = report(&out_dir);
+    let times: Vec<&str> = json["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["time"].as_str().unwrap())
+        .collect();
+    assert_eq!(times, ["1s", "2s", "4s"]);
+    assert_eq!(json["rows"][1]["with_network"]["detail"], "W/D/L 3/1/0");
+    assert_eq!(json["rows"][1]["without_network"]["detail"], "W/D/L 1/0/3");
+    assert!(json.get("pending").is_none(), "{json}");
+
+    // Another agent does not continue this sweep; --force starts it again.
+    let other = sweep("ubfms:model=shipped,time=1s", "1s", &[]);
+    assert!(!other.status.success());
+    assert!(
+        stderr(&other).contains("its agent was \"puct:model=shipped\""),
+        "{}",
+        stderr(&other)
+    );
+    let forced = sweep("ubfms:model=shipped,time=1s", "1s", &["--force"]);
+    assert!(forced.status.success(), "{}", stderr(&forced));
+    assert_eq!(report(&out_dir)["rows"].as_array().unwrap().len(), 1);
 }
 
 #[test]
@@ -86,7 +176,7 @@ fn gain_reads_the_result_line_of_a_match_command_for_each_side() {
     let agents = dir.path().join("agents.txt");
     // The command sees each side's agent at each time; it plays no game, it prints a result.
     let command = format!(
-        "echo {{agent}} {{time}} {{games}} >> {}; case {{agent}} in \
+        "echo {{agent}} {{time}} {{games}} {{side}} >> {}; case {{agent}} in \
          *playouts*) echo 'no network: W/D/L 1/1/2, score 37.5 %';; \
          *) echo 'first line 9/9/9 (W/D/L)'; echo 'network: 3/1/0 (W/D/L)';; esac",
         agents.display()
@@ -120,7 +210,7 @@ fn gain_reads_the_result_line_of_a_match_command_for_each_side() {
     );
     assert_eq!(
         std::fs::read_to_string(&agents).unwrap(),
-        "gumbel:model=untrained,time=1s 1s 4\ngumbel:model=playouts,time=1s 1s 4\n"
+        "gumbel:model=untrained,time=1s 1s 4 network\ngumbel:model=playouts,time=1s 1s 4 no_network\n"
     );
 }
 
@@ -225,5 +315,54 @@ fn gain_refuses_what_it_cannot_measure() {
             "0",
         ],
         "--against-ratio 0",
+    );
+}
+
+#[test]
+fn a_side_cut_short_by_ctrl_c_is_dropped_and_the_network_side_before_it_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("measured.txt");
+    let interrupt_once = dir.path().join("interrupt-once");
+    std::fs::write(&interrupt_once, "").unwrap();
+    // The counterpart's match presses Ctrl-C on descent (its parent) once, then still prints a
+    // result: a result that came after the signal is not a whole side.
+    let command = format!(
+        "echo {{agent}} >> '{log}'; case {{agent}} in \
+         *playouts*) if [ -e '{flag}' ]; then rm '{flag}'; kill -INT $PPID; sleep 1; fi; \
+         echo 'W/D/L 1/1/2';; *) echo 'W/D/L 3/1/0';; esac",
+        log = log.display(),
+        flag = interrupt_once.display()
+    );
+    let out_dir = dir.path().join("gain");
+    let sweep = || {
+        descent(&[
+            "gain",
+            "--game",
+            "connect_four",
+            "--agent",
+            "puct:model=shipped,time=1s",
+            "--times",
+            "1s",
+            "--against-command",
+            &command,
+            "--games",
+            "4",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ])
+    };
+    let first = sweep();
+    assert_eq!(first.status.code(), Some(130), "{}", stderr(&first));
+    let json = report(&out_dir);
+    assert_eq!(json["rows"].as_array().unwrap().len(), 0, "{json}");
+    assert_eq!(json["pending"][0]["with_network"]["detail"], "W/D/L 3/1/0");
+    let second = sweep();
+    assert!(second.status.success(), "{}", stderr(&second));
+    let json = report(&out_dir);
+    assert_eq!(json["rows"][0]["without_network"]["detail"], "W/D/L 1/1/2");
+    assert_eq!(
+        std::fs::read_to_string(&log).unwrap(),
+        "puct:model=shipped,time=1s\npuct:model=playouts,time=1s\npuct:model=playouts,time=1s\n",
+        "the network's side once, the counterpart's again after the cut"
     );
 }
