@@ -2,11 +2,58 @@
 //! strength-against-time chart, measured three ways (games against an agent, a match command's
 //! W/D/L, perfect moves).
 
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
 use crate::common::{descent, stderr, stdout};
 
-fn report(dir: &std::path::Path) -> serde_json::Value {
+fn report(dir: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(dir.join("gain.json")).expect("gain.json written");
     serde_json::from_str(&text).unwrap()
+}
+
+/// A match command for `--against-command` that appends each agent it is asked for to `log` and
+/// prints `W/D/L 3/1/0` for the network, `W/D/L 1/1/2` without it — but for an agent matching
+/// `pattern` it prints `result`, after running `once` the first time (a flag file in `dir`).
+fn logging_command(dir: &Path, pattern: &str, once: &str, result: &str) -> (String, PathBuf) {
+    let log = dir.join("measured.txt");
+    let flag = dir.join("once");
+    std::fs::write(&flag, "").unwrap();
+    let command = format!(
+        "echo {{agent}} >> '{log}'; case {{agent}} in \
+         {pattern}) if [ -e '{flag}' ]; then rm '{flag}'; {once}; fi; echo '{result}';; \
+         *playouts*) echo 'W/D/L 1/1/2';; *) echo 'W/D/L 3/1/0';; esac",
+        log = log.display(),
+        flag = flag.display()
+    );
+    (command, log)
+}
+
+/// `descent gain` on Connect Four with `command` as the outside player, 4 games a side.
+fn command_sweep(
+    out_dir: &Path,
+    agent: &str,
+    times: &str,
+    command: &str,
+    extra: &[&str],
+) -> Output {
+    let mut args = vec![
+        "gain",
+        "--game",
+        "connect_four",
+        "--agent",
+        agent,
+        "--times",
+        times,
+        "--against-command",
+        command,
+        "--games",
+        "4",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    descent(&args)
 }
 
 #[test]
@@ -87,36 +134,11 @@ fn gain_writes_the_cards_table_and_chart_and_the_counterpart_searches_without_th
 #[test]
 fn a_stopped_sweep_continues_where_it_stopped_and_measures_no_side_twice() {
     let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("measured.txt");
-    let fail_once = dir.path().join("fail-once");
-    std::fs::write(&fail_once, "").unwrap();
     // The counterpart's match at 2s fails the first time it runs (a sweep stopped there).
-    let command = format!(
-        "echo {{agent}} >> '{log}'; case {{agent}} in \
-         *playouts,time=2s) if [ -e '{flag}' ]; then rm '{flag}'; exit 3; fi; \
-         echo 'W/D/L 1/0/3';; *playouts*) echo 'W/D/L 1/1/2';; *) echo 'W/D/L 3/1/0';; esac",
-        log = log.display(),
-        flag = fail_once.display()
-    );
+    let (command, log) = logging_command(dir.path(), "*playouts,time=2s", "exit 3", "W/D/L 1/0/3");
     let out_dir = dir.path().join("gain");
     let sweep = |agent: &str, times: &str, extra: &[&str]| {
-        let mut args = vec![
-            "gain",
-            "--game",
-            "connect_four",
-            "--agent",
-            agent,
-            "--times",
-            times,
-            "--against-command",
-            &command,
-            "--games",
-            "4",
-            "--out",
-            out_dir.to_str().unwrap(),
-        ];
-        args.extend_from_slice(extra);
-        descent(&args)
+        command_sweep(&out_dir, agent, times, &command, extra)
     };
     let measured = || std::fs::read_to_string(&log).unwrap();
     let first = sweep("puct:model=shipped,time=1s", "1s,2s", &[]);
@@ -321,36 +343,16 @@ fn gain_refuses_what_it_cannot_measure() {
 #[test]
 fn a_side_cut_short_by_ctrl_c_is_dropped_and_the_network_side_before_it_kept() {
     let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("measured.txt");
-    let interrupt_once = dir.path().join("interrupt-once");
-    std::fs::write(&interrupt_once, "").unwrap();
     // The counterpart's match presses Ctrl-C on descent (its parent) once, then still prints a
     // result: a result that came after the signal is not a whole side.
-    let command = format!(
-        "echo {{agent}} >> '{log}'; case {{agent}} in \
-         *playouts*) if [ -e '{flag}' ]; then rm '{flag}'; kill -INT $PPID; sleep 1; fi; \
-         echo 'W/D/L 1/1/2';; *) echo 'W/D/L 3/1/0';; esac",
-        log = log.display(),
-        flag = interrupt_once.display()
+    let (command, log) = logging_command(
+        dir.path(),
+        "*playouts*",
+        "kill -INT $PPID; sleep 1",
+        "W/D/L 1/1/2",
     );
     let out_dir = dir.path().join("gain");
-    let sweep = || {
-        descent(&[
-            "gain",
-            "--game",
-            "connect_four",
-            "--agent",
-            "puct:model=shipped,time=1s",
-            "--times",
-            "1s",
-            "--against-command",
-            &command,
-            "--games",
-            "4",
-            "--out",
-            out_dir.to_str().unwrap(),
-        ])
-    };
+    let sweep = || command_sweep(&out_dir, "puct:model=shipped,time=1s", "1s", &command, &[]);
     let first = sweep();
     assert_eq!(first.status.code(), Some(130), "{}", stderr(&first));
     let json = report(&out_dir);
