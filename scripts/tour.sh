@@ -52,7 +52,7 @@ while IFS= read -r line; do
       trainer=$!
       sleep "${TOUR_CTRL_C_AFTER:-60}"
       kill -INT "$trainer" 2> /dev/null || true
-      wait "$trainer"
+      wait "$trainer" || [ $? -eq 130 ]   # 130: stopped by Ctrl-C, its work kept
       ;;
     *) "$DESCENT" $command > step.log 2>&1 < /dev/null ;;
   esac || { echo "FAILED: $line"; tail -20 step.log; exit 1; }

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! random
-//! greedy[:eps=0.05][,model=M]                 one ply, the best immediate value (default: score)
+//! greedy[:eps=0][,model=M]                    one ply, the best immediate value (default: score)
 //! minimax1:model=M                            depth-1 minimax with a network (paper section 3.3)
 //! mcts:iters=2000|time=1s[,c=0.7][,policy=uct|random|rave][,rave_k=1000]
 //!     [,playout=random|heavy|net][,final=visits|mean][,model=M]

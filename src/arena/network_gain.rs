@@ -209,9 +209,8 @@ impl GainReport {
     pub fn insert_row(&mut self, row: GainRow) {
         self.pending.retain(|p| !same_time(p.seconds, row.seconds));
         self.rows.retain(|r| !same_time(r.seconds, row.seconds));
+        self.rows.push(row);
         self.rows.sort_by(|a, b| a.seconds.total_cmp(&b.seconds));
-        let at = self.rows.partition_point(|r| r.seconds < row.seconds);
-        self.rows.insert(at, row);
     }
 
     /// The card's table: one line a time, both sides with intervals and the difference.

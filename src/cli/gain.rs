@@ -254,8 +254,9 @@ fn continue_earlier_sweep(args: &GainArgs, report: &mut GainReport) -> anyhow::R
             halves.join(", ")
         );
     }
-    report.rows = earlier.rows;
-    report.rows.sort_by(|a, b| a.seconds.total_cmp(&b.seconds));
+    for row in earlier.rows {
+        report.insert_row(row);
+    }
     report.pending = earlier.pending;
     Ok(())
 }

@@ -128,13 +128,11 @@ fn configuration(args: &TrainArgs) -> anyhow::Result<(TrainConfig, Option<RunDir
             if args.accept_unverified_checkpoint {
                 run_dir.accept_unverified_checkpoint();
             }
-            let config = TrainConfig::from_yaml(&run_dir.config_text()?).map_err(|e| {
-                anyhow::anyhow!(
-                    "{}: {e}",
-                    dir.join(crate::selfplay::run::run_dir::CONFIG_FILE)
-                        .display()
-                )
-            })?;
+            let path = dir.join(crate::selfplay::run::run_dir::CONFIG_FILE);
+            let text = run_dir.config_text()?;
+            let config = TrainConfig::from_yaml(&text)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            warn_of_keys_added_since(&config, &text, &path);
             (config, Some(run_dir))
         }
         (None, Some(path)) => (read_config(path)?, None),
@@ -156,6 +154,26 @@ fn configuration(args: &TrainArgs) -> anyhow::Result<(TrainConfig, Option<RunDir
         config.run.mode = crate::selfplay::config::RunMode::Distributed;
     }
     Ok((config, run_dir))
+}
+
+/// Says which keys a resumed run's config.yaml (written with every key when the run began)
+/// lacks: descent gained them after the run, and they take today's defaults.
+fn warn_of_keys_added_since(config: &TrainConfig, text: &str, path: &std::path::Path) {
+    let missing = config.keys_not_named_in(text);
+    if missing.is_empty() {
+        return;
+    }
+    let keys: Vec<String> = missing
+        .iter()
+        .map(|(key, value)| format!("{key}: {value}"))
+        .collect();
+    tracing::warn!(
+        "{} predates {} key(s), which take today's defaults: {}; to keep what the run did \
+         before, write the values it had into that file",
+        path.display(),
+        keys.len(),
+        keys.join(", ")
+    );
 }
 
 /// Writes the command line's limits (`--max-games`, `--max-time`, `--device`, `--threads`,

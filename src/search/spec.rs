@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! random
-//! greedy[:eps=0.05]                      one ply, the best immediate value, ε random moves
+//! greedy[:eps=0]                         one ply, the best immediate value, ε random moves
 //! minimax1                               greedy with a network (paper section 3.3)
 //! mcts:iters=N|time=T[,c=0.7][,policy=uct|random|rave][,rave_k=1000][,playout=random|heavy|net]
 //!     [,final=visits|mean]

@@ -10,6 +10,7 @@
 mod checkpoint;
 pub(crate) mod checks;
 mod evaluation;
+mod keys_added;
 mod network;
 mod recipe_name;
 pub(crate) mod run;

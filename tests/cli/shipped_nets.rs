@@ -146,3 +146,79 @@ fn model_shipped_loads_the_built_in_network_and_refuses_games_without_one() {
         stderr(&out)
     );
 }
+
+/// The keys named in the `file` row of networks/README.md's table of keys added since a run.
+fn keys_named_added_since(readme: &str, file: &str) -> std::collections::BTreeSet<String> {
+    let row = readme
+        .lines()
+        .find(|line| line.starts_with(&format!("| `{file}` |")));
+    let Some(row) = row else {
+        return Default::default();
+    };
+    let column = row.split('|').nth(2).unwrap_or_default();
+    column
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn every_key_a_shipped_runs_file_lacks_is_named_with_what_its_run_did() {
+    // A key added to descent after a network's run takes today's default when the run's file is
+    // trained again: networks/README.md must name each one (and say what the run did instead).
+    let readme = std::fs::read_to_string(repository_file("networks/README.md")).unwrap();
+    for shipped in SHIPPED_NETS {
+        let config_path = shipped.file.replace(".descent", ".yaml");
+        let text = std::fs::read_to_string(repository_file(&config_path)).unwrap();
+        let config = descent::selfplay::config::TrainConfig::from_yaml(&text)
+            .unwrap_or_else(|e| panic!("{config_path}: {e}"));
+        let lacking: std::collections::BTreeSet<String> = config
+            .keys_not_named_in(&text)
+            .into_iter()
+            .map(|(key, _)| key)
+            .collect();
+        let name = config_path.trim_start_matches("networks/");
+        assert_eq!(
+            keys_named_added_since(&readme, name),
+            lacking,
+            "networks/README.md's row of {name} and the keys the file lacks"
+        );
+    }
+}
+
+#[test]
+fn the_configs_named_as_a_shipped_networks_run_are_that_run() {
+    // configs/ holds commented copies of two runs: the same settings, defaults filled in.
+    use descent::selfplay::config::TrainConfig;
+    for (commented, run) in [
+        (
+            "configs/athenan-breakthrough.yaml",
+            "networks/breakthrough.yaml",
+        ),
+        ("configs/alphazero-awale.yaml", "networks/awale.yaml"),
+    ] {
+        let load = |path: &str| {
+            let text = std::fs::read_to_string(repository_file(path)).unwrap();
+            TrainConfig::from_yaml(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
+        };
+        // The keys the run's file lacks take today's defaults there; the commented file sets
+        // them to what the run did (networks/README.md).
+        let run_text = std::fs::read_to_string(repository_file(run)).unwrap();
+        let lacking: Vec<String> = load(run)
+            .keys_not_named_in(&run_text)
+            .into_iter()
+            .map(|(key, _)| key)
+            .collect();
+        let changed: Vec<String> = load(commented)
+            .changed_keys(&load(run))
+            .into_iter()
+            .filter(|key| !lacking.contains(key))
+            .collect();
+        assert!(
+            changed.is_empty(),
+            "{commented} differs from {run} at {changed:?}"
+        );
+    }
+}

@@ -566,6 +566,63 @@ fn a_resume_refuses_a_change_of_what_is_learned_and_takes_a_change_of_budget() {
 }
 
 #[test]
+fn a_resume_names_the_keys_its_run_predates_and_their_defaults() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = small_run(tmp.path(), "run", 2);
+    let out = resume(&run, 3);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("predates"), "{}", stderr(&out));
+    // The run's file as a descent without `learning.rows_per_evaluation` wrote it.
+    let config_path = run.join("config.yaml");
+    let original = std::fs::read_to_string(&config_path).unwrap();
+    std::fs::write(&config_path, without_line(&original, "rows_per_evaluation")).unwrap();
+    let out = resume(&run, 4);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("predates 1 key(s)") && err.contains("learning.rows_per_evaluation: 0.12"),
+        "{err}"
+    );
+
+    // A checkpoint of that older descent knows nothing of the key either: the run's file may
+    // then set it to what that descent did (no bound) without the resume being refused.
+    let run = small_run(tmp.path(), "older", 2);
+    let state_path = run.join("ckpt-2/state.json");
+    let mut state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&state_path).unwrap()).unwrap();
+    let trained = state["config_yaml"].as_str().unwrap().to_string();
+    state["config_yaml"] = without_line(&trained, "rows_per_evaluation").into();
+    std::fs::write(&state_path, state.to_string()).unwrap();
+    std::fs::remove_file(run.join("ckpt-2/checksums.sha256")).unwrap();
+    let config_path = run.join("config.yaml");
+    let text = std::fs::read_to_string(&config_path).unwrap();
+    let set_to_null = text.replace("rows_per_evaluation: 0.12", "rows_per_evaluation: null");
+    assert_ne!(set_to_null, text);
+    std::fs::write(&config_path, set_to_null).unwrap();
+    let out = descent(&[
+        "train",
+        "--resume",
+        run.to_str().unwrap(),
+        "--accept-unverified-checkpoint",
+        "--max-games",
+        "3",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("predates"), "{}", stderr(&out));
+}
+
+/// `text` without its lines that contain `needle`.
+fn without_line(text: &str, needle: &str) -> String {
+    let kept: String = text
+        .split_inclusive('\n')
+        .filter(|line| !line.contains(needle))
+        .collect();
+    assert_ne!(kept, text, "{needle} not in the text");
+    kept
+}
+
+#[test]
 fn a_checkpoint_line_lost_in_a_kill_is_written_again_on_resume() {
     let tmp = tempfile::tempdir().unwrap();
     let run = small_run(tmp.path(), "run", 4);

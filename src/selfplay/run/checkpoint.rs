@@ -92,7 +92,19 @@ pub fn check_resume_settings(
     if let Some(yaml) = &state.config_yaml {
         let trained = TrainConfig::from_yaml(yaml)
             .map_err(|e| anyhow::anyhow!("{}: its configuration: {e}", dir.display()))?;
-        let changes = settings.config.learning_changes(&trained);
+        // A key the checkpoint's descent did not have yet says nothing of what it trained with:
+        // the run's file may set it (to what that descent did) without a refusal.
+        let unknown = trained.keys_not_named_in(yaml);
+        let changes: Vec<String> = settings
+            .config
+            .learning_changes(&trained)
+            .into_iter()
+            .filter(|key| {
+                !unknown
+                    .iter()
+                    .any(|(new, _)| key == new || key.starts_with(&format!("{new}.")))
+            })
+            .collect();
         if !changes.is_empty() {
             return Err(refuse(&changes.join(", ")));
         }

@@ -67,6 +67,13 @@ impl Default for SearchSection {
 type Renames = [(&'static str, &'static str, bool); 3];
 
 impl SearchSection {
+    /// The keys' old names and their names today, in the order of the fields above.
+    pub const OLD_NAMES: [(&'static str, &'static str); 3] = [
+        ("iterations", "iters"),
+        ("exploration", "c"),
+        ("max_depth", "depth"),
+    ];
+
     /// Moves the values given under old names to their new names, with one deprecation notice
     /// per old name and process; refuses an old name beside its new one set to another value.
     ///
@@ -77,11 +84,13 @@ impl SearchSection {
         let exploration = self.exploration.take();
         let max_depth = self.max_depth.take();
         let default = SearchSection::default();
-        let renames: Renames = [
-            ("iterations", "iters", iterations.is_some()),
-            ("exploration", "c", exploration.is_some()),
-            ("max_depth", "depth", max_depth.is_some()),
+        let given = [
+            iterations.is_some(),
+            exploration.is_some(),
+            max_depth.is_some(),
         ];
+        let renames: Renames =
+            std::array::from_fn(|i| (Self::OLD_NAMES[i].0, Self::OLD_NAMES[i].1, given[i]));
         let new_set = [
             self.iters != default.iters,
             self.c != default.c,
