@@ -10,6 +10,7 @@
 mod checkpoint;
 pub(crate) mod checks;
 mod evaluation;
+mod key_paths;
 mod keys_added;
 mod network;
 mod recipe_name;
@@ -194,34 +195,8 @@ impl TrainConfig {
     /// The dotted keys (`search.iters`) whose values differ between `self` and `other`,
     /// defaults filled in on both sides.
     pub fn changed_keys(&self, other: &TrainConfig) -> Vec<String> {
-        fn walk(key: String, a: &serde_json::Value, b: &serde_json::Value, out: &mut Vec<String>) {
-            match (a, b) {
-                (serde_json::Value::Object(a), serde_json::Value::Object(b)) => {
-                    let keys: std::collections::BTreeSet<&String> =
-                        a.keys().chain(b.keys()).collect();
-                    let null = serde_json::Value::Null;
-                    for k in keys {
-                        let child = if key.is_empty() {
-                            k.clone()
-                        } else {
-                            format!("{key}.{k}")
-                        };
-                        walk(
-                            child,
-                            a.get(k).unwrap_or(&null),
-                            b.get(k).unwrap_or(&null),
-                            out,
-                        );
-                    }
-                }
-                _ if a != b => out.push(key),
-                _ => {}
-            }
-        }
         let value = |c: &TrainConfig| serde_json::to_value(c).expect("a config serialises");
-        let mut changed = Vec::new();
-        walk(String::new(), &value(self), &value(other), &mut changed);
-        changed
+        key_paths::differing_keys(&value(self), &value(other))
     }
 
     /// The run's hash (16 hex digits of SHA-256) over what it learns: the configuration as JSON
@@ -249,7 +224,7 @@ impl TrainConfig {
             .filter(|key| {
                 !RESUME_SAFE_KEYS
                     .iter()
-                    .any(|safe| key == safe || key.starts_with(&format!("{safe}.")))
+                    .any(|safe| key_paths::is_at_or_under(key, safe))
             })
             .collect()
     }

@@ -206,16 +206,8 @@ fn the_configs_named_as_a_shipped_networks_run_are_that_run() {
         // The keys the run's file lacks take today's defaults there; the commented file sets
         // them to what the run did (networks/README.md).
         let run_text = std::fs::read_to_string(repository_file(run)).unwrap();
-        let lacking: Vec<String> = load(run)
-            .keys_not_named_in(&run_text)
-            .into_iter()
-            .map(|(key, _)| key)
-            .collect();
-        let changed: Vec<String> = load(commented)
-            .changed_keys(&load(run))
-            .into_iter()
-            .filter(|key| !lacking.contains(key))
-            .collect();
+        let changed =
+            load(run).changes_named_in(&run_text, load(commented).changed_keys(&load(run)));
         assert!(
             changed.is_empty(),
             "{commented} differs from {run} at {changed:?}"

@@ -9,6 +9,16 @@ pub mod webdriver;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
+/// `text` without its lines that contain `needle` (which must be in it).
+pub fn without_line(text: &str, needle: &str) -> String {
+    let kept: String = text
+        .split_inclusive('\n')
+        .filter(|line| !line.contains(needle))
+        .collect();
+    assert_ne!(kept, text, "{needle} not in the text");
+    kept
+}
+
 /// Runs `descent` with `args` and waits for it.
 pub fn descent(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_descent"))

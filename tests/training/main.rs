@@ -13,6 +13,7 @@ mod exit;
 mod experiment;
 mod fault_script;
 mod game_record;
+mod keys_added;
 mod learning_budget;
 mod recipes_killed;
 mod reliability;

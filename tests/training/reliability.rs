@@ -6,7 +6,7 @@
 use crate::common;
 use crate::common::{
     assert_no_crash, descent, descent_with_input, latest_state, metrics, stderr, stdout,
-    write_small_config,
+    without_line, write_small_config,
 };
 
 use std::path::{Path, PathBuf};
@@ -610,16 +610,6 @@ fn a_resume_names_the_keys_its_run_predates_and_their_defaults() {
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(!stderr(&out).contains("predates"), "{}", stderr(&out));
-}
-
-/// `text` without its lines that contain `needle`.
-fn without_line(text: &str, needle: &str) -> String {
-    let kept: String = text
-        .split_inclusive('\n')
-        .filter(|line| !line.contains(needle))
-        .collect();
-    assert_ne!(kept, text, "{needle} not in the text");
-    kept
 }
 
 #[test]

@@ -3,10 +3,9 @@
 //! again from a shipped network's file, they take today's defaults, which may not be what the
 //! run did. `descent train --resume` names them; networks/README.md lists the shipped files'.
 
-use std::collections::BTreeSet;
-
 use serde_json::Value;
 
+use super::key_paths::{is_at_or_under, key_paths, value_at};
 use super::{RecipeName, SearchSection, TrainConfig};
 
 /// The Athénan recipe's sections, which the other recipes do not read (but for
@@ -29,15 +28,13 @@ impl TrainConfig {
             return Vec::new();
         };
         let resolved = serde_json::to_value(self).expect("a config serialises");
-        let mut named = BTreeSet::new();
-        key_paths(&written, "", &mut named);
+        let mut named = key_paths(&written);
         for (old, new) in SearchSection::OLD_NAMES {
             if named.contains(&format!("search.{old}")) {
                 named.insert(format!("search.{new}"));
             }
         }
-        let mut has = BTreeSet::new();
-        key_paths(&resolved, "", &mut has);
+        let mut has = key_paths(&resolved);
         if self.recipe != RecipeName::Athenan {
             has.retain(|key| !athenan_only(key));
         }
@@ -48,13 +45,23 @@ impl TrainConfig {
                 // A key inside a missing section is named by its section.
                 !missing
                     .iter()
-                    .any(|section| key.starts_with(&format!("{section}.")))
+                    .any(|section| key.as_str() != section.as_str() && is_at_or_under(key, section))
             })
             .map(|key| {
-                let pointer = format!("/{}", key.replace('.', "/"));
-                let value = resolved.pointer(&pointer).cloned().unwrap_or(Value::Null);
+                let value = value_at(&resolved, key).cloned().unwrap_or(Value::Null);
                 ((*key).clone(), value)
             })
+            .collect()
+    }
+
+    /// Of `changes` (dotted keys, as `changed_keys` names them), those that `text`, this
+    /// configuration's own file, names: a key the file lacks, or one inside a section it lacks,
+    /// did not exist in the descent that wrote it, so a value set there now is no change.
+    pub fn changes_named_in(&self, text: &str, changes: Vec<String>) -> Vec<String> {
+        let lacking = self.keys_not_named_in(text);
+        changes
+            .into_iter()
+            .filter(|key| !lacking.iter().any(|(new, _)| is_at_or_under(key, new)))
             .collect()
     }
 }
@@ -63,102 +70,4 @@ impl TrainConfig {
 fn athenan_only(key: &str) -> bool {
     let section = key.split('.').next().unwrap_or(key);
     ATHENAN_SECTIONS.contains(&section) && key != "learning.augment_symmetries" && key != "learning"
-}
-
-/// The dotted path of every key in `value` (`learning.rows_per_evaluation`), sections included.
-fn key_paths(value: &Value, prefix: &str, out: &mut BTreeSet<String>) {
-    if let Value::Object(map) = value {
-        for (key, child) in map {
-            let path = if prefix.is_empty() {
-                key.clone()
-            } else {
-                format!("{prefix}.{key}")
-            };
-            key_paths(child, &path, out);
-            out.insert(path);
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_resolved_file_names_every_key_and_an_older_one_lacks_the_new_keys() {
-        let config = TrainConfig::from_yaml("game: connect_four\n").unwrap();
-        let resolved = config.to_yaml();
-        assert_eq!(config.keys_not_named_in(&resolved), Vec::new());
-
-        // The same file written before `learning.rows_per_evaluation` existed.
-        let older = without(&resolved, "rows_per_evaluation");
-        let config = TrainConfig::from_yaml(&older).unwrap();
-        let missing = config.keys_not_named_in(&older);
-        assert_eq!(
-            missing,
-            vec![(
-                "learning.rows_per_evaluation".to_string(),
-                serde_json::json!(0.12)
-            )]
-        );
-    }
-
-    /// `text` without its lines that contain `needle`.
-    fn without(text: &str, needle: &str) -> String {
-        let kept: String = text
-            .split_inclusive('\n')
-            .filter(|line| !line.contains(needle))
-            .collect();
-        assert_ne!(kept, text, "{needle} not in the text");
-        kept
-    }
-
-    #[test]
-    fn another_recipe_lacks_no_athenan_key_and_an_old_name_names_its_key() {
-        let config = TrainConfig::from_yaml(
-            "game: connect_four\nrecipe: alphazero\nalphazero:\n  random_opening_plies: 4\n",
-        )
-        .unwrap();
-        let resolved = config.to_yaml();
-        let older = without(&resolved, "rows_per_evaluation");
-        assert_eq!(config.keys_not_named_in(&older), Vec::new());
-        let older = without(&resolved, "q_ratio");
-        let keys: Vec<String> = config
-            .keys_not_named_in(&older)
-            .into_iter()
-            .map(|k| k.0)
-            .collect();
-        assert_eq!(keys, ["alphazero.q_ratio"]);
-
-        let athenan = TrainConfig::from_yaml("game: connect_four\n").unwrap();
-        let resolved = athenan.to_yaml();
-        assert!(resolved.contains("  iters: 500\n"), "{resolved}");
-        let old_name = resolved.replace("  iters: 500\n", "  iterations: 500\n");
-        let config = TrainConfig::from_yaml(&old_name).unwrap();
-        assert_eq!(config, athenan);
-        assert_eq!(config.keys_not_named_in(&old_name), Vec::new());
-    }
-
-    #[test]
-    fn a_missing_section_is_named_once_and_a_short_file_lacks_most_keys() {
-        let config = TrainConfig::from_yaml("game: connect_four\n").unwrap();
-        let resolved = config.to_yaml();
-        let without_replay: String = resolved
-            .split_inclusive('\n')
-            .scan(false, |in_replay, line| {
-                if !line.starts_with(' ') {
-                    *in_replay = line.starts_with("replay:");
-                }
-                Some((!*in_replay).then_some(line))
-            })
-            .flatten()
-            .collect();
-        let missing = config.keys_not_named_in(&without_replay);
-        let keys: Vec<&str> = missing.iter().map(|(k, _)| k.as_str()).collect();
-        assert_eq!(keys, vec!["replay"]);
-
-        let short = config.keys_not_named_in("game: connect_four\n");
-        assert!(short.iter().any(|(k, _)| k == "run"), "{short:?}");
-        assert!(!short.iter().any(|(k, _)| k == "game"), "{short:?}");
-    }
 }

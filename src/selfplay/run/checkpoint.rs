@@ -94,17 +94,7 @@ pub fn check_resume_settings(
             .map_err(|e| anyhow::anyhow!("{}: its configuration: {e}", dir.display()))?;
         // A key the checkpoint's descent did not have yet says nothing of what it trained with:
         // the run's file may set it (to what that descent did) without a refusal.
-        let unknown = trained.keys_not_named_in(yaml);
-        let changes: Vec<String> = settings
-            .config
-            .learning_changes(&trained)
-            .into_iter()
-            .filter(|key| {
-                !unknown
-                    .iter()
-                    .any(|(new, _)| key == new || key.starts_with(&format!("{new}.")))
-            })
-            .collect();
+        let changes = trained.changes_named_in(yaml, settings.config.learning_changes(&trained));
         if !changes.is_empty() {
             return Err(refuse(&changes.join(", ")));
         }
